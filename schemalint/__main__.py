@@ -1,0 +1,5 @@
+"""``python -m schemalint``."""
+
+from schemalint.cli import main
+
+main()

@@ -1,0 +1,171 @@
+"""Find tool definitions by their shape anywhere inside a parsed JSON/YAML document.
+
+Recognised shapes (checked in this order on every object; a matched tool is not
+searched further, so a schema property called ``name`` is never taken for a tool):
+
+==================  ==========================================================
+format              shape
+==================  ==========================================================
+manifest            ``{"schemalint": 1, "tools": [...]}`` (DESIGN.md, Formats)
+openai-chat         ``{"type": "function", "function": {name, parameters, strict}}``
+openai-responses    ``{"type": "function", "name", "parameters", "strict"}``
+gemini              items of ``functionDeclarations`` / ``function_declarations``
+                    with ``parameters`` (``gemini-json`` with ``parametersJsonSchema``)
+anthropic           ``{name, input_schema}``
+mcp                 ``{name, inputSchema, outputSchema?, annotations?}``
+docker-arguments    ``{name, arguments: [{name, type, desc, optional}]}`` (no schema)
+function            ``{name, parameters}`` or ``{name, arguments: {...}}`` (legacy
+                    OpenAI functions, BFCL, ACEBench, Gorilla)
+==================  ==========================================================
+
+Sources: OpenAI function calling guide, Anthropic tool use docs, Gemini function
+calling docs, MCP specification (server/tools); see
+``reference/provider-constraints.md`` sections 1-4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from schemalint.model import Contract, Origin, Tool, escape_token
+
+_GEMINI_LISTS = ("functionDeclarations", "function_declarations")
+
+
+def _name(obj: Mapping[str, Any]) -> str | None:
+    name = obj.get("name")
+    return name if isinstance(name, str) else None
+
+
+def _description(obj: Mapping[str, Any]) -> str | None:
+    desc = obj.get("description")
+    return desc if isinstance(desc, str) else None
+
+
+def _tool(
+    obj: Mapping[str, Any],
+    fmt: str,
+    file: str,
+    pointer: str,
+    line: int | None,
+    schema_path: str | None,
+    *,
+    fields: Mapping[str, Any] | None = None,
+    output_key: str | None = None,
+    runtime: Contract | None = None,
+) -> Tool:
+    fields = obj if fields is None else fields
+    advertised = None
+    if schema_path is not None:
+        advertised = fields.get(schema_path.rsplit("/", 1)[-1])
+    return Tool(
+        name=_name(fields) or "",
+        description=_description(fields),
+        advertised=advertised,
+        origin=Origin(file, pointer, fmt, line),
+        schema_path=schema_path,
+        runtime=runtime,
+        output_schema=fields.get(output_key) if output_key else None,
+        raw=obj,
+    )
+
+
+def _manifest_tools(doc: Mapping[str, Any], file: str, pointer: str, line: int | None) -> Iterator[Tool]:
+    tools = doc.get("tools")
+    if not isinstance(tools, list):
+        return
+    for i, entry in enumerate(tools):
+        if not isinstance(entry, Mapping):
+            continue
+        runtime_obj = entry.get("runtime")
+        refused = entry.get("refused_when_omitted")
+        runtime = None
+        if isinstance(runtime_obj, Mapping) or isinstance(refused, list):
+            runtime_obj = runtime_obj if isinstance(runtime_obj, Mapping) else {}
+            runtime = Contract(
+                input=runtime_obj.get("input"),
+                output=runtime_obj.get("output"),
+                refused_when_omitted=tuple(p for p in (refused or []) if isinstance(p, str)),
+            )
+        yield _tool(
+            entry, "manifest", file, f"{pointer}/tools/{i}", line, "/advertised",
+            output_key=None, runtime=runtime,
+        )
+
+
+def match_tool(obj: Mapping[str, Any], file: str, pointer: str, line: int | None) -> Tool | None:
+    """Return the tool ``obj`` defines, or ``None`` when ``obj`` is not tool-shaped."""
+    if obj.get("type") == "function":
+        fn = obj.get("function")
+        if isinstance(fn, Mapping) and _name(fn) is not None:
+            return _tool(obj, "openai-chat", file, pointer, line, "/function/parameters", fields=fn)
+        if _name(obj) is not None and ("parameters" in obj or "strict" in obj or "description" in obj):
+            return _tool(obj, "openai-responses", file, pointer, line, "/parameters")
+    name = _name(obj)
+    if name is None:
+        return None
+    if "input_schema" in obj:
+        return _tool(obj, "anthropic", file, pointer, line, "/input_schema")
+    if "inputSchema" in obj:
+        return _tool(obj, "mcp", file, pointer, line, "/inputSchema", output_key="outputSchema")
+    if "parameters" in obj:
+        return _tool(obj, "function", file, pointer, line, "/parameters")
+    if "parametersJsonSchema" in obj:
+        return _tool(obj, "gemini-json", file, pointer, line, "/parametersJsonSchema")
+    args = obj.get("arguments")
+    if isinstance(args, list) and all(isinstance(a, Mapping) for a in args):
+        return _tool(obj, "docker-arguments", file, pointer, line, None)
+    if isinstance(args, Mapping):
+        return _tool(obj, "function", file, pointer, line, "/arguments")
+    return None
+
+
+def _gemini_tool(obj: Mapping[str, Any], file: str, pointer: str, line: int | None) -> Tool | None:
+    if _name(obj) is None:
+        return None
+    if "parametersJsonSchema" in obj:
+        return _tool(obj, "gemini-json", file, pointer, line, "/parametersJsonSchema")
+    return _tool(obj, "gemini", file, pointer, line, "/parameters" if "parameters" in obj else None)
+
+
+def find_tools(value: Any, file: str, line: int | None = None, base: str = "") -> Iterator[Tool]:
+    """Yield every tool definition inside ``value`` in document order.
+
+    ``file`` and ``line`` (JSON Lines line number, or ``None``) go into each tool's
+    :class:`~schemalint.model.Origin`; ``base`` is the pointer of ``value`` in its file.
+    Shared containers (YAML aliases) are visited once. Never raises on odd input.
+    """
+    stack: list[tuple[Any, str]] = [(value, base)]
+    visited: set[int] = set()
+    while stack:
+        obj, ptr = stack.pop()
+        if isinstance(obj, (Mapping, list)):
+            if id(obj) in visited:
+                continue
+            visited.add(id(obj))
+        if isinstance(obj, list):
+            stack.extend((obj[i], f"{ptr}/{i}") for i in reversed(range(len(obj))))
+            continue
+        if not isinstance(obj, Mapping):
+            continue
+        if obj.get("schemalint") == 1 and isinstance(obj.get("tools"), list):
+            yield from _manifest_tools(obj, file, ptr, line)
+            continue
+        tool = match_tool(obj, file, ptr, line)
+        if tool is not None:
+            yield tool
+            continue
+        children: list[tuple[Any, str]] = []
+        for key, sub in obj.items():
+            kptr = f"{ptr}/{escape_token(key)}"
+            if key in _GEMINI_LISTS and isinstance(sub, list):
+                for i, decl in enumerate(sub):
+                    if isinstance(decl, Mapping):
+                        gtool = _gemini_tool(decl, file, f"{kptr}/{i}", line)
+                        if gtool is not None:
+                            yield gtool
+                continue
+            if isinstance(sub, (Mapping, list)):
+                children.append((sub, kptr))
+        stack.extend(reversed(children))

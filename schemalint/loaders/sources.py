@@ -1,0 +1,93 @@
+"""Expand command-line sources (files, directories, globs) into the files to read.
+
+Raises :class:`SourceError` for a source that matches nothing, so the CLI can exit 2.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import glob
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from schemalint.loaders.documents import TOOL_FILE_SUFFIXES
+
+SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
+                          ".ruff_cache", ".pytest_cache", ".tox", ".hypothesis"})
+
+
+class SourceError(Exception):
+    """A source path or pattern that does not exist or matches no file (exit code 2)."""
+
+
+def is_python_source(source: str) -> bool:
+    """True for ``module:attr`` (or ``module``-only with ``:``) Python sources, not paths."""
+    if ":" not in source or os.path.exists(source):
+        return False
+    module, _, attr = source.partition(":")
+    return bool(module) and all(part.isidentifier() for part in module.split(".")) and (
+        attr == "" or all(part.isidentifier() for part in attr.split("."))
+    )
+
+
+def _excluded(path: str, patterns: Sequence[str]) -> bool:
+    norm = path.replace(os.sep, "/")
+    parts = norm.split("/")
+    for pattern in patterns:
+        pat = pattern.rstrip("/")
+        if fnmatch.fnmatch(norm, pat) or fnmatch.fnmatch(norm, f"*/{pat}") or fnmatch.fnmatch(
+            norm, f"{pat}/*"
+        ) or fnmatch.fnmatch(norm, f"*/{pat}/*"):
+            return True
+        if any(fnmatch.fnmatch(part, pat) for part in parts):
+            return True
+    return False
+
+
+def _walk_dir(root: str) -> Iterable[str]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
+        for filename in sorted(filenames):
+            if filename.lower().endswith(TOOL_FILE_SUFFIXES):
+                yield os.path.join(dirpath, filename)
+
+
+def expand_sources(sources: Sequence[str], exclude: Sequence[str] = ()) -> list[str]:
+    """Return the tool files named by ``sources``, de-duplicated, in a stable order.
+
+    A file is taken whatever its suffix; a directory contributes its ``.json``,
+    ``.snap``, ``.jsonl``, ``.ndjson``, ``.yaml`` and ``.yml`` files (recursively,
+    skipping ``.git``, ``node_modules`` and virtual environments); a glob pattern
+    (``*``, ``?``, ``[``, ``**``) contributes what it matches. ``exclude`` holds
+    fnmatch patterns matched against the path and each of its components.
+    Raises :class:`SourceError` when a source does not exist or a glob matches nothing.
+    """
+    files: list[str] = []
+    seen: set[str] = set()
+
+    def add(path: str) -> None:
+        key = os.path.normpath(path)
+        if key not in seen and not _excluded(path, exclude):
+            seen.add(key)
+            files.append(path)
+
+    for source in sources:
+        if os.path.isdir(source):
+            for path in _walk_dir(source):
+                add(path)
+        elif os.path.exists(source):
+            add(source)
+        elif any(ch in source for ch in "*?["):
+            matches = sorted(glob.glob(source, recursive=True))
+            if not matches:
+                raise SourceError(f"{source}: the pattern matches no file")
+            for match in matches:
+                if os.path.isdir(match):
+                    for path in _walk_dir(match):
+                        add(path)
+                elif Path(match).is_file():
+                    add(match)
+        else:
+            raise SourceError(f"{source}: no such file or directory")
+    return files

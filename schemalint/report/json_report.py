@@ -1,0 +1,33 @@
+"""The JSON report: ``{"version": 1, "diagnostics": [...], "summary": {...}}`` (DESIGN.md, Formats)."""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+
+def to_json(result: Any) -> dict[str, Any]:
+    """The report as a JSON-ready dict; ``result`` is a :class:`~schemalint.api.CheckResult`."""
+    by_severity: dict[str, int] = {}
+    for d in result.diagnostics:
+        by_severity[d.severity.value] = by_severity.get(d.severity.value, 0) + 1
+    return {
+        "version": 1,
+        "diagnostics": [d.to_json() for d in result.diagnostics],
+        "summary": {
+            "files": result.files,
+            "tools": result.tools,
+            "diagnostics": len(result.diagnostics),
+            "by_code": result.counts_by_code(),
+            "by_severity": by_severity,
+            "tools_by_format": result.tools_by_format,
+            "elapsed_seconds": round(result.elapsed, 3),
+            "notes": list(result.notes),
+        },
+    }
+
+
+def render(result: Any, stream: IO[str], **_: Any) -> None:
+    """Write the JSON report (one document, indent 2) to ``stream``."""
+    json.dump(to_json(result), stream, indent=2, ensure_ascii=False)
+    stream.write("\n")

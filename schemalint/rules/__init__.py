@@ -1,0 +1,1 @@
+"""Rules: one module per rule, grouped in families; see :mod:`schemalint.rules.registry`."""

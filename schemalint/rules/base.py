@@ -1,0 +1,127 @@
+"""The rule interface every rule module implements.
+
+A rule is a class with catalog metadata (``code``, ``name``, ``severity``,
+``summary``, ``targets``) and one of two hooks:
+
+- ``check_tool(tool, ctx)`` yields :class:`~schemalint.model.Diagnostic` for one tool;
+- ``check_catalog(tools, ctx)`` yields diagnostics that need every tool at once
+  (duplicate names, whole-request limits).
+
+Rules build diagnostics with :meth:`Rule.diag`, giving a pointer *relative to the
+advertised schema*; the file pointer, tool name and file are filled in for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from schemalint.model import Diagnostic, Severity, Tool
+
+
+@dataclass
+class Context:
+    """What a rule may know besides the tool.
+
+    ``targets``: provider profiles to check against (``openai-strict``, ``gemini`` ...);
+    an empty set means "only target-independent rules". ``dialect``: ``--dialect``
+    override or ``None`` (then each schema's ``$schema`` decides, draft-07 when absent).
+    ``options``: per-rule options from configuration, keyed by rule code.
+    ``catalog``: every tool loaded in this run (for cross-tool rules).
+    ``previous``: tools of an earlier revision by name (``--base``/snapshots), if known.
+    ``probe``: whether rules may call runtime validators (omission probes).
+    """
+
+    targets: frozenset[str] = frozenset()
+    dialect: str | None = None
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    catalog: Sequence[Tool] = ()
+    previous: Mapping[str, Tool] = field(default_factory=dict)
+    probe: bool = True
+
+    def option(self, code: str, key: str, default: Any) -> Any:
+        """The configured option ``key`` of rule ``code``, else ``default``."""
+        return self.options.get(code, {}).get(key, default)
+
+
+class Rule:
+    """Base class of every rule. Subclasses set the class attributes and one hook.
+
+    ``targets``: profiles this rule belongs to; empty means it always runs. A rule
+    with targets runs when any of them is in :attr:`Context.targets`.
+    ``source``: where the rule's fact comes from (spec section or provider doc, with date).
+    """
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    summary: ClassVar[str]
+    targets: ClassVar[tuple[str, ...]] = ()
+    source: ClassVar[str] = ""
+
+    def applies(self, ctx: Context) -> bool:
+        """True when this rule should run in ``ctx``."""
+        return not self.targets or bool(ctx.targets.intersection(self.targets))
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
+        """Diagnostics for one tool; default: none."""
+        return ()
+
+    def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:
+        """Diagnostics that need the whole catalog; default: none."""
+        return ()
+
+    def diag(
+        self,
+        tool: Tool,
+        schema_pointer: str | None,
+        message: str,
+        *,
+        instance_path: str | None = None,
+        hint: str | None = None,
+        severity: Severity | None = None,
+        file_pointer: str | None = None,
+    ) -> Diagnostic:
+        """Build a diagnostic of this rule for ``tool``.
+
+        ``schema_pointer`` is relative to the advertised schema (``""`` for its root);
+        pass ``file_pointer`` instead to point elsewhere in the file (e.g. the tool's
+        ``description``), or neither for the tool object itself.
+        """
+        if file_pointer is None:
+            file_pointer = tool.origin.pointer if schema_pointer is None else tool.pointer_in_file(schema_pointer)
+        return Diagnostic(
+            code=self.code,
+            name=self.name,
+            severity=severity or self.severity,
+            tool=tool.name or None,
+            file=tool.origin.file,
+            pointer=file_pointer,
+            message=message,
+            instance_path=instance_path,
+            hint=hint,
+            line=tool.origin.line,
+        )
+
+
+def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+    """Run every applicable rule over ``tools``; a rule that crashes on a tool yields a warning
+    diagnostic naming the exception instead of stopping the run."""
+    active = [r for r in rules if r.applies(ctx)]
+    for tool in tools:
+        for rule in active:
+            try:
+                yield from rule.check_tool(tool, ctx)
+            except RecursionError:
+                yield rule.diag(tool, "", f"{rule.code} could not check this tool: the schema is nested too "
+                                "deeply for it", severity=Severity.WARNING)
+            except Exception as exc:  # a rule bug must not lose the other tools' findings
+                yield rule.diag(tool, "", f"{rule.code} could not check this tool: internal error "
+                                f"{type(exc).__name__}: {exc}", severity=Severity.WARNING)
+    for rule in active:
+        try:
+            yield from rule.check_catalog(tools, ctx)
+        except Exception as exc:
+            yield Diagnostic(rule.code, rule.name, Severity.WARNING, None, "", "",
+                             f"{rule.code} could not check the catalog: {type(exc).__name__}: {exc}")

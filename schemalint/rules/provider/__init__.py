@@ -1,0 +1,7 @@
+"""Rules of the provider family (see rules/README.md). ``RULES`` lists them in catalog order."""
+
+from __future__ import annotations
+
+from schemalint.rules.base import Rule
+
+RULES: tuple[type[Rule], ...] = ()

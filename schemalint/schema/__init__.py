@@ -1,0 +1,1 @@
+"""JSON Schema utilities: walking, object shapes, dialects, draft-07 rendering."""

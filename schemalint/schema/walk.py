@@ -1,0 +1,182 @@
+"""Visit every subschema of a JSON schema at every depth, without recursion.
+
+Each visited subschema comes with the JSON pointer where its text sits (relative to
+the root schema), the instance path it governs (a JSON pointer into the instance,
+``*`` standing for any array index or any additional/pattern property), and the
+union branch it belongs to. Local ``$ref`` (``#...``) is followed when asked, with a
+cycle guard; remote references are never fetched.
+
+Keywords covered (JSON Schema draft-07 and 2020-12, "Applicator" vocabulary):
+``properties``, ``patternProperties``, ``additionalProperties``, ``items`` (schema
+and array form), ``additionalItems``, ``prefixItems``, ``contains``,
+``propertyNames``, ``anyOf``/``oneOf``/``allOf``, ``not``, ``if``/``then``/``else``,
+``dependencies``/``dependentSchemas``, ``$defs``/``definitions``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from schemalint.model import escape_token, split_pointer
+
+ANY_INDEX = "*"
+"""Instance-path token for "any array element" or "any other property"."""
+
+
+@dataclass(frozen=True)
+class Node:
+    """One visited subschema.
+
+    ``schema``: the subschema value (usually a dict; booleans and broken values too).
+    ``pointer``: JSON pointer of the subschema relative to the walked root.
+    ``instance_path``: pointer into the instance it governs, or ``None`` when it
+    governs no instance location (a ``$defs`` entry, ``not``, ``if``, ``propertyNames``).
+    ``branch``: the union branches taken to reach it, e.g. ``(("anyOf", 1),)``.
+    ``keyword``: the keyword that led here (``""`` for the root).
+    ``via_ref``: the ``$ref`` values followed to reach it (outermost first).
+    ``depth``: number of keywords descended from the root.
+    """
+
+    schema: Any
+    pointer: str
+    instance_path: str | None
+    branch: tuple[tuple[str, int], ...] = ()
+    keyword: str = ""
+    via_ref: tuple[str, ...] = ()
+    depth: int = 0
+
+
+_UNION = ("anyOf", "oneOf", "allOf")
+_DEF_KEYWORDS = ("$defs", "definitions")
+
+
+def _child(instance_path: str | None, token: str) -> str | None:
+    if instance_path is None:
+        return None
+    return f"{instance_path}/{escape_token(token)}"
+
+
+def resolve_local_ref(root: Any, ref: str) -> tuple[bool, Any, str]:
+    """Resolve a same-document reference ``#/...`` against ``root``.
+
+    Returns ``(found, value, pointer)``. Only fragment-only JSON-pointer references
+    are resolved; anything else (remote, relative URI, ``$anchor`` name) returns
+    ``(False, None, "")``. Nothing is ever fetched.
+    """
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return False, None, ""
+    from urllib.parse import unquote
+
+    frag = unquote(ref[1:])
+    try:
+        tokens = split_pointer(frag)
+    except ValueError:
+        return False, None, ""
+    node = root
+    for tok in tokens:
+        if isinstance(node, Mapping) and tok in node:
+            node = node[tok]
+        elif isinstance(node, list) and tok.isdigit() and int(tok) < len(node):
+            node = node[int(tok)]
+        else:
+            return False, None, ""
+    return True, node, frag
+
+
+def is_local_ref(ref: Any) -> bool:
+    """True for a reference into the same document (``#`` or ``#/...``)."""
+    return isinstance(ref, str) and ref.startswith("#")
+
+
+def walk(
+    root: Any,
+    *,
+    follow_refs: bool = False,
+    include_definitions: bool = True,
+    max_nodes: int = 200_000,
+) -> Iterator[Node]:
+    """Yield every subschema of ``root``, the root first, depth-first in key order.
+
+    ``follow_refs``: descend into the target of a local ``$ref`` as if it were written
+    in place (its nodes keep the target's pointer and get the referencing instance
+    path); a reference already on the current chain is not followed again.
+    ``include_definitions``: also visit ``$defs``/``definitions`` entries in place (with
+    ``instance_path=None``), so that every schema text is seen once.
+    ``max_nodes``: stop after this many nodes (guards exponential ``$ref`` fan-out).
+
+    Never raises on malformed schemas: non-dict values are yielded and not descended.
+    """
+    stack: list[Node] = [Node(root, "", "")]
+    seen = 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > max_nodes:
+            return
+        yield node
+        schema = node.schema
+        if not isinstance(schema, Mapping):
+            continue
+        children: list[Node] = []
+        ptr, ipath, depth = node.pointer, node.instance_path, node.depth + 1
+
+        def add(
+            value: Any,
+            pointer: str,
+            instance_path: str | None,
+            keyword: str,
+            branch: tuple[tuple[str, int], ...] = node.branch,
+            via_ref: tuple[str, ...] = node.via_ref,
+        ) -> None:
+            children.append(Node(value, pointer, instance_path, branch, keyword, via_ref, depth))
+
+        for key, value in schema.items():
+            kptr = f"{ptr}/{escape_token(key)}"
+            if key == "properties" and isinstance(value, Mapping):
+                for name, sub in value.items():
+                    add(sub, f"{kptr}/{escape_token(name)}", _child(ipath, name), key)
+            elif key == "patternProperties" and isinstance(value, Mapping):
+                for pattern, sub in value.items():
+                    add(sub, f"{kptr}/{escape_token(pattern)}", _child(ipath, ANY_INDEX), key)
+            elif key in ("additionalProperties", "unevaluatedProperties", "additionalItems",
+                         "unevaluatedItems", "contains"):
+                add(value, kptr, _child(ipath, ANY_INDEX), key)
+            elif key == "items":
+                if isinstance(value, list):
+                    for i, sub in enumerate(value):
+                        add(sub, f"{kptr}/{i}", _child(ipath, str(i)), key)
+                else:
+                    add(value, kptr, _child(ipath, ANY_INDEX), key)
+            elif key == "prefixItems" and isinstance(value, list):
+                for i, sub in enumerate(value):
+                    add(sub, f"{kptr}/{i}", _child(ipath, str(i)), key)
+            elif key in _UNION and isinstance(value, list):
+                for i, sub in enumerate(value):
+                    add(sub, f"{kptr}/{i}", ipath, key, (*node.branch, (key, i)))
+            elif key in ("if", "then", "else"):
+                add(value, kptr, ipath if key != "if" else None, key)
+            elif key in ("not", "propertyNames"):
+                add(value, kptr, None, key)
+            elif key in ("dependencies", "dependentSchemas") and isinstance(value, Mapping):
+                for name, sub in value.items():
+                    if isinstance(sub, (Mapping, bool)):
+                        add(sub, f"{kptr}/{escape_token(name)}", ipath, key)
+            elif key in _DEF_KEYWORDS and include_definitions and isinstance(value, Mapping):
+                for name, sub in value.items():
+                    add(sub, f"{kptr}/{escape_token(name)}", None, key)
+            elif key == "$ref" and follow_refs and ipath is not None:
+                if value in node.via_ref:
+                    continue
+                found, target, target_ptr = resolve_local_ref(root, value)
+                if found:
+                    add(target, target_ptr, ipath, key, node.branch, (*node.via_ref, value))
+        stack.extend(reversed(children))
+
+
+def iter_objects(root: Any, **kwargs: Any) -> Iterator[Node]:
+    """Like :func:`walk` but only the nodes whose schema is a dict."""
+    for node in walk(root, **kwargs):
+        if isinstance(node.schema, Mapping):
+            yield node

@@ -1,0 +1,59 @@
+"""Shared test fixtures: the repository root, ../shared, and a CLI runner."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("SCHEMALINT_SHARED", ROOT.parent / "shared"))
+CORPUS = SHARED / "corpus"
+CASES = SHARED / "cases"
+
+needs_shared = pytest.mark.skipif(
+    not CORPUS.is_dir(),
+    reason=f"needs the shared corpus and cases at {SHARED} (only project members have it; "
+    "set SCHEMALINT_SHARED to point elsewhere)",
+)
+
+
+def run_cli(*args: str, cwd: Path | str | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m schemalint ARGS`` in a subprocess, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "schemalint", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        timeout=timeout,
+    )
+
+
+def run_json(*args: str, cwd: Path | str | None = None) -> tuple[int, dict[str, Any]]:
+    """Run a command with ``--format json`` and return ``(exit code, parsed report)``."""
+    proc = run_cli(*args, "--format", "json", cwd=cwd)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def load_case(name: str) -> dict[str, Any]:
+    """One case file from ../shared/cases by file-name prefix (e.g. ``"033"``)."""
+    matches = sorted(CASES.glob(f"{name}*.json"))
+    assert matches, f"no case {name} in {CASES}"
+    return json.loads(matches[0].read_text())  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def repo_root() -> Path:
+    return ROOT
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In CI (SCHEMALINT_REQUIRE_SHARED=1) a missing ../shared is a failure, not a skip."""
+    if os.environ.get("SCHEMALINT_REQUIRE_SHARED") and not CORPUS.is_dir():
+        raise pytest.UsageError(f"SCHEMALINT_REQUIRE_SHARED is set but {CORPUS} is missing")
