@@ -1,0 +1,124 @@
+"""The loader finds tools by shape in every supported format and locates them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from schemalint.api import load
+from schemalint.loaders.sources import SourceError, expand_sources
+from tests.conftest import CORPUS, ROOT, needs_shared
+
+
+def _write(tmp_path: Path, name: str, value: object) -> str:
+    path = tmp_path / name
+    path.write_text(value if isinstance(value, str) else json.dumps(value, indent=2))
+    return str(path)
+
+
+def _formats(paths: list[str]) -> dict[str, str]:
+    return {t.name: t.origin.format for t in load(paths).tools}
+
+
+def test_every_example_format_is_recognised() -> None:
+    result = load([str(ROOT / "examples")], exclude=["package.json", "package-lock.json"])
+    formats = {t.origin.format for t in result.tools}
+    assert {"openai-chat", "openai-responses", "anthropic", "gemini", "mcp", "manifest"} <= formats
+    assert not result.diagnostics
+
+
+def test_tool_origin_pointer_and_schema_pointer(tmp_path: Path) -> None:
+    path = _write(tmp_path, "t.json", {"tools": [
+        {"type": "function", "function": {"name": "a", "parameters": {"type": "object"}}},
+        {"type": "function", "name": "b", "parameters": {"type": "object"}, "strict": True},
+    ]})
+    a, b = load([path]).tools
+    assert (a.origin.pointer, a.schema_pointer, a.origin.format) == ("/tools/0", "/tools/0/function/parameters",
+                                                                     "openai-chat")
+    assert (b.origin.pointer, b.schema_pointer, b.origin.format) == ("/tools/1", "/tools/1/parameters",
+                                                                     "openai-responses")
+    assert b.strict and not a.strict
+
+
+def test_gemini_both_spellings_and_json_schema_field(tmp_path: Path) -> None:
+    path = _write(tmp_path, "g.json", [
+        {"functionDeclarations": [{"name": "a", "parameters": {"type": "OBJECT"}}]},
+        {"function_declarations": [{"name": "b", "parametersJsonSchema": {"type": "object"}}]},
+    ])
+    assert _formats([path]) == {"a": "gemini", "b": "gemini-json"}
+
+
+def test_broken_shapes_are_still_loaded(tmp_path: Path) -> None:
+    path = _write(tmp_path, "broken.json", [
+        {"type": "function", "function": {"name": "arr", "parameters": [{"name": "x"}]}},
+        {"type": "function", "function": {"name": "str", "parameters": "{\"type\": \"object\"}"}},
+        {"name": "nul", "inputSchema": None},
+    ])
+    tools = {t.name: t for t in load([path]).tools}
+    assert tools["arr"].advertised == [{"name": "x"}]
+    assert isinstance(tools["str"].advertised, str)
+    assert tools["nul"].advertised is None and tools["nul"].schema_path == "/inputSchema"
+
+
+def test_manifest_carries_runtime_contract() -> None:
+    tools = {t.name: t for t in load([str(ROOT / "examples/zod/contracts.json")]).tools}
+    tool = tools["present_answer"]
+    assert tool.origin.format == "manifest"
+    assert tool.runtime is not None and "/presentation" in tool.runtime.refused_when_omitted
+    assert tool.schema_pointer.endswith("/advertised")
+
+
+def test_jsonl_stored_as_json_records_line_numbers(tmp_path: Path) -> None:
+    lines = [json.dumps({"id": i, "function": [{"name": f"f{i}", "parameters": {"type": "dict"}}]}) for i in range(3)]
+    path = _write(tmp_path, "bfcl.json", "\n".join(lines) + "\n")
+    tools = load([path]).tools
+    assert [(t.name, t.origin.line, t.origin.pointer) for t in tools] == [
+        ("f0", 1, "/function/0"), ("f1", 2, "/function/0"), ("f2", 3, "/function/0")]
+
+
+def test_tools_nested_deep_in_a_larger_document(tmp_path: Path) -> None:
+    doc = [{"name": "server", "description": "not a tool", "tools": {"srv": {"tools": [
+        {"name": "t", "description": "d", "inputSchema": {"type": "object"}}]}}}]
+    path = _write(tmp_path, "bench.json", doc)
+    tools = load([path]).tools
+    assert [(t.name, t.origin.pointer) for t in tools] == [("t", "/0/tools/srv/tools/0")]
+
+
+def test_a_property_named_name_is_not_a_tool(tmp_path: Path) -> None:
+    path = _write(tmp_path, "t.json", [{"name": "t", "inputSchema": {"type": "object", "properties": {
+        "x": {"type": "object", "properties": {"name": {"type": "string"}, "parameters": {"type": "object"}}}}}}])
+    assert [t.name for t in load([path]).tools] == ["t"]
+
+
+def test_expand_sources_glob_exclude_and_missing(tmp_path: Path) -> None:
+    for name in ("a.json", "b.yaml", "c.txt", "sub/d.jsonl", "node_modules/e.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("[]")
+    found = {Path(p).name for p in expand_sources([str(tmp_path)])}
+    assert found == {"a.json", "b.yaml", "d.jsonl"}
+    assert {Path(p).name for p in expand_sources([str(tmp_path)], exclude=["sub"])} == {"a.json", "b.yaml"}
+    assert {Path(p).name for p in expand_sources([str(tmp_path / "*.json")])} == {"a.json"}
+    with pytest.raises(SourceError, match="no such file"):
+        expand_sources([str(tmp_path / "missing.json")])
+    with pytest.raises(SourceError, match="matches no file"):
+        expand_sources([str(tmp_path / "*.nothing")])
+
+
+@needs_shared
+def test_corpus_tool_counts_match_the_sources() -> None:
+    """Counts each corpus SOURCE.md states (tools with a schema or argument list)."""
+    result = load([str(CORPUS)])
+    per_source: dict[str, int] = {}
+    for tool in result.tools:
+        source = Path(tool.origin.file).relative_to(CORPUS).parts[0]
+        per_source[source] = per_source.get(source, 0) + 1
+    assert per_source["bfcl"] == 9476
+    assert per_source["gorilla-openfunctions-v1"] == 112
+    assert per_source["livemcpbench"] == 527
+    assert per_source["mcp-proxy-snapshots"] == 83
+    assert per_source["github-mcp-server"] == 117 + 95 + 101 + 114
+    # ACEBench: 7,567 definitions, one of which uses `_arguments` (not a schema key we know).
+    assert per_source["acebench"] == 7566
+    assert not [d for d in result.diagnostics if d.severity.value == "error"]
