@@ -1,0 +1,116 @@
+"""Render a JSON schema in draft-07, the dialect most SDKs send to models.
+
+Conversions (JSON Schema 2020-12 "Release notes" and draft 2019-09 migration notes;
+``reference/provider-constraints.md`` section 6):
+
+- ``$defs`` becomes ``definitions`` and every local ``$ref`` into it is rewritten;
+- ``prefixItems`` becomes array-form ``items``; a schema-form ``items`` next to it
+  becomes ``additionalItems``;
+- ``dependentRequired`` and ``dependentSchemas`` merge into ``dependencies``;
+- ``$schema`` is set to the draft-07 URI when present.
+
+What draft-07 cannot say (``unevaluatedProperties``, ``unevaluatedItems``,
+``$anchor``, ``$dynamicRef``, ``$dynamicAnchor``, ``minContains``, ``maxContains``,
+``dependentRequired`` conflicts) is kept as is and listed in
+:attr:`Rendered.unsupported` with its pointer, so a caller can warn about it.
+The transformation is iterative: deeply nested schemas do not recurse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from schemalint.model import escape_token
+
+DRAFT7_URI = "http://json-schema.org/draft-07/schema#"
+NOT_IN_DRAFT7 = ("unevaluatedProperties", "unevaluatedItems", "$anchor", "$dynamicRef", "$dynamicAnchor",
+                 "minContains", "maxContains", "$recursiveRef", "$recursiveAnchor")
+
+
+@dataclass
+class Rendered:
+    """A draft-07 rendering: ``schema`` plus ``unsupported`` ``(pointer, keyword)`` pairs."""
+
+    schema: Any
+    unsupported: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _rewrite_ref(ref: Any) -> Any:
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return "#/definitions/" + ref[len("#/$defs/"):]
+    return ref
+
+
+def _convert_object(obj: dict[str, Any], pointer: str, unsupported: list[tuple[str, str]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    prefix = obj.get("prefixItems")
+    deps: dict[str, Any] = {}
+    for key, value in obj.items():
+        if key == "$defs":
+            merged = dict(value) if isinstance(value, Mapping) else value
+            if isinstance(obj.get("definitions"), Mapping) and isinstance(merged, dict):
+                merged = {**obj["definitions"], **merged}
+            out["definitions"] = merged
+        elif key == "definitions" and "$defs" in obj:
+            continue
+        elif key == "$ref":
+            out[key] = _rewrite_ref(value)
+        elif key == "$schema" and isinstance(value, str):
+            out[key] = DRAFT7_URI
+        elif key == "prefixItems" and isinstance(value, list):
+            out["items"] = value
+            if "items" in obj:
+                out["additionalItems"] = obj["items"]
+        elif key == "items" and isinstance(prefix, list):
+            continue
+        elif key in ("dependentRequired", "dependentSchemas", "dependencies") and isinstance(value, Mapping):
+            deps.update(value)
+            out.setdefault("dependencies", deps)
+        else:
+            if key in NOT_IN_DRAFT7:
+                unsupported.append((f"{pointer}/{escape_token(key)}", key))
+            out[key] = value
+    return out
+
+
+def to_draft7(schema: Any) -> Rendered:
+    """Return ``schema`` rendered as draft-07 (a new value; the input is not modified).
+
+    Key order is kept. Non-dict values are returned unchanged. Never raises on
+    malformed schemas.
+    """
+    unsupported: list[tuple[str, str]] = []
+    # Iterative post-order copy: (value, pointer, parent container, key in parent).
+    root_box: list[Any] = [None]
+    stack: list[tuple[Any, str, Any, Any, bool]] = [(schema, "", root_box, 0, False)]
+    built: dict[int, Any] = {}
+    while stack:
+        value, pointer, parent, key, expanded = stack.pop()
+        if isinstance(value, (Mapping, list)) and not expanded and id(value) in built:
+            parent[key] = None  # a cyclic structure (possible in YAML): cut the cycle
+            continue
+        if isinstance(value, Mapping):
+            if not expanded:
+                copy: dict[str, Any] = {}
+                built[id(value)] = copy
+                stack.append((value, pointer, parent, key, True))
+                for k in reversed(list(value)):
+                    stack.append((value[k], f"{pointer}/{escape_token(k)}", copy, k, False))
+                continue
+            copy = built.pop(id(value))
+            parent[key] = _convert_object(copy, pointer, unsupported)
+        elif isinstance(value, list):
+            if not expanded:
+                lst: list[Any] = [None] * len(value)
+                built[id(value)] = lst
+                stack.append((value, pointer, parent, key, True))
+                for i in reversed(range(len(value))):
+                    stack.append((value[i], f"{pointer}/{i}", lst, i, False))
+                continue
+            parent[key] = built.pop(id(value))
+        else:
+            parent[key] = value
+    unsupported.sort()
+    return Rendered(root_box[0], unsupported)
