@@ -84,10 +84,18 @@ def _with_big_stack(fn: Callable[[], Any]) -> Any:
 
 
 def loads_json(text: str) -> Any:
-    """Parse JSON text; nesting deeper than the interpreter's limit is parsed on a big stack.
+    """Parse JSON text with orjson; the standard library takes over for what orjson refuses
+    (nesting deeper than 1024, NaN, huge integers) and for its error positions.
 
+    Nesting deeper than the interpreter's recursion limit is parsed on a big stack.
     Raises ``json.JSONDecodeError`` for invalid JSON.
     """
+    import orjson
+
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
     try:
         return json.loads(text)
     except RecursionError:

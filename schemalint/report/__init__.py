@@ -19,7 +19,7 @@ REPORTERS: dict[str, str] = {
 def get_reporter(name: str) -> Callable[..., Any]:
     """The render function for format ``name``; raises ``KeyError`` for an unknown one."""
     module, _, func = REPORTERS[name].partition(":")
-    return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(module), func)
 
 
 def write_report(name: str, result: Any, stream: IO[str], **options: Any) -> None:

@@ -129,8 +129,10 @@ def walk(
             keyword: str,
             branch: tuple[tuple[str, int], ...] = node.branch,
             via_ref: tuple[str, ...] = node.via_ref,
+            _out: list[Node] = children,
+            _depth: int = depth,
         ) -> None:
-            children.append(Node(value, pointer, instance_path, branch, keyword, via_ref, depth))
+            _out.append(Node(value, pointer, instance_path, branch, keyword, via_ref, _depth))
 
         for key, value in schema.items():
             kptr = f"{ptr}/{escape_token(key)}"

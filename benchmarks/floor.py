@@ -1,0 +1,47 @@
+"""The performance floor: parse every file with orjson and visit every subschema in pure Python.
+
+usage: python benchmarks/floor.py DIR [DIR...]
+
+This is what any linter must do at least; `schemalint check` is measured as a
+multiple of it (benchmarks/run.py). Prints the number of subschemas visited.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import orjson
+
+
+def visit(value: object) -> int:
+    """Count every dict in ``value`` (each subschema), iteratively."""
+    count = 0
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            count += 1
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return count
+
+
+def main(roots: list[str]) -> None:
+    total = 0
+    for root in roots:
+        for dirpath, _, filenames in os.walk(root):
+            for name in filenames:
+                if name.endswith((".json", ".snap")):
+                    with open(os.path.join(dirpath, name), "rb") as fh:
+                        data = fh.read()
+                    try:
+                        total += visit(orjson.loads(data))
+                    except orjson.JSONDecodeError:  # JSON Lines stored as .json (BFCL, ACEBench)
+                        total += sum(visit(orjson.loads(line)) for line in data.splitlines() if line.strip())
+    print(total)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

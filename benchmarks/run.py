@@ -1,0 +1,225 @@
+"""Benchmark schemalint against baselines measured in the same run; print ratios and budgets.
+
+usage: python benchmarks/run.py [--runs N] [--sizes 1000,10000] [--corpus PATH] [--keep DIR]
+
+Every figure is the median of N runs (default 5) of a whole process, printed as a
+ratio to its baseline together with absolute times (seconds) and peak resident
+memory (MiB, from wait4). Baselines: the floor (benchmarks/floor.py: orjson parse and
+a pure-Python visit of every subschema), a bare typer no-op CLI, and `python -c pass`.
+The synthetic catalog is deterministic (seeded); nothing here is collected by pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PY = sys.executable
+SCHEMALINT = [PY, "-m", "schemalint"]
+TOOLS_PER_FILE = 50
+
+WORDS = ["alpha", "beta", "gamma", "delta", "region", "account", "project", "dataset", "user", "order", "item", "query", "limit", "offset", "page", "filter", "status", "label", "owner", "created", "updated", "path", "branch", "commit", "issue", "token", "scope", "format"]
+
+
+# ---------------------------------------------------------------- synthetic catalog
+def _name(rng: random.Random, n: int = 2) -> str:
+    return "_".join(rng.choice(WORDS) for _ in range(n))
+
+
+def _leaf(rng: random.Random) -> dict:
+    kind = rng.randrange(6)
+    desc = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 14))).capitalize() + "."
+    if kind == 0:
+        values = sorted({_name(rng, 1) for _ in range(rng.randint(2, 6))})
+        return {"type": "string", "description": desc, "enum": values}
+    if kind == 1:
+        return {"type": "integer", "description": desc, "minimum": 0, "maximum": rng.randint(10, 1000)}
+    if kind == 2:
+        return {"type": "boolean", "description": desc, "default": False}
+    if kind == 3:
+        return {"anyOf": [{"type": "string"}, {"type": "null"}], "description": desc}
+    if kind == 4:
+        return {"type": "string", "description": desc, "maxLength": 256, "pattern": "^[a-z0-9-]+$"}
+    return {"type": "number", "description": desc}
+
+
+def _object(rng: random.Random, depth: int, max_depth: int, defs: dict | None) -> dict:
+    props: dict = {}
+    for _ in range(rng.randint(3, 40) if depth == 0 else rng.randint(2, 5)):
+        name = _name(rng)
+        roll = rng.random()
+        if depth < max_depth and roll < 0.06:
+            props[name] = _object(rng, depth + 1, max_depth, defs)
+        elif depth < max_depth and roll < 0.1:
+            props[name] = {"type": "array", "items": _object(rng, depth + 1, max_depth, defs),
+                           "description": "A list of entries."}
+        elif roll < 0.13 and defs is not None:
+            ref = f"Def{len(defs)}"
+            defs[ref] = _object(rng, max_depth, max_depth, None)
+            props[name] = {"$ref": f"#/$defs/{ref}"}
+        else:
+            props[name] = _leaf(rng)
+    required = sorted(rng.sample(sorted(props), k=rng.randint(0, len(props))))
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+def synthetic_tool(rng: random.Random, index: int) -> dict:
+    """One MCP tool with nested objects, arrays of objects, anyOf, $defs/$ref and enums (depth <= 5)."""
+    defs: dict = {}
+    schema = _object(rng, 0, rng.randint(1, 5), defs)
+    if defs:
+        schema["$defs"] = defs
+    return {"name": f"{_name(rng)}_{index}", "description": " ".join(rng.choice(WORDS) for _ in range(20)) + ".",
+            "inputSchema": schema}
+
+
+def write_catalog(directory: Path, count: int, seed: int = 7, change_every: int | None = None) -> Path:
+    """Write ``count`` tools in files of TOOLS_PER_FILE; ``change_every`` alters every Nth tool."""
+    rng = random.Random(seed)
+    directory.mkdir(parents=True, exist_ok=True)
+    tools = [synthetic_tool(rng, i) for i in range(count)]
+    if change_every:
+        for i in range(0, count, change_every):
+            schema = tools[i]["inputSchema"]
+            first = next(iter(schema["properties"]))
+            schema["required"] = sorted({*schema["required"], first})
+            tools[i]["description"] += " Changed."
+    for start in range(0, count, TOOLS_PER_FILE):
+        chunk = {"tools": tools[start:start + TOOLS_PER_FILE]}
+        (directory / f"tools_{start // TOOLS_PER_FILE:05d}.json").write_text(json.dumps(chunk, indent=2))
+    return directory
+
+
+# ---------------------------------------------------------------- measuring
+def run_once(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, int]:
+    """Run ``cmd``; return (seconds, peak RSS MiB, exit code)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.stderr:
+        proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"command failed ({code}): {' '.join(cmd)}\n{err[-2000:]}")
+    return elapsed, usage.ru_maxrss / 1024, code
+
+
+def median_run(cmd: list[str], runs: int, cwd: Path | None = None) -> tuple[float, float]:
+    """Median seconds and median peak MiB over ``runs`` runs (after one warm-up run)."""
+    run_once(cmd, cwd)
+    samples = [run_once(cmd, cwd) for _ in range(runs)]
+    return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
+
+
+class Table:
+    """Collects rows and budget verdicts; prints them aligned."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, float, float, str, float]] = []
+        self.budgets: list[tuple[str, float, float, bool]] = []
+
+    def add(self, label: str, secs: float, mib: float, baseline: str, ratio: float) -> None:
+        self.rows.append((label, secs, mib, baseline, ratio))
+        print(f"  {label:<44} {secs:8.3f} s {mib:8.1f} MiB  {ratio:6.2f}x {baseline}", flush=True)
+
+    def budget(self, label: str, ratio: float, limit: float) -> None:
+        self.budgets.append((label, ratio, limit, ratio <= limit))
+
+    def print_budgets(self) -> int:
+        print("\nbudgets (the ratios are the contract):")
+        failed = 0
+        for label, ratio, limit, ok in self.budgets:
+            failed += not ok
+            print(f"  {'PASS' if ok else 'FAIL'}  {label:<58} {ratio:6.2f}x  (limit {limit}x)")
+        return failed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--sizes", default="1000,10000")
+    parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
+    parser.add_argument("--keep", help="write the synthetic catalogs here and keep them")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="schemalint-bench-"))
+    table = Table()
+    floor_cmd = [PY, str(HERE / "floor.py")]
+    try:
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, median of {args.runs} runs\n")
+        # start-up
+        noop = work / "noop_cli.py"
+        noop.write_text("import typer\napp = typer.Typer()\n@app.command()\ndef main() -> None:\n    pass\n"
+                        "app()\n")
+        small = ROOT / "examples" / "mcp" / "get_me.snap"
+        bare, _ = median_run([PY, "-c", "pass"], args.runs)
+        typer_noop, _ = median_run([PY, str(noop)], args.runs)
+        print("start-up:")
+        table.add("python -c pass", bare, 0, "python -c pass", 1.0)
+        table.add("typer no-op CLI", typer_noop, 0, "python -c pass", typer_noop / bare)
+        version, _ = median_run([*SCHEMALINT, "--version"], args.runs)
+        table.add("schemalint --version", version, 0, "typer no-op", version / typer_noop)
+        one, _ = median_run([*SCHEMALINT, "check", str(small)], args.runs)
+        table.add("schemalint check (one small file)", one, 0, "typer no-op", one / typer_noop)
+        table.budget("check on one small file vs typer no-op CLI", one / typer_noop, 1.3)
+
+        times: dict[int, float] = {}
+        for size in sizes:
+            base = write_catalog(work / f"cat{size}", size)
+            changed = write_catalog(work / f"cat{size}-changed", size, change_every=100)
+            print(f"\n{size} synthetic tools ({sum(f.stat().st_size for f in base.iterdir()) / 1e6:.1f} MB):")
+            floor, floor_mem = median_run([*floor_cmd, str(base)], args.runs)
+            table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
+            check, check_mem = median_run([*SCHEMALINT, "check", str(base), "--format", "json"], args.runs)
+            times[size] = check
+            table.add("schemalint check", check, check_mem, "floor", check / floor)
+            table.add("  peak memory", check_mem, check_mem, "floor memory", check_mem / floor_mem)
+            if size == max(sizes):
+                table.budget(f"check on {size} tools vs floor (goal 2x)", check / floor, 3.0)
+                table.budget(f"check peak memory on {size} tools vs floor", check_mem / floor_mem, 3.0)
+            floor2, _ = median_run([*floor_cmd, str(base), str(changed)], args.runs)
+            table.add("floor of parsing both catalogs", floor2, 0, "floor x2", 1.0)
+            diff, _ = median_run([*SCHEMALINT, "diff", str(base), str(changed), "--format", "json",
+                                  "--fail-on", "never"], args.runs)
+            table.add("schemalint diff (1% of tools changed)", diff, 0, "floor x2", diff / floor2)
+            if size == max(sizes):
+                table.budget(f"diff of two {size}-tool catalogs vs parsing both", diff / floor2, 2.0)
+            snapdir = work / f"snap{size}"
+            shutil.rmtree(snapdir, ignore_errors=True)
+            run_once([*SCHEMALINT, "snapshot", str(base), "--dir", str(snapdir)])
+            snap, _ = median_run([*SCHEMALINT, "snapshot", str(base), "--dir", str(snapdir), "--check"], args.runs)
+            table.add("schemalint snapshot --check", snap, 0, "floor", snap / floor)
+        if len(sizes) >= 2:
+            lo, hi = min(sizes), max(sizes)
+            ratio = times[hi] / times[lo]
+            print(f"\ngrowth: check on {hi} tools takes {ratio:.2f}x the time of {lo} tools")
+            table.budget(f"check time {hi} tools / {lo} tools (linear: <= {hi / lo * 1.1:g})", ratio, hi / lo * 1.1)
+        corpus = Path(args.corpus)
+        if corpus.is_dir():
+            print(f"\nreal corpus ({corpus}):")
+            floor, floor_mem = median_run([*floor_cmd, str(corpus)], args.runs)
+            table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
+            check, check_mem = median_run([*SCHEMALINT, "check", str(corpus), "--format", "json"], args.runs)
+            table.add("schemalint check", check, check_mem, "floor", check / floor)
+            table.add("  peak memory", check_mem, check_mem, "floor memory", check_mem / floor_mem)
+        return table.print_budgets()
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(1 if main() else 0)
