@@ -29,7 +29,11 @@ PY = sys.executable
 SCHEMALINT = [PY, "-m", "schemalint"]
 TOOLS_PER_FILE = 50
 
-WORDS = ["alpha", "beta", "gamma", "delta", "region", "account", "project", "dataset", "user", "order", "item", "query", "limit", "offset", "page", "filter", "status", "label", "owner", "created", "updated", "path", "branch", "commit", "issue", "token", "scope", "format"]
+WORDS = (
+    "alpha", "beta", "gamma", "delta", "region", "account", "project", "dataset", "user", "order",
+    "item", "query", "limit", "offset", "page", "filter", "status", "label", "owner", "created",
+    "updated", "path", "branch", "commit", "issue", "token", "scope", "format",
+)
 
 
 # ---------------------------------------------------------------- synthetic catalog
