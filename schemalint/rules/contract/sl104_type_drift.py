@@ -111,16 +111,17 @@ class TypeDrift(Rule):
             if not refused:
                 continue
             reported.append(path)
-            if refused == set(adv_types):
+            if not _overlaps(adv_types, rt_types):
                 msg = (
                     f"the advertised schema says {who} is {_fmt(adv_types)}, but the runtime only accepts "
                     f"{_fmt(rt_types)}: every value the model sends there is refused"
                 )
                 sev = None
             else:
+                what = "non-integer numbers" if refused == {"number"} else _fmt(refused)
                 msg = (
-                    f"the advertised schema admits {_fmt(refused)} for {who}, but the runtime only accepts "
-                    f"{_fmt(rt_types)}: a call that sends {_fmt(refused)} there is refused"
+                    f"the advertised schema admits {what} for {who}, but the runtime only accepts "
+                    f"{_fmt(rt_types)}: a call that sends {what} there is refused"
                 )
                 sev = Severity.WARNING
             yield self.diag(
@@ -131,6 +132,18 @@ class TypeDrift(Rule):
                 severity=sev,
                 hint=f"advertise the type the runtime accepts ({_fmt(rt_types)}) for {who}",
             )
+
+
+def _overlaps(advertised: frozenset[str], runtime: frozenset[str]) -> bool:
+    """True when some advertised type admits values the runtime accepts (`number`, `integer` overlap)."""
+    for t in advertised:
+        if (
+            t in runtime
+            or (t == "integer" and "number" in runtime)
+            or (t == "number" and "integer" in runtime)
+        ):
+            return True
+    return False
 
 
 def _parent_untyped(m: ShapeMap, path: str) -> bool:
