@@ -392,6 +392,9 @@ class ShapeMap:
             by_path.setdefault(path, []).append(piece)
         self._pieces_by_path = by_path
         for path, plist in by_path.items():
+            if len(plist) == 1:  # the common case: no union at or above this path
+                self._alts[path] = plist
+                continue
             branches = [p.branch for p in plist]
             leaves = [
                 p for p in plist if not any(b != p.branch and _is_prefix(p.branch, b) for b in branches)

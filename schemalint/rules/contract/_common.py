@@ -47,7 +47,7 @@ def shapes(schema: Any) -> ShapeMap:
     return result
 
 
-@dataclass(frozen=True)
+@dataclass
 class Sides:
     """The shapes of every side a tool's contract has (``None`` where a side is unknown)."""
 
@@ -55,6 +55,7 @@ class Sides:
     runtime_input: ShapeMap | None
     runtime_output: ShapeMap | None
     refused: frozenset[str]
+    _input_pairs: list[ShapePair] | None = None
 
     def refused_at(self, path: str) -> bool:
         """True when the runtime was seen to refuse a call omitting ``path`` (indexes normalised)."""
@@ -64,20 +65,36 @@ class Sides:
         """Matched (advertised, runtime input) pairs at every path; nothing without a runtime input."""
         if self.runtime_input is None:
             return iter(())
-        return pairs(self.advertised, self.runtime_input)
+        if self._input_pairs is None:
+            self._input_pairs = list(pairs(self.advertised, self.runtime_input))
+        return iter(self._input_pairs)
+
+
+_SIDES: OrderedDict[int, tuple[Tool, Sides]] = OrderedDict()
 
 
 def sides(tool: Tool) -> Sides | None:
-    """The sides of ``tool``'s contract, or ``None`` when the tool has no runtime contract."""
+    """The sides of ``tool``'s contract, or ``None`` when the tool has no runtime contract.
+
+    Cached by the tool object's identity (the last few tools), so the contract rules that
+    run one after the other on a tool share one analysis.
+    """
     rt = tool.runtime
     if rt is None:
         return None
-    return Sides(
+    hit = _SIDES.get(id(tool))
+    if hit is not None and hit[0] is tool:
+        return hit[1]
+    result = Sides(
         advertised=shapes(tool.advertised),
         runtime_input=shapes(rt.input) if rt.input is not None else None,
         runtime_output=shapes(rt.output) if rt.output is not None else None,
         refused=frozenset(normalize_path(p) for p in rt.refused_when_omitted),
     )
+    _SIDES[id(tool)] = (tool, result)
+    if len(_SIDES) > _CACHE_SIZE:
+        _SIDES.popitem(last=False)
+    return result
 
 
 def incompatible(a: Shape, b: Shape) -> bool:
