@@ -353,3 +353,17 @@ def test_bad_runtime_values_do_not_crash(tmp_path: Path) -> None:
     diags = lint(tmp_path, doc)
     assert not [d for d in diags if "internal error" in d.message]
     assert found(diags, "SL101") == [("bool", "/a"), ("odd", "/a")]
+
+
+def test_sl101_through_nullable_union_encoded_differently(tmp_path: Path) -> None:
+    """pydantic writes Optional[Model] as anyOf [$ref, null]; another runtime writes type [object, null]."""
+    adv = {
+        "type": "object",
+        "properties": {"opts": {"anyOf": [{"$ref": "#/$defs/Opts"}, {"type": "null"}], "default": None}},
+        "$defs": {"Opts": obj({"presentation": S, "title": S}, ["title"])},
+    }
+    rt = obj({"opts": {"type": ["object", "null"], "properties": {"presentation": S, "title": S},
+                       "required": ["title", "presentation"]}})
+    diags = lint(tmp_path, manifest(tool(adv, rt)))
+    assert [(d.code, d.instance_path) for d in diags] == [("SL101", "/opts/presentation")]
+    assert diags[0].pointer == "/tools/0/advertised/$defs/Opts/properties/presentation"

@@ -162,6 +162,12 @@ class Shape:
             self.properties or self.required or self.additional is not ABSENT or self.pattern_properties
         )
 
+    @property
+    def admits_object(self) -> bool:
+        """True when an object may stand here (types unrestricted or include ``object``), so that
+        comparing properties and required keys with another side makes sense."""
+        return not self.never and (self.types is None or "object" in self.types)
+
     def has_default(self, key: str) -> bool:
         """True when property ``key`` declares a ``default``."""
         return key in self.property_defaults

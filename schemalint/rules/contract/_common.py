@@ -107,6 +107,12 @@ def incompatible(a: Shape, b: Shape) -> bool:
     return not (ta & tb)
 
 
+def comparable_objects(a: Shape, b: Shape) -> bool:
+    """True when both shapes may be objects: only then are their properties, required keys and
+    extra-key policies compared (a ``null`` branch of a nullable object is not)."""
+    return a.admits_object and b.admits_object
+
+
 def key_pointer(shape: Shape, key: str) -> str:
     """Best schema pointer for a finding about ``key`` of the object at ``shape``: the property's
     subschema when declared, else the ``required`` array, else the object's schema."""

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import declared_order, incompatible, key_name, key_pointer, sides
+from schemalint.rules.contract._common import comparable_objects, declared_order, key_name, key_pointer, sides
 from schemalint.schema.shapes import Shape, child_path, parent_and_key
 
 
@@ -42,7 +42,7 @@ class RequiredDrift(Rule):
         seen: set[str] = set()
         for pair in s.input_pairs():
             adv, rt = pair.left, pair.right
-            if adv is None or rt is None or adv.never or rt.never or incompatible(adv, rt):
+            if adv is None or rt is None or not comparable_objects(adv, rt):
                 continue
             for key in sorted(rt.required - adv.required, key=declared_order(rt)):
                 path = child_path(pair.instance_path, key)
@@ -64,7 +64,7 @@ class RequiredDrift(Rule):
             if split is None or path in seen:
                 continue
             parent, key = split
-            alts = [a for a in s.advertised.alternatives(parent) if not a.never]
+            alts = [a for a in s.advertised.alternatives(parent) if a.admits_object]
             if not alts or any(key in a.required for a in alts):
                 continue
             seen.add(path)
@@ -99,5 +99,5 @@ class RequiredDrift(Rule):
 def _required_elsewhere(alternatives: list[Shape], key: str) -> bool:
     """True when every advertised alternative at the parent requires ``key`` (the pair was a mismatch
     of union branches, not a drift)."""
-    alts = [a for a in alternatives if not a.never]
+    alts = [a for a in alternatives if a.admits_object]
     return bool(alts) and all(key in a.required for a in alts)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import declared_order, incompatible, key_name, sides
+from schemalint.rules.contract._common import comparable_objects, declared_order, key_name, sides
 from schemalint.schema.shapes import child_path
 
 
@@ -32,7 +32,7 @@ class HiddenParameter(Rule):
         seen: set[str] = set()
         for pair in s.input_pairs():
             adv, rt = pair.left, pair.right
-            if adv is None or rt is None or adv.never or rt.never or incompatible(adv, rt):
+            if adv is None or rt is None or not comparable_objects(adv, rt):
                 continue
             for key in sorted(set(rt.properties) - set(adv.properties), key=declared_order(rt)):
                 path = child_path(pair.instance_path, key)

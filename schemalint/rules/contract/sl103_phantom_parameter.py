@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import declared_order, incompatible, key_name, sides
+from schemalint.rules.contract._common import comparable_objects, declared_order, key_name, sides
 from schemalint.schema.shapes import child_path
 
 
@@ -37,14 +37,7 @@ class PhantomParameter(Rule):
         seen: set[str] = set()
         for pair in s.input_pairs():
             adv, rt = pair.left, pair.right
-            if (
-                adv is None
-                or rt is None
-                or adv.never
-                or rt.never
-                or incompatible(adv, rt)
-                or not rt.is_object
-            ):
+            if adv is None or rt is None or not comparable_objects(adv, rt) or not rt.is_object:
                 continue
             for key in sorted(set(adv.properties) - set(rt.properties), key=declared_order(adv)):
                 path = child_path(pair.instance_path, key)

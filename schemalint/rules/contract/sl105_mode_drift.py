@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import declared_order, incompatible, key_name, key_pointer, sides
+from schemalint.rules.contract._common import comparable_objects, declared_order, key_name, key_pointer, sides
 from schemalint.schema.shapes import child_path, match
 
 
@@ -37,7 +37,7 @@ class ModeDrift(Rule):
             rt_in = s.runtime_input.alternatives(path) if s.runtime_input is not None else []
             for pair in match(s.advertised.alternatives(path), s.runtime_output.alternatives(path), path):
                 adv, out = pair.left, pair.right
-                if adv is None or out is None or adv.never or out.never or incompatible(adv, out):
+                if adv is None or out is None or not comparable_objects(adv, out):
                     continue
                 for key in sorted(out.required, key=declared_order(out)):
                     kpath = child_path(path, key)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import incompatible, name, sides
+from schemalint.rules.contract._common import comparable_objects, name, sides
 from schemalint.schema.shapes import ABSENT
 
 
@@ -38,15 +38,11 @@ class AdditionalPropertiesDrift(Rule):
             if (
                 adv is None
                 or rt is None
+                or not comparable_objects(adv, rt)
                 or path in seen
-                or adv.never
-                or rt.never
-                or incompatible(adv, rt)
                 or not rt.refuses_extra()
                 or adv.refuses_extra()
             ):
-                continue
-            if adv.types is not None and "object" not in adv.types:
                 continue
             seen.add(path)
             where = "the call" if path == "" else name(path)

@@ -49,7 +49,12 @@ def _show(kw: str, value: Any) -> str:
 
 def _bound_text(kind: str, b: Bound) -> str:
     sym = (">" if b[1] else ">=") if kind == "lower" else ("<" if b[1] else "<=")
-    return f"`{sym} {b[0]}`"
+    kw = (
+        ("exclusiveMinimum" if b[1] else "minimum")
+        if kind == "lower"
+        else ("exclusiveMaximum" if b[1] else "maximum")
+    )
+    return f"`{kw}: {b[0]}` (values {sym} {b[0]})"
 
 
 def _values_of(shape: Shape) -> list[Any] | None:
@@ -90,7 +95,7 @@ def drifts(adv: Shape, rt: Shape) -> Iterator[tuple[str, str, str]]:
                 if lo_r[1] and "exclusiveMinimum" in r and _num(r["exclusiveMinimum"])
                 else "minimum"
             )
-            yield kw, _bound_text("lower", lo_r), _bound_text("lower", lo_a) if lo_a else "no lower bound"
+            yield kw, _bound_text("lower", lo_r), _bound_text("lower", lo_a) if lo_a else "nothing"
     up_r, up_a = upper_bound(r), upper_bound(a)
     if up_r is not None and (
         up_a is None or up_r[0] < up_a[0] or (up_r[0] == up_a[0] and up_r[1] and not up_a[1])
@@ -102,7 +107,7 @@ def drifts(adv: Shape, rt: Shape) -> Iterator[tuple[str, str, str]]:
                 if up_r[1] and "exclusiveMaximum" in r and _num(r["exclusiveMaximum"])
                 else "maximum"
             )
-            yield kw, _bound_text("upper", up_r), _bound_text("upper", up_a) if up_a else "no upper bound"
+            yield kw, _bound_text("upper", up_r), _bound_text("upper", up_a) if up_a else "nothing"
     for kw in ("minLength", "minItems", "minProperties"):
         if (
             _num(r.get(kw))
