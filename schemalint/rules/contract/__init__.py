@@ -1,7 +1,29 @@
-"""Rules of the contract family (see rules/README.md). ``RULES`` lists them in catalog order."""
+"""Rules of the contract family (advertised schema vs runtime, input vs output mode).
+
+``RULES`` lists them in catalog order. They all read the sides of a tool's contract through
+:mod:`schemalint.rules.contract._common` and :mod:`schemalint.schema.shapes`, and apply to
+every tool whose ``Tool.runtime`` is set (contract manifests, Python models, MCP servers).
+"""
 
 from __future__ import annotations
 
 from schemalint.rules.base import Rule
+from schemalint.rules.contract.sl101_required_drift import RequiredDrift
+from schemalint.rules.contract.sl102_hidden_parameter import HiddenParameter
+from schemalint.rules.contract.sl103_phantom_parameter import PhantomParameter
+from schemalint.rules.contract.sl104_type_drift import TypeDrift
+from schemalint.rules.contract.sl105_mode_drift import ModeDrift
+from schemalint.rules.contract.sl106_additional_properties_drift import AdditionalPropertiesDrift
+from schemalint.rules.contract.sl108_constraint_drift import ConstraintDrift
+from schemalint.rules.contract.sl109_advertised_output_mode import AdvertisedOutputMode
 
-RULES: tuple[type[Rule], ...] = ()
+RULES: tuple[type[Rule], ...] = (
+    RequiredDrift,
+    HiddenParameter,
+    PhantomParameter,
+    TypeDrift,
+    ModeDrift,
+    AdditionalPropertiesDrift,
+    ConstraintDrift,
+    AdvertisedOutputMode,
+)

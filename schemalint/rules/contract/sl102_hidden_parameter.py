@@ -1,0 +1,66 @@
+"""SL102 hidden-parameter: the runtime accepts a key the model is never shown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.contract._common import comparable_objects, declared_order, key_name, sides
+from schemalint.schema.shapes import child_path
+
+
+class HiddenParameter(Rule):
+    """A property the runtime input schema declares and the advertised schema does not.
+
+    The model can never set it. A warning, or info when the runtime gives the key a
+    default (an internal parameter filled in by the runtime is often deliberate). When
+    the runtime *requires* the key, SL101 reports it instead (error).
+    """
+
+    code = "SL102"
+    name = "hidden-parameter"
+    severity = Severity.WARNING
+    summary = "The runtime accepts a key that the advertised schema never shows the model."
+    source = "JSON Schema draft-07 validation section 6.5.4 (properties); DESIGN.md contract rules"
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
+        """Yield one finding per runtime-only optional property, at every depth and union branch."""
+        s = sides(tool)
+        if s is None:
+            return
+        seen: set[str] = set()
+        for pair in s.input_pairs():
+            adv, rt = pair.left, pair.right
+            if adv is None or rt is None or not comparable_objects(adv, rt):
+                continue
+            for key in sorted(set(rt.properties) - set(adv.properties), key=declared_order(rt)):
+                path = child_path(pair.instance_path, key)
+                if (
+                    path in seen
+                    or key in rt.required
+                    or s.refused_at(path)
+                    or rt.property_schemas.get(key) is False
+                    or any(key in a.properties for a in s.advertised.alternatives(pair.instance_path))
+                ):
+                    continue
+                seen.add(path)
+                who = key_name(pair.instance_path, key)
+                defaulted = rt.has_default(key)
+                msg = (
+                    f"the runtime accepts {who} but the advertised schema never shows it: the model cannot "
+                    "know it exists"
+                    + (", and the runtime fills in its default" if defaulted else ", so it can never set it")
+                )
+                hint = (
+                    f"declare {who} in the advertised schema if the model should set it; if it is internal "
+                    "on purpose, ignore this rule for the tool"
+                )
+                yield self.diag(
+                    tool,
+                    adv.pointer,
+                    msg,
+                    instance_path=path,
+                    hint=hint,
+                    severity=Severity.INFO if defaulted else None,
+                )
