@@ -1,0 +1,65 @@
+"""``schemalint show TOOL [SOURCES...]``: the advertised schema next to the runtime's."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from schemalint.cli import app, fail
+
+
+@app.command()
+def show(
+    tool: Annotated[str, typer.Argument(help="Name of the tool to show.")],
+    sources: Annotated[
+        list[str] | None,
+        typer.Argument(help="Where to look (default: `sources` from [tool.schemalint]).", show_default=False),
+    ] = None,
+    output_format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    python_path: Annotated[
+        list[str] | None, typer.Option("--python-path", help="Extra import root for module:attr sources.")
+    ] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="Configuration file.")] = None,
+) -> None:
+    """Show a tool's advertised schema and runtime input schema side by side (both as draft-07),
+    with differing lines marked, and a table of required keys per instance path:
+    advertised / runtime input / runtime output / probed.
+
+    Example: schemalint show present_answer examples/zod/contracts.json
+    """
+    from schemalint.api import SourceError, load
+    from schemalint.config import ConfigError, load_config, resolve_sources
+    from schemalint.show import build_view, find_tools_named, render_text
+
+    if output_format not in ("text", "json"):
+        raise fail(f"unknown --format {output_format!r}; choose text or json")
+    try:
+        cfg = load_config(config)
+        srcs = list(sources or []) or resolve_sources(cfg)
+        if not srcs:
+            raise fail("no sources given and none configured in [tool.schemalint] `sources`")
+        loaded = load(srcs, exclude=cfg.exclude, python_path=python_path or [])
+    except (ConfigError, SourceError) as exc:
+        raise fail(str(exc)) from None
+    matches = find_tools_named(loaded.tools, tool)
+    if not matches:
+        names = sorted({t.name for t in loaded.tools})
+        import difflib
+
+        close = difflib.get_close_matches(tool, names, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise fail(f"no tool named {tool!r} in {', '.join(srcs)} ({len(names)} tools){hint}")
+    views = [build_view(t) for t in matches]
+    if output_format == "json":
+        payload = [v.to_json() for v in views]
+        json.dump(payload[0] if len(payload) == 1 else payload, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
+    for i, view in enumerate(views):
+        if i:
+            typer.echo()
+        render_text(view, sys.stdout)

@@ -1,0 +1,48 @@
+"""`schemalint show`: draft-07 side by side and the required-key table."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import ROOT, run_cli
+
+ZOD = str(ROOT / "examples" / "zod" / "contracts.json")
+
+
+def test_show_json_lists_required_keys_per_side() -> None:
+    proc = run_cli("show", "present_answer_nested", ZOD, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    view = json.loads(proc.stdout)
+    rows = {r["instance_path"]: r for r in view["required"]}
+    assert rows["/options"]["advertised"] == []
+    assert rows["/options"]["runtime_input"] == ["presentation"]
+    assert rows["/options"]["probed"] == ["presentation"]
+    assert view["advertised"]["$schema"] == "http://json-schema.org/draft-07/schema#"
+
+
+def test_show_text_marks_the_differing_lines() -> None:
+    proc = run_cli("show", "present_answer", ZOD)
+    assert proc.returncode == 0, proc.stderr
+    marked = [line for line in proc.stdout.splitlines() if line.startswith(("+", "~", "-"))]
+    assert any('"presentation"' in line for line in marked)
+    assert "required keys per instance path" in proc.stdout
+
+
+def test_show_clean_twin_has_no_marked_lines() -> None:
+    proc = run_cli("show", "present_answer_clean", ZOD)
+    assert proc.returncode == 0
+    assert not [line for line in proc.stdout.splitlines() if line.startswith(("+ ", "~ ", "- "))]
+
+
+def test_show_converts_defs_to_definitions(tmp_path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([{"name": "t", "input_schema": {
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}}]))
+    view = json.loads(run_cli("show", "t", str(path), "--format", "json").stdout)
+    assert view["advertised"]["properties"]["a"] == {"$ref": "#/definitions/A"}
+    assert view["runtime_input"] is None
+
+
+def test_show_unknown_tool_suggests_close_names() -> None:
+    proc = run_cli("show", "present_answr", ZOD)
+    assert proc.returncode == 2 and "did you mean present_answer" in proc.stderr
