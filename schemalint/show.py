@@ -133,7 +133,7 @@ def render_text(view: ToolView, stream: IO[str], color: bool | None = None) -> N
         matcher = difflib.SequenceMatcher(a=left, b=right, autojunk=False)
         for op, a0, a1, b0, b1 in matcher.get_opcodes():
             if op == "equal":
-                for a, b in zip(left[a0:a1], right[b0:b1]):
+                for a, b in zip(left[a0:a1], right[b0:b1], strict=True):
                     table.add_row(" ", a, b)
                 continue
             span = max(a1 - a0, b1 - b0)
