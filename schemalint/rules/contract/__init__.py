@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from schemalint.rules.base import Rule
+from schemalint.rules.contract.sl107_probe_refusal import ProbeRefusal
 
-RULES: tuple[type[Rule], ...] = ()
+RULES: tuple[type[Rule], ...] = (ProbeRefusal,)
