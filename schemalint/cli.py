@@ -155,3 +155,4 @@ def check(
 def main() -> None:
     """Console-script entry point."""
     app()
+from schemalint import cli_probe  # noqa: E402,F401

@@ -543,14 +543,15 @@ def _first_line(exc: BaseException) -> str:
 
 
 class _Caller:
-    """Calls ``validate`` under a shared per-tool deadline."""
+    """Calls ``validate`` under a shared per-tool deadline, remembering the call in flight."""
 
-    def __init__(self, validate: Callable[[Any], Any], deadline: float, use_alarm: bool) -> None:
+    def __init__(self, validate: Callable[[Any], Any], deadline: float) -> None:
         self.validate = validate
         self.deadline = deadline
-        self.use_alarm = use_alarm
         self.calls = 0
-        self.timed_out = False
+        self.timed_out = False  # the time budget ran out (not a finding by itself)
+        self.hung = False  # the validator itself was running when it ran out (a finding)
+        self.in_validator = False
         self.current: Any = None
 
     def expired(self) -> bool:
@@ -563,17 +564,13 @@ class _Caller:
         self.calls += 1
         self.current = call
         arg = copy.deepcopy(call)
-        remaining = self.deadline - time.monotonic()
-        previous = None
-        if self.use_alarm:
-            previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, max(remaining, 0.001))
+        self.in_validator = True
         try:
             self.validate(arg)
             return Outcome("accepted")
         except _ProbeTimeout:
-            self.timed_out = True
-            return Outcome("timeout", "the validator did not return within the time limit", "timeout")
+            self.hung = self.timed_out = True
+            raise  # stops the whole probe run
         except Exception as exc:
             if _is_validation_error(exc):
                 details = _errors(exc)
@@ -581,9 +578,7 @@ class _Caller:
                                frozenset((p, t) for p, t, _ in details), details)
             return Outcome("crash", _first_line(exc), type(exc).__name__)
         finally:
-            if self.use_alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
+            self.in_validator = False
 
 
 def _raise_timeout(signum: int, frame: Any) -> None:
@@ -592,16 +587,28 @@ def _raise_timeout(signum: int, frame: Any) -> None:
 
 def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any], time_limit: float,
                  result: ProbeResult) -> _Caller:
-    """Run ``work(caller)`` with a deadline: in this thread with SIGALRM when possible, else in
-    a daemon thread that is abandoned if it outlives the limit (plus one second of grace)."""
+    """Run ``work(caller)`` with a deadline ``time_limit`` seconds away.
+
+    In the main thread on POSIX an interval timer raises :class:`_ProbeTimeout` wherever
+    the work is at the deadline (in the validator: a hang, recorded as a ``timeout``
+    refusal; elsewhere, e.g. generating calls: the budget is spent, ``timed_out``).
+    Elsewhere the work runs in a daemon thread that is abandoned if it outlives the limit
+    by one second.
+    """
     started = time.monotonic()
+    caller = _Caller(validate, started + time_limit)
     use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    caller = _Caller(validate, started + time_limit, use_alarm)
     if use_alarm:
+        previous = signal.signal(signal.SIGALRM, _raise_timeout)
+        signal.setitimer(signal.ITIMER_REAL, max(time_limit, 0.001))
         try:
             work(caller)
         except _ProbeTimeout:
             caller.timed_out = True
+            caller.hung = caller.hung or caller.in_validator
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
     else:
         errors: list[BaseException] = []
 
@@ -616,15 +623,15 @@ def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any]
         thread.join(time_limit + 1.0)
         if thread.is_alive():
             caller.timed_out = True
+            caller.hung = caller.in_validator
         elif errors:
             raise errors[0]
     result.calls += caller.calls
     result.elapsed += time.monotonic() - started
-    if caller.timed_out:
-        result.timed_out = True
-        if not any(r.kind == "timeout" for r in result.refusals):
-            result.refusals.append(Refusal("timeout", caller.current, Outcome(
-                "timeout", f"the validator did not finish within {time_limit:g} s", "timeout")))
+    result.timed_out = result.timed_out or caller.timed_out
+    if caller.hung:
+        result.refusals.append(Refusal("timeout", caller.current, Outcome(
+            "timeout", f"the validator did not finish within {time_limit:g} s", "timeout")))
     return caller
 
 
