@@ -416,11 +416,17 @@ def _property_schema(schema: Mapping[str, Any], name: str) -> Any:
 
 
 def _slots(root: Any, schema: Any, value: Any, path: Path, is_valid: Callable[[Any, Any], bool],
-           depth: int = 0) -> Iterator[tuple[str, Path, Any]]:
+           depth: int = 0, refs: tuple[str, ...] = ()) -> Iterator[tuple[str, Path, Any]]:
     """``("key", path, schema)`` for each optional key absent from ``value`` and
-    ``("item", path, schema)`` for each empty array that may hold an item, at every depth."""
+    ``("item", path, schema)`` for each empty array that may hold an item, at every depth.
+    A recursive ``$ref`` is entered at most twice on one path (one level of recursion)."""
     if depth > MAX_DEPTH:
         return
+    ref = schema.get("$ref") if isinstance(schema, Mapping) else None
+    if isinstance(ref, str):
+        if refs.count(ref) >= 2:
+            return
+        refs = (*refs, ref)
     try:
         schema = _resolve(root, schema)
     except CannotBuild:
@@ -428,26 +434,26 @@ def _slots(root: Any, schema: Any, value: Any, path: Path, is_valid: Callable[[A
     if not isinstance(schema, Mapping):
         return
     for sub in schema.get("allOf") or []:
-        yield from _slots(root, sub, value, path, is_valid, depth + 1)
+        yield from _slots(root, sub, value, path, is_valid, depth + 1, refs)
     for union in ("anyOf", "oneOf"):
         branches = schema.get(union)
         if isinstance(branches, list):
             for branch in branches:
                 if is_valid(branch, value):
-                    yield from _slots(root, branch, value, path, is_valid, depth + 1)
+                    yield from _slots(root, branch, value, path, is_valid, depth + 1, refs)
                     break
     if isinstance(value, dict):
         props = _mapping(schema, "properties")
         for name, sub in props.items():
             if name in value:
-                yield from _slots(root, sub, value[name], (*path, name), is_valid, depth + 1)
+                yield from _slots(root, sub, value[name], (*path, name), is_valid, depth + 1, refs)
             else:
                 yield "key", (*path, name), sub
         for name in value:
             if name not in props:
                 sub = _property_schema(schema, name)
                 if isinstance(sub, Mapping):
-                    yield from _slots(root, sub, value[name], (*path, name), is_valid, depth + 1)
+                    yield from _slots(root, sub, value[name], (*path, name), is_valid, depth + 1, refs)
     elif isinstance(value, list):
         prefix = schema.get("prefixItems")
         items = schema.get("items")
@@ -458,7 +464,7 @@ def _slots(root: Any, schema: Any, value: Any, path: Path, is_valid: Callable[[A
         for i, item in enumerate(value):
             sub = prefix[i] if isinstance(prefix, list) and i < len(prefix) else items
             if isinstance(sub, Mapping):
-                yield from _slots(root, sub, item, (*path, i), is_valid, depth + 1)
+                yield from _slots(root, sub, item, (*path, i), is_valid, depth + 1, refs)
 
 
 def fill_optional(schema: Any, call: Any, *, max_keys: int = MAX_FILLED_KEYS) -> tuple[Any, list[Path]]:
