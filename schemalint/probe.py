@@ -764,6 +764,7 @@ def generated_probe(schema: Any, validate: Callable[[Any], Any], *, max_examples
         @given(strategy)
         def probe(instance: Any) -> None:
             if call.expired():
+                call.timed_out = True
                 return
             outcome = call(instance)
             if outcome.status in ("refused", "crash"):
