@@ -97,7 +97,7 @@ def load(
         from schemalint.loaders.python_source import load_python_source
 
         result.files += 1
-        result.tools.extend(load_python_source(source, python_path))
+        result.tools.extend(load_python_source(source, python_path, problems=result.diagnostics))
     return result
 
 

@@ -156,3 +156,4 @@ def main() -> None:
     """Console-script entry point."""
     app()
 from schemalint import cli_show  # noqa: E402,F401
+from schemalint import cli_probe  # noqa: E402,F401

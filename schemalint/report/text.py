@@ -22,7 +22,7 @@ def render(result: Any, stream: IO[str], *, color: bool | None = None, **_: Any)
     from rich.markup import escape
 
     console = Console(file=stream, force_terminal=color, no_color=color is False, highlight=False,
-                      soft_wrap=True)
+                      soft_wrap=True, emoji=False)
     for file, in_file in groupby(result.diagnostics, key=lambda d: d.file):
         console.print(f"[bold]{escape(file or '<catalog>')}[/bold]")
         for tool, in_tool in groupby(sorted(in_file, key=lambda d: (d.tool or "", d.line or 0, d.column or 0)),

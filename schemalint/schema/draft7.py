@@ -75,19 +75,42 @@ def _convert_object(obj: dict[str, Any], pointer: str, unsupported: list[tuple[s
     return out
 
 
+_SUBSCHEMA_KEYWORDS = frozenset({
+    "items", "additionalItems", "additionalProperties", "contains", "propertyNames", "if", "then", "else", "not",
+    "allOf", "anyOf", "oneOf", "prefixItems", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+})
+_NAME_MAP_KEYWORDS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
+                                "dependencies"})
+# What a child of a value holds: a schema, a map of names to schemas, or plain data.
+_SCHEMA, _MAP, _DATA = "schema", "map", "data"
+
+
+def _child_mode(parent_mode: str, key: Any) -> str:
+    if parent_mode == _SCHEMA:
+        if key in _SUBSCHEMA_KEYWORDS:
+            return _SCHEMA
+        if key in _NAME_MAP_KEYWORDS:
+            return _MAP
+        return _DATA
+    if parent_mode == _MAP:
+        return _SCHEMA
+    return _DATA
+
+
 def to_draft7(schema: Any) -> Rendered:
     """Return ``schema`` rendered as draft-07 (a new value; the input is not modified).
 
-    Key order is kept. Non-dict values are returned unchanged. Never raises on
-    malformed schemas.
+    Only schema objects are converted: a property *named* ``$defs`` and data under
+    ``enum``, ``const``, ``default`` or ``examples`` stay as written. Key order is kept.
+    Non-dict values are returned unchanged. Never raises on malformed schemas.
     """
     unsupported: list[tuple[str, str]] = []
-    # Iterative post-order copy: (value, pointer, parent container, key in parent).
+    # Iterative post-order copy: (value, pointer, parent container, key in parent, mode, expanded).
     root_box: list[Any] = [None]
-    stack: list[tuple[Any, str, Any, Any, bool]] = [(schema, "", root_box, 0, False)]
+    stack: list[tuple[Any, str, Any, Any, str, bool]] = [(schema, "", root_box, 0, _SCHEMA, False)]
     built: dict[int, Any] = {}
     while stack:
-        value, pointer, parent, key, expanded = stack.pop()
+        value, pointer, parent, key, mode, expanded = stack.pop()
         if isinstance(value, (Mapping, list)) and not expanded and id(value) in built:
             parent[key] = None  # a cyclic structure (possible in YAML): cut the cycle
             continue
@@ -95,22 +118,28 @@ def to_draft7(schema: Any) -> Rendered:
             if not expanded:
                 copy: dict[str, Any] = {}
                 built[id(value)] = copy
-                stack.append((value, pointer, parent, key, True))
+                stack.append((value, pointer, parent, key, mode, True))
                 for k in reversed(list(value)):
-                    stack.append((value[k], f"{pointer}/{escape_token(k)}", copy, k, False))
+                    stack.append((value[k], f"{pointer}/{escape_token(k)}", copy, k, _child_mode(mode, k), False))
                 continue
             copy = built.pop(id(value))
-            parent[key] = _convert_object(copy, pointer, unsupported)
+            parent[key] = _convert_object(copy, pointer, unsupported) if mode == _SCHEMA else copy
         elif isinstance(value, list):
             if not expanded:
                 lst: list[Any] = [None] * len(value)
                 built[id(value)] = lst
-                stack.append((value, pointer, parent, key, True))
+                stack.append((value, pointer, parent, key, mode, True))
                 for i in reversed(range(len(value))):
-                    stack.append((value[i], f"{pointer}/{i}", lst, i, False))
+                    # A list under a subschema keyword (allOf, items...) holds schemas.
+                    stack.append((value[i], f"{pointer}/{i}", lst, i, mode, False))
                 continue
             parent[key] = built.pop(id(value))
         else:
             parent[key] = value
     unsupported.sort()
     return Rendered(root_box[0], unsupported)
+
+
+def draft7_gaps(schema: Any) -> list[tuple[str, str]]:
+    """``(pointer, keyword)`` for each keyword in ``schema`` that draft-07 cannot express."""
+    return to_draft7(schema).unsupported

@@ -129,6 +129,8 @@ class Shape:
     ``constraints``: keyword -> value for :data:`CONSTRAINT_KEYWORDS` (merged: the tightest
     bound wins, ``enum`` lists are intersected); ``constraint_pointers``: keyword -> pointer.
     ``property_schemas``: property name -> the raw property subschema (booleans included).
+    ``recursion_cut``: a recursive ``$ref`` was not unrolled here, so the shape is incomplete
+    and must not be compared (its keys are those of an enclosing level).
     """
 
     instance_path: str
@@ -148,6 +150,7 @@ class Shape:
     property_defaults: dict[str, Any] = field(default_factory=dict)
     constraints: dict[str, Any] = field(default_factory=dict)
     constraint_pointers: dict[str, str] = field(default_factory=dict)
+    recursion_cut: bool = False
 
     # -- questions rules ask -------------------------------------------------------------
 
@@ -165,8 +168,9 @@ class Shape:
     @property
     def admits_object(self) -> bool:
         """True when an object may stand here (types unrestricted or include ``object``), so that
-        comparing properties and required keys with another side makes sense."""
-        return not self.never and (self.types is None or "object" in self.types)
+        comparing properties and required keys with another side makes sense. False where a
+        recursive ``$ref`` was cut: that shape is incomplete."""
+        return not self.never and not self.recursion_cut and (self.types is None or "object" in self.types)
 
     def has_default(self, key: str) -> bool:
         """True when property ``key`` declares a ``default``."""
@@ -344,6 +348,7 @@ def _merge_into(target: Shape, piece: Shape) -> None:
             target.properties[name] = ptr
             target.property_schemas[name] = piece.property_schemas.get(name)
     target.required |= piece.required
+    target.recursion_cut = target.recursion_cut or piece.recursion_cut
     if target.required_pointer is None:
         target.required_pointer = piece.required_pointer
     if _additional_rank(piece.additional) > _additional_rank(target.additional):
@@ -374,6 +379,7 @@ def _copy(shape: Shape) -> Shape:
         default=shape.default,
         constraints=dict(shape.constraints),
         constraint_pointers=dict(shape.constraint_pointers),
+        recursion_cut=shape.recursion_cut,
     )
 
 
@@ -501,6 +507,7 @@ def shapes_of(schema: Any, *, max_nodes: int = 50_000) -> ShapeMap:
         if shape is None:
             shape = pieces[key] = Shape(instance_path=ipath, branch=branch, pointer=node.pointer)
         _absorb(shape, node.schema, node.pointer)
+        shape.recursion_cut = shape.recursion_cut or node.recursion_cut
     if not pieces:
         pieces[("", ())] = Shape(instance_path="", branch=(), pointer="")
     return ShapeMap(pieces, schema)

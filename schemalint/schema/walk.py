@@ -37,6 +37,8 @@ class Node:
     ``keyword``: the keyword that led here (``""`` for the root).
     ``via_ref``: the ``$ref`` values followed to reach it (outermost first).
     ``depth``: number of keywords descended from the root.
+    ``recursion_cut``: the subschema holds a local ``$ref`` that was not followed because it is
+    already on the chain (a recursive schema); what lies below it is not walked again.
     """
 
     schema: Any
@@ -46,6 +48,7 @@ class Node:
     keyword: str = ""
     via_ref: tuple[str, ...] = ()
     depth: int = 0
+    recursion_cut: bool = False
 
 
 _UNION = ("anyOf", "oneOf", "allOf")
@@ -115,8 +118,16 @@ def walk(
         seen += 1
         if seen > max_nodes:
             return
-        yield node
         schema = node.schema
+        if (
+            follow_refs
+            and isinstance(schema, Mapping)
+            and schema.get("$ref") in node.via_ref
+            and node.instance_path is not None
+        ):
+            node = Node(schema, node.pointer, node.instance_path, node.branch, node.keyword, node.via_ref,
+                        node.depth, recursion_cut=True)
+        yield node
         if not isinstance(schema, Mapping):
             continue
         children: list[Node] = []

@@ -14,6 +14,7 @@ from schemalint.rules.contract.sl103_phantom_parameter import PhantomParameter
 from schemalint.rules.contract.sl104_type_drift import TypeDrift
 from schemalint.rules.contract.sl105_mode_drift import ModeDrift
 from schemalint.rules.contract.sl106_additional_properties_drift import AdditionalPropertiesDrift
+from schemalint.rules.contract.sl107_probe_refusal import ProbeRefusal
 from schemalint.rules.contract.sl108_constraint_drift import ConstraintDrift
 from schemalint.rules.contract.sl109_advertised_output_mode import AdvertisedOutputMode
 
@@ -24,6 +25,7 @@ RULES: tuple[type[Rule], ...] = (
     TypeDrift,
     ModeDrift,
     AdditionalPropertiesDrift,
+    ProbeRefusal,
     ConstraintDrift,
     AdvertisedOutputMode,
 )

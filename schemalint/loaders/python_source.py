@@ -1,0 +1,202 @@
+"""Load tools from a Python object named ``module:attr`` (or a whole ``module:``).
+
+The module is imported with the ``--python-path`` roots put in front of
+``sys.path`` for the duration of the import, ``attr`` (dotted) is resolved, and the
+object is handed to each *recognizer* named in :data:`RECOGNIZERS` in turn. A
+recognizer is a function ``tools_from_object(obj, source: str) -> list[Tool] | None``
+that returns ``None`` when ``obj`` is not of its kind. The first one that answers
+wins. Containers are expanded into their members first:
+
+- a ``list``/``tuple``/``set`` into its items, a ``dict`` into its values;
+- a module into ``__all__`` when it defines one, else into its public members
+  defined in that module (classes, decorated functions, instances such as a server
+  object or a list of tools). Plain undecorated functions are skipped there (they are
+  helpers, not tools; name one explicitly with ``module:function`` to load it), and so
+  is a model class used as a field type by another collected model (a part of a tool,
+  not a tool).
+
+Import failures raise :class:`~schemalint.loaders.sources.SourceError` naming the
+module and the original error; the CLI turns that into exit 2 without a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+import types
+import typing
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from schemalint.loaders.sources import SourceError
+from schemalint.model import Diagnostic, Severity, Tool
+
+RECOGNIZERS: tuple[str, ...] = (
+    "schemalint.loaders.pydantic_models:tools_from_object",
+)
+"""``module:function`` names of the recognizers, tried in order."""
+
+_MAX_EXPANSION = 10_000
+
+
+@contextmanager
+def _import_roots(python_path: Sequence[str]) -> Iterator[None]:
+    saved = list(sys.path)
+    sys.path[:0] = [str(p) for p in python_path]
+    try:
+        yield
+    finally:
+        sys.path[:] = saved
+
+
+def import_module(module: str, python_path: Sequence[str] = ()) -> types.ModuleType:
+    """Import ``module`` with ``python_path`` prepended to ``sys.path`` for the import.
+
+    Raises :class:`SourceError` for any failure (not found, syntax error, an exception
+    raised while the module runs, ``SystemExit``), naming the module and the error.
+    """
+    with _import_roots(python_path):
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            where = f" (import roots tried first: {', '.join(python_path)})" if python_path else ""
+            hint = "" if python_path else "; add its folder with --python-path"
+            raise SourceError(f"{module}: cannot import: ModuleNotFoundError: {exc}{where}{hint}") from None
+        except SyntaxError as exc:
+            loc = f" ({exc.filename}:{exc.lineno})" if exc.filename else ""
+            raise SourceError(f"{module}: cannot import: SyntaxError: {exc.msg}{loc}") from None
+        except BaseException as exc:  # the module's own code failed; never a traceback
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            raise SourceError(f"{module}: cannot import: {type(exc).__name__} raised while importing: "
+                              f"{exc}") from None
+
+
+def resolve(source: str, python_path: Sequence[str] = ()) -> Any:
+    """The object named by ``module:attr`` (``attr`` may be dotted or empty for the module).
+
+    Raises :class:`SourceError` when the module cannot be imported or lacks ``attr``.
+    """
+    module_name, _, attr = source.partition(":")
+    obj: Any = import_module(module_name, python_path)
+    for part in [p for p in attr.split(".") if p]:
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise SourceError(f"{source}: {module_name} has no attribute {attr!r}") from None
+        except Exception as exc:
+            raise SourceError(f"{source}: reading {part!r} raised {type(exc).__name__}: {exc}") from None
+    return obj
+
+
+def _load_recognizers() -> list[Callable[[Any, str], list[Tool] | None]]:
+    out = []
+    for spec in RECOGNIZERS:
+        mod_name, _, fn_name = spec.partition(":")
+        out.append(getattr(importlib.import_module(mod_name), fn_name))
+    return out
+
+
+def _field_types(model: Any) -> Iterator[Any]:
+    """Classes named in a pydantic-like model's field annotations, at any typing depth."""
+    fields = getattr(model, "model_fields", None)
+    if not isinstance(fields, dict):
+        return
+    stack = [getattr(f, "annotation", None) for f in fields.values()]
+    seen = 0
+    while stack and seen < 1000:
+        seen += 1
+        ann = stack.pop()
+        if isinstance(ann, type):
+            yield ann
+        stack.extend(typing.get_args(ann))
+
+
+def module_members(module: types.ModuleType) -> list[tuple[str, Any]]:
+    """The members of ``module`` that may be tools (see the module docstring for the rules)."""
+    names = getattr(module, "__all__", None)
+    if isinstance(names, (list, tuple)):
+        return [(n, getattr(module, n)) for n in names if isinstance(n, str) and hasattr(module, n)]
+    members: list[tuple[str, Any]] = []
+    for name, value in vars(module).items():
+        if name.startswith("_") or isinstance(value, types.ModuleType):
+            continue
+        if inspect.isclass(value) or inspect.isfunction(value):
+            if getattr(value, "__module__", None) != module.__name__:
+                continue  # imported from elsewhere
+            if inspect.isfunction(value) and not hasattr(value, "__wrapped__"):
+                continue  # a plain helper function
+        elif isinstance(value, (str, bytes, int, float, bool, type(None))) or (
+            callable(value) and not hasattr(value, "__dict__")
+        ):
+            continue
+        members.append((name, value))
+    parts = {id(t) for _, v in members if inspect.isclass(v) for t in _field_types(v)}
+    return [(n, v) for n, v in members if not (inspect.isclass(v) and id(v) in parts)]
+
+
+def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
+    if depth > 3:
+        return
+    if isinstance(obj, types.ModuleType):
+        for name, value in module_members(obj):
+            yield from _expand(value, f"{obj.__name__}:{name}", depth + 1)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for i, value in enumerate(obj):
+            yield from _expand(value, f"{source}[{i}]", depth + 1)
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from _expand(value, f"{source}[{key!r}]", depth + 1)
+    else:
+        yield obj, source
+
+
+def _problem(where: str, message: str, severity: Severity = Severity.ERROR) -> Diagnostic:
+    return Diagnostic(code="SL000", name="unreadable-source", severity=severity, tool=None, file=where,
+                      pointer="", message=message,
+                      hint="fix the definition so that its JSON schema can be generated; the other tools "
+                      "were checked")
+
+
+def load_python_source(
+    source: str, python_path: Sequence[str] = (), problems: list[Diagnostic] | None = None
+) -> list[Tool]:
+    """Every tool defined by the Python object ``source`` (``module:attr``).
+
+    ``python_path``: folders put first on ``sys.path`` while importing. Objects of no
+    known kind are skipped silently inside a container; a directly named object of no
+    known kind raises :class:`SourceError`, as does an import failure.
+    A recognised object that cannot become a tool (a model without a JSON schema, a
+    recognizer that fails) becomes an ``SL000`` diagnostic appended to ``problems``
+    (when given) and the other members are still loaded.
+    """
+    obj = resolve(source, python_path)
+    recognizers = _load_recognizers()
+    tools: list[Tool] = []
+    for count, (member, where) in enumerate(_expand(obj, source), start=1):
+        if count > _MAX_EXPANSION:
+            break
+        for recognize in recognizers:
+            try:
+                found = recognize(member, where)
+            except Exception as exc:
+                known = type(exc).__name__ == "ObjectProblem"
+                message = str(exc) if known else f"could not load {where}: {type(exc).__name__}: {exc}"
+                if problems is not None:
+                    problems.append(_problem(where, message))
+                elif member is obj:
+                    raise SourceError(f"{where}: {message}") from None
+                break
+            if found is not None:
+                tools.extend(found)
+                break
+        else:
+            if member is obj:
+                raise SourceError(
+                    f"{source}: {type(obj).__name__} is not a tool definition schemalint knows "
+                    "(expected a pydantic model, a function with typed arguments, or a list/dict/module "
+                    "of them)"
+                )
+    return tools

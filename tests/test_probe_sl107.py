@@ -1,0 +1,286 @@
+"""Runtime probes (schemalint.probe), SL107 probe-refusal and `schemalint probe`, on real validators."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft7Validator
+
+from schemalint.api import check
+from schemalint.loaders.python_source import load_python_source
+from schemalint.probe import (
+    CannotBuild,
+    fill_optional,
+    generated_probe,
+    minimal_instance,
+    omission_probe,
+)
+from tests.conftest import ROOT, run_cli
+from tests.test_pydantic_loader import EXAMPLES, write_module
+
+# ------------------------------------------------------------------ building calls
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "minLength": 3, "maxLength": 5},
+        {"type": "string", "format": "date-time"},
+        {"type": "string", "format": "email"},
+        {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3}$"},
+        {"type": "integer", "exclusiveMinimum": 4, "multipleOf": 3},
+        {"type": "number", "minimum": -2.5, "maximum": -1},
+        {"enum": ["b", "a"]},
+        {"const": {"k": 1}},
+        {"type": ["null", "boolean"]},
+        {"type": "array", "minItems": 2, "items": {"type": "integer", "minimum": 7}},
+        {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "minItems": 2},
+        {"type": "object", "required": ["a", "b"], "properties": {"a": {"$ref": "#/definitions/A"}},
+         "additionalProperties": {"type": "integer"},
+         "definitions": {"A": {"type": "string", "minLength": 2}}},
+        {"anyOf": [{"type": "string", "maxLength": -1}, {"type": "integer"}]},
+        {"allOf": [{"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}},
+                   {"required": ["b"], "properties": {"b": {"const": True}}}]},
+    ],
+)
+def test_minimal_instance_satisfies_the_schema(schema: dict[str, Any]) -> None:
+    value = minimal_instance(schema)
+    assert Draft7Validator(schema).is_valid(value), value
+
+
+def test_minimal_instance_takes_required_keys_only_and_first_enum() -> None:
+    schema = {"type": "object", "required": ["mode"],
+              "properties": {"mode": {"enum": ["fast", "slow"]}, "extra": {"type": "string"}}}
+    assert minimal_instance(schema) == {"mode": "fast"}
+
+
+def test_minimal_instance_refuses_impossible_and_infinite_schemas() -> None:
+    with pytest.raises(CannotBuild):
+        minimal_instance(False)
+    recursive = {"$ref": "#/definitions/N", "definitions": {
+        "N": {"type": "object", "required": ["next"], "properties": {"next": {"$ref": "#/definitions/N"}}}}}
+    with pytest.raises(CannotBuild):
+        minimal_instance(recursive)
+
+
+def test_fill_optional_reaches_every_depth_and_array_items() -> None:
+    schema = {"type": "object", "required": ["a"], "properties": {
+        "a": {"type": "object", "properties": {"b": {"type": "integer", "default": 5}}},
+        "items": {"type": "array", "items": {
+            "type": "object", "required": ["n"],
+            "properties": {"n": {"type": "string"}, "o": {"type": "boolean"}}}},
+    }}
+    complete, added = fill_optional(schema, minimal_instance(schema))
+    assert complete == {"a": {"b": 5}, "items": [{"n": "a", "o": False}]}
+    assert added == [("a", "b"), ("items",), ("items", 0, "o")]
+
+
+# ------------------------------------------------------------------ SL107 on the examples
+
+
+def sl107(sources: list[str], roots: list[str]) -> set[tuple[str | None, str | None]]:
+    result = check(sources, python_path=roots, select=["SL107"])
+    return {(d.tool, d.instance_path) for d in result.diagnostics}
+
+
+def test_sl107_finds_every_faulty_example_and_no_clean_twin() -> None:
+    assert sl107(["shop_tools:"], [EXAMPLES]) == {
+        ("CreateCoupon", "/channel"),  # SkipJsonSchema hides a required field
+        ("SearchProducts", "/category"),  # json_schema_extra removed it from `required`
+        ("TrackParcel", "/carrier"),  # json_schema_extra deleted the property
+        ("SetStock", "/quantity"),  # WithJsonSchema says string, the validator wants an integer
+        ("RefundOrder", ""),  # before-validator demands reason_code
+        ("ShipOrder", "/address/postcode"),  # the same fault one level down
+        ("cancel_order", "/reason"),  # min_length hidden by WithJsonSchema
+    }
+
+
+def test_sl107_messages_say_what_the_model_experiences() -> None:
+    result = check(["shop_tools:SearchProducts", "shop_tools:RefundOrder"], python_path=[EXAMPLES])
+    by_tool = {d.tool: d for d in result.diagnostics}
+    search = by_tool["SearchProducts"]
+    assert search.message.startswith("a call without `category` (at the top level) satisfies the advertised "
+                                     "schema but the runtime refuses it")
+    assert "Field required" in search.message and search.hint and "required" in search.hint
+    assert search.pointer == "/properties/category"
+    refund = by_tool["RefundOrder"]
+    assert "reason_code is required for refunds" in refund.message
+
+
+def test_check_cli_exit_codes_on_examples() -> None:
+    proc = run_cli("check", "shop_tools:CreateCouponClean", "shop_tools:ShipOrderClean",
+                   "--python-path", EXAMPLES)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = run_cli("check", "shop_tools:ShipOrder", "--python-path", EXAMPLES, "--format", "json")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    report = json.loads(proc.stdout)
+    (diag,) = [d for d in report["diagnostics"] if d["code"] == "SL107"]
+    assert diag["instance_path"] == "/address/postcode"
+    assert diag["file"] == "shop_tools:ShipOrder" and diag["line"] > 1
+
+
+# ------------------------------------------------------------------ bad validators
+
+
+BAD_VALIDATORS = """
+    import time
+    from pydantic import BaseModel, field_validator, model_validator
+
+    class Hangs(BaseModel):
+        '''Never returns.'''
+        q: str
+
+        @field_validator("q")
+        @classmethod
+        def _spin(cls, v):
+            while True:
+                time.sleep(0.001)
+
+    class Crashes(BaseModel):
+        q: str
+
+        @model_validator(mode="before")
+        @classmethod
+        def _lookup(cls, data):
+            return {"q": data["query"]}  # KeyError, not a validation error
+
+    class Picky(BaseModel):
+        name: str
+
+        @field_validator("name")
+        @classmethod
+        def _not_blank(cls, v):
+            if not v.strip():
+                raise ValueError("name must not be blank")
+            return v
+
+    class Fine(BaseModel):
+        q: str
+
+    __all__ = ["Hangs", "Crashes", "Picky", "Fine"]
+"""
+
+
+@pytest.fixture
+def bad_module(tmp_path: Path) -> tuple[str, str]:
+    return write_module(tmp_path, BAD_VALIDATORS), str(tmp_path)
+
+
+def test_hang_and_crash_are_located_and_the_run_goes_on(bad_module: tuple[str, str]) -> None:
+    name, root = bad_module
+    started = time.monotonic()
+    result = check([f"{name}:"], python_path=[root], select=["SL107"])
+    elapsed = time.monotonic() - started
+    found = {d.tool: d for d in result.diagnostics}
+    assert set(found) == {"Hangs", "Crashes"}
+    assert "did not return within 2 s" in found["Hangs"].message
+    assert found["Hangs"].severity.value == "warning"
+    assert "raised KeyError instead of a validation error" in found["Crashes"].message
+    assert elapsed < 12  # loader probe + SL107 probe of Hangs, 2 s each, plus the rest (on a busy machine)
+
+
+def test_probe_in_a_worker_thread_abandons_a_hang() -> None:
+    stop = threading.Event()
+
+    def hangs(call: Any) -> None:  # a validator that ignores signals' reach: run off the main thread
+        while not stop.is_set():
+            time.sleep(0.001)
+
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    out: list[Any] = []
+    worker = threading.Thread(target=lambda: out.append(omission_probe(schema, hangs, time_limit=0.3)))
+    started = time.monotonic()
+    try:
+        worker.start()
+        worker.join(10)
+        assert not worker.is_alive() and time.monotonic() - started < 3
+    finally:
+        stop.set()  # let the abandoned probe thread end
+    (result,) = out
+    assert result.timed_out and [r.kind for r in result.refusals] == ["timeout"]
+    assert result.refusals[0].call == {"q": "a"}
+
+
+def test_generated_probe_finds_the_smallest_refused_call(bad_module: tuple[str, str]) -> None:
+    name, root = bad_module
+    (tool,) = load_python_source(f"{name}:Picky", [root])
+    assert tool.runtime is not None and tool.runtime.validate is not None
+    assert omission_probe(tool.advertised, tool.runtime.validate).refusals == []  # "a" is fine
+    first = generated_probe(tool.advertised, tool.runtime.validate, max_examples=50, time_limit=5)
+    (refusal,) = first.refusals
+    assert refusal.kind == "generated" and refusal.call == {"name": ""}
+    assert "name must not be blank" in refusal.message
+    again = generated_probe(tool.advertised, tool.runtime.validate, max_examples=50, time_limit=5)
+    assert again.refusals[0].call == refusal.call  # derandomized: the same calls every run
+    if not (first.timed_out or again.timed_out):
+        assert again.calls == first.calls
+
+
+def test_generated_probe_reports_schemas_it_cannot_generate_for() -> None:
+    result = generated_probe({"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}},
+                              "required": ["a"]}, lambda call: None)
+    assert result.problems and result.refusals == []
+
+
+def test_probe_cli_text_and_json(bad_module: tuple[str, str]) -> None:
+    name, root = bad_module
+    proc = run_cli("probe", f"{name}:Picky", f"{name}:Fine", "--python-path", root, "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads(proc.stdout)
+    rows = {r["tool"]: r for r in report["tools"]}
+    assert rows["Fine"]["generated"]["refusals"] == [] and rows["Fine"]["generated"]["calls"] > 0
+    assert rows["Picky"]["generated"]["refusals"][0]["call"] == {"name": ""}
+    assert [d["code"] for d in report["diagnostics"]] == ["SL107"]
+    proc = run_cli("probe", f"{name}:Fine", "--python-path", root)
+    assert proc.returncode == 0 and "Fine" in proc.stdout and "ms" in proc.stdout
+
+
+def test_probe_imports_stay_lazy() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, schemalint.cli, schemalint.probe, schemalint.rules.registry as r; r.all_rules(); "
+            "heavy = ('hypothesis', 'hypothesis_jsonschema', 'pydantic'); "
+            "print(sorted(m for m in heavy if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------ final rule codes
+
+
+@pytest.mark.parametrize(
+    ("tool", "codes"),
+    [
+        ("CreateCoupon", {"SL101", "SL107"}),  # hidden parameter the runtime requires
+        ("SearchProducts", {"SL101", "SL107"}),  # required drift
+        ("TrackParcel", {"SL101", "SL107"}),  # property deleted from the schema, still required
+        ("SetStock", {"SL104", "SL107"}),  # type drift
+        ("RefundOrder", {"SL107"}),  # only a call shows it
+        ("ShipOrder", {"SL101", "SL107"}),  # required drift one level down
+        ("cancel_order", {"SL108", "SL107"}),  # constraint drift
+    ],
+)
+def test_contract_rule_codes_on_faulty_examples(tool: str, codes: set[str]) -> None:
+    result = check([f"shop_tools:{tool}"], python_path=[EXAMPLES])
+    assert {d.code for d in result.diagnostics} >= codes
+
+
+def test_contract_rules_leave_clean_twins_alone() -> None:
+    clean = ["CreateCouponClean", "SearchProductsClean", "TrackParcelClean", "SetStockClean",
+             "RefundOrderClean", "ShipOrderClean", "GetOrder", "cancel_order_clean", "list_orders"]
+    result = check([f"shop_tools:{t}" for t in clean], python_path=[EXAMPLES])
+    # An info (e.g. SL102 on a deliberately hidden field that has a default) is not a fault.
+    assert [d for d in result.diagnostics if d.code.startswith("SL1") and d.severity.value != "info"] == []
+
+
+def test_examples_module_is_importable_alone() -> None:
+    src = (ROOT / "examples/pydantic/shop_tools.py").read_text()
+    assert "import pydantic" not in textwrap.dedent(src).splitlines()[0]
+    assert not (ROOT / "examples/pydantic/__init__.py").exists()  # would shadow the real pydantic
