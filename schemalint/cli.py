@@ -155,5 +155,7 @@ def check(
 def main() -> None:
     """Console-script entry point."""
     app()
-from schemalint import cli_show  # noqa: E402,F401
-from schemalint import cli_probe  # noqa: E402,F401
+from schemalint import (
+    cli_probe,  # noqa: F401
+    cli_show,  # noqa: F401
+)
