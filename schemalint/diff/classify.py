@@ -28,23 +28,57 @@ SET_KEYWORDS = frozenset({"required", "enum", "type"})
 
 NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 LISTED = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-SINGLE = frozenset({"items", "additionalProperties", "not", "contains", "propertyNames", "if", "then",
-                    "else", "additionalItems", "unevaluatedProperties", "unevaluatedItems"})
+SINGLE = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "not",
+        "contains",
+        "propertyNames",
+        "if",
+        "then",
+        "else",
+        "additionalItems",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+    }
+)
 
-LOWER_BOUNDS = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties",
-                          "minContains"})
-UPPER_BOUNDS = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties",
-                          "maxContains"})
+LOWER_BOUNDS = frozenset(
+    {"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}
+)
+UPPER_BOUNDS = frozenset(
+    {"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
+)
 TEXT_KEYWORDS = frozenset({"description", "title", "examples", "example"})
-METADATA_KEYWORDS = frozenset({"deprecated", "$comment", "readOnly", "writeOnly", "$schema", "$id",
-                               "$anchor", "propertyOrdering", "markdownDescription", "discriminator",
-                               "$defs", "definitions"})
+METADATA_KEYWORDS = frozenset(
+    {
+        "deprecated",
+        "$comment",
+        "readOnly",
+        "writeOnly",
+        "$schema",
+        "$id",
+        "$anchor",
+        "propertyOrdering",
+        "markdownDescription",
+        "discriminator",
+        "$defs",
+        "definitions",
+    }
+)
 ALL_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
 _SMALL = 200  # largest rendered value copied into a change's before/after
 
 
-EMPTY_NOOPS = {"properties": {}, "required": [], "patternProperties": {}, "$defs": {}, "definitions": {}}
+EMPTY_NOOPS: dict[str, Any] = {
+    "properties": {},
+    "required": [],
+    "patternProperties": {},
+    "$defs": {},
+    "definitions": {},
+}
 """Keywords whose empty value validates exactly like their absence (JSON Schema validation)."""
 
 
@@ -118,9 +152,14 @@ def refine(old: Any, new: Any, path: list[Any]) -> Iterable[list[Any]]:
                     yield from refine(old, new, [*path, k])
             else:
                 yield [*path, k]
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and a and not (
-            path and path[-1] in SET_KEYWORDS):
-        for i, (x, y) in enumerate(zip(a, b)):
+    elif (
+        isinstance(a, list)
+        and isinstance(b, list)
+        and len(a) == len(b)
+        and a
+        and not (path and path[-1] in SET_KEYWORDS)
+    ):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
             if canonical(normalise(x)) != canonical(normalise(y)):
                 yield from refine(old, new, [*path, i])
     else:
@@ -170,9 +209,9 @@ def resolve(root: Any, tokens: Iterable[Any]) -> Any:
     """The value at ``tokens`` below ``root``, or :data:`MISSING`."""
     value = root
     for token in tokens:
-        if isinstance(value, Mapping) and token in value:
-            value = value[token]
-        elif isinstance(value, list) and isinstance(token, int) and 0 <= token < len(value):
+        in_map = isinstance(value, Mapping) and token in value
+        in_list = isinstance(value, list) and isinstance(token, int) and 0 <= token < len(value)
+        if in_map or in_list:
             value = value[token]
         else:
             return MISSING
@@ -260,9 +299,20 @@ class SchemaClassifier:
     ``what``: ``"input"`` or ``"output"`` (output changes are wrapped in SD110).
     """
 
-    def __init__(self, old: Any, new: Any, *, tool: str, old_base: str, new_base: str,
-                 old_file: str | None = None, new_file: str | None = None, what: str = "input",
-                 old_prefix: tuple[Any, ...] = (), new_prefix: tuple[Any, ...] = ()) -> None:
+    def __init__(
+        self,
+        old: Any,
+        new: Any,
+        *,
+        tool: str,
+        old_base: str,
+        new_base: str,
+        old_file: str | None = None,
+        new_file: str | None = None,
+        what: str = "input",
+        old_prefix: tuple[Any, ...] = (),
+        new_prefix: tuple[Any, ...] = (),
+    ) -> None:
         self.old, self.new = old, new
         self.old_prefix, self.new_prefix = old_prefix, new_prefix
         self._shifted: dict[tuple[Any, ...], bool] = {}
@@ -282,24 +332,44 @@ class SchemaClassifier:
         """Readable name of a schema position (see :func:`label`), prefix included."""
         return label((*self.new_prefix, *tokens))
 
-    def emit(self, name: str, tokens: Iterable[Any], message: str, *, side: str = "new",
-             hint: str | None = None, before: Any = MISSING, after: Any = MISSING) -> None:
+    def emit(
+        self,
+        name: str,
+        tokens: Iterable[Any],
+        message: str,
+        *,
+        side: str = "new",
+        hint: str | None = None,
+        before: Any = MISSING,
+        after: Any = MISSING,
+    ) -> None:
         """Record one change of check ``name`` at schema position ``tokens``."""
         chk: DiffCheck = check(name)
         if self.what == "output" and chk.kind in ("breaking", "compatible"):
             message = f"output schema: {message} ({chk.name})"
             chk = check("output-schema-changed")
-        self.changes.append(Change(
-            check=chk, tool=self.tool, pointer=self._pointer(tokens, side), message=message, hint=hint,
-            file=self.new_file if side == "new" else self.old_file, before=small(before), after=small(after),
-        ))
+        self.changes.append(
+            Change(
+                check=chk,
+                tool=self.tool,
+                pointer=self._pointer(tokens, side),
+                message=message,
+                hint=hint,
+                file=self.new_file if side == "new" else self.old_file,
+                before=small(before),
+                after=small(after),
+            )
+        )
 
     # -- entry point -----------------------------------------------------------------
     def run(self) -> list[Change]:
         """Classify every difference; returns the changes (also kept in ``self.changes``)."""
         seen: set[tuple[Any, ...]] = set()
-        paths = [fine for coarse in diff_locations(self.old, self.new)
-                 for fine in refine(self.old, self.new, coarse)]
+        paths = [
+            fine
+            for coarse in diff_locations(self.old, self.new)
+            for fine in refine(self.old, self.new, coarse)
+        ]
         for path in paths:
             tokens, keyword, sub = locate(path)
             if keyword in SET_KEYWORDS or keyword in ("properties", "nullable"):
@@ -319,10 +389,15 @@ class SchemaClassifier:
         if keyword not in TEXT_KEYWORDS and keyword != "default" and self._union_shift(tokens, old_s, new_s):
             return
         if keyword is None:
-            self.emit("schema-changed", tokens, f"the schema of `{where}` was replaced "
-                      f"({_fmt(old_s)} -> {_fmt(new_s)}); the change cannot be classified",
-                      before=old_s, after=new_s,
-                      hint="review it by hand: calls valid before may be refused now")
+            self.emit(
+                "schema-changed",
+                tokens,
+                f"the schema of `{where}` was replaced "
+                f"({_fmt(old_s)} -> {_fmt(new_s)}); the change cannot be classified",
+                before=old_s,
+                after=new_s,
+                hint="review it by hand: calls valid before may be refused now",
+            )
             return
         old_v = old_s.get(keyword, MISSING) if isinstance(old_s, Mapping) else MISSING
         new_v = new_s.get(keyword, MISSING) if isinstance(new_s, Mapping) else MISSING
@@ -333,24 +408,46 @@ class SchemaClassifier:
             self._bound(tokens, keyword, old_v, new_v)
         elif keyword in TEXT_KEYWORDS:
             what = "tool input" if not tokens else f"`{where}`"
-            self.emit("description-changed", (*tokens, keyword), f"the {keyword} of {what} changed",
-                      side="old" if new_v is MISSING else "new", before=old_v, after=new_v,
-                      hint="the model reads this text: check it still matches the schema")
+            self.emit(
+                "description-changed",
+                (*tokens, keyword),
+                f"the {keyword} of {what} changed",
+                side="old" if new_v is MISSING else "new",
+                before=old_v,
+                after=new_v,
+                hint="the model reads this text: check it still matches the schema",
+            )
         elif keyword == "default":
-            self.emit("default-changed", (*tokens, keyword), f"default of `{where}` changed: "
-                      f"{_fmt(old_v)} -> {_fmt(new_v)}", side="old" if new_v is MISSING else "new",
-                      before=old_v, after=new_v)
+            self.emit(
+                "default-changed",
+                (*tokens, keyword),
+                f"default of `{where}` changed: {_fmt(old_v)} -> {_fmt(new_v)}",
+                side="old" if new_v is MISSING else "new",
+                before=old_v,
+                after=new_v,
+            )
         elif keyword in METADATA_KEYWORDS or keyword.startswith("x-") or keyword in SINGLE | LISTED | NAMED:
             if keyword in SINGLE | LISTED | NAMED:
                 self._subschema_keyword(tokens, keyword, sub, old_v, new_v)
             else:
-                self.emit("metadata-changed", (*tokens, keyword), f"`{keyword}` of `{where}` changed: "
-                          f"{_fmt(old_v)} -> {_fmt(new_v)}", side="old" if new_v is MISSING else "new",
-                          before=old_v, after=new_v)
+                self.emit(
+                    "metadata-changed",
+                    (*tokens, keyword),
+                    f"`{keyword}` of `{where}` changed: {_fmt(old_v)} -> {_fmt(new_v)}",
+                    side="old" if new_v is MISSING else "new",
+                    before=old_v,
+                    after=new_v,
+                )
         elif keyword == "$ref":
-            self.emit("schema-changed", (*tokens, keyword), f"`$ref` of `{where}` changed: {_fmt(old_v)} "
-                      f"-> {_fmt(new_v)}", before=old_v, after=new_v, side="old" if new_v is MISSING else "new",
-                      hint="compare the two referenced schemas by hand")
+            self.emit(
+                "schema-changed",
+                (*tokens, keyword),
+                f"`$ref` of `{where}` changed: {_fmt(old_v)} -> {_fmt(new_v)}",
+                before=old_v,
+                after=new_v,
+                side="old" if new_v is MISSING else "new",
+                hint="compare the two referenced schemas by hand",
+            )
         else:
             self._constraint(tokens, keyword, old_v, new_v)
 
@@ -378,8 +475,14 @@ class SchemaClassifier:
                 return True
         return False
 
-    def _wrap(self, tokens: tuple[Any, ...], kw: str, old_s: Mapping[str, Any], new_s: Mapping[str, Any],
-              wrapped_side: str) -> None:
+    def _wrap(
+        self,
+        tokens: tuple[Any, ...],
+        kw: str,
+        old_s: Mapping[str, Any],
+        new_s: Mapping[str, Any],
+        wrapped_side: str,
+    ) -> None:
         plain, wrapped = (old_s, new_s) if wrapped_side == "new" else (new_s, old_s)
         core = _strip_text({k: v for k, v in plain.items()})
         rest = _strip_text({k: v for k, v in wrapped.items() if k != kw})
@@ -387,15 +490,31 @@ class SchemaClassifier:
         best = _closest(core, branches)
         sub_tokens = (*tokens, kw, best)
         if wrapped_side == "new":
-            sub = SchemaClassifier(core, branches[best], tool=self.tool, old_base=self.old_base,
-                                   new_base=self.new_base, old_file=self.old_file, new_file=self.new_file,
-                                   what=self.what, old_prefix=(*self.old_prefix, *tokens),
-                                   new_prefix=(*self.new_prefix, *sub_tokens))
+            sub = SchemaClassifier(
+                core,
+                branches[best],
+                tool=self.tool,
+                old_base=self.old_base,
+                new_base=self.new_base,
+                old_file=self.old_file,
+                new_file=self.new_file,
+                what=self.what,
+                old_prefix=(*self.old_prefix, *tokens),
+                new_prefix=(*self.new_prefix, *sub_tokens),
+            )
         else:
-            sub = SchemaClassifier(branches[best], core, tool=self.tool, old_base=self.old_base,
-                                   new_base=self.new_base, old_file=self.old_file, new_file=self.new_file,
-                                   what=self.what, old_prefix=(*self.old_prefix, *sub_tokens),
-                                   new_prefix=(*self.new_prefix, *tokens))
+            sub = SchemaClassifier(
+                branches[best],
+                core,
+                tool=self.tool,
+                old_base=self.old_base,
+                new_base=self.new_base,
+                old_file=self.old_file,
+                new_file=self.new_file,
+                what=self.what,
+                old_prefix=(*self.old_prefix, *sub_tokens),
+                new_prefix=(*self.new_prefix, *tokens),
+            )
         if not same_meaning(sub.old, sub.new):
             self.changes.extend(sub.run())
         where = self.label(tokens)
@@ -403,16 +522,26 @@ class SchemaClassifier:
             if i == best:
                 continue
             if wrapped_side == "new":
-                self.emit("union-branch-added", (*tokens, kw, i), f"`{where}` now also accepts {_fmt(branch)} "
-                          f"(a new `{kw}` branch)", after=branch)
+                self.emit(
+                    "union-branch-added",
+                    (*tokens, kw, i),
+                    f"`{where}` now also accepts {_fmt(branch)} (a new `{kw}` branch)",
+                    after=branch,
+                )
             else:
-                self.emit("union-branch-removed", (*tokens, kw, i), f"`{where}` no longer accepts {_fmt(branch)} "
-                          f"(its `{kw}` was reduced to one schema)", side="old", before=branch,
-                          hint="calls that matched only this branch are refused now")
+                self.emit(
+                    "union-branch-removed",
+                    (*tokens, kw, i),
+                    f"`{where}` no longer accepts {_fmt(branch)} (its `{kw}` was reduced to one schema)",
+                    side="old",
+                    before=branch,
+                    hint="calls that matched only this branch are refused now",
+                )
 
     # -- keyword handlers --------------------------------------------------------------
-    def _properties(self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any,
-                    old_v: Any, new_v: Any) -> None:
+    def _properties(
+        self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any, old_v: Any, new_v: Any
+    ) -> None:
         old_p = old_v if isinstance(old_v, Mapping) else {}
         new_p = new_v if isinstance(new_v, Mapping) else {}
         new_req = _required(new_s)
@@ -420,130 +549,244 @@ class SchemaClassifier:
         added = [k for k in new_p if k not in old_p]
         renames = _rename_pairs(removed, added, old_p, new_p)
         for name in removed:
-            hint = (f"looks renamed to `{renames[name]}` (same schema); a model that sends `{name}` "
-                    "is refused or ignored" if name in renames else
-                    "a model (or a saved call) that still sends it is refused or silently ignored; "
-                    "keep it deprecated for a release")
-            self.emit("property-removed", (*tokens, keyword, name),
-                      f"property `{self.label((*tokens, keyword, name))}` was removed", side="old", hint=hint,
-                      before=old_p[name])
+            hint = (
+                f"looks renamed to `{renames[name]}` (same schema); a model that sends `{name}` "
+                "is refused or ignored"
+                if name in renames
+                else "a model (or a saved call) that still sends it is refused or silently ignored; "
+                "keep it deprecated for a release"
+            )
+            self.emit(
+                "property-removed",
+                (*tokens, keyword, name),
+                f"property `{self.label((*tokens, keyword, name))}` was removed",
+                side="old",
+                hint=hint,
+                before=old_p[name],
+            )
         back = {v: k for k, v in renames.items()}
         for name in added:
             rename = f"looks like a rename of `{back[name]}` (same schema)" if name in back else None
             if name in new_req:
-                self.emit("required-added", (*tokens, keyword, name),
-                          f"new property `{self.label((*tokens, keyword, name))}` is required: calls without it "
-                          "are refused", hint=rename or "make it optional with a default, or announce "
-                          "the breaking change", after=new_p[name])
+                self.emit(
+                    "required-added",
+                    (*tokens, keyword, name),
+                    f"new property `{self.label((*tokens, keyword, name))}` is required: calls without it "
+                    "are refused",
+                    hint=rename or "make it optional with a default, or announce the breaking change",
+                    after=new_p[name],
+                )
             else:
-                self.emit("property-added", (*tokens, keyword, name),
-                          f"new optional property `{self.label((*tokens, keyword, name))}`", hint=rename,
-                          after=new_p[name])
+                self.emit(
+                    "property-added",
+                    (*tokens, keyword, name),
+                    f"new optional property `{self.label((*tokens, keyword, name))}`",
+                    hint=rename,
+                    after=new_p[name],
+                )
         for name in old_p:
             if name in new_p and isinstance(old_p[name], Mapping) != isinstance(new_p[name], Mapping):
                 self.classify((*tokens, keyword, name), None, None)
 
-    def _required(self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any,
-                  old_v: Any, new_v: Any) -> None:
+    def _required(
+        self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any, old_v: Any, new_v: Any
+    ) -> None:
         old_r, new_r = _required(old_s), _required(new_s)
         old_props = _props(old_s)
         new_props = _props(new_s)
         for name in sorted(new_r - old_r):
             if name in new_props and name not in old_props:
                 continue  # reported as a new required property
-            self.emit("required-added", (*tokens, "required"),
-                      f"`{self.label((*tokens, 'properties', name))}` is now required: calls without it are refused",
-                      hint="give it a default and keep it optional, or announce the breaking change",
-                      before=sorted(old_r), after=sorted(new_r))
+            self.emit(
+                "required-added",
+                (*tokens, "required"),
+                f"`{self.label((*tokens, 'properties', name))}` is now required: "
+                "calls without it are refused",
+                hint="give it a default and keep it optional, or announce the breaking change",
+                before=sorted(old_r),
+                after=sorted(new_r),
+            )
         for name in sorted(old_r - new_r):
             if name in old_props and name not in new_props:
                 continue  # reported as a removed property
-            self.emit("required-dropped", (*tokens, "required"),
-                      f"`{self.label((*tokens, 'properties', name))}` is no longer required",
-                      side="new" if isinstance(new_s, Mapping) else "old",
-                      before=sorted(old_r), after=sorted(new_r))
+            self.emit(
+                "required-dropped",
+                (*tokens, "required"),
+                f"`{self.label((*tokens, 'properties', name))}` is no longer required",
+                side="new" if isinstance(new_s, Mapping) else "old",
+                before=sorted(old_r),
+                after=sorted(new_r),
+            )
 
-    def _type(self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any,
-              old_v: Any, new_v: Any) -> None:
+    def _type(
+        self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any, old_v: Any, new_v: Any
+    ) -> None:
         old_t, new_t = _types(old_s), _types(new_s)
         where = self.label(tokens)
-        shown_old = {k: old_s.get(k) for k in ("type", "nullable") if isinstance(old_s, Mapping) and k in old_s}
-        shown_new = {k: new_s.get(k) for k in ("type", "nullable") if isinstance(new_s, Mapping) and k in new_s}
+        shown_old = {
+            k: old_s.get(k) for k in ("type", "nullable") if isinstance(old_s, Mapping) and k in old_s
+        }
+        shown_new = {
+            k: new_s.get(k) for k in ("type", "nullable") if isinstance(new_s, Mapping) and k in new_s
+        }
         ptr = (*tokens, "type")
         side = "new" if isinstance(new_s, Mapping) and "type" in new_s else "old"
         if old_t == new_t:
-            self.emit("metadata-changed", ptr, f"type of `{where}` is written differently "
-                      f"({_fmt(shown_old)} -> {_fmt(shown_new)}) but accepts the same values",
-                      side=side, before=shown_old, after=shown_new)
+            self.emit(
+                "metadata-changed",
+                ptr,
+                f"type of `{where}` is written differently "
+                f"({_fmt(shown_old)} -> {_fmt(shown_new)}) but accepts the same values",
+                side=side,
+                before=shown_old,
+                after=shown_new,
+            )
         elif new_t < old_t:
-            self.emit("type-narrowed", ptr, f"`{where}` no longer accepts {', '.join(sorted(old_t - new_t))} "
-                      f"({_fmt(shown_old)} -> {_fmt(shown_new)})", side=side, before=shown_old,
-                      after=shown_new, hint="calls sending the dropped types are refused now")
+            self.emit(
+                "type-narrowed",
+                ptr,
+                f"`{where}` no longer accepts {', '.join(sorted(old_t - new_t))} "
+                f"({_fmt(shown_old)} -> {_fmt(shown_new)})",
+                side=side,
+                before=shown_old,
+                after=shown_new,
+                hint="calls sending the dropped types are refused now",
+            )
         elif new_t > old_t:
-            self.emit("type-widened", ptr, f"`{where}` now also accepts {', '.join(sorted(new_t - old_t))}",
-                      side=side, before=shown_old, after=shown_new)
+            self.emit(
+                "type-widened",
+                ptr,
+                f"`{where}` now also accepts {', '.join(sorted(new_t - old_t))}",
+                side=side,
+                before=shown_old,
+                after=shown_new,
+            )
         else:
-            self.emit("type-changed", ptr, f"type of `{where}` changed from {_fmt(shown_old)} to "
-                      f"{_fmt(shown_new)}", side=side, before=shown_old, after=shown_new,
-                      hint="calls with the old type are refused now")
+            self.emit(
+                "type-changed",
+                ptr,
+                f"type of `{where}` changed from {_fmt(shown_old)} to {_fmt(shown_new)}",
+                side=side,
+                before=shown_old,
+                after=shown_new,
+                hint="calls with the old type are refused now",
+            )
 
-    def _enum(self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any,
-              old_v: Any, new_v: Any) -> None:
+    def _enum(
+        self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any, old_v: Any, new_v: Any
+    ) -> None:
         where = self.label(tokens)
         ptr = (*tokens, "enum")
         if old_v is MISSING or not isinstance(old_v, list):
-            self.emit("constraint-tightened", ptr, f"`{where}` now only accepts the values of a new enum "
-                      f"{_fmt(new_v)}", after=new_v)
+            self.emit(
+                "constraint-tightened",
+                ptr,
+                f"`{where}` now only accepts the values of a new enum {_fmt(new_v)}",
+                after=new_v,
+            )
             return
         if new_v is MISSING or not isinstance(new_v, list):
-            self.emit("constraint-loosened", ptr, f"`{where}` no longer restricts values to an enum",
-                      side="old", before=old_v)
+            self.emit(
+                "constraint-loosened",
+                ptr,
+                f"`{where}` no longer restricts values to an enum",
+                side="old",
+                before=old_v,
+            )
             return
         old_c = {canonical(x): x for x in old_v}
         new_c = {canonical(x): x for x in new_v}
         for k, v in old_c.items():
             if k not in new_c:
-                self.emit("enum-value-removed", ptr, f"`{where}` no longer accepts {_fmt(v)}", before=v,
-                          hint="calls sending this value are refused now")
+                self.emit(
+                    "enum-value-removed",
+                    ptr,
+                    f"`{where}` no longer accepts {_fmt(v)}",
+                    before=v,
+                    hint="calls sending this value are refused now",
+                )
         for k, v in new_c.items():
             if k not in old_c:
                 self.emit("enum-value-added", ptr, f"`{where}` now also accepts {_fmt(v)}", after=v)
 
-    def _const(self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any,
-               old_v: Any, new_v: Any) -> None:
+    def _const(
+        self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any, old_v: Any, new_v: Any
+    ) -> None:
         if new_v is MISSING:
-            self.emit("constraint-loosened", (*tokens, keyword), f"`{self.label(tokens)}` is no longer a constant",
-                      side="old", before=old_v)
+            self.emit(
+                "constraint-loosened",
+                (*tokens, keyword),
+                f"`{self.label(tokens)}` is no longer a constant",
+                side="old",
+                before=old_v,
+            )
         else:
-            self.emit("constraint-tightened", (*tokens, keyword), f"`{self.label(tokens)}` must now equal "
-                      f"{_fmt(new_v)} (was {_fmt(old_v)})", before=old_v, after=new_v)
+            self.emit(
+                "constraint-tightened",
+                (*tokens, keyword),
+                f"`{self.label(tokens)}` must now equal {_fmt(new_v)} (was {_fmt(old_v)})",
+                before=old_v,
+                after=new_v,
+            )
 
-    def _nullable(self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any,
-                  old_v: Any, new_v: Any) -> None:
+    def _nullable(
+        self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any, old_v: Any, new_v: Any
+    ) -> None:
         self._type(tokens, keyword, sub, old_s, new_s, old_v, new_v)
 
-    def _additional(self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any,
-                    old_v: Any, new_v: Any) -> None:
+    def _additional(
+        self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_s: Any, new_s: Any, old_v: Any, new_v: Any
+    ) -> None:
         before, after = _closedness(old_v), _closedness(new_v)
         where = self.label(tokens)
         ptr = (*tokens, keyword)
         side = "old" if new_v is MISSING else "new"
         if after == "closed" and before != "closed":
-            self.emit("additional-properties-closed", ptr, f"`{where}` now refuses keys it does not declare "
-                      f"(`{keyword}`: {_fmt(old_v)} -> false)", side=side, before=old_v, after=new_v,
-                      hint="a model that sends an undeclared key gets a refusal that names no key")
+            self.emit(
+                "additional-properties-closed",
+                ptr,
+                f"`{where}` now refuses keys it does not declare (`{keyword}`: {_fmt(old_v)} -> false)",
+                side=side,
+                before=old_v,
+                after=new_v,
+                hint="a model that sends an undeclared key gets a refusal that names no key",
+            )
         elif before == "closed" and after != "closed":
-            self.emit("additional-properties-opened", ptr, f"`{where}` now accepts keys it does not declare",
-                      side=side, before=old_v, after=new_v)
+            self.emit(
+                "additional-properties-opened",
+                ptr,
+                f"`{where}` now accepts keys it does not declare",
+                side=side,
+                before=old_v,
+                after=new_v,
+            )
         elif before == "open" and after == "schema":
-            self.emit("constraint-tightened", ptr, f"undeclared keys of `{where}` must now match a schema",
-                      side=side, before=old_v, after=new_v)
+            self.emit(
+                "constraint-tightened",
+                ptr,
+                f"undeclared keys of `{where}` must now match a schema",
+                side=side,
+                before=old_v,
+                after=new_v,
+            )
         elif before == "schema" and after == "open":
-            self.emit("constraint-loosened", ptr, f"undeclared keys of `{where}` are no longer checked",
-                      side=side, before=old_v, after=new_v)
+            self.emit(
+                "constraint-loosened",
+                ptr,
+                f"undeclared keys of `{where}` are no longer checked",
+                side=side,
+                before=old_v,
+                after=new_v,
+            )
         elif before != after or not (isinstance(old_v, Mapping) and isinstance(new_v, Mapping)):
-            self.emit("schema-changed", ptr, f"`{keyword}` of `{where}` changed: {_fmt(old_v)} -> "
-                      f"{_fmt(new_v)}", side=side, before=old_v, after=new_v)
+            self.emit(
+                "schema-changed",
+                ptr,
+                f"`{keyword}` of `{where}` changed: {_fmt(old_v)} -> {_fmt(new_v)}",
+                side=side,
+                before=old_v,
+                after=new_v,
+            )
 
     def _bound(self, tokens: tuple[Any, ...], keyword: str, old_v: Any, new_v: Any) -> None:
         where = self.label(tokens)
@@ -563,17 +806,32 @@ class SchemaClassifier:
             self._constraint(tokens, keyword, old_v, new_v)
             return
         name = "constraint-tightened" if tighter else "constraint-loosened"
-        self.emit(name, ptr, f"`{keyword}` of `{where}`: {_fmt(old_v)} -> {_fmt(new_v)}", side=side,
-                  before=old_v, after=new_v,
-                  hint="calls valid before may be refused now" if tighter else None)
+        self.emit(
+            name,
+            ptr,
+            f"`{keyword}` of `{where}`: {_fmt(old_v)} -> {_fmt(new_v)}",
+            side=side,
+            before=old_v,
+            after=new_v,
+            hint="calls valid before may be refused now" if tighter else None,
+        )
 
     def _constraint(self, tokens: tuple[Any, ...], keyword: str, old_v: Any, new_v: Any) -> None:
         where = self.label(tokens)
         ptr = (*tokens, keyword)
-        if keyword == "pattern" and isinstance(old_v, str) and isinstance(new_v, str) and \
-                pattern_widens(old_v, new_v):
-            self.emit("constraint-loosened", ptr, f"`pattern` of `{where}` accepts more characters: "
-                      f"{_fmt(old_v)} -> {_fmt(new_v)}", before=old_v, after=new_v)
+        if (
+            keyword == "pattern"
+            and isinstance(old_v, str)
+            and isinstance(new_v, str)
+            and pattern_widens(old_v, new_v)
+        ):
+            self.emit(
+                "constraint-loosened",
+                ptr,
+                f"`pattern` of `{where}` accepts more characters: {_fmt(old_v)} -> {_fmt(new_v)}",
+                before=old_v,
+                after=new_v,
+            )
             return
         if keyword == "uniqueItems":
             old_v = MISSING if old_v is False else old_v
@@ -581,36 +839,66 @@ class SchemaClassifier:
             if old_v is new_v:
                 return
         if old_v is MISSING:
-            self.emit("constraint-tightened", ptr, f"`{where}` has a new `{keyword}`: {_fmt(new_v)}",
-                      after=new_v, hint="calls valid before may be refused now")
+            self.emit(
+                "constraint-tightened",
+                ptr,
+                f"`{where}` has a new `{keyword}`: {_fmt(new_v)}",
+                after=new_v,
+                hint="calls valid before may be refused now",
+            )
         elif new_v is MISSING:
-            self.emit("constraint-loosened", ptr, f"`{keyword}` of `{where}` was removed", side="old",
-                      before=old_v)
+            self.emit(
+                "constraint-loosened", ptr, f"`{keyword}` of `{where}` was removed", side="old", before=old_v
+            )
         else:
-            self.emit("constraint-tightened", ptr, f"`{keyword}` of `{where}` changed: {_fmt(old_v)} -> "
-                      f"{_fmt(new_v)}", before=old_v, after=new_v,
-                      hint="the new value cannot be proven to accept every value the old one did")
+            self.emit(
+                "constraint-tightened",
+                ptr,
+                f"`{keyword}` of `{where}` changed: {_fmt(old_v)} -> {_fmt(new_v)}",
+                before=old_v,
+                after=new_v,
+                hint="the new value cannot be proven to accept every value the old one did",
+            )
 
-    def _subschema_keyword(self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_v: Any,
-                           new_v: Any) -> None:
+    def _subschema_keyword(
+        self, tokens: tuple[Any, ...], keyword: str, sub: Any, old_v: Any, new_v: Any
+    ) -> None:
         where = self.label(tokens)
         if keyword in ("$defs", "definitions"):
             name = f"{keyword}/{sub}" if sub is not None else keyword
-            self.emit("metadata-changed", (*tokens, keyword, *(() if sub is None else (sub,))),
-                      f"definition `{name}` of `{where}` was added, removed or replaced "
-                      "(what refers to it is classified where the $ref is)",
-                      side="old" if resolve(new_v, () if sub is None else (sub,)) is MISSING else "new")
+            self.emit(
+                "metadata-changed",
+                (*tokens, keyword, *(() if sub is None else (sub,))),
+                f"definition `{name}` of `{where}` was added, removed or replaced "
+                "(what refers to it is classified where the $ref is)",
+                side="old" if resolve(new_v, () if sub is None else (sub,)) is MISSING else "new",
+            )
             return
         if sub is None:
             if old_v is MISSING:
-                self.emit("constraint-tightened", (*tokens, keyword), f"`{where}` has a new `{keyword}`",
-                          after=new_v, hint="calls valid before may be refused now")
+                self.emit(
+                    "constraint-tightened",
+                    (*tokens, keyword),
+                    f"`{where}` has a new `{keyword}`",
+                    after=new_v,
+                    hint="calls valid before may be refused now",
+                )
             elif new_v is MISSING:
-                self.emit("constraint-loosened", (*tokens, keyword), f"`{keyword}` of `{where}` was removed",
-                          side="old", before=old_v)
+                self.emit(
+                    "constraint-loosened",
+                    (*tokens, keyword),
+                    f"`{keyword}` of `{where}` was removed",
+                    side="old",
+                    before=old_v,
+                )
             else:
-                self.emit("schema-changed", (*tokens, keyword), f"`{keyword}` of `{where}` changed: "
-                          f"{_fmt(old_v)} -> {_fmt(new_v)}", before=old_v, after=new_v)
+                self.emit(
+                    "schema-changed",
+                    (*tokens, keyword),
+                    f"`{keyword}` of `{where}` changed: {_fmt(old_v)} -> {_fmt(new_v)}",
+                    before=old_v,
+                    after=new_v,
+                )
             return
         old_b, new_b = resolve(old_v, (sub,)), resolve(new_v, (sub,))
         ptr = (*tokens, keyword, sub)
@@ -618,18 +906,37 @@ class SchemaClassifier:
             self.classify(ptr, None, None)
         elif keyword in ("anyOf", "oneOf"):
             if old_b is MISSING:
-                self.emit("union-branch-added", ptr, f"`{where}` accepts a new `{keyword}` branch {_fmt(new_b)}",
-                          after=new_b)
+                self.emit(
+                    "union-branch-added",
+                    ptr,
+                    f"`{where}` accepts a new `{keyword}` branch {_fmt(new_b)}",
+                    after=new_b,
+                )
             else:
-                self.emit("union-branch-removed", ptr, f"`{keyword}` branch {sub} of `{where}` was removed "
-                          f"({_fmt(old_b)})", side="old", before=old_b,
-                          hint="calls that matched only this branch are refused now")
+                self.emit(
+                    "union-branch-removed",
+                    ptr,
+                    f"`{keyword}` branch {sub} of `{where}` was removed ({_fmt(old_b)})",
+                    side="old",
+                    before=old_b,
+                    hint="calls that matched only this branch are refused now",
+                )
         elif old_b is MISSING:
-            self.emit("constraint-tightened", ptr, f"`{where}` has a new `{keyword}` entry {_fmt(new_b)}",
-                      after=new_b, hint="calls valid before may be refused now")
+            self.emit(
+                "constraint-tightened",
+                ptr,
+                f"`{where}` has a new `{keyword}` entry {_fmt(new_b)}",
+                after=new_b,
+                hint="calls valid before may be refused now",
+            )
         else:
-            self.emit("constraint-loosened", ptr, f"`{keyword}` entry {sub} of `{where}` was removed",
-                      side="old", before=old_b)
+            self.emit(
+                "constraint-loosened",
+                ptr,
+                f"`{keyword}` entry {sub} of `{where}` was removed",
+                side="old",
+                before=old_b,
+            )
 
 
 _CLASS = re.compile(r"\[(\^?)((?:\\.|[^\]\\])*)\]")
@@ -672,8 +979,12 @@ def _closest(core: Any, branches: list[Any]) -> int:
         if not isinstance(b, Mapping):
             return (-1, -1, -i)
         shared_types = len(core_types & _types(b)) if "type" in b or "type" in core else 0
-        shared = sum(1 for k, v in b.items() if isinstance(core, Mapping) and canonical(core.get(k, MISSING)
-                     if k in core else None) == canonical(v))
+        shared = sum(
+            1
+            for k, v in b.items()
+            if isinstance(core, Mapping)
+            and canonical(core.get(k, MISSING) if k in core else None) == canonical(v)
+        )
         return (shared_types, shared, -i)
 
     return max(enumerate(branches), key=score)[0]
@@ -688,7 +999,7 @@ def _required(schema: Any) -> set[str]:
 def _props(schema: Any) -> Mapping[str, Any]:
     if not isinstance(schema, Mapping) or not isinstance(schema.get("properties"), Mapping):
         return {}
-    return schema["properties"]  # type: ignore[no-any-return]
+    return schema["properties"]
 
 
 def shape_key(schema: Any) -> str:
@@ -704,8 +1015,9 @@ def shape_key(schema: Any) -> str:
     return canonical(normalise(strip(schema)))
 
 
-def _rename_pairs(removed: list[str], added: list[str], old_p: Mapping[str, Any],
-                  new_p: Mapping[str, Any]) -> dict[str, str]:
+def _rename_pairs(
+    removed: list[str], added: list[str], old_p: Mapping[str, Any], new_p: Mapping[str, Any]
+) -> dict[str, str]:
     """Pairs (removed -> added) whose schemas have the same shape; each name used at most once."""
     pairs: dict[str, str] = {}
     taken: set[str] = set()

@@ -77,7 +77,7 @@ def _where(tool: Tool) -> str:
 def _fields(tool: Tool) -> Mapping[str, Any]:
     raw = tool.raw if isinstance(tool.raw, Mapping) else {}
     if tool.origin.format == "openai-chat" and isinstance(raw.get("function"), Mapping):
-        return raw["function"]  # type: ignore[no-any-return]
+        return raw["function"]
     return raw
 
 
@@ -93,8 +93,16 @@ def semantic_view(tool: Tool) -> dict[str, Any]:
     """
     fields = _fields(tool)
     schema_key = tool.schema_path.rsplit("/", 1)[-1] if tool.schema_path else None
-    skip = {"name", "description", "title", "annotations", "outputSchema", schema_key,
-            "runtime", "refused_when_omitted"}
+    skip = {
+        "name",
+        "description",
+        "title",
+        "annotations",
+        "outputSchema",
+        schema_key,
+        "runtime",
+        "refused_when_omitted",
+    }
     meta = {k: v for k, v in fields.items() if k not in skip}
     if tool.origin.format.startswith("openai"):
         meta.pop("type", None)
@@ -111,8 +119,9 @@ def semantic_view(tool: Tool) -> dict[str, Any]:
     }
 
 
-def compare_tools(old: Sequence[Tool], new: Sequence[Tool], *, old_label: str = "old",
-                  new_label: str = "new") -> DiffResult:
+def compare_tools(
+    old: Sequence[Tool], new: Sequence[Tool], *, old_label: str = "old", new_label: str = "new"
+) -> DiffResult:
     """Compare the tools of two revisions; raises :class:`DiffError` for duplicate names."""
     old_by, new_by = index_tools(old, old_label), index_tools(new, new_label)
     result = DiffResult(old_label=old_label, new_label=new_label)
@@ -125,21 +134,31 @@ def compare_tools(old: Sequence[Tool], new: Sequence[Tool], *, old_label: str = 
         if o is not None and n is not None:
             result.tools.append(compare_tool(o, n))
         elif o is not None:
-            hint = (f"looks renamed to `{renames[name]}` (same input schema); clients and prompts that name "
-                    f"`{name}` break" if name in renames else
-                    "prompts, saved plans and clients that name this tool break; keep it for a deprecation period")
-            change = Change(check("tool-removed"), name, "", f"tool `{name}` was removed", hint=hint,
-                            file=o.origin.file)
+            hint = (
+                f"looks renamed to `{renames[name]}` (same input schema); clients and prompts that name "
+                f"`{name}` break"
+                if name in renames
+                else "prompts, saved plans and clients that name this tool break; "
+                "keep it for a deprecation period"
+            )
+            change = Change(
+                check("tool-removed"), name, "", f"tool `{name}` was removed", hint=hint, file=o.origin.file
+            )
             result.tools.append(ToolDiff(name, "removed", old=o, changes=[change]))
         elif n is not None:
-            hint = f"looks like a rename of `{back[name]}` (same input schema)" if name in back else None
-            change = Change(check("tool-added"), name, "", f"new tool `{name}`", hint=hint, file=n.origin.file)
+            added_hint = (
+                f"looks like a rename of `{back[name]}` (same input schema)" if name in back else None
+            )
+            change = Change(
+                check("tool-added"), name, "", f"new tool `{name}`", hint=added_hint, file=n.origin.file
+            )
             result.tools.append(ToolDiff(name, "added", new=n, changes=[change]))
     return result
 
 
-def _tool_renames(removed: list[str], added: list[str], old_by: Mapping[str, Tool],
-                  new_by: Mapping[str, Tool]) -> dict[str, str]:
+def _tool_renames(
+    removed: list[str], added: list[str], old_by: Mapping[str, Tool], new_by: Mapping[str, Tool]
+) -> dict[str, str]:
     pairs: dict[str, str] = {}
     taken: set[str] = set()
     for r in removed:
@@ -165,33 +184,70 @@ def byte_changes(old: Tool, new: Tool) -> list[Change]:
     """SD0xx changes explaining why two same-meaning definitions differ in bytes."""
     name, file = new.name, new.origin.file
     if old.origin.format != new.origin.format:
-        return [Change(check("format-changed"), name, "", f"`{name}` moved from the {old.origin.format} "
-                       f"format to {new.origin.format} with the same content", file=file)]
+        return [
+            Change(
+                check("format-changed"),
+                name,
+                "",
+                f"`{name}` moved from the {old.origin.format} "
+                f"format to {new.origin.format} with the same content",
+                file=file,
+            )
+        ]
     keys: list[str] = []
     lists: list[str] = []
     noops: list[str] = []
     _order_walk(shown_definition(old), shown_definition(new), "", None, keys, lists, noops)
     out: list[Change] = []
     for ptr in noops:
-        out.append(Change(check("empty-keyword-changed"), name, ptr, f"{ptr} of `{name}` was added or removed; "
-                          "being empty it has no effect on validation", file=file))
+        out.append(
+            Change(
+                check("empty-keyword-changed"),
+                name,
+                ptr,
+                f"{ptr} of `{name}` was added or removed; being empty it has no effect on validation",
+                file=file,
+            )
+        )
     if keys:
         more = f" (and {len(keys) - 3} more places)" if len(keys) > 3 else ""
-        out.append(Change(check("key-order-changed"), name, keys[0],
-                          f"keys of `{name}` are in a different order at {', '.join(p or '/' for p in keys[:3])}"
-                          f"{more}", hint="the model sees keys in this order; commit the new snapshot if "
-                          "the reordering is intended", file=file))
+        out.append(
+            Change(
+                check("key-order-changed"),
+                name,
+                keys[0],
+                f"keys of `{name}` are in a different order at {', '.join(p or '/' for p in keys[:3])}{more}",
+                hint="the model sees keys in this order; commit the new snapshot if "
+                "the reordering is intended",
+                file=file,
+            )
+        )
     for ptr in lists:
-        out.append(Change(check("list-order-changed"), name, ptr, f"the entries of {ptr} of `{name}` are in a "
-                          "different order", file=file))
+        out.append(
+            Change(
+                check("list-order-changed"),
+                name,
+                ptr,
+                f"the entries of {ptr} of `{name}` are in a different order",
+                file=file,
+            )
+        )
     if not out:
-        out.append(Change(check("format-changed"), name, "", f"the rendered definition of `{name}` differs in "
-                          "bytes only", file=file))
+        out.append(
+            Change(
+                check("format-changed"),
+                name,
+                "",
+                f"the rendered definition of `{name}` differs in bytes only",
+                file=file,
+            )
+        )
     return out
 
 
-def _order_walk(a: Any, b: Any, ptr: str, key: Any, keys: list[str], lists: list[str],
-                noops: list[str]) -> None:
+def _order_walk(
+    a: Any, b: Any, ptr: str, key: Any, keys: list[str], lists: list[str], noops: list[str]
+) -> None:
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         if [k for k in a if k in b] != [k for k in b if k in a]:
             keys.append(ptr)
@@ -228,32 +284,74 @@ def classify_tool(old: Tool, new: Tool) -> list[Change]:
     base = _field_base(new)
     if old.description != new.description:
         delta = _word_delta(old.description or "", new.description or "")
-        out.append(Change(check("description-changed"), name, f"{base}/description",
-                          f"the description of tool `{name}` changed ({delta})",
-                          hint="the description is part of the prompt: check it still names only parameters "
-                          "the schema has", file=new.origin.file, before=small(old.description),
-                          after=small(new.description)))
+        out.append(
+            Change(
+                check("description-changed"),
+                name,
+                f"{base}/description",
+                f"the description of tool `{name}` changed ({delta})",
+                hint="the description is part of the prompt: check it still names only parameters "
+                "the schema has",
+                file=new.origin.file,
+                before=small(old.description),
+                after=small(new.description),
+            )
+        )
     vo, vn = semantic_view(old), semantic_view(new)
     if vo["title"] != vn["title"]:
-        out.append(Change(check("description-changed"), name, f"{base}/title",
-                          f"the title of tool `{name}` changed", file=new.origin.file,
-                          before=small(vo["title"]), after=small(vn["title"])))
+        out.append(
+            Change(
+                check("description-changed"),
+                name,
+                f"{base}/title",
+                f"the title of tool `{name}` changed",
+                file=new.origin.file,
+                before=small(vo["title"]),
+                after=small(vn["title"]),
+            )
+        )
     out.extend(_annotation_changes(name, vo["annotations"], vn["annotations"], base, new.origin.file))
     for key in sorted(set(vo["meta"]) | set(vn["meta"])):
         a, b = vo["meta"].get(key, MISSING), vn["meta"].get(key, MISSING)
         if (a is MISSING) != (b is MISSING) or (a is not MISSING and canonical(a) != canonical(b)):
             ptr = f"/{escape_token(key[1:])}" if key.startswith("^") else f"{base}/{escape_token(key)}"
             verb = "added" if a is MISSING else "removed" if b is MISSING else "changed"
-            out.append(Change(check("metadata-changed"), name, ptr, f"`{key.lstrip('^')}` of tool `{name}` {verb}",
-                              file=new.origin.file, before=small(a), after=small(b)))
+            out.append(
+                Change(
+                    check("metadata-changed"),
+                    name,
+                    ptr,
+                    f"`{key.lstrip('^')}` of tool `{name}` {verb}",
+                    file=new.origin.file,
+                    before=small(a),
+                    after=small(b),
+                )
+            )
     if not same_meaning(old.advertised, new.advertised):
-        out.extend(classify_schema(
-            old.advertised, new.advertised, tool=name, old_base=old.schema_path or "",
-            new_base=new.schema_path or "", old_file=old.origin.file, new_file=new.origin.file))
+        out.extend(
+            classify_schema(
+                old.advertised,
+                new.advertised,
+                tool=name,
+                old_base=old.schema_path or "",
+                new_base=new.schema_path or "",
+                old_file=old.origin.file,
+                new_file=new.origin.file,
+            )
+        )
     if not same_meaning(old.output_schema, new.output_schema):
-        out.extend(classify_schema(
-            old.output_schema, new.output_schema, tool=name, old_base=f"{_field_base(old)}/outputSchema",
-            new_base=f"{base}/outputSchema", old_file=old.origin.file, new_file=new.origin.file, what="output"))
+        out.extend(
+            classify_schema(
+                old.output_schema,
+                new.output_schema,
+                tool=name,
+                old_base=f"{_field_base(old)}/outputSchema",
+                new_base=f"{base}/outputSchema",
+                old_file=old.origin.file,
+                new_file=new.origin.file,
+                what="output",
+            )
+        )
     return out
 
 
@@ -264,27 +362,51 @@ def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> 
             old = old if isinstance(old, Mapping) else {}
             new = new if isinstance(new, Mapping) else {}
         else:
-            return [Change(check("metadata-changed"), name, f"{base}/annotations",
-                           f"the annotations of tool `{name}` changed", file=file)]
+            return [
+                Change(
+                    check("metadata-changed"),
+                    name,
+                    f"{base}/annotations",
+                    f"the annotations of tool `{name}` changed",
+                    file=file,
+                )
+            ]
     for key in list(old) + [k for k in new if k not in old]:
         a, b = old.get(key, MISSING), new.get(key, MISSING)
         if a is not MISSING and b is not MISSING and canonical(a) == canonical(b):
             continue
         ptr = f"{base}/annotations/{escape_token(key)}"
         if key == "title":
-            out.append(Change(check("description-changed"), name, ptr,
-                              f"the annotation title of tool `{name}` changed", file=file,
-                              before=small(a), after=small(b)))
+            out.append(
+                Change(
+                    check("description-changed"),
+                    name,
+                    ptr,
+                    f"the annotation title of tool `{name}` changed",
+                    file=file,
+                    before=small(a),
+                    after=small(b),
+                )
+            )
             continue
         default = MCP_ANNOTATION_DEFAULTS.get(key, MISSING)
-        if default is not MISSING and (
-            (a is MISSING and b is default) or (b is MISSING and a is default)
-        ):
-            verb = f"now states `{key}: {str(default).lower()}` explicitly" if a is MISSING else (
-                f"no longer states `{key}: {str(default).lower()}`")
-            out.append(Change(check("annotation-default-explicit"), name, ptr,
-                              f"tool `{name}` {verb}; that is the MCP default, so clients behave the same",
-                              file=file, before=small(a), after=small(b)))
+        if default is not MISSING and ((a is MISSING and b is default) or (b is MISSING and a is default)):
+            verb = (
+                f"now states `{key}: {str(default).lower()}` explicitly"
+                if a is MISSING
+                else (f"no longer states `{key}: {str(default).lower()}`")
+            )
+            out.append(
+                Change(
+                    check("annotation-default-explicit"),
+                    name,
+                    ptr,
+                    f"tool `{name}` {verb}; that is the MCP default, so clients behave the same",
+                    file=file,
+                    before=small(a),
+                    after=small(b),
+                )
+            )
             continue
         meaning = _ANNOTATION_MEANING.get(key)
         shown_a = str(a).lower() if isinstance(a, bool) else ("absent" if a is MISSING else repr(a))
@@ -292,7 +414,16 @@ def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> 
         msg = f"annotation `{key}` of tool `{name}` changed: {shown_a} -> {shown_b}"
         if meaning:
             msg += f" (`{key}`: {meaning}; default {str(default).lower()})"
-        out.append(Change(check("annotation-changed"), name, ptr, msg,
-                          hint="clients use these hints to decide whether to ask the user before a call",
-                          file=file, before=small(a), after=small(b)))
+        out.append(
+            Change(
+                check("annotation-changed"),
+                name,
+                ptr,
+                msg,
+                hint="clients use these hints to decide whether to ask the user before a call",
+                file=file,
+                before=small(a),
+                after=small(b),
+            )
+        )
     return out
