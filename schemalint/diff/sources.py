@@ -143,17 +143,35 @@ def load_rev_path(rev: str, path: str, cwd: str | Path | None = None) -> list[To
     return tools
 
 
-def load_side(spec: str, *, python_path: Sequence[str] = ()) -> list[Tool]:
-    """Tools of one side of ``schemalint diff OLD NEW``: a file, a directory or ``REV:PATH``.
+def _is_rev_path(spec: str) -> bool:
+    """Whether ``X:Y`` (not an existing path) means ``REV:PATH`` rather than ``module:attr``.
 
-    An existing path always wins over the ``REV:PATH`` reading. Raises :class:`DiffError`.
+    ``REV:PATH`` when ``Y`` is empty, contains ``/`` or ends with a tool-file suffix, when
+    ``X:Y`` is not a valid ``module:attr``, or when ``X`` is a revision of the git
+    repository around the working directory (git wins: ``main:tools`` is a path at ``main``).
+    """
+    rev, _, path = spec.partition(":")
+    if not path or "/" in path or path.lower().endswith(TOOL_FILE_SUFFIXES) or not is_python_source(spec):
+        return True
+    try:
+        verify_revision(rev)
+    except DiffError:
+        return False
+    return True
+
+
+def load_side(spec: str, *, python_path: Sequence[str] = ()) -> list[Tool]:
+    """Tools of one side of ``schemalint diff OLD NEW``: a file, a directory, ``REV:PATH`` or ``module:attr``.
+
+    An existing path always wins; ``X:Y`` is read as ``REV:PATH`` by :func:`_is_rev_path`.
+    Raises :class:`DiffError`.
     """
     if os.path.exists(spec):
         return load_worktree([spec], python_path=python_path)
-    if ":" in spec and not is_python_source(spec):
-        rev, _, path = spec.partition(":")
-        return load_rev_path(rev, path)
-    if is_python_source(spec):
+    if ":" in spec:
+        if _is_rev_path(spec):
+            rev, _, path = spec.partition(":")
+            return load_rev_path(rev, path)
         return load_worktree([spec], python_path=python_path)
     raise DiffError(f"{spec}: no such file or directory (and not REV:PATH)")
 
