@@ -105,7 +105,7 @@ def snapshot(
                 out.write("\n")
         if problems:
             out.write(
-                f"\n{len(problems)} of {len(plan)} snapshot(s) out of date in {directory}; run "
+                f"\n{len(problems)} snapshot problem(s) in {directory} ({len(plan)} tools); run "
                 f"`schemalint snapshot --dir {directory}` and commit the result\n"
             )
             raise typer.Exit(EXIT_FINDINGS)
