@@ -52,7 +52,11 @@ def test_identical_and_same_meaning() -> None:
     assert diff(BASE, copy.deepcopy(BASE)).tools[0].status == "identical"
     reordered = copy.deepcopy(BASE)
     schema = reordered["inputSchema"]
-    reordered["inputSchema"] = {"required": schema["required"], "properties": schema["properties"], "type": "object"}
+    reordered["inputSchema"] = {
+        "required": schema["required"],
+        "properties": schema["properties"],
+        "type": "object",
+    }
     result = diff(BASE, reordered)
     assert result.tools[0].status == "same-meaning"
     assert [c.check.code for c in result.changes] == ["SD001"]
@@ -110,8 +114,11 @@ def test_required_dropped_is_compatible() -> None:
         ("limit", {"type": "integer", "maximum": 500}, "constraint-loosened"),
         ("limit", {"type": "integer"}, "constraint-loosened"),
         ("query", {"type": "string", "description": "Search text", "minLength": 3}, "constraint-tightened"),
-        ("query", {"type": "string", "description": "Search text", "minLength": 1, "pattern": "^a"},
-         "constraint-tightened"),
+        (
+            "query",
+            {"type": "string", "description": "Search text", "minLength": 1, "pattern": "^a"},
+            "constraint-tightened",
+        ),
         ("query", {"type": "string", "description": "What to find", "minLength": 1}, "description-changed"),
         ("limit", {"type": "integer", "maximum": 100, "default": 10}, "default-changed"),
     ],
@@ -148,7 +155,11 @@ def test_wrapped_in_any_of_with_null_is_widened_plus_tightened_branch() -> None:
 
 
 def test_nested_items_and_union_branch_removed() -> None:
-    old = edited(properties={"labels": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}})
+    old = edited(
+        properties={
+            "labels": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}
+        }
+    )
     new = edited(properties={"labels": {"type": "array", "items": {"anyOf": [{"type": "string"}]}}})
     result = diff(old, new)
     assert [(c.check.name, c.pointer) for c in result.changes] == [
@@ -160,7 +171,12 @@ def test_nested_items_and_union_branch_removed() -> None:
 def test_tool_description_and_annotations() -> None:
     new = copy.deepcopy(BASE)
     new["description"] = "Search issues and pull requests."
-    new["annotations"] = {"readOnlyHint": True, "idempotentHint": False, "destructiveHint": True, "title": "S"}
+    new["annotations"] = {
+        "readOnlyHint": True,
+        "idempotentHint": False,
+        "destructiveHint": True,
+        "title": "S",
+    }
     result = diff(BASE, new)
     got = sorted((c.check.name, c.pointer) for c in result.changes)
     assert got == [
@@ -197,8 +213,10 @@ def test_property_rename_hint() -> None:
 
 
 def test_format_change_is_same_meaning() -> None:
-    openai = {"type": "function", "function": {"name": "search", "description": BASE["description"],
-                                               "parameters": BASE["inputSchema"]}}
+    openai = {
+        "type": "function",
+        "function": {"name": "search", "description": BASE["description"], "parameters": BASE["inputSchema"]},
+    }
     mcp = {k: v for k, v in BASE.items() if k != "annotations"}
     result = diff(openai, mcp)
     assert result.tools[0].status == "same-meaning"
@@ -226,7 +244,9 @@ def test_pattern_widening_proof_is_narrow() -> None:
 
 
 def test_render_is_canonical_and_filenames_are_safe() -> None:
-    tool = tools({"name": "café", "description": "ünïcode", "inputSchema": {"type": "object", "b": 1, "a": 2}})[0]
+    tool = tools(
+        {"name": "café", "description": "ünïcode", "inputSchema": {"type": "object", "b": 1, "a": 2}}
+    )[0]
     text = render(tool)
     assert text.endswith("}\n") and "ünïcode" in text and '\n  "inputSchema": {\n    "type"' in text
     assert text.index('"b"') < text.index('"a"')

@@ -15,21 +15,31 @@ from tests.conftest import run_cli, run_json
 TOOL: dict[str, Any] = {
     "name": "search",
     "description": "Search issues.",
-    "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
-                    "required": ["query"]},
+    "inputSchema": {
+        "type": "object",
+        "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+        "required": ["query"],
+    },
 }
 OTHER: dict[str, Any] = {"name": "ping", "description": "Ping.", "inputSchema": {"type": "object"}}
 
 
 def git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, check=True).stdout
 
 
 def write(path: Path, value: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value, indent=2) + "\n") if not isinstance(value, str) else path.write_text(value)
+    path.write_text(json.dumps(value, indent=2) + "\n") if not isinstance(value, str) else path.write_text(
+        value
+    )
 
 
 def breaking(tool: dict[str, Any]) -> dict[str, Any]:
@@ -72,7 +82,9 @@ def test_diff_files_json_shape_and_fail_on(tmp_path: Path) -> None:
     codes = sorted(c["code"] for c in report["changes"])
     assert codes == ["SD101", "SD103"]
     change = next(c for c in report["changes"] if c["code"] == "SD103")
-    assert change["name"] == "required-added" and change["kind"] == "breaking" and change["severity"] == "error"
+    assert (
+        change["name"] == "required-added" and change["kind"] == "breaking" and change["severity"] == "error"
+    )
     assert change["pointer"] == "/inputSchema/required" and "limit" in change["message"]
     assert report["summary"]["by_status"]["removed"] == 1
     proc = run_cli("diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--fail-on", "never")
@@ -139,9 +151,13 @@ def test_base_compares_configured_sources_with_dirty_working_tree(repo: Path) ->
 
 def test_base_source_new_since_revision_counts_as_added(repo: Path) -> None:
     write(repo / "more.json", [dict(OTHER, name="pong")])
-    code, report = run_json("diff", "--base", "HEAD", "tools.json", "more.json", "--fail-on", "meaning", cwd=repo)
+    code, report = run_json(
+        "diff", "--base", "HEAD", "tools.json", "more.json", "--fail-on", "meaning", cwd=repo
+    )
     assert code == 1
-    assert [(t["tool"], t["status"]) for t in report["tools"] if t["status"] != "identical"] == [("pong", "added")]
+    assert [(t["tool"], t["status"]) for t in report["tools"] if t["status"] != "identical"] == [
+        ("pong", "added")
+    ]
     assert any("more.json does not exist at HEAD" in n for n in report["summary"]["notes"])
 
 
@@ -239,7 +255,11 @@ def test_snapshot_write_check_stale_missing_orphaned(tmp_path: Path) -> None:
 
     proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert "2 written, 0 unchanged, 1 removed" in proc.stdout
-    assert sorted(p.name for p in (tmp_path / "snaps").iterdir()) == ["notes.json", "pong.json", "search.json"]
+    assert sorted(p.name for p in (tmp_path / "snaps").iterdir()) == [
+        "notes.json",
+        "pong.json",
+        "search.json",
+    ]
     assert (tmp_path / "tools.json").read_bytes() == before["tools.json"][0]
 
 

@@ -26,8 +26,9 @@ from tests.conftest import ROOT
 
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
-pytestmark = pytest.mark.skipif(PRE_COMMIT is None or shutil.which("git") is None,
-                                reason="needs pre-commit (test extra) and git")
+pytestmark = pytest.mark.skipif(
+    PRE_COMMIT is None or shutil.which("git") is None, reason="needs pre-commit (test extra) and git"
+)
 
 TOOL = {
     "name": "search",
@@ -37,8 +38,13 @@ TOOL = {
 
 
 def git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
     proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, check=True)
     return proc.stdout
 
@@ -54,8 +60,16 @@ def init_repo(path: Path) -> Path:
 def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A committed copy of the schemalint working tree (what try-repo installs the hooks from)."""
     dest = init_repo(tmp_path_factory.mktemp("hookrepo") / "schemalint")
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=ROOT, capture_output=True, check=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for rel in filter(None, listed):
         src = ROOT / rel
         if not src.is_file() or rel.startswith(".venv/"):
@@ -82,8 +96,14 @@ def _env(home: Path) -> dict[str, str]:
 def try_repo(project: Path, hook_repo: Path, home: Path, hook: str) -> subprocess.CompletedProcess[str]:
     """``pre-commit try-repo HOOK_REPO HOOK --all-files`` in ``project``."""
     assert PRE_COMMIT is not None
-    return subprocess.run([PRE_COMMIT, "try-repo", str(hook_repo), hook, "--all-files", "--verbose"],
-                          cwd=project, capture_output=True, text=True, env=_env(home), timeout=600)
+    return subprocess.run(
+        [PRE_COMMIT, "try-repo", str(hook_repo), hook, "--all-files", "--verbose"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=_env(home),
+        timeout=600,
+    )
 
 
 def run_hook(project: Path, hook_repo: Path, home: Path, hook: str) -> subprocess.CompletedProcess[str]:
@@ -91,11 +111,19 @@ def run_hook(project: Path, hook_repo: Path, home: Path, hook: str) -> subproces
     assert PRE_COMMIT is not None
     rev = git(hook_repo, "rev-parse", "HEAD").strip()
     config = project / ".pre-commit-config.yaml"
-    config.write_text(f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n"
-                      "      - id: schemalint\n      - id: schemalint-snapshot\n")
+    config.write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n"
+        "      - id: schemalint\n      - id: schemalint-snapshot\n"
+    )
     git(project, "add", config.name)
-    return subprocess.run([PRE_COMMIT, "run", hook, "--all-files", "--verbose"], cwd=project,
-                          capture_output=True, text=True, env=_env(home), timeout=600)
+    return subprocess.run(
+        [PRE_COMMIT, "run", hook, "--all-files", "--verbose"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=_env(home),
+        timeout=600,
+    )
 
 
 def test_schemalint_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_commit_home: Path) -> None:
@@ -121,11 +149,13 @@ def test_schemalint_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_
 def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_commit_home: Path) -> None:
     project = init_repo(tmp_path / "project")
     (project / "pyproject.toml").write_text(
-        '[tool.schemalint]\nsources = ["tools"]\nsnapshot_dir = "tool-snapshots"\n')
+        '[tool.schemalint]\nsources = ["tools"]\nsnapshot_dir = "tool-snapshots"\n'
+    )
     (project / "tools").mkdir()
     (project / "tools" / "search.json").write_text(json.dumps(TOOL, indent=2) + "\n")
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "snapshot"], cwd=project, capture_output=True,
-                          text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "schemalint", "snapshot"], cwd=project, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     assert (project / "tool-snapshots" / "search.json").is_file()
     git(project, "add", "-A")
@@ -139,6 +169,6 @@ def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_co
     git(project, "commit", "-q", "-m", "edit the description, forget the snapshot")
     bad = run_hook(project, hook_repo, pre_commit_home, "schemalint-snapshot")
     assert bad.returncode == 1, bad.stdout + bad.stderr
-    assert "stale" in bad.stdout and "+  \"description\": \"Search issues and pull requests.\"" in bad.stdout
+    assert "stale" in bad.stdout and '+  "description": "Search issues and pull requests."' in bad.stdout
     snap = json.loads((project / "tool-snapshots" / "search.json").read_text())
     assert snap["description"] == "Search issues.", "--check must not write"
