@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -9,8 +10,6 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from schemalint.diff import compare_tools
 from schemalint.diff.result import DiffResult
@@ -107,7 +106,7 @@ def test_kubernetes_series() -> None:
     files = k8s_files()
     assert len(files) == 22
     results = {
-        new.stem.split("_")[1]: diff_paths(old, new) for old, new in zip(files, files[1:], strict=False)
+        new.stem.split("_")[1]: diff_paths(old, new) for old, new in itertools.pairwise(files)
     }
     rename = results["56f7edec"]
     assert rename.counts_by_status()["added"] == 1 and rename.counts_by_status()["removed"] == 1
