@@ -155,5 +155,5 @@ def check(
 def main() -> None:
     """Console-script entry point."""
     app()
+from schemalint import cli_diff  # noqa: E402,F401,I001
 from schemalint import cli_snapshot  # noqa: E402,F401
-from schemalint import cli_diff  # noqa: E402,F401
