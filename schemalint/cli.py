@@ -155,7 +155,7 @@ def check(
 def main() -> None:
     """Console-script entry point."""
     app()
-from schemalint import (
-    cli_probe,  # noqa: F401
-    cli_show,  # noqa: F401
-)
+
+
+# Each command lives in its own module; importing it registers it on `app`.
+from schemalint import cli_diff, cli_probe, cli_show, cli_snapshot  # noqa: E402,F401

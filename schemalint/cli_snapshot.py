@@ -1,0 +1,117 @@
+"""``schemalint snapshot``: write (or ``--check``) one snapshot file per tool. See docs/diff.md."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from schemalint.cli import EXIT_FINDINGS, app, fail
+
+
+@app.command()
+def snapshot(
+    sources: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Files, directories, globs or module:attr sources. Default: `sources` from "
+            "[tool.schemalint].",
+            show_default=False,
+        ),
+    ] = None,
+    directory: Annotated[
+        Path | None,
+        typer.Option(
+            "--dir",
+            help="Snapshot directory: one <tool>.json per tool. Default: "
+            "`snapshot_dir` from [tool.schemalint].",
+        ),
+    ] = None,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Write nothing; exit 1 with a unified diff when a snapshot is "
+            "stale, missing or belongs to a tool that no longer exists.",
+        ),
+    ] = False,
+    exclude: Annotated[
+        list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")
+    ] = None,
+    python_path: Annotated[
+        list[str] | None, typer.Option("--python-path", help="Extra import root for module:attr sources.")
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="Configuration file (default: nearest schemalint.toml or "
+            "pyproject.toml with [tool.schemalint]).",
+        ),
+    ] = None,
+) -> None:
+    """Snapshot the definition each tool shows the model: <dir>/<tool>.json, key order kept.
+
+    Examples:
+
+      schemalint snapshot tools/ --dir tool-snapshots
+
+      schemalint snapshot --check            # CI / pre-commit: fail when snapshots are stale
+
+    Exit codes: 0 up to date (or written), 1 stale with --check, 2 error (nothing written).
+    """
+    from schemalint.config import ConfigError, load_config, resolve_sources
+    from schemalint.diff.compare import DiffError
+    from schemalint.diff.snapshot import check_snapshots, plan_snapshots, write_snapshots
+    from schemalint.diff.sources import load_worktree
+
+    try:
+        cfg = load_config(config)
+    except ConfigError as exc:
+        raise fail(str(exc)) from None
+    if directory is None:
+        configured = cfg.raw.get("snapshot_dir")
+        if configured is not None and not isinstance(configured, str):
+            raise fail(f"{cfg.path}: `snapshot_dir` must be a string, got {configured!r}")
+        if not configured:
+            raise fail("no snapshot directory: give --dir DIR or set `snapshot_dir` in [tool.schemalint]")
+        directory = cfg.root / configured
+    srcs = list(sources or []) or resolve_sources(cfg)
+    if not srcs:
+        raise fail("no sources given and none configured in [tool.schemalint] `sources`")
+    try:
+        if directory.exists() and not directory.is_dir():
+            raise DiffError(f"{directory} exists and is not a directory; choose another --dir")
+        tools = load_worktree(srcs, exclude=[*cfg.exclude, *(exclude or [])], python_path=python_path or [])
+        inside = directory.resolve()
+        tools = [t for t in tools if inside not in Path(t.origin.file).resolve().parents]
+        plan = plan_snapshots(tools, ", ".join(srcs))
+        if check:
+            problems = check_snapshots(plan, directory)
+        else:
+            report = write_snapshots(plan, directory)
+    except DiffError as exc:
+        raise fail(str(exc)) from None
+    out = sys.stdout
+    if check:
+        for p in problems:
+            what = {"missing": "missing", "stale": "stale", "orphaned": "orphaned (no such tool any more)"}[
+                p.kind
+            ]
+            out.write(f"{directory / p.filename}: {what}\n{p.diff}")
+            if not p.diff.endswith("\n"):
+                out.write("\n")
+        if problems:
+            out.write(
+                f"\n{len(problems)} snapshot problem(s) in {directory} ({len(plan)} tools); run "
+                f"`schemalint snapshot --dir {directory}` and commit the result\n"
+            )
+            raise typer.Exit(EXIT_FINDINGS)
+        out.write(f"{len(plan)} snapshot(s) up to date in {directory}\n")
+        return
+    out.write(
+        f"{directory}: {len(report.written)} written, {len(report.unchanged)} unchanged, "
+        f"{len(report.removed)} removed ({len(plan)} tools)\n"
+    )

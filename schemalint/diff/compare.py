@@ -1,0 +1,429 @@
+"""Compare two sets of tools: bytes first, then meaning, then classified changes.
+
+For every tool name on either side (:func:`compare_tools`):
+
+1. **identical**: the canonical renderings (:func:`schemalint.diff.render.render`) are equal;
+2. **same-meaning**: they differ, but the semantic views are equal once key order and the
+   order of ``required``/``enum``/``type`` lists are ignored (reported as SD0xx, info);
+3. **changed**: deepdiff locates the differences and :mod:`schemalint.diff.classify`
+   classifies each (SD1xx breaking, SD2xx compatible, SD3xx description);
+4. **added** / **removed**: the name exists on one side only (SD201 / SD101), with a
+   rename hint when an added and a removed tool have the same input schema.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from schemalint.diff.checks import check
+from schemalint.diff.classify import (
+    MISSING,
+    SET_KEYWORDS,
+    canonical,
+    classify_schema,
+    is_noop,
+    normalise,
+    same_meaning,
+    shape_key,
+    small,
+)
+from schemalint.diff.render import render, shown_definition
+from schemalint.diff.result import Change, DiffResult, ToolDiff
+from schemalint.model import Tool, escape_token
+
+
+class DiffError(Exception):
+    """A diff that cannot be computed (bad revision, missing path, duplicate tool): exit code 2."""
+
+
+MCP_ANNOTATION_DEFAULTS: dict[str, bool] = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+"""MCP ToolAnnotations defaults (MCP specification 2025-06-18, server/tools, ToolAnnotations)."""
+
+_ANNOTATION_MEANING = {
+    "readOnlyHint": "the tool does not modify its environment",
+    "destructiveHint": "the tool may perform destructive updates",
+    "idempotentHint": "repeated calls with the same arguments have no additional effect",
+    "openWorldHint": "the tool interacts with an open world of external entities",
+}
+
+
+def index_tools(tools: Iterable[Tool], label: str) -> dict[str, Tool]:
+    """Tools by name; raises :class:`DiffError` when two tools of one side share a name."""
+    out: dict[str, Tool] = {}
+    for tool in tools:
+        if tool.name in out:
+            first = out[tool.name]
+            raise DiffError(
+                f"two tools named {tool.name!r} in {label}: {_where(first)} and {_where(tool)}; "
+                "a diff (and a snapshot) needs one definition per name"
+            )
+        out[tool.name] = tool
+    return out
+
+
+def _where(tool: Tool) -> str:
+    pointer = tool.origin.pointer or "/"
+    line = f" line {tool.origin.line}" if tool.origin.line else ""
+    return f"{tool.origin.file}{line} at {pointer}"
+
+
+def _fields(tool: Tool) -> Mapping[str, Any]:
+    raw = tool.raw if isinstance(tool.raw, Mapping) else {}
+    if tool.origin.format == "openai-chat" and isinstance(raw.get("function"), Mapping):
+        return raw["function"]
+    return raw
+
+
+def _field_base(tool: Tool) -> str:
+    return "/function" if tool.origin.format == "openai-chat" else ""
+
+
+def semantic_view(tool: Tool) -> dict[str, Any]:
+    """What the model is shown, independent of provider format and key order.
+
+    ``{"description", "title", "schema", "output", "annotations", "meta"}`` where
+    ``meta`` holds every other key of the definition (``strict``, ``_meta``, ``icons`` ...).
+    """
+    fields = _fields(tool)
+    schema_key = tool.schema_path.rsplit("/", 1)[-1] if tool.schema_path else None
+    skip = {
+        "name",
+        "description",
+        "title",
+        "annotations",
+        "outputSchema",
+        schema_key,
+        "runtime",
+        "refused_when_omitted",
+    }
+    meta = {k: v for k, v in fields.items() if k not in skip}
+    if tool.origin.format.startswith("openai"):
+        meta.pop("type", None)
+    raw = tool.raw if isinstance(tool.raw, Mapping) else {}
+    if fields is not raw:
+        meta.update({f"^{k}": v for k, v in raw.items() if k not in ("type", "function")})
+    return {
+        "description": tool.description,
+        "title": fields.get("title"),
+        "schema": tool.advertised,
+        "output": tool.output_schema,
+        "annotations": fields.get("annotations"),
+        "meta": meta,
+    }
+
+
+def compare_tools(
+    old: Sequence[Tool], new: Sequence[Tool], *, old_label: str = "old", new_label: str = "new"
+) -> DiffResult:
+    """Compare the tools of two revisions; raises :class:`DiffError` for duplicate names."""
+    old_by, new_by = index_tools(old, old_label), index_tools(new, new_label)
+    result = DiffResult(old_label=old_label, new_label=new_label)
+    removed = [n for n in old_by if n not in new_by]
+    added = [n for n in new_by if n not in old_by]
+    renames = _tool_renames(removed, added, old_by, new_by)
+    back = {v: k for k, v in renames.items()}
+    for name in sorted(set(old_by) | set(new_by)):
+        o, n = old_by.get(name), new_by.get(name)
+        if o is not None and n is not None:
+            result.tools.append(compare_tool(o, n))
+        elif o is not None:
+            hint = (
+                f"looks renamed to `{renames[name]}` (same input schema); clients and prompts that name "
+                f"`{name}` break"
+                if name in renames
+                else "prompts, saved plans and clients that name this tool break; "
+                "keep it for a deprecation period"
+            )
+            change = Change(
+                check("tool-removed"), name, "", f"tool `{name}` was removed", hint=hint, file=o.origin.file
+            )
+            result.tools.append(ToolDiff(name, "removed", old=o, changes=[change]))
+        elif n is not None:
+            added_hint = (
+                f"looks like a rename of `{back[name]}` (same input schema)" if name in back else None
+            )
+            change = Change(
+                check("tool-added"), name, "", f"new tool `{name}`", hint=added_hint, file=n.origin.file
+            )
+            result.tools.append(ToolDiff(name, "added", new=n, changes=[change]))
+    return result
+
+
+def _tool_renames(
+    removed: list[str], added: list[str], old_by: Mapping[str, Tool], new_by: Mapping[str, Tool]
+) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    taken: set[str] = set()
+    for r in removed:
+        key = shape_key(old_by[r].advertised)
+        for a in added:
+            if a not in taken and shape_key(new_by[a].advertised) == key:
+                pairs[r] = a
+                taken.add(a)
+                break
+    return pairs
+
+
+def compare_tool(old: Tool, new: Tool) -> ToolDiff:
+    """Compare two definitions of the tool ``old.name`` (bytes, then meaning, then classify)."""
+    if render(old) == render(new):
+        return ToolDiff(new.name, "identical", old=old, new=new)
+    if canonical(normalise(semantic_view(old))) == canonical(normalise(semantic_view(new))):
+        return ToolDiff(new.name, "same-meaning", old=old, new=new, changes=byte_changes(old, new))
+    return ToolDiff(new.name, "changed", old=old, new=new, changes=classify_tool(old, new))
+
+
+def byte_changes(old: Tool, new: Tool) -> list[Change]:
+    """SD0xx changes explaining why two same-meaning definitions differ in bytes."""
+    name, file = new.name, new.origin.file
+    if old.origin.format != new.origin.format:
+        return [
+            Change(
+                check("format-changed"),
+                name,
+                "",
+                f"`{name}` moved from the {old.origin.format} "
+                f"format to {new.origin.format} with the same content",
+                file=file,
+            )
+        ]
+    keys: list[str] = []
+    lists: list[str] = []
+    noops: list[str] = []
+    _order_walk(shown_definition(old), shown_definition(new), "", None, keys, lists, noops)
+    out: list[Change] = []
+    for ptr in noops:
+        out.append(
+            Change(
+                check("empty-keyword-changed"),
+                name,
+                ptr,
+                f"{ptr} of `{name}` was added or removed; being empty it has no effect on validation",
+                file=file,
+            )
+        )
+    if keys:
+        more = f" (and {len(keys) - 3} more places)" if len(keys) > 3 else ""
+        out.append(
+            Change(
+                check("key-order-changed"),
+                name,
+                keys[0],
+                f"keys of `{name}` are in a different order at {', '.join(p or '/' for p in keys[:3])}{more}",
+                hint="the model sees keys in this order; commit the new snapshot if "
+                "the reordering is intended",
+                file=file,
+            )
+        )
+    for ptr in lists:
+        out.append(
+            Change(
+                check("list-order-changed"),
+                name,
+                ptr,
+                f"the entries of {ptr} of `{name}` are in a different order",
+                file=file,
+            )
+        )
+    if not out:
+        out.append(
+            Change(
+                check("format-changed"),
+                name,
+                "",
+                f"the rendered definition of `{name}` differs in bytes only",
+                file=file,
+            )
+        )
+    return out
+
+
+def _order_walk(
+    a: Any, b: Any, ptr: str, key: Any, keys: list[str], lists: list[str], noops: list[str]
+) -> None:
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        if [k for k in a if k in b] != [k for k in b if k in a]:
+            keys.append(ptr)
+        for k in [*a, *(k for k in b if k not in a)]:
+            if k in a and k in b:
+                _order_walk(a[k], b[k], f"{ptr}/{escape_token(k)}", k, keys, lists, noops)
+            elif is_noop(k, a.get(k, b.get(k))):
+                noops.append(f"{ptr}/{escape_token(k)}")
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        if key in SET_KEYWORDS and a != b and sorted(map(canonical, a)) == sorted(map(canonical, b)):
+            lists.append(ptr)
+            return
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _order_walk(x, y, f"{ptr}/{i}", i, keys, lists, noops)
+
+
+def _word_delta(old: str, new: str) -> str:
+    a, b = old.split(), new.split()
+    added = removed = 0
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op in ("replace", "delete"):
+            removed += i2 - i1
+        if op in ("replace", "insert"):
+            added += j2 - j1
+    if not added and not removed:
+        return "whitespace only"
+    return f"{added} words added, {removed} removed"
+
+
+def classify_tool(old: Tool, new: Tool) -> list[Change]:
+    """Every classified change between two definitions of one tool (description, annotations, schemas)."""
+    name = new.name
+    out: list[Change] = []
+    base = _field_base(new)
+    if old.description != new.description:
+        delta = _word_delta(old.description or "", new.description or "")
+        out.append(
+            Change(
+                check("description-changed"),
+                name,
+                f"{base}/description",
+                f"the description of tool `{name}` changed ({delta})",
+                hint="the description is part of the prompt: check it still names only parameters "
+                "the schema has",
+                file=new.origin.file,
+                before=small(old.description),
+                after=small(new.description),
+            )
+        )
+    vo, vn = semantic_view(old), semantic_view(new)
+    if vo["title"] != vn["title"]:
+        out.append(
+            Change(
+                check("description-changed"),
+                name,
+                f"{base}/title",
+                f"the title of tool `{name}` changed",
+                file=new.origin.file,
+                before=small(vo["title"]),
+                after=small(vn["title"]),
+            )
+        )
+    out.extend(_annotation_changes(name, vo["annotations"], vn["annotations"], base, new.origin.file))
+    for key in sorted(set(vo["meta"]) | set(vn["meta"])):
+        a, b = vo["meta"].get(key, MISSING), vn["meta"].get(key, MISSING)
+        if (a is MISSING) != (b is MISSING) or (a is not MISSING and canonical(a) != canonical(b)):
+            ptr = f"/{escape_token(key[1:])}" if key.startswith("^") else f"{base}/{escape_token(key)}"
+            verb = "added" if a is MISSING else "removed" if b is MISSING else "changed"
+            out.append(
+                Change(
+                    check("metadata-changed"),
+                    name,
+                    ptr,
+                    f"`{key.lstrip('^')}` of tool `{name}` {verb}",
+                    file=new.origin.file,
+                    before=small(a),
+                    after=small(b),
+                )
+            )
+    if not same_meaning(old.advertised, new.advertised):
+        out.extend(
+            classify_schema(
+                old.advertised,
+                new.advertised,
+                tool=name,
+                old_base=old.schema_path or "",
+                new_base=new.schema_path or "",
+                old_file=old.origin.file,
+                new_file=new.origin.file,
+            )
+        )
+    if not same_meaning(old.output_schema, new.output_schema):
+        out.extend(
+            classify_schema(
+                old.output_schema,
+                new.output_schema,
+                tool=name,
+                old_base=f"{_field_base(old)}/outputSchema",
+                new_base=f"{base}/outputSchema",
+                old_file=old.origin.file,
+                new_file=new.origin.file,
+                what="output",
+            )
+        )
+    return out
+
+
+def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> list[Change]:
+    out: list[Change] = []
+    if not isinstance(old, Mapping) or not isinstance(new, Mapping):
+        if old is None or new is None:
+            old = old if isinstance(old, Mapping) else {}
+            new = new if isinstance(new, Mapping) else {}
+        else:
+            return [
+                Change(
+                    check("metadata-changed"),
+                    name,
+                    f"{base}/annotations",
+                    f"the annotations of tool `{name}` changed",
+                    file=file,
+                )
+            ]
+    for key in list(old) + [k for k in new if k not in old]:
+        a, b = old.get(key, MISSING), new.get(key, MISSING)
+        if a is not MISSING and b is not MISSING and canonical(a) == canonical(b):
+            continue
+        ptr = f"{base}/annotations/{escape_token(key)}"
+        if key == "title":
+            out.append(
+                Change(
+                    check("description-changed"),
+                    name,
+                    ptr,
+                    f"the annotation title of tool `{name}` changed",
+                    file=file,
+                    before=small(a),
+                    after=small(b),
+                )
+            )
+            continue
+        default = MCP_ANNOTATION_DEFAULTS.get(key, MISSING)
+        if default is not MISSING and ((a is MISSING and b is default) or (b is MISSING and a is default)):
+            verb = (
+                f"now states `{key}: {str(default).lower()}` explicitly"
+                if a is MISSING
+                else (f"no longer states `{key}: {str(default).lower()}`")
+            )
+            out.append(
+                Change(
+                    check("annotation-default-explicit"),
+                    name,
+                    ptr,
+                    f"tool `{name}` {verb}; that is the MCP default, so clients behave the same",
+                    file=file,
+                    before=small(a),
+                    after=small(b),
+                )
+            )
+            continue
+        meaning = _ANNOTATION_MEANING.get(key)
+        shown_a = str(a).lower() if isinstance(a, bool) else ("absent" if a is MISSING else repr(a))
+        shown_b = str(b).lower() if isinstance(b, bool) else ("absent" if b is MISSING else repr(b))
+        msg = f"annotation `{key}` of tool `{name}` changed: {shown_a} -> {shown_b}"
+        if meaning:
+            msg += f" (`{key}`: {meaning}; default {str(default).lower()})"
+        out.append(
+            Change(
+                check("annotation-changed"),
+                name,
+                ptr,
+                msg,
+                hint="clients use these hints to decide whether to ask the user before a call",
+                file=file,
+                before=small(a),
+                after=small(b),
+            )
+        )
+    return out

@@ -1,0 +1,86 @@
+"""Canonical rendering of what a model is shown for one tool (snapshots and byte compare).
+
+Decisions (docs/diff.md, "Rendering"):
+
+* The rendered value is the tool definition exactly as found in the source
+  (:attr:`Tool.raw`): name, description, the advertised input schema, and for MCP the
+  ``annotations``/``title``/``outputSchema``. The description and annotations are part of
+  the prompt, so a snapshot of the schema alone would miss an edited description. Keys that
+  only a contract manifest has and the model never sees (``runtime``,
+  ``refused_when_omitted``) are left out. A tool without ``raw`` (a Python source) is
+  rendered as ``{"name", "description", "parameters"}``.
+* Key order is the order of the source (it is part of what the model sees).
+* ``json.dumps(indent=2, ensure_ascii=False)`` plus a trailing newline, UTF-8. Non-ASCII
+  text stays readable in review; a string that cannot be encoded as UTF-8 (a lone
+  surrogate) makes that one tool fall back to ``ensure_ascii=True``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from schemalint.model import Tool
+
+MANIFEST_ONLY_KEYS = frozenset({"runtime", "refused_when_omitted"})
+"""Manifest keys that describe the runtime and are never shown to the model."""
+
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
+
+
+def shown_definition(tool: Tool) -> Any:
+    """The tool definition as the model is shown it (source key order kept).
+
+    Returns a JSON-ready value; never raises.
+    """
+    raw = tool.raw
+    if isinstance(raw, Mapping):
+        if tool.origin.format == "manifest":
+            return {k: v for k, v in raw.items() if k not in MANIFEST_ONLY_KEYS}
+        return dict(raw)
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        out["description"] = tool.description
+    out["parameters"] = tool.advertised
+    return out
+
+
+def render_value(value: Any) -> str:
+    """``value`` as canonical JSON text: indent 2, source key order, trailing newline.
+
+    Falls back to ``ensure_ascii=True`` when the text cannot be encoded as UTF-8.
+    """
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, indent=2, ensure_ascii=True, default=str) + "\n"
+    return text
+
+
+def render(tool: Tool) -> str:
+    """The canonical rendering of ``tool`` (the bytes a snapshot file holds, decoded)."""
+    return render_value(shown_definition(tool))
+
+
+def snapshot_filename(name: str) -> str:
+    """File name of the snapshot of tool ``name``: ``<name>.json``.
+
+    Names made of letters, digits, ``_``, ``-`` and ``.`` (not starting with ``.`` or
+    ``-``) are used as they are; any other character is percent-encoded (``/`` ->
+    ``%2F``), and an empty name becomes ``%00.json``, so every tool name maps to one
+    distinct, safe file name.
+    """
+    if _SAFE_NAME.match(name):
+        return name + ".json"
+    if not name:
+        return "%00.json"
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isascii() and (ch.isalnum() or ch == "_" or (ch in ".-" and i > 0)):
+            out.append(ch)
+        else:
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")))
+    return "".join(out) + ".json"

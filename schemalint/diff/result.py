@@ -1,0 +1,142 @@
+"""Value types of a diff: one :class:`Change` per classified difference, grouped per tool."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from schemalint.diff.checks import KINDS, DiffCheck
+from schemalint.model import Tool
+
+STATUSES = ("identical", "same-meaning", "changed", "added", "removed")
+"""Per-tool status: identical bytes, same meaning / different bytes, changed meaning, added, removed."""
+
+FAIL_LEVELS = ("breaking", "meaning", "bytes", "never")
+"""``--fail-on`` levels: a breaking change; any change of meaning; any byte; nothing."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One classified difference.
+
+    ``pointer`` is an RFC 6901 pointer into the tool definition as rendered (e.g.
+    ``/inputSchema/properties/owner``); it points into the *new* definition, or the old
+    one for something removed. ``before``/``after`` hold the values compared when they
+    are small enough to show (``None`` otherwise). ``file`` is the file of the side the
+    pointer points into.
+    """
+
+    check: DiffCheck
+    tool: str
+    pointer: str
+    message: str
+    hint: str | None = None
+    file: str | None = None
+    before: Any = None
+    after: Any = None
+
+    @property
+    def kind(self) -> str:
+        """``breaking``, ``compatible``, ``description`` or ``bytes``."""
+        return self.check.kind
+
+    def to_json(self) -> dict[str, Any]:
+        """The change as a JSON-ready dict (the ``changes`` entries of the JSON report)."""
+        return {
+            "code": self.check.code,
+            "name": self.check.name,
+            "severity": self.check.severity.value,
+            "kind": self.check.kind,
+            "tool": self.tool,
+            "file": self.file,
+            "pointer": self.pointer,
+            "message": self.message,
+            "hint": self.hint,
+            "before": self.before,
+            "after": self.after,
+        }
+
+
+@dataclass
+class ToolDiff:
+    """The comparison of one tool name across the two sides; ``status`` is one of :data:`STATUSES`."""
+
+    name: str
+    status: str
+    old: Tool | None = None
+    new: Tool | None = None
+    changes: list[Change] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"tool", "status", "old_file", "new_file", "changes": [...]}``."""
+        return {
+            "tool": self.name,
+            "status": self.status,
+            "old_file": self.old.origin.file if self.old else None,
+            "new_file": self.new.origin.file if self.new else None,
+            "changes": [c.to_json() for c in self.changes],
+        }
+
+
+@dataclass
+class DiffResult:
+    """Everything ``schemalint diff`` reports: per-tool diffs (sorted by name) and notes."""
+
+    old_label: str
+    new_label: str
+    tools: list[ToolDiff] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def changes(self) -> list[Change]:
+        """Every change of every tool, in tool order."""
+        return [c for t in self.tools for c in t.changes]
+
+    def counts_by_status(self) -> dict[str, int]:
+        """Number of tools per status (every status present, zeros included)."""
+        counts = Counter(t.status for t in self.tools)
+        return {s: counts.get(s, 0) for s in STATUSES}
+
+    def counts_by_check(self) -> dict[str, int]:
+        """Number of changes per ``"SDxxx name"``, sorted by code."""
+        counts = Counter(f"{c.check.code} {c.check.name}" for c in self.changes)
+        return dict(sorted(counts.items()))
+
+    def counts_by_kind(self) -> dict[str, int]:
+        """Number of changes per kind (every kind present, zeros included)."""
+        counts = Counter(c.kind for c in self.changes)
+        return {k: counts.get(k, 0) for k in KINDS}
+
+    def fails(self, level: str) -> bool:
+        """True when a difference at or above ``level`` (one of :data:`FAIL_LEVELS`) exists."""
+        if level == "never":
+            return False
+        if level == "breaking":
+            return any(c.kind == "breaking" for c in self.changes)
+        if level == "meaning":
+            return any(t.status in ("changed", "added", "removed") for t in self.tools)
+        if level == "bytes":
+            return any(t.status != "identical" for t in self.tools)
+        raise ValueError(f"unknown --fail-on level {level!r}")
+
+    def summary(self) -> dict[str, Any]:
+        """The ``summary`` object of the JSON report."""
+        return {
+            "old": self.old_label,
+            "new": self.new_label,
+            "tools": len(self.tools),
+            "by_status": self.counts_by_status(),
+            "by_kind": self.counts_by_kind(),
+            "by_check": self.counts_by_check(),
+            "notes": list(self.notes),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"version": 1, "tools": [...], "changes": [...], "summary": {...}}``."""
+        return {
+            "version": 1,
+            "tools": [t.to_json() for t in self.tools],
+            "changes": [c.to_json() for c in self.changes],
+            "summary": self.summary(),
+        }

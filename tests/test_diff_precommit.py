@@ -1,0 +1,174 @@
+"""The hooks in .pre-commit-hooks.yaml, run by the real pre-commit in real git repositories.
+
+The schemalint working tree (tracked + untracked, not ignored files) is copied into a
+temporary git repository and committed, because pre-commit installs hooks from a
+repository whose hook file is committed; this works the same from a fresh clone in CI.
+
+pre-commit builds the hook's virtual environment (``pip install`` of schemalint, ~40 s).
+``try-repo`` always builds it in a throw-away store, so it is used once (the failing
+``schemalint`` case); the other runs use ``pre-commit run --all-files`` with a
+``.pre-commit-config.yaml`` that names the same repository and commit, sharing one
+PRE_COMMIT_HOME for the module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
+
+pytestmark = pytest.mark.skipif(
+    PRE_COMMIT is None or shutil.which("git") is None, reason="needs pre-commit (test extra) and git"
+)
+
+TOOL = {
+    "name": "search",
+    "description": "Search issues.",
+    "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+}
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, check=True)
+    return proc.stdout
+
+
+def init_repo(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "commit.gpgsign", "false")
+    return path
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A committed copy of the schemalint working tree (what try-repo installs the hooks from)."""
+    dest = init_repo(tmp_path_factory.mktemp("hookrepo") / "schemalint")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    for rel in filter(None, listed):
+        src = ROOT / rel
+        if not src.is_file() or rel.startswith(".venv/"):
+            continue
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, target)
+    git(dest, "add", "-A")
+    git(dest, "commit", "-q", "-m", "schemalint under test")
+    return dest
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
+    env.pop("VIRTUAL_ENV", None)
+    return env
+
+
+def try_repo(project: Path, hook_repo: Path, home: Path, hook: str) -> subprocess.CompletedProcess[str]:
+    """``pre-commit try-repo HOOK_REPO HOOK --all-files`` in ``project``."""
+    assert PRE_COMMIT is not None
+    return subprocess.run(
+        [PRE_COMMIT, "try-repo", str(hook_repo), hook, "--all-files", "--verbose"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=_env(home),
+        timeout=600,
+    )
+
+
+def run_hook(project: Path, hook_repo: Path, home: Path, hook: str) -> subprocess.CompletedProcess[str]:
+    """``pre-commit run HOOK --all-files`` with a config naming ``hook_repo`` at its HEAD commit."""
+    assert PRE_COMMIT is not None
+    rev = git(hook_repo, "rev-parse", "HEAD").strip()
+    config = project / ".pre-commit-config.yaml"
+    config.write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n"
+        "      - id: schemalint\n      - id: schemalint-snapshot\n"
+    )
+    git(project, "add", config.name)
+    return subprocess.run(
+        [PRE_COMMIT, "run", hook, "--all-files", "--verbose"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=_env(home),
+        timeout=600,
+    )
+
+
+def test_schemalint_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_commit_home: Path) -> None:
+    project = init_repo(tmp_path / "project")
+    (project / "tools.json").write_text(json.dumps([TOOL], indent=2) + "\n")
+    (project / "package.json").write_text('{"name": "not-a-tool-file"}\n')
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "clean tools")
+    ok = run_hook(project, hook_repo, pre_commit_home, "schemalint")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "Passed" in ok.stdout
+
+    broken = dict(TOOL, inputSchema={"type": "object", "properties": {}, "required": "query"})
+    (project / "tools.json").write_text(json.dumps([broken], indent=2) + "\n")
+    (project / "broken.json").write_text('{"name": "x", "inputSchema": {\n')
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "broken tools")
+    bad = try_repo(project, hook_repo, pre_commit_home, "schemalint")
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "Failed" in bad.stdout and "broken.json" in bad.stdout
+
+
+def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_commit_home: Path) -> None:
+    project = init_repo(tmp_path / "project")
+    (project / "pyproject.toml").write_text(
+        '[tool.schemalint]\nsources = ["tools"]\nsnapshot_dir = "tool-snapshots"\n'
+    )
+    (project / "tools").mkdir()
+    (project / "tools" / "search.json").write_text(json.dumps(TOOL, indent=2) + "\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "schemalint", "snapshot"], cwd=project, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (project / "tool-snapshots" / "search.json").is_file()
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "tools and their snapshots")
+    ok = run_hook(project, hook_repo, pre_commit_home, "schemalint-snapshot")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+
+    changed = dict(TOOL, description="Search issues and pull requests.")
+    (project / "tools" / "search.json").write_text(json.dumps(changed, indent=2) + "\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "edit the description, forget the snapshot")
+    bad = run_hook(project, hook_repo, pre_commit_home, "schemalint-snapshot")
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "stale" in bad.stdout and '+  "description": "Search issues and pull requests."' in bad.stdout
+    snap = json.loads((project / "tool-snapshots" / "search.json").read_text())
+    assert snap["description"] == "Search issues.", "--check must not write"
