@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 MAX_PROBE_ROUNDS = 8
+# pydantic error types meaning "a required key was omitted" (models / call signatures)
+MISSING_TYPES = frozenset({"missing", "missing_argument", "missing_keyword_only_argument"})
 
 
 def run_async(make: Callable[[], Awaitable[Any]], timeout: float) -> Any:
@@ -82,7 +84,7 @@ def _pydantic_errors(exc: BaseException) -> list[dict[str, Any]] | None:
 def refused_when_omitted(validate: Callable[[Any], Any]) -> tuple[str, ...]:
     """Instance paths the runtime validator refuses a call for omitting, found by probing it.
 
-    Calls ``validate({})`` and reads pydantic's ``missing`` errors; each missing key found
+    Calls ``validate({})`` and reads pydantic's ``missing`` / ``missing_argument`` errors; each missing key found
     is then filled with ``{}`` and the call repeated, so keys required inside nested
     objects are found too (at most :data:`MAX_PROBE_ROUNDS` rounds). Only the runtime's
     own validator is called. Returns JSON pointers such as ``("/artifact",
@@ -105,7 +107,7 @@ def refused_when_omitted(validate: Callable[[Any], Any]) -> tuple[str, ...]:
         new = False
         for err in errors:
             loc = err.get("loc") or ()
-            if err.get("type") != "missing" or not loc or not all(isinstance(p, str) for p in loc):
+            if err.get("type") not in MISSING_TYPES or not loc or not all(isinstance(p, str) for p in loc):
                 continue
             pointer = join_pointer("", *loc)
             if pointer in found:

@@ -21,9 +21,13 @@ validation the server applies on ``tools/call`` before the tool body runs:
   ``strict_input_validation``; the body is never called.
 
 Output side (``Contract.output``): the JSON schema of the tool's return type in pydantic
-*serialization* mode, i.e. the shape of ``structuredContent`` the server produces
-(``model_dump(mode="json", by_alias=True)``), next to the advertised ``outputSchema``
-(``Tool.output_schema``), which the frameworks derive in *validation* mode.
+*serialization* mode, i.e. the shape of ``structuredContent`` the server produces (the
+official SDK dumps with ``mode="json", by_alias=True``; fastmcp with the serializer's
+defaults, field names), next to the advertised ``outputSchema`` (``Tool.output_schema``),
+which the official SDK derives in *validation* mode (fastmcp 4: serialization mode, so the
+two agree there). A serializer that changes a field's
+type or a computed field makes the two differ; the official client then refuses the
+result ("Invalid structured content").
 
 ``load_stdio`` starts any MCP server command as a subprocess and lists its tools over
 stdio with the official client (no runtime contract: the server is a black box).
@@ -275,7 +279,8 @@ def _fastmcp_output(tool: Any) -> Any:
     return_type = getattr(tool, "return_type", None)
     if not isinstance(advertised, dict) or return_type is None:
         return None
-    schema = type_schema(return_type, mode="serialization")
+    # fastmcp dumps results with the serializer's defaults: field names, not aliases
+    schema = type_schema(return_type, mode="serialization", by_alias=False)
     if schema is None:
         return None
     if advertised.get("x-fastmcp-wrap-result"):
