@@ -8,10 +8,10 @@ import pytest
 pytest.importorskip("fastmcp")
 pytest.importorskip("mcp")
 
-from fastmcp import Context, FastMCP  # noqa: E402
-from pydantic import BaseModel, Field, PlainSerializer  # noqa: E402
+from fastmcp import Context, FastMCP
+from pydantic import BaseModel, Field, PlainSerializer
 
-from schemalint.loaders.mcp_server import tools_from_object  # noqa: E402
+from schemalint.loaders.mcp_server import tools_from_object
 
 CALLS: list[str] = []
 

@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from conftest import ROOT, run_cli  # noqa: E402
+from conftest import ROOT, run_cli
 
-from schemalint.loaders.mcp_server import load_stdio, tools_from_object  # noqa: E402
-from schemalint.loaders.sources import SourceError  # noqa: E402
+from schemalint.loaders.mcp_server import load_stdio, tools_from_object
+from schemalint.loaders.sources import SourceError
 
 EXAMPLE = ROOT / "examples" / "mcp_server" / "server.py"
 
@@ -167,7 +167,8 @@ def test_cli_mcp_stdio_failures_exit_2_with_stderr(tmp_path: Path):
 
 def test_stdio_time_limit(tmp_path: Path):
     sleeper = tmp_path / "sleeper.py"
-    sleeper.write_text("import sys, time\nsys.stderr.write('warming up\\n'); sys.stderr.flush()\ntime.sleep(30)\n")
+    sleeper.write_text("import sys, time\nsys.stderr.write('warming up\\n'); sys.stderr.flush()\n"
+                       "time.sleep(30)\n")
     with pytest.raises(SourceError, match=r"within 2s(.|\n)*warming up"):
         load_stdio(f'"{sys.executable}" "{sleeper}"', timeout=2)
 

@@ -84,8 +84,8 @@ def _pydantic_errors(exc: BaseException) -> list[dict[str, Any]] | None:
 def refused_when_omitted(validate: Callable[[Any], Any]) -> tuple[str, ...]:
     """Instance paths the runtime validator refuses a call for omitting, found by probing it.
 
-    Calls ``validate({})`` and reads pydantic's ``missing`` / ``missing_argument`` errors; each missing key found
-    is then filled with ``{}`` and the call repeated, so keys required inside nested
+    Calls ``validate({})`` and reads pydantic's ``missing`` / ``missing_argument`` errors;
+    each missing key found is then filled with ``{}`` and the call repeated, so keys required inside nested
     objects are found too (at most :data:`MAX_PROBE_ROUNDS` rounds). Only the runtime's
     own validator is called. Returns JSON pointers such as ``("/artifact",
     "/presentation/x")``, sorted; an empty tuple when the validator accepts ``{}`` or

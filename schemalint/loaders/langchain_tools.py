@@ -13,6 +13,7 @@ schema dict, or that take a single string, have no runtime validator to compare.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -53,15 +54,25 @@ def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
 
 
 def _injected_keys(model: Any) -> set[str]:
-    """Field names and aliases of arguments LangChain injects itself (never sent by the model)."""
+    """Field names and aliases of arguments LangChain injects itself (never sent by the model).
+
+    A field is injected when its annotation, or the ``Annotated`` metadata pydantic moved
+    to ``FieldInfo.metadata``, is (an instance of) ``InjectedToolArg``.
+    """
     try:
-        from langchain_core.tools.base import _is_injected_arg_type
-    except ImportError:  # an older/newer langchain_core without the helper
+        from langchain_core.tools.base import InjectedToolArg, _is_injected_arg_type
+    except ImportError:  # a langchain_core without these helpers
         return set()
+
+    def marks(item: Any) -> bool:
+        if isinstance(item, type):
+            return issubclass(item, InjectedToolArg)
+        return isinstance(item, InjectedToolArg)
+
     keys: set[str] = set()
     for field_name, field in model.model_fields.items():
         try:
-            injected = _is_injected_arg_type(field.annotation)
+            injected = _is_injected_arg_type(field.annotation) or any(marks(m) for m in field.metadata)
         except Exception:
             injected = False
         if injected:
@@ -90,7 +101,8 @@ def _runtime(tool: Any) -> Contract | None:
 def _validator(tool: Any, injected: set[str]) -> Callable[[Any], Any]:
     def validate(arguments: Any) -> Any:
         try:
-            return tool._parse_input(arguments, None)
+            # a call id, as a real tool call has one (InjectedToolCallId is filled from it)
+            return tool._parse_input(copy.copy(arguments), "call_schemalint_probe")
         except Exception as exc:
             errors = getattr(exc, "errors", None)
             if injected and callable(errors):
