@@ -35,10 +35,12 @@ stdio with the official client (no runtime contract: the server is a black box).
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import shlex
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from schemalint.loaders.extras import require
@@ -88,7 +90,8 @@ def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
         return None
     lister = {"mcp2": _list_mcp2, "mcp1": _list_mcp1, "lowlevel": _list_mcp2, "fastmcp": _list_fastmcp}[kind]
     try:
-        listed, runtimes = run_async(lambda: lister(obj), LIST_TIMEOUT)
+        with _quiet_server_logs():
+            listed, runtimes = run_async(lambda: lister(obj), LIST_TIMEOUT)
     except SourceError:
         raise
     except TimeoutError:
@@ -100,6 +103,20 @@ def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
             f"{source}: listing the MCP server's tools failed: {type(exc).__name__}: {exc}"
         ) from None
     return [_tool(wire, source, runtimes.get(wire.get("name"))) for wire in listed]
+
+
+@contextlib.contextmanager
+def _quiet_server_logs() -> Iterator[None]:
+    """Silence the in-process server's INFO logs ("Processing request of type ...") while listing."""
+    loggers = [logging.getLogger(name) for name in ("mcp", "fastmcp", "FastMCP")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
 
 
 def _tool(wire: dict[str, Any], source: str, runtime: Contract | None) -> Tool:
