@@ -125,7 +125,6 @@ def _pydantic_function_tool(outer: dict[str, Any], fn: Any, carrier: Any, source
         schema_path=None,
         runtime=Contract(
             input=model.model_json_schema(),
-            output=model.model_json_schema(mode="serialization"),
             validate=validate,
             refused_when_omitted=refused_when_omitted(validate),
         ),
