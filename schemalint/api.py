@@ -78,11 +78,15 @@ def load(
     *,
     exclude: Sequence[str] = (),
     python_path: Sequence[str] = (),
+    mcp_stdio: Sequence[str] = (),
 ) -> LoadResult:
     """Load every tool from ``sources`` (files, directories, globs, ``module:attr``).
 
-    Raises :class:`SourceError` for a missing path or a Python source that cannot be
-    imported; unreadable files become SL000 diagnostics in the result instead.
+    ``mcp_stdio``: MCP server commands (``"python server.py --flag"``) to start as
+    subprocesses; their ``tools/list`` answers are loaded too.
+    Raises :class:`SourceError` for a missing path, a Python source that cannot be
+    imported or an MCP server that cannot be listed; unreadable files become SL000
+    diagnostics in the result instead.
     """
     result = LoadResult()
     file_sources = [s for s in sources if not is_python_source(s)]
@@ -98,6 +102,11 @@ def load(
 
         result.files += 1
         result.tools.extend(load_python_source(source, python_path, problems=result.diagnostics))
+    for command in mcp_stdio:
+        from schemalint.loaders.mcp_server import load_stdio
+
+        result.files += 1
+        result.tools.extend(load_stdio(command))
     return result
 
 
@@ -139,18 +148,20 @@ def check(
     dialect: str | None = None,
     python_path: Sequence[str] = (),
     select: Sequence[str] | None = None,
+    mcp_stdio: Sequence[str] = (),
 ) -> CheckResult:
     """Lint ``sources``: load, run every applicable rule, locate and sort the diagnostics.
 
     ``targets``: provider profiles (``openai-strict``, ``gemini`` ...) added to those
     inferred from each tool's format. ``select``: rule codes/names/prefixes to keep
-    (``None`` keeps all). Raises :class:`SourceError` (exit 2 in the CLI).
+    (``None`` keeps all). ``mcp_stdio``: MCP server commands to start and list over
+    stdio (see :func:`load`). Raises :class:`SourceError` (exit 2 in the CLI).
     """
     from schemalint.rules.base import Context, run_rules
     from schemalint.rules.registry import all_rules
 
     started = time.perf_counter()
-    loaded = load(sources, exclude=exclude, python_path=python_path)
+    loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio)
     ctx = Context(targets=frozenset(targets), dialect=dialect, catalog=loaded.tools)
     diagnostics = list(loaded.diagnostics)
     diagnostics.extend(run_rules(all_rules(), loaded.tools, ctx))

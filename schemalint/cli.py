@@ -99,6 +99,11 @@ def check(
     python_path: Annotated[
         list[str] | None, typer.Option("--python-path", help="Extra import root for module:attr sources.")
     ] = None,
+    mcp_stdio: Annotated[
+        list[str] | None, typer.Option("--mcp-stdio", help="Start this MCP server command (quoted, e.g. "
+                                       "\"python server.py\") over stdio and lint the tools it lists "
+                                       "(repeatable; needs schemalint[mcp]).")
+    ] = None,
     config: Annotated[
         Path | None, typer.Option("--config", help="Configuration file (default: nearest "
                                   "schemalint.toml or pyproject.toml with [tool.schemalint]).")
@@ -113,6 +118,8 @@ def check(
       schemalint check tools/ --format json
 
       schemalint check openai_tools.json --target openai-strict --fail-on warning
+
+      schemalint check --mcp-stdio "python server.py"
     """
     from schemalint.api import SourceError
     from schemalint.api import check as run_check
@@ -127,8 +134,8 @@ def check(
         cfg = load_config(config)
     except ConfigError as exc:
         raise fail(str(exc)) from None
-    srcs = list(sources or []) or resolve_sources(cfg)
-    if not srcs:
+    srcs = list(sources or []) or ([] if mcp_stdio else resolve_sources(cfg))
+    if not srcs and not mcp_stdio:
         raise fail("no sources given and none configured in [tool.schemalint] `sources`")
     try:
         result = run_check(
@@ -138,11 +145,12 @@ def check(
             dialect=dialect,
             python_path=python_path or [],
             select=_split_csv(select) or None,
+            mcp_stdio=mcp_stdio or [],
         )
     except SourceError as exc:
         raise fail(str(exc)) from None
     if result.tools == 0 and not result.diagnostics:
-        result.notes.append("no tool definitions found in " + ", ".join(srcs))
+        result.notes.append("no tool definitions found in " + ", ".join([*srcs, *(mcp_stdio or [])]))
     write_report(output_format, result, sys.stdout)
     worst = result.worst()
     if fail_on != "never" and worst is not None:

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
-import importlib
-import importlib.util
 import json
 import os
 import shutil
@@ -199,36 +197,17 @@ def load_worktree(
 
 
 def load_python_tools(source: str, python_path: Sequence[str] = ()) -> list[Tool]:
-    """Tools of a ``module:attr`` Python source, imported in this process.
+    """Tools of a ``module:attr`` Python source, imported in this process
+    (:func:`schemalint.loaders.python_source.load_python_source`).
 
-    Uses :mod:`schemalint.loaders.python_source` when it is installed; otherwise the
-    attribute must be JSON-like (a list or dict of tool definitions, e.g. a ``TOOLS``
-    list) and its tools are found by shape. Raises :class:`DiffError` when the import fails.
+    Raises :class:`DiffError` when the import fails.
     """
-    for entry in reversed([str(p) for p in python_path]):
-        if entry not in sys.path:
-            sys.path.insert(0, entry)
-    if importlib.util.find_spec("schemalint.loaders.python_source") is not None:
-        from schemalint.loaders.python_source import load_python_source
+    from schemalint.loaders.python_source import load_python_source
 
-        try:
-            return list(load_python_source(source, python_path))
-        except SourceError as exc:
-            raise DiffError(str(exc)) from None
-    from schemalint.loaders.json_tools import find_tools
-
-    module_name, _, attr = source.partition(":")
     try:
-        value: Any = importlib.import_module(module_name)
-    except Exception as exc:  # an import runs arbitrary code: report any failure
-        raise DiffError(f"{source}: cannot import {module_name}: {type(exc).__name__}: {exc}") from None
-    for part in [p for p in attr.split(".") if p]:
-        if not hasattr(value, part):
-            raise DiffError(f"{source}: module {module_name} has no attribute {attr!r}")
-        value = getattr(value, part)
-    if not isinstance(value, (list, tuple, dict)):
-        raise DiffError(f"{source}: {type(value).__name__} is not a list or dict of tool definitions")
-    return list(find_tools(json.loads(json.dumps(value, default=str)), source))
+        return list(load_python_source(source, python_path))
+    except SourceError as exc:
+        raise DiffError(str(exc)) from None
 
 
 def tool_to_json(tool: Tool) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import sys
 import types
 import typing
@@ -34,7 +35,11 @@ from schemalint.loaders.sources import SourceError
 from schemalint.model import Diagnostic, Severity, Tool
 
 RECOGNIZERS: tuple[str, ...] = (
+    "schemalint.loaders.mcp_server:tools_from_object",
+    "schemalint.loaders.openai_agents:tools_from_object",
+    "schemalint.loaders.langchain_tools:tools_from_object",
     "schemalint.loaders.pydantic_models:tools_from_object",
+    "schemalint.loaders.json_objects:tools_from_object",
 )
 """``module:function`` names of the recognizers, tried in order."""
 
@@ -44,33 +49,42 @@ _MAX_EXPANSION = 10_000
 @contextmanager
 def _import_roots(python_path: Sequence[str]) -> Iterator[None]:
     saved = list(sys.path)
-    sys.path[:0] = [str(p) for p in python_path]
+    # Like `python -m`, the working directory is importable after the given roots.
+    sys.path[:0] = [*(str(p) for p in python_path), os.getcwd()]
     try:
         yield
     finally:
         sys.path[:] = saved
 
 
-def import_module(module: str, python_path: Sequence[str] = ()) -> types.ModuleType:
+def import_module(module: str, python_path: Sequence[str] = (), label: str | None = None) -> types.ModuleType:
     """Import ``module`` with ``python_path`` prepended to ``sys.path`` for the import.
 
     Raises :class:`SourceError` for any failure (not found, syntax error, an exception
-    raised while the module runs, ``SystemExit``), naming the module and the error.
+    raised while the module runs, ``SystemExit``), naming ``label`` (default: the module)
+    and the error.
     """
+    label = label or module
     with _import_roots(python_path):
         try:
             return importlib.import_module(module)
         except ModuleNotFoundError as exc:
+            from schemalint.loaders.extras import install_hint
+
             where = f" (import roots tried first: {', '.join(python_path)})" if python_path else ""
-            hint = "" if python_path else "; add its folder with --python-path"
-            raise SourceError(f"{module}: cannot import: ModuleNotFoundError: {exc}{where}{hint}") from None
+            extra = install_hint(exc.name or "") if exc.name and exc.name != module else None
+            if extra:
+                hint = f"; install it with: {extra}"
+            else:
+                hint = "; add its folder with --python-path"
+            raise SourceError(f"{label}: cannot import: ModuleNotFoundError: {exc}{where}{hint}") from None
         except SyntaxError as exc:
             loc = f" ({exc.filename}:{exc.lineno})" if exc.filename else ""
-            raise SourceError(f"{module}: cannot import: SyntaxError: {exc.msg}{loc}") from None
+            raise SourceError(f"{label}: cannot import: SyntaxError: {exc.msg}{loc}") from None
         except BaseException as exc:  # the module's own code failed; never a traceback
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            raise SourceError(f"{module}: cannot import: {type(exc).__name__} raised while importing: "
+            raise SourceError(f"{label}: cannot import: {type(exc).__name__} raised while importing: "
                               f"{exc}") from None
 
 
@@ -80,7 +94,7 @@ def resolve(source: str, python_path: Sequence[str] = ()) -> Any:
     Raises :class:`SourceError` when the module cannot be imported or lacks ``attr``.
     """
     module_name, _, attr = source.partition(":")
-    obj: Any = import_module(module_name, python_path)
+    obj: Any = import_module(module_name, python_path, label=source)
     for part in [p for p in attr.split(".") if p]:
         try:
             obj = getattr(obj, part)
@@ -137,6 +151,13 @@ def module_members(module: types.ModuleType) -> list[tuple[str, Any]]:
     return [(n, v) for n, v in members if not (inspect.isclass(v) and id(v) in parts)]
 
 
+def _is_tool_data(obj: dict[Any, Any]) -> bool:
+    """True for a dict that is (or holds) tool definitions as plain data, read whole by shape."""
+    from schemalint.loaders.json_objects import tools_from_object
+
+    return tools_from_object(obj, "") is not None
+
+
 def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
     if depth > 3:
         return
@@ -146,7 +167,7 @@ def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
     elif isinstance(obj, (list, tuple, set, frozenset)):
         for i, value in enumerate(obj):
             yield from _expand(value, f"{source}[{i}]", depth + 1)
-    elif isinstance(obj, dict):
+    elif isinstance(obj, dict) and not _is_tool_data(obj):
         for key, value in obj.items():
             yield from _expand(value, f"{source}[{key!r}]", depth + 1)
     else:
@@ -195,8 +216,20 @@ def load_python_source(
         else:
             if member is obj:
                 raise SourceError(
-                    f"{source}: {type(obj).__name__} is not a tool definition schemalint knows "
-                    "(expected a pydantic model, a function with typed arguments, or a list/dict/module "
-                    "of them)"
+                    f"{source}: {type(obj).__name__} is not a tool source schemalint knows "
+                    "(expected a pydantic model, a function with typed arguments, an MCP server, an OpenAI "
+                    "Agents FunctionTool, openai.pydantic_function_tool output, a LangChain tool, or a "
+                    "list/dict/module of them)"
                 )
+    if not tools and not found_any_problem(problems, source):
+        raise SourceError(
+            f"{source}: {type(obj).__name__} is not a tool source schemalint knows: it holds no tool "
+            "definition (expected pydantic models, functions with typed arguments, MCP servers, Agents or "
+            "LangChain tools, or tool definitions as plain dicts)"
+        )
     return tools
+
+
+def found_any_problem(problems: list[Diagnostic] | None, source: str) -> bool:
+    """True when loading ``source`` already recorded a problem (so "no tools" is explained)."""
+    return bool(problems) and any(p.file.startswith(source.split(":")[0]) for p in problems or [])

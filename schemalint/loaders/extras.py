@@ -1,0 +1,51 @@
+"""Optional framework dependencies: import them lazily, name the extra when one is missing.
+
+schemalint's core needs none of the tool frameworks. Each one is an optional extra
+(``pip install 'schemalint[mcp]'``, ``[agents]``, ``[langchain]``); a loader that needs
+one calls :func:`require`, which raises :class:`MissingExtraError` (a
+:class:`~schemalint.loaders.sources.SourceError`, so the CLI exits 2) naming the extra.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from schemalint.loaders.sources import SourceError
+
+# top-level import name -> the schemalint extra that installs it
+EXTRA_FOR_MODULE: dict[str, str] = {
+    "mcp": "mcp",
+    "fastmcp": "mcp",
+    "agents": "agents",
+    "openai": "agents",
+    "langchain_core": "langchain",
+    "langchain": "langchain",
+}
+
+
+class MissingExtraError(SourceError):
+    """A framework module schemalint needs is not installed; the message names the extra."""
+
+
+def install_hint(module: str) -> str | None:
+    """``pip install 'schemalint[extra]'`` for a (dotted) module name we know, else ``None``."""
+    extra = EXTRA_FOR_MODULE.get(module.split(".")[0])
+    return f"pip install 'schemalint[{extra}]'" if extra else None
+
+
+def require(module: str, feature: str) -> ModuleType:
+    """Import ``module`` or raise :class:`MissingExtraError`.
+
+    ``feature`` says what needed it (``"listing MCP tools over stdio"``); the message
+    names the module and the extra to install. Any ``ImportError`` counts as missing
+    (a module set to ``None`` in ``sys.modules`` raises one too).
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        hint = install_hint(module) or f"pip install {module.split('.')[0]}"
+        raise MissingExtraError(
+            f"{feature} needs the optional dependency {module.split('.')[0]!r}, which is not "
+            f"installed ({exc}); install it with: {hint}"
+        ) from None

@@ -1,0 +1,155 @@
+"""Helpers shared by the framework recognizers (MCP servers, OpenAI Agents, LangChain).
+
+Nothing here imports a framework; pydantic is imported inside the functions that need it.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+MAX_PROBE_ROUNDS = 8
+# pydantic error types meaning "a required key was omitted" (models / call signatures)
+MISSING_TYPES = frozenset({"missing", "missing_argument", "missing_keyword_only_argument"})
+
+
+def run_async(make: Callable[[], Awaitable[Any]], timeout: float) -> Any:
+    """Run the coroutine ``make()`` to completion within ``timeout`` seconds and return its result.
+
+    Uses ``anyio.run`` in the current thread, or in a fresh thread when an event loop is
+    already running here (a caller inside async code). Raises ``TimeoutError`` when the
+    time limit passes, and whatever the coroutine raises otherwise.
+    """
+    import anyio
+
+    async def guarded() -> Any:
+        with anyio.fail_after(timeout):
+            return await make()
+
+    try:
+        import asyncio
+
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return anyio.run(guarded)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = anyio.run(guarded)
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def closure_var(fn: Any, name: str) -> Any:
+    """The value of the free variable ``name`` captured by function ``fn``, or ``None``."""
+    code = getattr(fn, "__code__", None)
+    cells = getattr(fn, "__closure__", None)
+    if code is None or not cells:
+        return None
+    for var, cell in zip(code.co_freevars, cells, strict=False):
+        if var == name:
+            try:
+                return cell.cell_contents
+            except ValueError:  # empty cell
+                return None
+    return None
+
+
+def _pydantic_errors(exc: BaseException) -> list[dict[str, Any]] | None:
+    """The ``errors()`` of a pydantic ValidationError found on ``exc`` or its cause chain."""
+    seen = 0
+    cur: BaseException | None = exc
+    while cur is not None and seen < 10:
+        errors = getattr(cur, "errors", None)
+        if callable(errors) and type(cur).__name__ == "ValidationError":
+            try:
+                return list(errors())
+            except Exception:
+                return None
+        cur = cur.__cause__ or cur.__context__
+        seen += 1
+    return None
+
+
+def refused_when_omitted(validate: Callable[[Any], Any]) -> tuple[str, ...]:
+    """Instance paths the runtime validator refuses a call for omitting, found by probing it.
+
+    Calls ``validate({})`` and reads pydantic's ``missing`` / ``missing_argument`` errors;
+    each missing key found is then filled with ``{}`` and the call repeated, so keys required inside nested
+    objects are found too (at most :data:`MAX_PROBE_ROUNDS` rounds). Only the runtime's
+    own validator is called. Returns JSON pointers such as ``("/artifact",
+    "/presentation/x")``, sorted; an empty tuple when the validator accepts ``{}`` or
+    raises something other than a pydantic ``ValidationError``.
+    """
+    from schemalint.model import join_pointer
+
+    found: set[str] = set()
+    args: dict[str, Any] = {}
+    for _ in range(MAX_PROBE_ROUNDS):
+        try:
+            validate(copy.deepcopy(args))
+        except Exception as exc:
+            errors = _pydantic_errors(exc)
+        else:
+            break
+        if not errors:
+            break
+        new = False
+        for err in errors:
+            loc = err.get("loc") or ()
+            if err.get("type") not in MISSING_TYPES or not loc or not all(isinstance(p, str) for p in loc):
+                continue
+            pointer = join_pointer("", *loc)
+            if pointer in found:
+                continue
+            found.add(pointer)
+            new = True
+            _set_path(args, list(loc), {})
+        if not new:
+            break
+    return tuple(sorted(found))
+
+
+def _set_path(target: dict[str, Any], path: list[str], value: Any) -> None:
+    cur = target
+    for key in path[:-1]:
+        nxt = cur.get(key)
+        if not isinstance(nxt, dict):
+            nxt = {}
+            cur[key] = nxt
+        cur = nxt
+    cur.setdefault(path[-1], value)
+
+
+def inline_root_ref(schema: Any) -> Any:
+    """Copy the ``$defs`` entry a root ``$ref`` points to onto the root (as MCP servers do)."""
+    if not isinstance(schema, dict):
+        return schema
+    ref = schema.get("$ref")
+    defs = schema.get("$defs")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and isinstance(defs, dict):
+        target = defs.get(ref[len("#/$defs/"):])
+        if isinstance(target, dict):
+            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            return {**target, **siblings}
+    return schema
+
+
+def type_schema(tp: Any, mode: str = "validation", by_alias: bool = True) -> dict[str, Any] | None:
+    """JSON schema of the Python type ``tp`` in pydantic ``mode`` (``None`` if pydantic cannot)."""
+    from pydantic import TypeAdapter
+
+    try:
+        return TypeAdapter(tp).json_schema(mode=mode, by_alias=by_alias)  # type: ignore[arg-type]
+    except Exception:
+        return None

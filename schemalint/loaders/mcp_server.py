@@ -1,0 +1,404 @@
+"""MCP servers: what ``tools/list`` really returns vs what ``tools/call`` really validates.
+
+Supported server objects (recognized by class, without importing any framework first):
+
+* the official SDK v2 ``mcp.server.mcpserver.MCPServer`` (``mcp>=2``),
+* the official SDK v1 ``mcp.server.fastmcp.FastMCP`` (``mcp<2``),
+* the official SDK low-level ``mcp.server.lowlevel.Server`` (listing only: its
+  ``tools/call`` validation is whatever the handler does, so no runtime contract),
+* the standalone ``fastmcp`` package's ``FastMCP``.
+
+The *advertised* side of each tool is the ``tools/list`` answer received by a real
+client session connected to the server in memory (``mcp.Client(server)``,
+``create_connected_server_and_client_session`` for v1, ``fastmcp.Client(server)``),
+``inputSchema`` and ``outputSchema`` included. The *runtime* side is the argument
+validation the server applies on ``tools/call`` before the tool body runs:
+
+* official SDK: ``FuncMetadata.validate_arguments`` / ``pre_parse_json`` +
+  ``arg_model.model_validate`` (JSON strings for non-``str`` arguments are parsed first);
+* fastmcp: pydantic's validator of the function's call signature (context and injected
+  dependencies removed), in strict JSON mode when the server sets
+  ``strict_input_validation``; the body is never called.
+
+Output side (``Contract.output``): the JSON schema of the tool's return type in pydantic
+*serialization* mode, i.e. the shape of ``structuredContent`` the server produces (the
+official SDK dumps with ``mode="json", by_alias=True``; fastmcp with the serializer's
+defaults, field names), next to the advertised ``outputSchema`` (``Tool.output_schema``),
+which the official SDK derives in *validation* mode (fastmcp 4: serialization mode, so the
+two agree there). A serializer that changes a field's
+type or a computed field makes the two differ; the official client then refuses the
+result ("Invalid structured content").
+
+``load_stdio`` starts any MCP server command as a subprocess and lists its tools over
+stdio with the official client (no runtime contract: the server is a black box).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shlex
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from schemalint.loaders.extras import require
+from schemalint.loaders.framework_common import (
+    inline_root_ref,
+    refused_when_omitted,
+    run_async,
+    type_schema,
+)
+from schemalint.loaders.sources import SourceError
+from schemalint.model import Contract, Origin, Tool, join_pointer
+
+FORMAT = "mcp-server"
+LIST_TIMEOUT = 30.0
+STDIO_TIMEOUT = 30.0
+
+
+def server_kind(obj: Any) -> str | None:
+    """``"mcp2"``, ``"mcp1"``, ``"lowlevel"``, ``"fastmcp"`` or ``None``, by the object's class only."""
+    if isinstance(obj, type):
+        return None
+    for cls in type(obj).__mro__:
+        module = getattr(cls, "__module__", "") or ""
+        name = cls.__name__
+        if module.startswith("mcp.server.mcpserver") and name == "MCPServer":
+            return "mcp2"
+        if module.startswith("mcp.server.fastmcp") and name == "FastMCP":
+            return "mcp1"
+        if module.startswith("mcp.server.lowlevel") and name == "Server":
+            return "lowlevel"
+        if module.startswith("fastmcp.") and name == "FastMCP":
+            return "fastmcp"
+    return None
+
+
+def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
+    """Tools of an MCP server object, or ``None`` when ``obj`` is not an MCP server.
+
+    Lists the tools through a real in-memory client session and attaches, per tool, the
+    runtime contract of the server's ``tools/call`` argument validation. Raises
+    :class:`~schemalint.loaders.sources.SourceError` when the listing fails or exceeds
+    :data:`LIST_TIMEOUT` seconds, and :class:`~schemalint.loaders.extras.MissingExtraError`
+    when the client side is not installed.
+    """
+    kind = server_kind(obj)
+    if kind is None:
+        return None
+    lister = {"mcp2": _list_mcp2, "mcp1": _list_mcp1, "lowlevel": _list_mcp2, "fastmcp": _list_fastmcp}[kind]
+    try:
+        with _quiet_server_logs():
+            listed, runtimes = run_async(lambda: lister(obj), LIST_TIMEOUT)
+    except SourceError:
+        raise
+    except TimeoutError:
+        raise SourceError(
+            f"{source}: listing the MCP server's tools took longer than {LIST_TIMEOUT:.0f}s"
+        ) from None
+    except Exception as exc:
+        raise SourceError(
+            f"{source}: listing the MCP server's tools failed: {type(exc).__name__}: {exc}"
+        ) from None
+    return [_tool(wire, source, runtimes.get(wire.get("name"))) for wire in listed]
+
+
+@contextlib.contextmanager
+def _quiet_server_logs() -> Iterator[None]:
+    """Silence the in-process server's INFO logs ("Processing request of type ...") while listing."""
+    loggers = [logging.getLogger(name) for name in ("mcp", "fastmcp", "FastMCP")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
+
+
+def _tool(wire: dict[str, Any], source: str, runtime: Contract | None) -> Tool:
+    name = wire.get("name")
+    name = name if isinstance(name, str) else ""
+    return Tool(
+        name=name,
+        description=wire.get("description"),
+        advertised=wire.get("inputSchema"),
+        origin=Origin(source, join_pointer("/tools", name), FORMAT),
+        schema_path=None,
+        runtime=runtime,
+        output_schema=wire.get("outputSchema"),
+        raw=wire,
+    )
+
+
+def _wire(tool: Any) -> dict[str, Any]:
+    """A listed tool as the JSON object the client received (camelCase keys, nulls dropped)."""
+    if isinstance(tool, dict):
+        return tool
+    return dict(tool.model_dump(mode="json", by_alias=True, exclude_none=True))
+
+
+def _contract(
+    validate: Callable[[Any], Any], input_schema: Any, output_schema: Any
+) -> Contract:
+    return Contract(
+        input=input_schema,
+        output=output_schema,
+        validate=validate,
+        refused_when_omitted=refused_when_omitted(validate),
+    )
+
+
+# -- official SDK ------------------------------------------------------------------
+
+
+async def _list_mcp2(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contract]]:
+    require("mcp", "listing the tools of an MCP server")
+    from mcp import Client
+
+    listed: list[dict[str, Any]] = []
+    async with Client(server) as client:
+        cursor = None
+        for _ in range(1000):
+            page = await client.list_tools(cursor=cursor)
+            listed.extend(_wire(t) for t in page.tools)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+    return listed, _official_runtimes(server, v1=False)
+
+
+async def _list_mcp1(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contract]]:
+    memory = require("mcp.shared.memory", "listing the tools of an MCP server")
+    listed: list[dict[str, Any]] = []
+    async with memory.create_connected_server_and_client_session(server._mcp_server) as session:
+        cursor = None
+        for _ in range(1000):
+            page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
+            listed.extend(_wire(t) for t in page.tools)
+            cursor = getattr(page, "nextCursor", None)
+            if not cursor:
+                break
+    return listed, _official_runtimes(server, v1=True)
+
+
+def _official_runtimes(server: Any, *, v1: bool) -> dict[str, Contract]:
+    """Runtime contracts of an MCPServer / v1 FastMCP: its func_metadata argument validation."""
+    manager = getattr(server, "_tool_manager", None)
+    if manager is None:
+        return {}
+    out: dict[str, Contract] = {}
+    for info in manager.list_tools():
+        meta = getattr(info, "fn_metadata", None)
+        if meta is None:
+            continue
+        out[info.name] = _contract(
+            _official_validator(meta, v1=v1),
+            meta.arg_model.model_json_schema(by_alias=True),
+            _official_output(meta),
+        )
+    return out
+
+
+def _official_validator(meta: Any, *, v1: bool) -> Callable[[Any], Any]:
+    def validate(arguments: Any) -> Any:
+        if not v1 and hasattr(meta, "validate_arguments"):
+            return meta.validate_arguments(arguments)
+        parsed = meta.pre_parse_json(arguments)
+        return meta.arg_model.model_validate(parsed)
+
+    return validate
+
+
+def _official_output(meta: Any) -> Any:
+    """Serialization-mode schema of the structured result, or ``None`` for unstructured tools."""
+    if getattr(meta, "output_schema", None) is None:
+        return None
+    model = getattr(meta, "output_model", None)
+    if model is None:
+        return None
+    adapter_for = getattr(meta, "_output_adapter", None)
+    try:
+        adapter = adapter_for(model) if callable(adapter_for) else None
+        schema = adapter.json_schema(mode="serialization") if adapter is not None else None
+    except Exception:
+        schema = None
+    if schema is None:
+        schema = type_schema(model, mode="serialization")
+    return inline_root_ref(schema)
+
+
+# -- fastmcp -------------------------------------------------------------------------
+
+
+async def _list_fastmcp(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contract]]:
+    require("mcp", "listing the tools of a fastmcp server")
+    client_mod = require("fastmcp.client", "listing the tools of a fastmcp server")
+    listed: list[dict[str, Any]] = []
+    async with client_mod.Client(server) as client:
+        listed.extend(_wire(t) for t in await client.list_tools())
+    runtimes: dict[str, Contract] = {}
+    strict = bool(getattr(server, "strict_input_validation", False))
+    for tool in await server.list_tools():
+        contract = _fastmcp_contract(tool, strict)
+        if contract is not None:
+            runtimes[tool.name] = contract
+    return listed, runtimes
+
+
+def _fastmcp_contract(tool: Any, strict: bool) -> Contract | None:
+    """The call-signature validator fastmcp applies to a FunctionTool, without its body."""
+    fn = getattr(tool, "fn", None)
+    if fn is None:
+        return None  # a transformed / proxied tool: no local validator to read
+    from fastmcp.server.dependencies import without_injected_parameters
+    from fastmcp.utilities.types import get_cached_typeadapter
+    from pydantic_core import SchemaValidator, to_json
+
+    adapter = get_cached_typeadapter(without_injected_parameters(fn))
+    arguments_schema = _arguments_only(adapter.core_schema)
+    if arguments_schema is None:
+        return None
+    validator = SchemaValidator(arguments_schema)
+
+    def validate(arguments: Any) -> Any:
+        if strict:
+            return validator.validate_json(to_json(arguments), strict=True)
+        return validator.validate_python(arguments)
+
+    try:
+        input_schema = adapter.json_schema(mode="validation")
+    except Exception:
+        input_schema = None
+    return _contract(validate, input_schema, _fastmcp_output(tool))
+
+
+def _arguments_only(core: Any) -> Any:
+    """A copy of a function's core schema with the ``call`` node replaced by its arguments."""
+    if not isinstance(core, dict):
+        return None
+    if core.get("type") == "call":
+        return core.get("arguments_schema")
+    if core.get("type") == "definitions" and isinstance(core.get("schema"), dict):
+        inner = _arguments_only(core["schema"])
+        return None if inner is None else {**core, "schema": inner}
+    inner_schema = core.get("schema")
+    if isinstance(inner_schema, dict):  # a wrapper (function-after, ...) around the call
+        return _arguments_only(inner_schema)
+    return None
+
+
+def _fastmcp_output(tool: Any) -> Any:
+    advertised = getattr(tool, "output_schema", None)
+    return_type = getattr(tool, "return_type", None)
+    if not isinstance(advertised, dict) or return_type is None:
+        return None
+    # fastmcp dumps results with the serializer's defaults: field names, not aliases
+    schema = type_schema(return_type, mode="serialization", by_alias=False)
+    if schema is None:
+        return None
+    if advertised.get("x-fastmcp-wrap-result"):
+        defs = schema.pop("$defs", None)
+        wrapped: dict[str, Any] = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
+        if defs:
+            wrapped["$defs"] = defs
+        return wrapped
+    return inline_root_ref(schema)
+
+
+# -- stdio -----------------------------------------------------------------------------
+
+
+def load_stdio(command: str, *, timeout: float = STDIO_TIMEOUT, cwd: str | None = None) -> list[Tool]:
+    """Start ``command`` (a shell-style string) as an MCP server over stdio and list its tools.
+
+    The official client performs the handshake and pages through ``tools/list``; the
+    process is stopped afterwards. Tools carry no runtime contract. Raises
+    :class:`SourceError` (exit 2) when the command is empty or cannot be started, the
+    server exits or misbehaves, or ``timeout`` seconds pass; the message includes the
+    server's stderr. Raises :class:`~schemalint.loaders.extras.MissingExtraError` when
+    the ``mcp`` package is not installed.
+    """
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise SourceError(f"--mcp-stdio {command!r}: cannot split the command: {exc}") from None
+    if not argv:
+        raise SourceError("--mcp-stdio: the command is empty")
+    require("mcp", "--mcp-stdio (listing an MCP server's tools over stdio)")
+    label = f"mcp-stdio:{command}"
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as errlog:
+        try:
+            listed = run_async(lambda: _list_stdio(argv, errlog, cwd), timeout)
+        except TimeoutError:
+            raise SourceError(
+                f"--mcp-stdio {command!r}: no tools/list answer within {timeout:.0f}s"
+                + _stderr_tail(errlog)
+            ) from None
+        except SourceError:
+            raise
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            raise SourceError(
+                f"--mcp-stdio {command!r}: the server could not be started or listed: "
+                f"{_describe(exc)}" + _stderr_tail(errlog)
+            ) from None
+    return [_tool(wire, label, None) for wire in listed]
+
+
+async def _list_stdio(argv: list[str], errlog: Any, cwd: str | None) -> list[dict[str, Any]]:
+    import mcp
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=cwd)
+    listed: list[dict[str, Any]] = []
+    if hasattr(mcp, "Client"):  # mcp >= 2
+        async with mcp.Client(stdio_client(params, errlog=errlog)) as client:
+            cursor = None
+            for _ in range(1000):
+                page = await client.list_tools(cursor=cursor)
+                listed.extend(_wire(t) for t in page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+        return listed
+    from mcp import ClientSession  # mcp 1.x
+
+    async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as opened:
+        session: Any = opened
+        await session.initialize()
+        page = await session.list_tools()
+        listed.extend(_wire(t) for t in page.tools)
+        while getattr(page, "nextCursor", None):
+            page = await session.list_tools(cursor=page.nextCursor)
+            listed.extend(_wire(t) for t in page.tools)
+    return listed
+
+
+def _describe(exc: BaseException) -> str:
+    """One line for an exception, unwrapping exception groups to their first leaf."""
+    seen = 0
+    while getattr(exc, "exceptions", None) and seen < 10:  # an ExceptionGroup
+        exc = exc.exceptions[0]  # type: ignore[attr-defined]
+        seen += 1
+    text = str(exc) or type(exc).__name__
+    return f"{type(exc).__name__}: {text}"
+
+
+def _stderr_tail(errlog: Any, limit: int = 2000) -> str:
+    try:
+        errlog.flush()
+        errlog.seek(0)
+        text = errlog.read()
+    except Exception:
+        return ""
+    text = text.strip()
+    if not text:
+        return "\n(the server wrote nothing to stderr)"
+    if len(text) > limit:
+        text = "..." + text[-limit:]
+    return "\nserver stderr:\n" + text

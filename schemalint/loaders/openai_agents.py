@@ -1,0 +1,132 @@
+"""OpenAI Agents SDK function tools and the OpenAI SDK's ``pydantic_function_tool``.
+
+Recognized objects (by class, no framework imported first):
+
+* ``agents.FunctionTool`` (what ``@function_tool`` returns): advertised =
+  ``params_json_schema`` (the SDK's strict transform applied when
+  ``strict_json_schema`` is true: every property required, ``additionalProperties:
+  false``), sent as a Responses-API function tool with ``strict``; runtime = the
+  SDK's argument parsing, ``FuncSchema.params_pydantic_model(**arguments)``, read from
+  the tool's own invoker (or rebuilt from the wrapped function). A tool whose
+  ``params_json_schema`` was edited after creation therefore shows the edit as drift.
+* ``agents.Agent``: each of its ``FunctionTool`` entries.
+* The dict returned by ``openai.pydantic_function_tool(Model)`` (Chat Completions) or
+  ``openai.pydantic_responses_function_tool`` (Responses): advertised = its
+  ``parameters`` (``to_strict_json_schema(Model)``); runtime = what ``.parse()`` does
+  with the model's arguments, ``Model.model_validate_json``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from schemalint.loaders.framework_common import closure_var, refused_when_omitted
+from schemalint.model import Contract, Origin, Tool, join_pointer
+
+FORMAT = "openai-agents"
+
+
+def _class_is(obj: Any, module_prefix: str, name: str) -> bool:
+    return any(
+        (getattr(cls, "__module__", "") or "").startswith(module_prefix) and cls.__name__ == name
+        for cls in type(obj).__mro__
+    )
+
+
+def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
+    """Tools for an Agents SDK FunctionTool / Agent or a ``pydantic_function_tool`` dict; else ``None``."""
+    if isinstance(obj, type):
+        return None
+    if _class_is(obj, "agents.", "FunctionTool"):
+        return [_agents_tool(obj, source)]
+    if _class_is(obj, "agents.", "Agent") and isinstance(getattr(obj, "tools", None), list):
+        return [_agents_tool(t, source) for t in obj.tools if _class_is(t, "agents.", "FunctionTool")]
+    if isinstance(obj, dict):
+        fn = obj.get("function")
+        if _class_is(fn, "openai.", "PydanticFunctionTool"):
+            return [_pydantic_function_tool(obj, fn, fn, source, "openai-chat")]
+        if _class_is(obj, "openai.", "ResponsesPydanticFunctionTool"):
+            return [_pydantic_function_tool(obj, obj, obj, source, "openai-responses")]
+    return None
+
+
+def _agents_model(tool: Any) -> Any:
+    """The pydantic model the Agents SDK validates this tool's arguments with, or ``None``."""
+    invoker = tool.on_invoke_tool
+    impl = getattr(invoker, "_invoke_tool_impl", invoker)
+    schema = closure_var(impl, "schema")
+    if schema is None:
+        prepare = closure_var(impl, "_prepare_arguments")
+        schema = closure_var(prepare, "schema") if prepare is not None else None
+    if schema is None:
+        try:
+            wrapped = tool.__wrapped__
+            from agents.function_schema import function_schema
+
+            schema = function_schema(wrapped, strict_json_schema=tool.strict_json_schema)
+        except Exception:
+            return None
+    return getattr(schema, "params_pydantic_model", None)
+
+
+def _agents_validator(model: Any) -> Callable[[Any], Any]:
+    def validate(arguments: Any) -> Any:
+        if not isinstance(arguments, dict):
+            raise TypeError("tool arguments must be a JSON object")
+        return model(**arguments) if arguments else model()
+
+    return validate
+
+
+def _agents_tool(tool: Any, source: str) -> Tool:
+    name = str(tool.name)
+    wire = {
+        "type": "function",
+        "name": name,
+        "description": tool.description,
+        "parameters": tool.params_json_schema,
+        "strict": bool(tool.strict_json_schema),
+    }
+    model = _agents_model(tool)
+    runtime = None
+    if model is not None:
+        validate = _agents_validator(model)
+        runtime = Contract(
+            input=model.model_json_schema(),
+            validate=validate,
+            refused_when_omitted=refused_when_omitted(validate),
+        )
+    return Tool(
+        name=name,
+        description=tool.description,
+        advertised=tool.params_json_schema,
+        origin=Origin(source, join_pointer("/tools", name), FORMAT),
+        schema_path=None,
+        runtime=runtime,
+        output_schema=getattr(tool, "output_json_schema", None),
+        raw=wire,
+    )
+
+
+def _pydantic_function_tool(outer: dict[str, Any], fn: Any, carrier: Any, source: str, fmt: str) -> Tool:
+    model = carrier.model
+    name = str(fn.get("name", ""))
+
+    def validate(arguments: Any) -> Any:
+        return model.model_validate_json(json.dumps(arguments))
+
+    return Tool(
+        name=name,
+        description=fn.get("description"),
+        advertised=fn.get("parameters"),
+        origin=Origin(source, join_pointer("/tools", name), fmt),
+        schema_path=None,
+        runtime=Contract(
+            input=model.model_json_schema(),
+            validate=validate,
+            refused_when_omitted=refused_when_omitted(validate),
+        ),
+        raw=dict(outer),
+    )

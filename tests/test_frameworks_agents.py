@@ -1,0 +1,121 @@
+"""OpenAI Agents SDK function tools and openai.pydantic_function_tool, with the real SDKs."""
+
+import json
+
+import pytest
+
+pytest.importorskip("agents")
+pytest.importorskip("openai")
+
+from agents import Agent, function_tool
+from pydantic import BaseModel
+
+from schemalint.loaders.openai_agents import tools_from_object
+
+CALLS: list[str] = []
+
+
+class Spec(BaseModel):
+    x: int
+    label: str = "a"
+
+
+@function_tool
+def present(artifact: str, presentation: Spec, mode: str = "fast") -> str:
+    """Present an answer.
+
+    Args:
+        artifact: the artifact id
+        presentation: how to show it
+    """
+    CALLS.append("present")
+    return artifact
+
+
+def _fresh_tool():
+    @function_tool
+    def record(title: str, name: str) -> str:
+        """Record a result. Pass a short `name` for tracking."""
+        CALLS.append("record")
+        return title
+
+    return record
+
+
+def test_strict_function_tool_advertised_vs_runtime():
+    [tool] = tools_from_object(present, "m:present")
+    assert tool.origin.format == "openai-agents"
+    assert tool.strict and tool.raw["strict"] is True
+    # strict transform: every property required (defaults too), additionalProperties false
+    assert tool.advertised["required"] == ["artifact", "presentation", "mode"]
+    assert tool.advertised["additionalProperties"] is False
+    assert tool.advertised["properties"]["presentation"]["required"] == ["x", "label"]
+    # the runtime (params_pydantic_model) needs only the keys without defaults
+    assert tool.runtime.refused_when_omitted == ("/artifact", "/presentation", "/presentation/x")
+    assert tool.runtime.input["required"] == ["artifact", "presentation"]
+    CALLS.clear()
+    tool.runtime.validate({"artifact": "a", "presentation": {"x": 1}})
+    with pytest.raises(Exception, match="artifact"):
+        tool.runtime.validate({"presentation": {"x": 1}})
+    assert CALLS == []
+
+
+def test_schema_edited_after_creation_is_drift():
+    """Incident 2: a flag deletes `name` from the advertised schema; the SDK still requires it."""
+    tool_obj = _fresh_tool()
+    params = tool_obj.params_json_schema
+    del params["properties"]["name"]
+    params["required"].remove("name")
+    [tool] = tools_from_object(tool_obj, "m:record")
+    assert "name" not in tool.advertised["properties"]
+    assert "/name" in tool.runtime.refused_when_omitted
+    with pytest.raises(Exception, match="name"):
+        tool.runtime.validate({"title": "t"})  # the call the advertised schema describes
+    assert "`name`" in tool.description
+
+
+def test_agent_lists_its_function_tools():
+    agent = Agent(name="a", tools=[present, _fresh_tool()])
+    tools = tools_from_object(agent, "m:agent")
+    assert [t.name for t in tools] == ["present", "record"]
+
+
+def test_non_strict_function_tool():
+    @function_tool(strict_mode=False)
+    def lookup(key: str, limit: int = 3) -> str:
+        """Look `key` up."""
+        return key
+
+    [tool] = tools_from_object(lookup, "m:lookup")
+    assert tool.raw["strict"] is False and not tool.strict
+    assert tool.advertised["required"] == ["key"]
+    assert tool.runtime.refused_when_omitted == ("/key",)
+
+
+def test_pydantic_function_tool_chat_and_responses():
+    import openai
+
+    class GetWeather(BaseModel):
+        """Weather for a city."""
+
+        city: str
+        unit: str = "c"
+
+    chat = openai.pydantic_function_tool(GetWeather)
+    [tool] = tools_from_object(chat, "m:chat")
+    assert tool.origin.format == "openai-chat"
+    assert tool.name == "GetWeather" and tool.strict
+    assert tool.advertised["required"] == ["city", "unit"]  # to_strict_json_schema
+    assert tool.runtime.refused_when_omitted == ("/city",)
+    tool.runtime.validate({"city": "Oslo", "unit": "c"})
+    with pytest.raises(Exception, match="city"):
+        tool.runtime.validate({"unit": "c"})
+    responses = openai.pydantic_responses_function_tool(GetWeather)
+    [rtool] = tools_from_object(responses, "m:responses")
+    assert rtool.origin.format == "openai-responses"
+    assert json.dumps(rtool.advertised) == json.dumps(tool.advertised)
+
+
+def test_plain_dicts_and_other_objects_are_not_mine():
+    assert tools_from_object({"type": "function", "function": {"name": "x"}}, "m") is None
+    assert tools_from_object(object(), "m") is None

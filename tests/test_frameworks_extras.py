@@ -1,0 +1,92 @@
+"""Optional extras, lazy framework imports, and module:attr sources through the CLI."""
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_cli
+
+
+def _run_without(modules: list[str], *cli_args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in a subprocess where importing each of ``modules`` fails (as if not installed)."""
+    code = (
+        "import sys\n"
+        f"for name in {modules!r}:\n"
+        "    sys.modules[name] = None\n"
+        "from schemalint.cli import main\n"
+        f"sys.argv = ['schemalint', *{list(cli_args)!r}]\n"
+        "main()\n"
+    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_mcp_stdio_without_mcp_names_the_extra():
+    proc = _run_without(["mcp"], "check", "--mcp-stdio", f'"{sys.executable}" server.py')
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "pip install 'schemalint[mcp]'" in proc.stderr
+
+
+def test_module_needing_langchain_without_it_names_the_extra(tmp_path: Path):
+    (tmp_path / "lc_tools.py").write_text(textwrap.dedent("""
+        from langchain_core.tools import tool
+
+        @tool
+        def ping(host: str) -> str:
+            "Ping `host`."
+            return host
+    """))
+    proc = _run_without(["langchain_core"], "check", "lc_tools:ping", "--python-path", str(tmp_path))
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "schemalint[langchain]" in proc.stderr and "lc_tools:ping" in proc.stderr
+
+
+def test_cli_start_imports_no_framework():
+    code = (
+        "import sys\n"
+        "import schemalint.cli, schemalint.api, schemalint.loaders.python_source\n"
+        "import schemalint.loaders.mcp_server, schemalint.loaders.openai_agents\n"
+        "import schemalint.loaders.langchain_tools\n"
+        "heavy = ('mcp', 'fastmcp', 'agents', 'openai', 'langchain_core', 'pydantic')\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_mixed_list_of_framework_tools_through_the_cli(tmp_path: Path):
+    pytest.importorskip("agents")
+    pytest.importorskip("langchain_core")
+    (tmp_path / "mixed_tools.py").write_text(textwrap.dedent("""
+        from agents import function_tool
+        from langchain_core.tools import tool
+
+        @function_tool
+        def lookup(key: str) -> str:
+            "Look `key` up."
+            return key
+
+        @tool
+        def ping(host: str) -> str:
+            "Ping `host`."
+            return host
+
+        TOOLS = [lookup, ping]
+    """))
+    proc = run_cli("check", "mixed_tools:TOOLS", "--python-path", str(tmp_path), "--format", "json",
+                   "--fail-on", "never")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)["summary"]
+    assert summary["tools_by_format"] == {"openai-agents": 1, "langchain": 1}
+
+def test_unrecognized_or_missing_python_objects_exit_2(tmp_path: Path):
+    (tmp_path / "plain_values.py").write_text("NOT_TOOLS = [1, 2]\n")
+    proc = run_cli("check", "plain_values:NOT_TOOLS", "--python-path", str(tmp_path))
+    assert proc.returncode == 2
+    assert "not a tool source" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("check", "plain_values:MISSING", "--python-path", str(tmp_path))
+    assert proc.returncode == 2 and "has no attribute" in proc.stderr
