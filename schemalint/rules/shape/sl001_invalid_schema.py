@@ -177,13 +177,13 @@ class InvalidSchema(Rule):
         try:
             if validator.is_valid(schema):
                 return
-            errors = list(validator.iter_errors(schema))
+            errors = _leaf_errors(validator.iter_errors(schema))
         except (ValueError, TypeError, OverflowError):
             # e.g. YAML gave non-string keys or dates: check the JSON the provider would receive.
             schema = json.loads(json.dumps(schema, default=str))
             if validator.is_valid(schema):
                 return
-            errors = list(validator.iter_errors(schema))
+            errors = _leaf_errors(validator.iter_errors(schema))
         gemini = tool.origin.format in _GEMINI_FORMATS
         seen: set[str] = set()
         bad_types: list[tuple[str, list[str]]] = []
@@ -259,6 +259,27 @@ class InvalidSchema(Rule):
             hint=f"see the definition of `{key or 'the schema'}` in JSON Schema {dialect}",
             file_pointer=where,
         )
+
+
+def _leaf_errors(errors: Any) -> list[Any]:
+    """Replace an ``anyOf``/``oneOf`` error by the errors of its most relevant branch when that
+    branch failed deeper inside the schema (``items: {"type": "String"}`` fails the metaschema's
+    ``items: anyOf [schema, schema array]``; the useful error is the one at ``items/type``)."""
+    out: list[Any] = []
+    stack = list(errors)[::-1]
+    while stack:
+        err = stack.pop()
+        context = getattr(err.kind, "context", None) if getattr(err.kind, "name", "") in ("anyOf", "oneOf") \
+            else None
+        if context:
+            depth = len(list(err.instance_path))
+            branches = [list(b) for b in context if b]
+            best = max(branches, key=lambda b: max(len(list(e.instance_path)) for e in b), default=[])
+            if best and max(len(list(e.instance_path)) for e in best) > depth:
+                stack.extend(best[::-1])
+                continue
+        out.append(err)
+    return out
 
 
 def _nonstandard_types(schema: Any, tokens: list[Any], gemini: bool) -> list[str] | None:

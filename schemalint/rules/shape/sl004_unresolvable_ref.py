@@ -129,9 +129,17 @@ class UnresolvableRef(Rule):
 
 def _local_hint(root: Any, ref: str) -> str:
     """Suggest an existing definition when the reference looks like a typo or a moved one."""
+    import difflib
+
     name = ref.rstrip("/").rsplit("/", 1)[-1]
     for container in ("$defs", "definitions"):
         defs = root.get(container) if isinstance(root, Mapping) else None
-        if isinstance(defs, Mapping) and name in defs:
-            return f"the definition exists as \"#/{container}/{name}\": point the reference there"
+        if not isinstance(defs, Mapping):
+            continue
+        names = [k for k in defs if isinstance(k, str)]
+        close = [k for k in names if k.lower() == name.lower()] or difflib.get_close_matches(name, names, 1)
+        if close:
+            target = f"#/{container}/{close[0]}"
+            if target != ref:
+                return f"did you mean \"{target}\"? point the reference at an existing definition"
     return "define the target under `$defs` or fix the JSON pointer after '#'"
