@@ -30,12 +30,12 @@ from typing import Any
 
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.shape._index import index_schema
-from schemalint.schema.walk import Node, resolve_local_ref
+from schemalint.rules.shape._index import SchemaNode, index_schema
+from schemalint.schema.walk import resolve_local_ref
 
-_SAME_INSTANCE_CHILD = {"allOf": 2, "anyOf": 2, "oneOf": 2, "if": 1, "then": 1, "else": 1, "not": 1,
-                        "dependentSchemas": 2, "dependencies": 2}
-"""Keyword that leads to a subschema of the same instance -> pointer tokens to strip to reach the parent."""
+_SAME_INSTANCE_CHILD = frozenset({"allOf", "anyOf", "oneOf", "if", "then", "else", "not", "dependentSchemas",
+                                  "dependencies"})
+"""Keywords that lead to a subschema of the same instance as its parent."""
 
 _CONJUNCTIVE = ("allOf", "if", "then", "else")
 _ALL_BRANCHES = ("allOf", "anyOf", "oneOf", "if", "then", "else")
@@ -55,13 +55,13 @@ class _Scope:
 
     def add_own(self, schema: Mapping[str, Any]) -> None:
         props = schema.get("properties")
-        if isinstance(props, Mapping):
+        if isinstance(props, dict):
             self.names.update(k for k in props if isinstance(k, str))
         pats = schema.get("patternProperties")
-        if isinstance(pats, Mapping):
+        if isinstance(pats, dict):
             self.patterns.extend(k for k in pats if isinstance(k, str))
         extra = schema.get("additionalProperties")
-        if isinstance(extra, Mapping):
+        if isinstance(extra, dict):
             self.additional_schema = True
         elif extra is False:
             self.closed = True
@@ -84,30 +84,24 @@ def _collect(scope: _Scope, schema: Any, root: Any, keywords: tuple[str, ...], b
     while stack and budget[0] > 0:
         budget[0] -= 1
         node, refs = stack.pop()
-        if not isinstance(node, Mapping):
+        if not isinstance(node, dict):
             continue
         scope.add_own(node)
         for kw in keywords:
             sub = node.get(kw)
             if isinstance(sub, list):
                 stack.extend((s, refs) for s in sub)
-            elif isinstance(sub, Mapping):
+            elif isinstance(sub, dict):
                 stack.append((sub, refs))
         for kw in ("dependentSchemas", "dependencies"):
             deps = node.get(kw)
-            if isinstance(deps, Mapping):
-                stack.extend((s, refs) for s in deps.values() if isinstance(s, Mapping))
+            if isinstance(deps, dict):
+                stack.extend((s, refs) for s in deps.values() if isinstance(s, dict))
         ref = node.get("$ref")
         if isinstance(ref, str) and ref not in refs:
             found, target, _ = resolve_local_ref(root, ref)
             if found:
                 stack.append((target, (*refs, ref)))
-
-
-def _parent_pointer(pointer: str, strip: int) -> str:
-    for _ in range(strip):
-        pointer = pointer[: pointer.rfind("/")]
-    return pointer
 
 
 class RequiredNotInProperties(Rule):
@@ -128,14 +122,14 @@ class RequiredNotInProperties(Rule):
         root = tool.advertised
         if not isinstance(root, Mapping):
             return
-        index = index_schema(root)
-        for node in index.required:
-            yield from self._check_node(tool, root, node, index.nodes)
+        for node in index_schema(root).required:
+            yield from self._check_node(tool, root, node)
 
-    def _check_node(
-        self, tool: Tool, root: Any, node: Node, nodes: Mapping[str, Node]
-    ) -> Iterator[Diagnostic]:
+    def _check_node(self, tool: Tool, root: Any, node: SchemaNode) -> Iterator[Diagnostic]:
         schema = node.schema
+        own = schema.get("properties")
+        if isinstance(own, dict) and all(name in own for name in schema["required"] if isinstance(name, str)):
+            return  # the common case: every required key is declared right here
         declared_type = schema.get("type")
         if isinstance(declared_type, str) and declared_type.lower() in _NON_OBJECT_TYPES:
             return  # `required` has no effect on a non-object; not this rule's business
@@ -143,29 +137,26 @@ class RequiredNotInProperties(Rule):
         scope = _Scope()
         _collect(scope, schema, root, _ALL_BRANCHES, budget)
         current = node
-        while current.keyword in _SAME_INSTANCE_CHILD:
-            parent = nodes.get(_parent_pointer(current.pointer, _SAME_INSTANCE_CHILD[current.keyword]))
-            if parent is None:
-                break
-            _collect(scope, parent.schema, root, _CONJUNCTIVE, budget)
-            current = parent
+        while current.keyword in _SAME_INSTANCE_CHILD and current.parent is not None:
+            current = current.parent
+            _collect(scope, current.schema, root, _CONJUNCTIVE, budget)
         seen: set[str] = set()
+        pointer, instance_path = node.pointer, node.instance_path
         for i, name in enumerate(schema["required"]):
             if not isinstance(name, str) or name in seen or scope.declares(name):
                 continue
             seen.add(name)
             shown = json.dumps(name, ensure_ascii=False)
-            where = ("the tool's arguments" if node.instance_path == "" else
-                     f"`{node.instance_path}`" if node.instance_path else f"the schema at `{node.pointer}`")
+            where = ("the tool's arguments" if instance_path == "" else
+                     f"`{instance_path}`" if instance_path else f"the schema at `{pointer}`")
             consequence = (" and `additionalProperties: false` forbids it, so no call can satisfy the schema"
                            if scope.closed else "")
             yield self.diag(
-                tool, f"{node.pointer}/required/{i}",
+                tool, f"{pointer}/required/{i}",
                 f"`required` lists {shown} but no property {shown} is declared for {where}{consequence}; "
                 "the model is told to send it without a type or description, and Gemini refuses the request "
                 "(\"property is not defined\")",
-                instance_path=None if node.instance_path is None else
-                f"{node.instance_path}/{escape_token(name)}",
+                instance_path=None if instance_path is None else f"{instance_path}/{escape_token(name)}",
                 hint=f"declare {shown} under `properties` (with a type and a description) or remove it from "
                      "`required`",
             )

@@ -39,7 +39,7 @@ def _ids_and_anchors(root: Any, index: SchemaIndex) -> tuple[dict[str, Any], set
     if isinstance(root, Mapping):
         rid = root.get("$id", root.get("id"))
         base = urldefrag(rid)[0] if isinstance(rid, str) else ""
-    for node in index.nodes.values():
+    for node in index.ids:
         schema = node.schema
         for key in ("$id", "id"):
             value = schema.get(key)

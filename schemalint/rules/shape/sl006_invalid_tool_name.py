@@ -62,6 +62,9 @@ FORMAT_PROFILE = {
 """Tool format -> the profile its names are checked against without ``--target``."""
 
 
+_PORTABLE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
 def suggest(name: str) -> str:
     """A name that passes the portable pattern, derived from ``name``."""
     fixed = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip()).strip("_")
@@ -73,7 +76,7 @@ def _problem(name: str, pattern: NamePattern) -> str:
         return f"is {len(name)} characters long (at most 64)"
     if len(name) > 128:
         return f"is {len(name)} characters long (at most 128)"
-    bad = sorted({c for c in name if not re.match(r"[A-Za-z0-9_-]", c)})
+    bad = sorted({c for c in name if c not in _PORTABLE_CHARS})
     if pattern is GEMINI and name[:1].isdigit():
         return "starts with a digit"
     shown = ", ".join("a space" if c == " " else repr(c) for c in bad[:5])
