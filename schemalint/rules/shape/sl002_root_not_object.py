@@ -114,8 +114,10 @@ class RootNotObject(Rule):
                         f"the alternatives with `required` inside the `{unions[0]}` branches or with "
                         "if/then/else (Anthropic and OpenAI also refuse a root anyOf/oneOf/allOf)")
             elif not schema:
-                msg = (f"`{key}` is an empty schema {{}} with no `type: object`; MCP clients reject it "
-                       "(\"expected 'object' at inputSchema.type\") and OpenAI answers \"got 'type: null'\"")
+                who = ("MCP clients reject it (\"expected 'object' at inputSchema.type\"), so the server's "
+                       "whole tools/list can fail" if fmt == "mcp" else
+                       "OpenAI answers: schema must be a JSON Schema of 'type: \"object\"', got 'type: null'")
+                msg = f"`{key}` is an empty schema {{}} with no `type: object`; {who}"
                 hint = _EMPTY_HINT
             else:
                 msg = (f"the root of `{key}` has no `type`; providers require `\"type\": \"object\"` at the "

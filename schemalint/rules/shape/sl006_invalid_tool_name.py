@@ -132,7 +132,8 @@ class InvalidToolName(Rule):
             providers = " and ".join(p.providers for p in failed)
             yield self.diag(
                 tool, None,
-                f"tool name {name!r} {_problem(name, worst)}; {providers} require "
+                f"tool name {name!r} {_problem(name, worst)}; {providers} "
+                + ("require " if " and " in providers else "requires ")
                 + " / ".join(p.regex.pattern for p in failed)
                 + (", and refuse the request (\"string does not match pattern\")"
                    if worst.severity is Severity.ERROR else ""),
