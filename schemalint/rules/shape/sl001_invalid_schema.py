@@ -227,6 +227,8 @@ class InvalidSchema(Rule):
         kind = getattr(err.kind, "name", "")
         where = base + pointer
         key = str(tokens[-1]) if tokens else ""
+        if isinstance(tokens[-1] if tokens else None, int) and len(tokens) >= 2:
+            key = f"{tokens[-2]}[{tokens[-1]}]"  # an entry of a keyword's array, e.g. required[0]
         if kind == "type" and found and not isinstance(value, (Mapping, bool)) and \
                 set(getattr(err.kind, "types", ())) >= {"object", "boolean"}:
             if token_role(tokens) == ("entry", "properties"):
@@ -256,7 +258,7 @@ class InvalidSchema(Rule):
             msg = f"`{key or '/'}` is invalid: {err.message}"
         return self.diag(
             tool, None, f"{msg} (fails the {dialect} metaschema at {pointer or '/'})",
-            hint=f"see the definition of `{key or 'the schema'}` in JSON Schema {dialect}",
+            hint=f"see the definition of `{key.split('[')[0] or 'the schema'}` in JSON Schema {dialect}",
             file_pointer=where,
         )
 
