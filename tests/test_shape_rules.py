@@ -75,6 +75,23 @@ def test_sl001_nonstandard_types_one_diagnostic_per_schema_with_hints(tmp_path: 
     assert d.line == 1 and d.column
 
 
+def test_sl001_dialect_file_summarised_once(tmp_path: Path) -> None:
+    def fn(name: str, **props: Any) -> dict[str, Any]:
+        return {"name": name, "description": "d", "parameters": {"type": "dict", "properties": props}}
+
+    bench = [fn("a", x={"type": "float"}), fn("b", y={"type": "string", "minLength": -1}), fn("c")]
+    for _ in range(2):  # the rule keeps per-run state: a second run gives the same answer
+        diags = lint(tmp_path, bench, "SL001")
+        assert sorted(d.pointer for d in diags) == ["/0/parameters/type",
+                                                    "/1/parameters/properties/y/minLength"]
+        summary = next(d for d in diags if d.pointer == "/0/parameters/type")
+        assert "all 3 tool schemas" in summary.message and '"float" in 1' in summary.message
+        assert summary.tool == "a" and summary.hint and 'use "type": "object"' in summary.hint
+    mixed = [fn("a"), {"name": "b", "description": "d", "parameters": obj(q={"type": "float"})}]
+    assert sorted(d.pointer for d in lint(tmp_path, mixed, "SL001")) == [
+        "/0/parameters/type", "/1/parameters/properties/q/type"]
+
+
 def test_sl001_type_hints() -> None:
     assert '"number"' in type_hint("float")
     assert '"object"' in type_hint("HashMap")

@@ -21,7 +21,8 @@ primitive type names) and the draft-04/06/07/2019-09/2020-12 metaschemas
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
@@ -144,6 +145,29 @@ class InvalidSchema(Rule):
     source = ("JSON Schema Validation draft-07 §6.1.1; json-schema.org metaschemas draft-04..2020-12 "
               "(bundled by jsonschema-specifications 2025)")
 
+    def __init__(self) -> None:
+        # Per run (keyed by the catalog's identity): files written wholly in a non-standard dialect.
+        self._runs: dict[int, tuple[Sequence[Tool], dict[str, _DialectFile]]] = {}
+
+    def _dialect_files(self, ctx: Context) -> dict[str, _DialectFile]:
+        """Files of ``ctx.catalog`` whose every schema's root is ``"type": "dict"`` (or another
+        non-standard spelling of object), with at least two such tools: a dialect, not a slip."""
+        key = id(ctx.catalog)
+        run = self._runs.get(key)
+        if run is not None and run[0] is ctx.catalog:
+            return run[1]
+        per_file: dict[str, list[bool]] = {}
+        for t in ctx.catalog:
+            if isinstance(t.advertised, Mapping):
+                root_type = t.advertised.get("type")
+                per_file.setdefault(t.origin.file, []).append(
+                    isinstance(root_type, str) and root_type not in STANDARD_TYPES
+                    and NONSTANDARD_TYPES.get(root_type.lower()) == "object")
+        files = {f: _DialectFile(len(flags)) for f, flags in per_file.items()
+                 if len(flags) >= 2 and all(flags)}
+        self._runs = {key: (ctx.catalog, files)}
+        return files
+
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         yield from self._check(tool, tool.advertised, ctx, tool.schema_pointer)
         if tool.output_schema is not None:
@@ -200,7 +224,35 @@ class InvalidSchema(Rule):
                 continue
             yield self._explain(tool, schema, tokens, pointer, err, base, choice.dialect)
         if bad_types:
-            yield self._type_diag(tool, bad_types, base)
+            dialect_file = self._dialect_files(ctx).get(tool.origin.file) if base == tool.schema_pointer \
+                else None
+            if dialect_file is None:
+                yield self._type_diag(tool, bad_types, base)
+            else:  # summarised once per file by check_catalog
+                dialect_file.add(tool, base + bad_types[0][0], {n for _, names in bad_types for n in names})
+
+    def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+        """One diagnostic per file written wholly in a non-standard type dialect (BFCL style)."""
+        run = self._runs.pop(id(ctx.catalog), None)
+        if run is None or run[0] is not ctx.catalog:
+            return
+        for file, info in run[1].items():
+            if info.first is None:
+                continue
+            tool, where = info.first
+            counts = ", ".join(f"{json.dumps(n, ensure_ascii=False)} in {c}"
+                               for n, c in info.names.most_common(8))
+            yield self.diag(
+                tool, None,
+                f"all {info.tools} tool schemas of this file are written in a non-standard type dialect "
+                f"(the BFCL/ACEBench style, not JSON Schema): {counts} tool(s); {info.affected} tools are "
+                f"affected, the first is {tool.name!r}. A provider that validates schemas refuses each of "
+                "them, and a model shown them has to guess what the types mean",
+                hint="; ".join(f"{json.dumps(n, ensure_ascii=False)}: {type_hint(n)}"
+                               for n, _ in info.names.most_common(6))
+                + f" (convert {file} before sending its tools to a provider)",
+                file_pointer=where,
+            )
 
     def _type_diag(self, tool: Tool, bad_types: list[tuple[str, list[str]]], base: str) -> Diagnostic:
         """One diagnostic for every non-standard type name in one schema, at the first one."""
@@ -261,6 +313,24 @@ class InvalidSchema(Rule):
             hint=f"see the definition of `{key.split('[')[0] or 'the schema'}` in JSON Schema {dialect}",
             file_pointer=where,
         )
+
+
+class _DialectFile:
+    """Non-standard type names found in one dialect file: tools affected, names, first place."""
+
+    __slots__ = ("affected", "first", "names", "tools")
+
+    def __init__(self, tools: int) -> None:
+        self.tools = tools
+        self.affected = 0
+        self.first: tuple[Tool, str] | None = None
+        self.names: Counter[str] = Counter()
+
+    def add(self, tool: Tool, where: str, names: set[str]) -> None:
+        self.affected += 1
+        self.names.update(names)
+        if self.first is None:
+            self.first = (tool, where)
 
 
 def _leaf_errors(errors: Any) -> list[Any]:
