@@ -43,9 +43,15 @@ def json_offsets(text: str, pointers: Iterable[str]) -> dict[tuple[str, ...], in
     path: tuple[str, ...] = ()
     expecting_key = False
     pending_key_offset = 0
-    for m in _TOKEN.finditer(text):
+    decoder = json.JSONDecoder()
+    pos = 0
+    while True:
+        m = _TOKEN.search(text, pos)
+        if m is None:
+            break
         tok = m.group()
         start = m.start()
+        pos = m.end()
         if expecting_key and tok.startswith('"'):
             try:
                 key = json.loads(tok)
@@ -81,6 +87,13 @@ def json_offsets(text: str, pointers: Iterable[str]) -> dict[tuple[str, ...], in
             vpath, voffset = (), start
         if vpath in wanted and vpath not in found:
             found[vpath] = voffset
+        elif tok in "{[" and vpath not in wanted:
+            # Nothing wanted inside this container: skip it with the C decoder.
+            try:
+                pos = decoder.raw_decode(text, start)[1]
+                continue
+            except (ValueError, RecursionError):
+                pass  # tokenize it instead
         if tok in "{[":
             is_obj = tok == "{"
             stack.append([vpath, is_obj, 0, None])

@@ -1,0 +1,377 @@
+"""SL001 invalid-schema: the advertised schema fails its dialect's metaschema.
+
+Every advertised input schema (and an MCP ``outputSchema``) is validated against the
+metaschema of its dialect (:mod:`schemalint.schema.dialect`): ``$schema`` decides,
+draft-07 when absent, ``--dialect`` overrides. Each metaschema error becomes one
+diagnostic at the schema pointer of the offending keyword (``/properties/x/type``).
+
+Non-standard type names (``dict``, ``float``, ``any``, ``tuple``, ``String``,
+``HashMap`` ... the BFCL/ACEBench/Gorilla dialect, and Python/Java habits) get a
+message naming the JSON Schema type to use instead. A value where a schema must be
+(``"properties": {"type": "object"}``) is reported as "not a schema".
+
+Performance: the Rust ``jsonschema_rs`` validator of the metaschema (built once per
+dialect) decides validity; only failing schemas are asked for their located errors.
+
+Source: JSON Schema Validation draft-07 section 6.1.1 (``type`` is one of the seven
+primitive type names) and the draft-04/06/07/2019-09/2020-12 metaschemas
+(json-schema.org, as bundled by ``jsonschema-specifications``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from schemalint.model import Diagnostic, Severity, Tool, escape_token
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.shape._index import MAX_DEPTH, index_schema
+from schemalint.schema.dialect import dialect_of, fast_validator
+
+STANDARD_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
+"""The seven primitive type names of JSON Schema (Validation draft-07 section 6.1.1)."""
+
+NONSTANDARD_TYPES: dict[str, str | None] = {
+    "dict": "object", "map": "object", "hashmap": "object", "hash": "object", "record": "object",
+    "struct": "object", "json": "object", "jsonobject": "object", "obj": "object",
+    "float": "number", "double": "number", "decimal": "number", "real": "number", "float64": "number",
+    "float32": "number", "num": "number", "bigdecimal": "number",
+    "int": "integer", "long": "integer", "short": "integer", "byte": "integer", "bigint": "integer",
+    "int32": "integer", "int64": "integer", "uint": "integer",
+    "str": "string", "char": "string", "text": "string", "date": "string", "datetime": "string",
+    "enum": "string",
+    "bool": "boolean",
+    "list": "array", "arraylist": "array", "tuple": "array", "set": "array", "sequence": "array",
+    "none": "null", "nonetype": "null", "nil": "null",
+    "any": None, "": None,
+}
+"""Type names seen in the wild (lower-cased) -> the JSON Schema type to use (``None``: omit ``type``)."""
+
+_GEMINI_FORMATS = ("gemini",)
+
+
+def _value_at(root: Any, tokens: list[Any]) -> tuple[bool, Any]:
+    node = root
+    for tok in tokens:
+        if (isinstance(node, Mapping) and tok in node) or \
+                (isinstance(node, list) and isinstance(tok, int) and 0 <= tok < len(node)):
+            node = node[tok]
+        else:
+            return False, None
+    return True, node
+
+
+def _describe(value: Any) -> str:
+    kind = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        text = json.dumps(value, ensure_ascii=False)
+        return f"{kind} {text[:60]}" if kind != "null" else "null"
+    return kind
+
+
+_MAP_KEYWORDS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependencies",
+                           "dependentSchemas"})
+_LIST_KEYWORDS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
+_SCHEMA_KEYWORDS = frozenset({"not", "if", "then", "else", "items", "additionalProperties", "additionalItems",
+                              "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"})
+
+
+def token_role(tokens: list[Any]) -> tuple[str, str]:
+    """What the last token of a schema pointer names, reading the pointer from the root.
+
+    Returns ``("keyword", kw)`` for a keyword of a (sub)schema, ``("entry", map_kw)`` for an
+    entry of a schema map such as ``properties``, ``("index", list_kw)`` for a schema in a list
+    such as ``anyOf``, ``("data", "")`` inside a keyword's plain value (``enum``, ``default``).
+    """
+    role: tuple[str, str] = ("keyword", "")
+    expect = "schema"  # what the next token names: a keyword of a schema, a map entry, a list index
+    parent = ""
+    for tok in tokens:
+        if expect == "index-or-schema":
+            if isinstance(tok, int) or (isinstance(tok, str) and tok.isdigit()):
+                role, expect = ("index", parent), "schema"
+                continue
+            expect = "schema"  # `items` written as one schema: this token is one of its keywords
+        if expect == "schema":
+            role = ("keyword", str(tok))
+            if tok in _MAP_KEYWORDS:
+                expect, parent = "entry", str(tok)
+            elif tok in _LIST_KEYWORDS:
+                expect, parent = "index-or-schema", str(tok)
+            elif tok not in _SCHEMA_KEYWORDS:
+                expect = "data"
+        elif expect == "entry":
+            role, expect = ("entry", parent), "schema"
+        else:
+            role = ("data", "")
+    return role
+
+
+def _is_type_keyword(tokens: list[Any]) -> bool:
+    """True when the pointer ends at a schema's ``type`` keyword (not a property named ``type``)."""
+    return token_role(tokens) == ("keyword", "type")
+
+
+def type_hint(name: str) -> str:
+    """A hint for the non-standard type ``name``, naming the JSON Schema type to use."""
+    target = NONSTANDARD_TYPES.get(name.lower(), "")
+    if name.lower() in STANDARD_TYPES:
+        return f'type names are lower case in JSON Schema: use "{name.lower()}"'
+    if target:
+        return f'use "type": "{target}" (JSON Schema has no "{name}")'
+    if name == "":
+        return ('name the type ("string", "number", "integer", "boolean", "object", "array" or "null"), '
+                "or omit `type` to accept any value")
+    if target is None:
+        return 'omit `type` to accept any value, or list the allowed types, e.g. ["string", "number"]'
+    return 'use one of "string", "number", "integer", "boolean", "object", "array", "null"'
+
+
+class InvalidSchema(Rule):
+    """The advertised schema (or MCP ``outputSchema``) is not a valid JSON Schema of its dialect.
+
+    Source: JSON Schema Validation draft-07 §6.1.1 and the metaschemas of draft-04, draft-06,
+    draft-07, 2019-09 and 2020-12; OpenAI answers such schemas with "Invalid schema for
+    function" (reference/provider-constraints.md §1.7).
+    """
+
+    code = "SL001"
+    name = "invalid-schema"
+    severity = Severity.ERROR
+    summary = "The schema fails its dialect's metaschema (type \"dict\", a property that is not a schema...)."
+    source = ("JSON Schema Validation draft-07 §6.1.1; json-schema.org metaschemas draft-04..2020-12 "
+              "(bundled by jsonschema-specifications 2025)")
+
+    def __init__(self) -> None:
+        # Per run (keyed by the catalog's identity): files written wholly in a non-standard dialect.
+        self._runs: dict[int, tuple[Sequence[Tool], dict[str, _DialectFile]]] = {}
+
+    def _dialect_files(self, ctx: Context) -> dict[str, _DialectFile]:
+        """Files of ``ctx.catalog`` whose every schema's root is ``"type": "dict"`` (or another
+        non-standard spelling of object), with at least two such tools: a dialect, not a slip."""
+        key = id(ctx.catalog)
+        run = self._runs.get(key)
+        if run is not None and run[0] is ctx.catalog:
+            return run[1]
+        per_file: dict[str, list[bool]] = {}
+        for t in ctx.catalog:
+            if isinstance(t.advertised, Mapping):
+                root_type = t.advertised.get("type")
+                per_file.setdefault(t.origin.file, []).append(
+                    isinstance(root_type, str) and root_type not in STANDARD_TYPES
+                    and NONSTANDARD_TYPES.get(root_type.lower()) == "object")
+        files = {f: _DialectFile(len(flags)) for f, flags in per_file.items()
+                 if len(flags) >= 2 and all(flags)}
+        self._runs = {key: (ctx.catalog, files)}
+        return files
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
+        yield from self._check(tool, tool.advertised, ctx, tool.schema_pointer)
+        if tool.output_schema is not None:
+            yield from self._check(tool, tool.output_schema, ctx, tool.origin.pointer + "/outputSchema")
+
+    def _check(self, tool: Tool, schema: Any, ctx: Context, base: str) -> Iterator[Diagnostic]:
+        # A root that is not an object at all is SL002's finding.
+        if not isinstance(schema, Mapping):
+            return
+        choice = dialect_of(schema, ctx.dialect)
+        if choice.unknown:
+            yield self.diag(
+                tool, None,
+                f"`$schema` is {choice.declared!r}, which names no JSON Schema dialect schemalint knows; "
+                f"the schema was checked as {choice.dialect}",
+                hint="use a json-schema.org metaschema URI, e.g. http://json-schema.org/draft-07/schema#, "
+                     "or pass --dialect",
+                severity=Severity.WARNING, file_pointer=base + "/$schema",
+            )
+        index = index_schema(schema)
+        if index.truncated:
+            yield self.diag(
+                tool, None,
+                "the schema is " + (f"nested more than {MAX_DEPTH} keywords deep" if index.too_deep else
+                                    "too large to walk") + "; it was not checked against its metaschema",
+                hint="flatten the schema (use $defs and $ref for repeated parts)",
+                severity=Severity.WARNING, file_pointer=base,
+            )
+            return
+        validator = fast_validator(choice.dialect)
+        try:
+            if validator.is_valid(schema):
+                return
+            errors = _leaf_errors(validator.iter_errors(schema))
+        except (ValueError, TypeError, OverflowError):
+            # e.g. YAML gave non-string keys or dates: check the JSON the provider would receive.
+            schema = json.loads(json.dumps(schema, default=str))
+            if validator.is_valid(schema):
+                return
+            errors = _leaf_errors(validator.iter_errors(schema))
+        gemini = tool.origin.format in _GEMINI_FORMATS
+        seen: set[str] = set()
+        bad_types: list[tuple[str, list[str]]] = []
+        for err in errors:
+            tokens = list(err.instance_path)
+            pointer = "".join("/" + escape_token(t) for t in tokens)
+            if pointer in seen:
+                continue
+            seen.add(pointer)
+            names = _nonstandard_types(schema, tokens, gemini)
+            if names is not None:
+                if names:
+                    bad_types.append((pointer, names))
+                continue
+            yield self._explain(tool, schema, tokens, pointer, err, base, choice.dialect)
+        if bad_types:
+            dialect_file = self._dialect_files(ctx).get(tool.origin.file) if base == tool.schema_pointer \
+                else None
+            if dialect_file is None:
+                yield self._type_diag(tool, bad_types, base)
+            else:  # summarised once per file by check_catalog
+                dialect_file.add(tool, base + bad_types[0][0], {n for _, names in bad_types for n in names})
+
+    def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+        """One diagnostic per file written wholly in a non-standard type dialect (BFCL style)."""
+        run = self._runs.pop(id(ctx.catalog), None)
+        if run is None or run[0] is not ctx.catalog:
+            return
+        for file, info in run[1].items():
+            if info.first is None:
+                continue
+            tool, where = info.first
+            counts = ", ".join(f"{json.dumps(n, ensure_ascii=False)} in {c}"
+                               for n, c in info.names.most_common(8))
+            yield self.diag(
+                tool, None,
+                f"all {info.tools} tool schemas of this file are written in a non-standard type dialect "
+                f"(the BFCL/ACEBench style, not JSON Schema): {counts} tool(s); {info.affected} tools are "
+                f"affected, the first is {tool.name!r}. A provider that validates schemas refuses each of "
+                "them, and a model shown them has to guess what the types mean",
+                hint="; ".join(f"{json.dumps(n, ensure_ascii=False)}: {type_hint(n)}"
+                               for n, _ in info.names.most_common(6))
+                + f" (convert {file} before sending its tools to a provider)",
+                file_pointer=where,
+            )
+
+    def _type_diag(self, tool: Tool, bad_types: list[tuple[str, list[str]]], base: str) -> Diagnostic:
+        """One diagnostic for every non-standard type name in one schema, at the first one."""
+        first_ptr, first_names = bad_types[0]
+        by_name: dict[str, list[str]] = {}
+        for ptr, names in bad_types:
+            for n in names:
+                by_name.setdefault(n, []).append(ptr or "/")
+        shown = json.dumps(first_names[0], ensure_ascii=False)
+        msg = (f"`type` is {shown}, which is not a JSON Schema type; a provider validating the schema "
+               "rejects the tool, and a model reading it has to guess what to send")
+        if len(bad_types) > 1 or len(by_name) > 1:
+            parts = []
+            for n, ptrs in by_name.items():
+                more = f" and {len(ptrs) - 3} more" if len(ptrs) > 3 else ""
+                parts.append(f"{json.dumps(n, ensure_ascii=False)} at {', '.join(ptrs[:3])}{more}")
+            msg += f". Non-standard types in this schema: {'; '.join(parts)}"
+        hint = "; ".join(f"{json.dumps(n, ensure_ascii=False)}: {type_hint(n)}" for n in list(by_name)[:6])
+        return self.diag(tool, None, msg, hint=hint, file_pointer=base + first_ptr)
+
+    def _explain(self, tool: Tool, schema: Any, tokens: list[Any], pointer: str, err: Any, base: str,
+                 dialect: str) -> Diagnostic:
+        found, value = _value_at(schema, tokens)
+        kind = getattr(err.kind, "name", "")
+        where = base + pointer
+        key = str(tokens[-1]) if tokens else ""
+        if isinstance(tokens[-1] if tokens else None, int) and len(tokens) >= 2:
+            key = f"{tokens[-2]}[{tokens[-1]}]"  # an entry of a keyword's array, e.g. required[0]
+        if kind == "type" and found and not isinstance(value, (Mapping, bool)) and \
+                set(getattr(err.kind, "types", ())) >= {"object", "boolean"}:
+            if token_role(tokens) == ("entry", "properties"):
+                msg = (f"the entry `{key}` under `properties` is {_describe(value)}, not a schema; every "
+                       "value under `properties` must be a schema, so providers reject the whole tool")
+                hint = (f"if \"{key}\": {json.dumps(value, ensure_ascii=False)} was meant for the enclosing "
+                        "schema, move it up one level; otherwise write the property's schema, e.g. "
+                        '{"type": "string"}')
+            else:
+                msg = (f"`{pointer or '/'}` is {_describe(value)} where a schema (an object or true/false) "
+                       "must be")
+                hint = 'write a schema object, e.g. {"type": "string"}, or true to accept anything'
+            return self.diag(tool, None, msg, hint=hint, file_pointer=where)
+        if key == "required" and isinstance(value, bool):
+            return self.diag(
+                tool, None,
+                f"`required` is {json.dumps(value)} inside a property schema (the draft-03 style); in "
+                f"{dialect} `required` is an array of property names on the enclosing object, so this "
+                "property is not required at all",
+                hint="remove it here and list the property's name in the parent object's `required` array",
+                file_pointer=where,
+            )
+        if kind == "type":
+            wanted = " or ".join(getattr(err.kind, "types", ())) or "another type"
+            msg = f"`{key or '/'}` must be {_article(wanted)}, but it is {_describe(value)}"
+        else:
+            msg = f"`{key or '/'}` is invalid: {err.message}"
+        return self.diag(
+            tool, None, f"{msg} (fails the {dialect} metaschema at {pointer or '/'})",
+            hint=f"see the definition of `{key.split('[')[0] or 'the schema'}` in JSON Schema {dialect}",
+            file_pointer=where,
+        )
+
+
+class _DialectFile:
+    """Non-standard type names found in one dialect file: tools affected, names, first place."""
+
+    __slots__ = ("affected", "first", "names", "tools")
+
+    def __init__(self, tools: int) -> None:
+        self.tools = tools
+        self.affected = 0
+        self.first: tuple[Tool, str] | None = None
+        self.names: Counter[str] = Counter()
+
+    def add(self, tool: Tool, where: str, names: set[str]) -> None:
+        self.affected += 1
+        self.names.update(names)
+        if self.first is None:
+            self.first = (tool, where)
+
+
+def _leaf_errors(errors: Any) -> list[Any]:
+    """Replace an ``anyOf``/``oneOf`` error by the errors of its most relevant branch when that
+    branch failed deeper inside the schema (``items: {"type": "String"}`` fails the metaschema's
+    ``items: anyOf [schema, schema array]``; the useful error is the one at ``items/type``)."""
+    out: list[Any] = []
+    stack = list(errors)[::-1]
+    while stack:
+        err = stack.pop()
+        context = getattr(err.kind, "context", None) if getattr(err.kind, "name", "") in ("anyOf", "oneOf") \
+            else None
+        if context:
+            depth = len(list(err.instance_path))
+            branches = [list(b) for b in context if b]
+            best = max(branches, key=lambda b: max(len(list(e.instance_path)) for e in b), default=[])
+            if best and max(len(list(e.instance_path)) for e in best) > depth:
+                stack.extend(best[::-1])
+                continue
+        out.append(err)
+    return out
+
+
+def _nonstandard_types(schema: Any, tokens: list[Any], gemini: bool) -> list[str] | None:
+    """For an error at a ``type`` keyword: the offending type names (``[]`` when only Gemini's
+    upper-case spelling, which is fine for that format). ``None`` for any other error."""
+    if not _is_type_keyword(tokens):
+        return None
+    found, value = _value_at(schema, tokens)
+    if not found or not isinstance(value, (str, list)):
+        return None
+    names = [value] if isinstance(value, str) else value
+    bad = [n for n in names if not isinstance(n, str) or n not in STANDARD_TYPES]
+    if gemini:  # Gemini `parameters` is OpenAPI: upper-case enum names are its spelling
+        bad = [n for n in bad if not (isinstance(n, str) and n.lower() in STANDARD_TYPES)]
+    if any(not isinstance(n, str) for n in bad):
+        return None  # e.g. a number inside a type list: the generic message says it
+    if not bad and isinstance(value, list) and len(set(value)) != len(value):
+        return None  # duplicate names: the generic message (uniqueItems) says it
+    return bad
+
+
+def _article(types: str) -> str:
+    return ("an " if types[:1] in "aeiou" else "a ") + types

@@ -1,0 +1,149 @@
+"""SL002 root-not-object: the tool's input schema is not an object schema of ``type: object``.
+
+A tool call's arguments are always a JSON object, and every provider checks the root of
+the parameter schema: OpenAI answers "schema must be a JSON Schema of 'type: "object"',
+got 'type: null'"; MCP's ``Tool.inputSchema`` is typed ``{type: "object", ...}`` and the
+TypeScript SDK client fails the whole ``tools/list`` on one bad tool (shared cases 010,
+011, 013; incident 4: ``parameters`` accepted when it was a JSON array).
+
+What is reported:
+
+- a schema that is ``null``, an array, a string, a number or a boolean;
+- an object schema without ``type`` (``{}``, or a bare top-level ``anyOf``/``oneOf``/``allOf``);
+- a root ``type`` other than ``"object"`` (a type list such as ``["object", "null"]`` too).
+
+Not reported: an omitted schema where the format allows it (OpenAI "Omitting
+``parameters`` defines a function with an empty parameter list"; Gemini: omit
+``parameters`` for a no-argument function; Docker registry ``arguments`` lists, which
+are not JSON Schema), ``parameters: null`` in the OpenAI Responses shape (documented
+as nullable), and a root ``type`` that is a known non-standard spelling of object
+(``dict``: SL001 reports it with the fix). Gemini's upper-case ``OBJECT`` is accepted.
+
+Source: MCP specification 2025-11-25 server/tools (``inputSchema`` "MUST be a valid JSON
+Schema object", typed ``type: "object"``); openai-python ``shared_params/function_definition.py``
+@ e43b422 (2026-08-21); Anthropic define-tools docs (``input_schema`` required); see
+reference/provider-constraints.md §0 row "Root must be type: object".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.shape.sl001_invalid_schema import NONSTANDARD_TYPES
+
+_OPTIONAL_SCHEMA_FORMATS = frozenset({"openai-chat", "openai-responses", "function", "gemini",
+                                      "docker-arguments"})
+"""Formats where a tool may come without a schema (the tool takes no arguments)."""
+
+_KEY_BY_FORMAT = {
+    "openai-chat": "parameters", "openai-responses": "parameters", "function": "parameters",
+    "gemini": "parameters", "gemini-json": "parametersJsonSchema", "anthropic": "input_schema",
+    "mcp": "inputSchema", "manifest": "advertised",
+}
+
+_EMPTY_HINT = 'for a tool without arguments write {"type": "object", "properties": {}}'
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {json.dumps(value)}"
+    if isinstance(value, list):
+        return "a JSON array"
+    if isinstance(value, str):
+        return f"the string {json.dumps(value[:40], ensure_ascii=False)}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return type(value).__name__
+
+
+class RootNotObject(Rule):
+    """The input schema's root is not ``{"type": "object", ...}``.
+
+    Source: MCP 2025-11-25 server/tools (``inputSchema.type`` is ``"object"``); OpenAI function
+    calling (error "schema must be a JSON Schema of 'type: "object"'", provider-constraints.md
+    §1.7); Anthropic define-tools (``input_schema`` typed ``type: object``).
+    """
+
+    code = "SL002"
+    name = "root-not-object"
+    severity = Severity.ERROR
+    summary = "The input schema is missing, not an object, or its root lacks `type: object`."
+    source = ("MCP specification 2025-11-25 server/tools; openai-python function_definition.py @ e43b422 "
+              "(2026-08-21); Anthropic tool-use docs define-tools (2026)")
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
+        fmt = tool.origin.format
+        key = _KEY_BY_FORMAT.get(fmt, "the input schema")
+        schema = tool.advertised
+        if tool.schema_path is None or not _has_key(tool):
+            if fmt in _OPTIONAL_SCHEMA_FORMATS:
+                return  # documented form of a tool without arguments
+            yield self.diag(
+                tool, None, f"the tool has no `{key}`; a {fmt} tool must declare its input schema, "
+                "so clients refuse the tool", hint=_EMPTY_HINT,
+            )
+            return
+        if schema is None and fmt == "openai-responses":
+            return  # FunctionToolParam.parameters is "required, may be null"
+        if not isinstance(schema, Mapping):
+            nullable = schema is None and fmt in _OPTIONAL_SCHEMA_FORMATS
+            yield self.diag(
+                tool, "",
+                f"`{key}` is {_describe(schema)}, not a schema object; "
+                + ("omit the key for a tool without arguments (some SDKs send null and the provider "
+                   "refuses it)" if nullable else
+                   "providers refuse the tool (a call's arguments are always a JSON object)"),
+                hint=_EMPTY_HINT if schema is None or schema == [] else
+                'write an object schema: {"type": "object", "properties": {...}}',
+                severity=Severity.WARNING if nullable else Severity.ERROR,
+            )
+            return
+        declared = schema.get("type")
+        if declared is None:
+            unions = [k for k in ("anyOf", "oneOf", "allOf") if k in schema]
+            if unions:
+                msg = (f"the root of `{key}` is a bare `{unions[0]}` with no `type: object`; clients that "
+                       "require an object root (MCP TypeScript SDK, Claude Code, OpenAI) drop the tool or "
+                       "refuse the request")
+                hint = (f'add "type": "object" at the root and move the shared properties there; express '
+                        f"the alternatives with `required` inside the `{unions[0]}` branches or with "
+                        "if/then/else (Anthropic and OpenAI also refuse a root anyOf/oneOf/allOf)")
+            elif not schema:
+                who = ("MCP clients reject it (\"expected 'object' at inputSchema.type\"), so the server's "
+                       "whole tools/list can fail" if fmt == "mcp" else
+                       "OpenAI answers: schema must be a JSON Schema of 'type: \"object\"', got 'type: null'")
+                msg = f"`{key}` is an empty schema {{}} with no `type: object`; {who}"
+                hint = _EMPTY_HINT
+            else:
+                msg = (f"the root of `{key}` has no `type`; providers require `\"type\": \"object\"` at the "
+                       "root and refuse the tool without it")
+                hint = 'add "type": "object" at the root'
+            yield self.diag(tool, "/type", msg, hint=hint)
+            return
+        if declared == "object" or (fmt == "gemini" and declared == "OBJECT"):
+            return
+        if isinstance(declared, str) and NONSTANDARD_TYPES.get(declared.lower()) == "object":
+            return  # `dict` and friends: SL001 reports the spelling, with the fix
+        shown = json.dumps(declared, ensure_ascii=False)
+        if isinstance(declared, list) and "object" in declared:
+            msg = (f"the root `type` of `{key}` is {shown}; the arguments of a call are always an object, "
+                   "and providers accept only `\"type\": \"object\"` at the root")
+            hint = 'use "type": "object" (make the individual properties nullable instead)'
+        else:
+            msg = (f"the root `type` of `{key}` is {shown}, not \"object\"; a call's arguments are a JSON "
+                   "object, so providers refuse the tool and hosts forwarding it fail the whole request")
+            hint = ('wrap the value in an object: {"type": "object", "properties": {"value": '
+                    f'{{"type": {shown}}}}}, "required": ["value"]}}')
+        yield self.diag(tool, "/type", msg, hint=hint)
+
+
+def _has_key(tool: Tool) -> bool:
+    raw = tool.raw or {}
+    fn = raw.get("function")
+    fields = fn if isinstance(fn, Mapping) else raw
+    return (tool.schema_path or "").rsplit("/", 1)[-1] in fields

@@ -1,0 +1,145 @@
+"""SL004 unresolvable-ref: a ``$ref`` that does not resolve inside the tool definition.
+
+Every ``$ref`` in the advertised schema (and an MCP ``outputSchema``), at every depth and
+in ``$defs``, must point at a subschema of the same document:
+
+- ``#`` / ``#/json/pointer``: the pointer must exist;
+- ``#name``: a ``$anchor`` (2019-09+) or ``$id: "#name"`` (draft-06/07) must define it;
+- a URI equal to the root's or an embedded subschema's ``$id`` (plus a fragment) resolves
+  against that subschema.
+
+Anything else (``http://...``, ``other.json#/x``) is a *remote* reference. It is
+reported, and never fetched: the model is shown the schema text only, providers resolve
+only internal references (Anthropic strict: "external $ref" unsupported; MCP: no network
+``$ref``), so the referenced shape is invisible to the model.
+
+Source: JSON Schema Core draft-07 §8.3 and 2020-12 §8.2.3.1 (``$ref`` resolution against
+the base URI); Anthropic structured outputs "JSON Schema limitations" (external ``$ref``),
+provider-constraints.md §0 row ``$ref / $defs``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.shape._index import SchemaIndex, index_schema
+from schemalint.schema.walk import resolve_local_ref
+
+
+def _ids_and_anchors(root: Any, index: SchemaIndex) -> tuple[dict[str, Any], set[str]]:
+    """``$id`` URIs (resolved against the root's ``$id``) -> subschema, and anchor names."""
+    ids: dict[str, Any] = {}
+    anchors: set[str] = set()
+    base = ""
+    if isinstance(root, Mapping):
+        rid = root.get("$id", root.get("id"))
+        base = urldefrag(rid)[0] if isinstance(rid, str) else ""
+    for node in index.ids:
+        schema = node.schema
+        for key in ("$id", "id"):
+            value = schema.get(key)
+            if not isinstance(value, str) or (key == "id" and "$id" in schema):
+                continue
+            if value.startswith("#") and len(value) > 1:
+                anchors.add(value[1:])
+            else:
+                ids[urldefrag(urljoin(base, value))[0]] = schema
+        for key in ("$anchor", "$dynamicAnchor"):
+            value = schema.get(key)
+            if isinstance(value, str):
+                anchors.add(value)
+    if base:
+        ids.setdefault(base, root)
+    return ids, anchors
+
+
+def _resolve_fragment(doc: Any, fragment: str, anchors: set[str]) -> bool:
+    if fragment == "" or fragment.startswith("/"):
+        return resolve_local_ref(doc, "#" + fragment)[0]
+    return fragment in anchors
+
+
+class UnresolvableRef(Rule):
+    """A ``$ref`` points nowhere inside the tool definition, or outside it (never fetched).
+
+    Source: JSON Schema Core draft-07 §8.3 / 2020-12 §8.2.3.1; Anthropic structured-outputs
+    limitations (no external ``$ref``); MCP tools (no network ``$ref``).
+    """
+
+    code = "SL004"
+    name = "unresolvable-ref"
+    severity = Severity.ERROR
+    summary = "A `$ref` points at nothing in the schema, or at another document (never fetched)."
+    source = ("JSON Schema Core draft-07 §8.3, 2020-12 §8.2.3.1; Anthropic structured outputs limitations "
+              "(2026); MCP specification 2025-11-25 server/tools")
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
+        yield from self._check(tool, tool.advertised, tool.schema_pointer)
+        if tool.output_schema is not None:
+            yield from self._check(tool, tool.output_schema, tool.origin.pointer + "/outputSchema")
+
+    def _check(self, tool: Tool, root: Any, base_pointer: str) -> Iterator[Diagnostic]:
+        if not isinstance(root, Mapping):
+            return
+        index = index_schema(root)
+        if not index.refs:
+            return
+        ids, anchors = _ids_and_anchors(root, index)
+        rid = root.get("$id", root.get("id"))
+        base = urldefrag(rid)[0] if isinstance(rid, str) else ""
+        for node in index.refs:
+            pointer = node.pointer
+            ref: str = node.schema["$ref"]
+            where = f"{base_pointer}{pointer}/$ref"
+            shown = json.dumps(ref, ensure_ascii=False)
+            if ref.startswith("#"):
+                if _resolve_fragment(root, ref[1:], anchors) or \
+                        (ref[1:].startswith("/") and resolve_local_ref(root, ref)[0]):
+                    continue
+                yield self.diag(
+                    tool, None,
+                    f"`$ref` {shown} points at nothing in this schema; the model sees a reference it cannot "
+                    "follow, and validators fail on it (\"Unresolvable JSON pointer\")",
+                    hint=_local_hint(root, ref), file_pointer=where,
+                )
+                continue
+            target_uri, fragment = urldefrag(urljoin(base, ref))
+            if target_uri in ids:
+                if _resolve_fragment(ids[target_uri], fragment, anchors):
+                    continue
+                yield self.diag(
+                    tool, None,
+                    f"`$ref` {shown} names this schema's own `$id` but the fragment #{fragment} points at "
+                    "nothing in it", hint=_local_hint(ids[target_uri], "#" + fragment), file_pointer=where,
+                )
+                continue
+            yield self.diag(
+                tool, None,
+                f"`$ref` {shown} refers to another document; the model is shown only this schema text, "
+                "providers do not resolve external references, and schemalint never fetches it",
+                hint="inline the referenced schema under `$defs` and refer to it as \"#/$defs/<name>\"",
+                severity=Severity.ERROR, file_pointer=where,
+            )
+
+
+def _local_hint(root: Any, ref: str) -> str:
+    """Suggest an existing definition when the reference looks like a typo or a moved one."""
+    import difflib
+
+    name = ref.rstrip("/").rsplit("/", 1)[-1]
+    for container in ("$defs", "definitions"):
+        defs = root.get(container) if isinstance(root, Mapping) else None
+        if not isinstance(defs, Mapping):
+            continue
+        names = [k for k in defs if isinstance(k, str)]
+        close = [k for k in names if k.lower() == name.lower()] or difflib.get_close_matches(name, names, 1)
+        if close:
+            target = f"#/{container}/{close[0]}"
+            if target != ref:
+                return f"did you mean \"{target}\"? point the reference at an existing definition"
+    return "define the target under `$defs` or fix the JSON pointer after '#'"

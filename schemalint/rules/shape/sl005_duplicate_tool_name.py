@@ -1,0 +1,85 @@
+"""SL005 duplicate-tool-name: two tools with the same name in one tools list.
+
+A *tools list* is the container that holds the tool definitions sent together: the
+same JSON array (or object) in the same document, and for JSON Lines the same line.
+So two entries of a benchmark file that each declare ``get_weather`` are not
+duplicates (each entry is its own request), while ``get_weather`` twice in one
+``tools`` array is: a provider refuses the request (Anthropic: "Tool names must be
+unique") or the host routes every call to one of the two definitions. Gemini's
+``functionDeclarations`` lists inside one ``tools`` array count as one list.
+
+Every occurrence after the first is reported, pointing at the earlier one.
+
+Source: Anthropic Messages API tool use (tool names must be unique within a request,
+2026); MCP specification 2025-11-25 server/tools ("name: unique identifier for the
+tool"); OpenAI function calling (the model calls a function by name).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+
+
+def tools_list_key(tool: Tool) -> tuple[str, int | None, str] | None:
+    """The identity of the tools list holding ``tool``: (file, JSONL line, container pointer).
+
+    ``None`` for a tool that is a whole document (a one-tool ``.snap`` file). For a
+    Gemini declaration (``.../N/functionDeclarations/M``) the container is the array
+    holding the ``{functionDeclarations: [...]}`` objects.
+    """
+    pointer = tool.origin.pointer
+    if pointer == "":
+        return None
+    parent = pointer[: pointer.rfind("/")]
+    head, _, last = parent.rpartition("/")
+    if last in ("functionDeclarations", "function_declarations"):
+        parent = head[: head.rfind("/")] if head else head
+    return (tool.origin.file, tool.origin.line, parent)
+
+
+def _canonical(tool: Tool) -> str:
+    try:
+        return json.dumps(tool.raw, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return repr(tool.raw)
+
+
+class DuplicateToolName(Rule):
+    """Two tools in one tools list share a name.
+
+    Source: Anthropic tool use docs (unique tool names per request); MCP 2025-11-25 server/tools.
+    """
+
+    code = "SL005"
+    name = "duplicate-tool-name"
+    severity = Severity.ERROR
+    summary = "Two tools in the same tools list have the same name."
+    source = "Anthropic tool use docs (2026); MCP specification 2025-11-25 server/tools"
+
+    def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+        first: dict[tuple[Any, ...], Tool] = {}
+        for tool in tools:
+            if not tool.name:
+                continue  # SL006 reports empty names
+            key = tools_list_key(tool)
+            if key is None:
+                continue
+            seen = first.setdefault((*key, tool.name), tool)
+            if seen is tool:
+                continue
+            identical = isinstance(seen.raw, Mapping) and _canonical(seen) == _canonical(tool)
+            where = seen.origin.pointer
+            yield self.diag(
+                tool, None,
+                f"a second tool named {tool.name!r} in the same tools list (first at {where})"
+                + ("; it repeats the first definition" if identical else
+                   " with a different definition; the model cannot tell them apart")
+                + ", and providers refuse a request whose tool names are not unique",
+                hint="remove the repeated definition" if identical else
+                "rename one of the tools, or merge them into one definition",
+            )

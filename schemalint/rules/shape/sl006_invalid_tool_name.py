@@ -1,0 +1,149 @@
+"""SL006 invalid-tool-name: a tool name that is empty or that providers refuse.
+
+Names are checked against the pattern of the provider the tool's format is written for,
+plus every ``--target`` profile given:
+
+=====================================  ==================================  =========
+profile                                pattern                             severity
+=====================================  ==================================  =========
+openai, openai-strict (and legacy      ``^[a-zA-Z0-9_-]{1,64}$``            error
+``function`` format), anthropic,
+anthropic-strict, bedrock
+gemini, gemini-json                    ``^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`` error
+mcp                                    ``^[A-Za-z0-9._-]{1,128}$`` (SHOULD) warning
+=====================================  ==================================  =========
+
+An MCP name that passes MCP's pattern but not the portable one (a dot) is a warning:
+hosts forward MCP tools to OpenAI/Anthropic, which refuse it. An empty name is always
+an error. Option ``pattern`` (``[tool.schemalint.rules.SL006] pattern = "..."``)
+replaces the patterns with one regular expression of your own.
+
+Source: openai-python ``shared_params/function_definition.py`` @ e43b422 (2026-08-21: "Must
+be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64");
+Anthropic define-tools ("Must match the regex ^[a-zA-Z0-9_-]{1,64}$", 2026); Gemini API
+FunctionDeclaration name (server message 2025-11, kaitranntt/ccs#25); MCP SEP-986 /
+specification 2025-11-25 tool names; Bedrock ToolSpecification. See
+reference/provider-constraints.md §0 and §7 row "name regex".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+
+
+class NamePattern(NamedTuple):
+    """A provider's tool-name pattern, the providers it stands for, and the severity of a miss."""
+
+    regex: re.Pattern[str]
+    providers: str
+    severity: Severity
+
+
+PORTABLE = NamePattern(re.compile(r"^[a-zA-Z0-9_-]{1,64}$"), "OpenAI and Anthropic", Severity.ERROR)
+GEMINI = NamePattern(re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$"), "Gemini", Severity.ERROR)
+MCP = NamePattern(re.compile(r"^[A-Za-z0-9._-]{1,128}$"), "the MCP specification (SHOULD)", Severity.WARNING)
+
+PROFILE_PATTERNS: dict[str, NamePattern] = {
+    "openai": PORTABLE, "openai-strict": PORTABLE, "anthropic": PORTABLE, "anthropic-strict": PORTABLE,
+    "bedrock": PORTABLE._replace(providers="Bedrock"), "gemini": GEMINI, "gemini-json": GEMINI, "mcp": MCP,
+}
+"""``--target`` profile -> tool-name pattern."""
+
+FORMAT_PROFILE = {
+    "openai-chat": "openai", "openai-responses": "openai", "function": "openai", "manifest": "openai",
+    "anthropic": "anthropic", "gemini": "gemini", "gemini-json": "gemini", "mcp": "mcp",
+    "docker-arguments": "mcp",
+}
+"""Tool format -> the profile its names are checked against without ``--target``."""
+
+
+_PORTABLE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def suggest(name: str) -> str:
+    """A name that passes the portable pattern, derived from ``name``."""
+    fixed = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip()).strip("_")
+    return (fixed or "tool")[:64]
+
+
+def _problem(name: str, pattern: NamePattern) -> str:
+    if len(name) > 64 and pattern is not MCP:
+        return f"is {len(name)} characters long (at most 64)"
+    if len(name) > 128:
+        return f"is {len(name)} characters long (at most 128)"
+    bad = sorted({c for c in name if c not in _PORTABLE_CHARS})
+    if pattern is GEMINI and name[:1].isdigit():
+        return "starts with a digit"
+    shown = ", ".join("a space" if c == " " else repr(c) for c in bad[:5])
+    return f"contains {shown}" if shown else "does not match the pattern"
+
+
+def _name_pointer(tool: Tool) -> str:
+    sub = "/function/name" if tool.origin.format == "openai-chat" else "/name"
+    return tool.origin.pointer + sub
+
+
+class InvalidToolName(Rule):
+    """A tool name is empty or breaks the name pattern of its provider (or a ``--target``).
+
+    Source: openai-python function_definition.py @ e43b422; Anthropic define-tools; Gemini
+    FunctionDeclaration; MCP 2025-11-25 (provider-constraints.md §0, §7).
+    """
+
+    code = "SL006"
+    name = "invalid-tool-name"
+    severity = Severity.ERROR
+    summary = "The tool name is empty or does not match the provider's pattern (e.g. ^[a-zA-Z0-9_-]{1,64}$)."
+    source = ("openai-python function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026); "
+              "Gemini FunctionDeclaration (2025-11); MCP specification 2025-11-25 / SEP-986")
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
+        name = tool.name
+        where = _name_pointer(tool)
+        if not name.strip():
+            yield self.diag(
+                tool, None, "the tool has no name (or an empty one); the model cannot call it and providers "
+                "refuse the request", hint="give the tool a name such as \"search_documents\"",
+                file_pointer=where,
+            )
+            return
+        custom = ctx.option(self.code, "pattern", None)
+        if isinstance(custom, str):
+            if not re.search(custom, name):
+                yield self.diag(
+                    tool, None, f"tool name {name!r} does not match the configured pattern {custom!r}",
+                    hint="rename the tool or change the SL006 `pattern` option", file_pointer=where,
+                )
+            return
+        profiles = [FORMAT_PROFILE.get(tool.origin.format, "openai"),
+                    *sorted(t for t in ctx.targets if t in PROFILE_PATTERNS)]
+        failed: list[NamePattern] = []
+        for profile in dict.fromkeys(profiles):
+            pattern = PROFILE_PATTERNS[profile]
+            if not pattern.regex.match(name) and pattern not in failed:
+                failed.append(pattern)
+        if failed:
+            worst = max(failed, key=lambda p: p.severity.rank)
+            providers = " and ".join(p.providers for p in failed)
+            yield self.diag(
+                tool, None,
+                f"tool name {name!r} {_problem(name, worst)}; {providers} "
+                + ("require " if " and " in providers else "requires ")
+                + " / ".join(p.regex.pattern for p in failed)
+                + (", and refuse the request (\"string does not match pattern\")"
+                   if worst.severity is Severity.ERROR else ""),
+                hint=f"rename it, e.g. {suggest(name)!r}", severity=worst.severity, file_pointer=where,
+            )
+            return
+        if tool.origin.format in ("mcp", "docker-arguments") and not PORTABLE.regex.match(name):
+            yield self.diag(
+                tool, None,
+                f"tool name {name!r} {_problem(name, PORTABLE)}: valid for MCP, but a host that forwards the "
+                "tool to OpenAI or Anthropic is refused (they require ^[a-zA-Z0-9_-]{1,64}$)",
+                hint=f"rename it, e.g. {suggest(name)!r}", severity=Severity.WARNING, file_pointer=where,
+            )

@@ -1,0 +1,53 @@
+"""SL007 missing-description: a tool without a description.
+
+The description is most of what a model knows about when and how to call a tool; a
+tool that has none (absent, ``null``, empty or whitespace only) is called by guessing
+from its name. Property descriptions are not checked (too noisy to be useful: many
+well-named parameters need none).
+
+Severity warning: providers accept a missing description (OpenAI and Anthropic mark it
+optional), except Bedrock, which refuses an empty string, and the Gemini API v1beta
+reference, which marks it "Required".
+
+Source: Anthropic define-tools ("Detailed description of what the tool does ... by far
+the most important factor in tool performance", 2026); openai-python
+``function_definition.py`` @ e43b422 (description optional); Bedrock ToolSpecification
+(description min length 1); provider-constraints.md §3.1 and §7.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+
+
+class MissingDescription(Rule):
+    """The tool has no description, or only whitespace.
+
+    Source: Anthropic define-tools best practices; Bedrock ToolSpecification; Gemini v1beta
+    FunctionDeclaration (provider-constraints.md §3.1).
+    """
+
+    code = "SL007"
+    name = "missing-description"
+    severity = Severity.WARNING
+    summary = "The tool has no description (or an empty one), so the model must guess its purpose."
+    source = "Anthropic tool use docs define-tools (2026); AWS Bedrock ToolSpecification; Gemini v1beta docs"
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
+        if tool.description is not None and tool.description.strip():
+            return
+        raw = tool.raw or {}
+        fields = raw.get("function") if tool.origin.format == "openai-chat" else raw
+        present = isinstance(fields, Mapping) and "description" in fields
+        base = tool.origin.pointer + ("/function" if tool.origin.format == "openai-chat" else "")
+        what = "an empty description" if present else "no description"
+        yield self.diag(
+            tool, None,
+            f"tool {tool.name!r} has {what}; the model has only the name to decide when to call it and "
+            "what to pass (Bedrock refuses an empty description)",
+            hint="describe what the tool does, when to use it and what it returns, in one to three sentences",
+            file_pointer=base + ("/description" if present else ""),
+        )

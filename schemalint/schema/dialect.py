@@ -1,0 +1,138 @@
+"""JSON Schema dialects: which metaschema a schema is written against, and validators for it.
+
+A schema names its dialect with ``$schema`` at its root (JSON Schema Core 2020-12
+section 8.1.1; draft-07 core section 7). schemalint knows draft-04, draft-06,
+draft-07, 2019-09 and 2020-12; a schema without ``$schema`` is read as draft-07 (the
+dialect most tool SDKs emit), and ``--dialect`` overrides both.
+
+Metaschemas come from the ``jsonschema-specifications`` package (bundled, offline).
+Two validators are offered per dialect, both built once and cached:
+
+- :func:`fast_validator` (``jsonschema_rs``, Rust): used for every schema; a valid
+  schema costs a fraction of a millisecond.
+- :func:`python_validator` (``jsonschema`` + ``referencing``): slower, kept for
+  callers that want ``jsonschema``'s error objects. Its registry holds only the
+  bundled metaschemas and it has no retrieve hook, so nothing is ever fetched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+DEFAULT_DIALECT = "draft-07"
+"""The dialect of a schema without ``$schema``."""
+
+DIALECTS: dict[str, str] = {
+    "draft-04": "http://json-schema.org/draft-04/schema",
+    "draft-06": "http://json-schema.org/draft-06/schema",
+    "draft-07": "http://json-schema.org/draft-07/schema",
+    "2019-09": "https://json-schema.org/draft/2019-09/schema",
+    "2020-12": "https://json-schema.org/draft/2020-12/schema",
+}
+"""Dialect name -> canonical metaschema URI (without the trailing ``#``)."""
+
+_ALIASES = {
+    "4": "draft-04", "draft4": "draft-04", "draft-4": "draft-04", "draft-04": "draft-04",
+    "6": "draft-06", "draft6": "draft-06", "draft-6": "draft-06", "draft-06": "draft-06",
+    "7": "draft-07", "draft7": "draft-07", "draft-7": "draft-07", "draft-07": "draft-07",
+    "2019-09": "2019-09", "draft2019-09": "2019-09", "draft-2019-09": "2019-09",
+    "2020-12": "2020-12", "draft2020-12": "2020-12", "draft-2020-12": "2020-12",
+}
+
+
+def _uri_key(uri: str) -> str:
+    """Compare metaschema URIs loosely: scheme, trailing ``#`` and ``.json`` do not matter."""
+    key = uri.strip().rstrip("#").lower()
+    for prefix in ("https://", "http://"):
+        if key.startswith(prefix):
+            key = key[len(prefix):]
+    return key.removesuffix(".json").rstrip("/")
+
+
+_BY_URI = {_uri_key(uri): name for name, uri in DIALECTS.items()}
+
+
+def normalize_dialect(text: str) -> str | None:
+    """The dialect named by ``text`` (``draft-07``, ``draft7``, ``7``, ``2020-12`` or a
+    metaschema URI), or ``None`` when it names none of the known dialects."""
+    key = text.strip().lower()
+    if key in _ALIASES:
+        return _ALIASES[key]
+    return _BY_URI.get(_uri_key(text))
+
+
+@dataclass(frozen=True)
+class DialectChoice:
+    """The dialect a schema is checked against and why.
+
+    ``dialect``: a key of :data:`DIALECTS`. ``declared``: the root's ``$schema`` value
+    when it is a string, else ``None``. ``unknown``: True when ``$schema`` names no
+    known dialect (the default was used instead).
+    """
+
+    dialect: str
+    declared: str | None = None
+    unknown: bool = False
+
+
+def dialect_of(schema: Any, override: str | None = None) -> DialectChoice:
+    """Choose the dialect of ``schema`` (any JSON value).
+
+    ``override`` (``--dialect``) wins when it names a known dialect; otherwise the
+    root's ``$schema`` decides, and draft-07 applies when it is absent. Never raises:
+    an unknown ``$schema`` or override gives ``unknown=True`` and the default dialect.
+    """
+    declared = schema.get("$schema") if isinstance(schema, Mapping) else None
+    declared = declared if isinstance(declared, str) else None
+    if override:
+        chosen = normalize_dialect(override)
+        if chosen is not None:
+            return DialectChoice(chosen, declared)
+    if declared is None:
+        return DialectChoice(DEFAULT_DIALECT)
+    chosen = _BY_URI.get(_uri_key(declared))
+    if chosen is None:
+        return DialectChoice(DEFAULT_DIALECT, declared, unknown=True)
+    return DialectChoice(chosen, declared)
+
+
+def metaschema(dialect: str) -> Mapping[str, Any]:
+    """The bundled metaschema document of ``dialect`` (a key of :data:`DIALECTS`).
+
+    Raises ``KeyError`` for an unknown dialect.
+    """
+    from jsonschema_specifications import REGISTRY
+
+    return REGISTRY.contents(DIALECTS[dialect])
+
+
+@cache
+def fast_validator(dialect: str) -> Any:
+    """A cached ``jsonschema_rs`` validator of ``dialect``'s metaschema.
+
+    Its ``is_valid(schema)`` and ``iter_errors(schema)`` check a schema (as an
+    instance) against the metaschema. Raises ``KeyError`` for an unknown dialect.
+    Callers must bound the nesting depth of what they pass (a native stack overflow kills
+    the process): SL001 skips schemas deeper than ``_index.MAX_DEPTH`` keywords.
+    """
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(dict(metaschema(dialect)))
+
+
+@cache
+def python_validator(dialect: str) -> Any:
+    """A cached ``jsonschema`` validator of ``dialect``'s metaschema, offline.
+
+    The ``referencing`` registry holds only the bundled metaschemas; a reference to
+    anything else raises ``referencing.exceptions.Unresolvable`` instead of fetching.
+    """
+    import jsonschema
+    from jsonschema_specifications import REGISTRY
+
+    meta = metaschema(dialect)
+    cls = jsonschema.validators.validator_for(meta)
+    return cls(meta, registry=REGISTRY)

@@ -1,0 +1,96 @@
+"""Every registered rule has a page in rules/, every page a rule, and every page's examples work.
+
+A page is ``rules/<CODE>-<name>.md`` with the sections ``# CODE name``, ``## What it
+catches``, ``## Why it matters``, ``## Bad`` and ``## Good`` (optionally ``## Source``,
+``## Options``). The first fenced block under ``## Bad`` (```json, or ```text for input
+that is not JSON, written to the file as is) must make ``schemalint check FILE --select
+CODE`` report CODE; the block under ``## Good`` must not. An HTML comment
+``<!-- args: --target gemini -->`` right above a block adds CLI arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from schemalint.rules.registry import all_rules
+from tests.conftest import ROOT, run_cli
+
+PAGES = ROOT / "rules"
+REQUIRED_SECTIONS = ("What it catches", "Why it matters", "Bad", "Good")
+ALLOWED_SECTIONS = (*REQUIRED_SECTIONS, "Source", "Options")
+_PAGE_NAME = re.compile(r"^(SL|SD)\d{3}-[a-z0-9]+(-[a-z0-9]+)*\.md$")
+_BLOCK = re.compile(
+    r"(?:<!--\s*args:(?P<args>.*?)-->\s*\n)?```(?P<lang>json|text)[ \t]*\n(?P<body>.*?)^```[ \t]*$",
+    re.S | re.M,
+)
+
+
+def _pages() -> list[Path]:
+    return sorted(p for p in PAGES.glob("*.md") if _PAGE_NAME.match(p.name))
+
+
+def _sections(text: str) -> dict[str, str]:
+    """``## Heading`` -> body text (up to the next ``## `` heading)."""
+    parts = re.split(r"^## (.+?)[ \t]*$", text, flags=re.M)
+    return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+
+
+def _example(section: str) -> tuple[str, str, list[str]]:
+    """(language, body, extra CLI args) of the first fenced example block of a section."""
+    m = _BLOCK.search(section)
+    assert m, "no ```json or ```text block in the section"
+    return m["lang"], m["body"], shlex.split(m["args"] or "")
+
+
+def _codes_for(tmp_path: Path, name: str, lang: str, body: str, code: str, args: list[str]) -> list[str]:
+    path = tmp_path / f"{name}.json"
+    if lang == "json":
+        json.loads(body)  # a ```json example must itself be valid JSON
+    path.write_text(body, encoding="utf-8")
+    proc = run_cli("check", str(path), "--select", code, *args, "--format", "json", "--fail-on", "never")
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    return [d["code"] for d in report["diagnostics"]]
+
+
+def test_every_rule_has_a_page_and_every_page_a_rule() -> None:
+    rules = {f"{r.code}-{r.name}.md" for r in all_rules()}
+    pages = {p.name for p in _pages()}
+    assert not rules - pages, f"registered rules without a page in rules/: {sorted(rules - pages)}"
+    assert not pages - rules, f"pages in rules/ without a registered rule: {sorted(pages - rules)}"
+    stray = sorted(p.name for p in PAGES.glob("S*.md") if p.name not in pages)
+    assert not stray, f"rule-like pages whose names do not follow <CODE>-<name>.md: {stray}"
+
+
+@pytest.mark.parametrize("page", _pages(), ids=lambda p: p.stem)
+def test_page_structure(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    code, name = page.stem.split("-", 1)
+    assert text.splitlines()[0] == f"# {code} {name}", "first line must be '# CODE name'"
+    sections = _sections(text)
+    missing = [s for s in REQUIRED_SECTIONS if s not in sections]
+    assert not missing, f"missing sections: {missing}"
+    unknown = [s for s in sections if s not in ALLOWED_SECTIONS]
+    assert not unknown, f"unknown sections: {unknown}"
+    order = [s for s in sections if s in REQUIRED_SECTIONS]
+    assert order == list(REQUIRED_SECTIONS), f"sections out of order: {order}"
+    for s in ("What it catches", "Why it matters"):
+        assert len(sections[s].split()) >= 10, f"section {s!r} is too short to explain anything"
+
+
+@pytest.mark.parametrize("page", _pages(), ids=lambda p: p.stem)
+def test_page_examples(page: Path, tmp_path: Path) -> None:
+    code = page.stem.split("-", 1)[0]
+    sections = _sections(page.read_text(encoding="utf-8"))
+    lang, body, args = _example(sections["Bad"])
+    bad = _codes_for(tmp_path, "bad", lang, body, code, args)
+    assert code in bad, f"the Bad example of {page.name} does not trigger {code} (got {bad})"
+    lang, body, args = _example(sections["Good"])
+    good = _codes_for(tmp_path, "good", lang, body, code, args)
+    assert code not in good, f"the Good example of {page.name} triggers {code}"
