@@ -73,10 +73,7 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
 
             where = f" (import roots tried first: {', '.join(python_path)})" if python_path else ""
             extra = install_hint(exc.name or "") if exc.name and exc.name != module else None
-            if extra:
-                hint = f"; install it with: {extra}"
-            else:
-                hint = "; add its folder with --python-path"
+            hint = f"; install it with: {extra}" if extra else "; add its folder with --python-path"
             raise SourceError(f"{label}: cannot import: ModuleNotFoundError: {exc}{where}{hint}") from None
         except SyntaxError as exc:
             loc = f" ({exc.filename}:{exc.lineno})" if exc.filename else ""
