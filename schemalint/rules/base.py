@@ -71,7 +71,12 @@ class Context:
         if found is None:
             from schemalint.targets import infer_targets
 
-            found = self._memo[key] = infer_targets(tool) | self.targets
+            inferred = infer_targets(tool)
+            union_key = ("targets-union", inferred)
+            found = self._memo.get(union_key)
+            if found is None:
+                found = self._memo[union_key] = inferred | self.targets
+            self._memo[key] = found
         return found
 
 

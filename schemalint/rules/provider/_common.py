@@ -109,13 +109,17 @@ class SchemaIndex:
 
     ``nodes``: dict subschemas in walk order (``$defs`` entries included, ``$ref`` not
     followed). ``by_key``: keyword -> nodes whose schema has it (any position, including
-    ``$defs``). ``is_object``: whether the advertised schema is a dict at all.
+    ``$defs``). ``conditional``: pointers of subschemas inside ``if``/``then``/``else``/
+    ``not``/``dependentSchemas``/``dependencies``/``propertyNames``/``contains``.
+    ``object_nodes`` / ``property_nodes``: non-conditional object schemas / property schemas.
     """
 
     root: Any
     nodes: list[Node] = field(default_factory=list)
     by_key: dict[str, list[Node]] = field(default_factory=dict)
     conditional: set[str] = field(default_factory=set)
+    object_nodes: list[Node] = field(default_factory=list)
+    property_nodes: list[Node] = field(default_factory=list)
     _order: dict[int, int] | None = field(default=None, repr=False)
 
     @classmethod
@@ -125,21 +129,39 @@ class SchemaIndex:
         if not isinstance(root, Mapping):
             return index
         by_key = index.by_key
+        nodes = index.nodes
+        objects = index.object_nodes
+        properties = index.property_nodes
+        conditional = index.conditional
         open_prefixes: list[str] = []
         for node in walk(root):
             schema = node.schema
+            if type(schema) is not dict and not isinstance(schema, Mapping):
+                continue
             ptr = node.pointer
-            while open_prefixes and not ptr.startswith(open_prefixes[-1]):
-                open_prefixes.pop()
-            if open_prefixes or node.keyword in CONDITIONAL_KEYWORDS:
-                index.conditional.add(ptr)
-                if node.keyword in CONDITIONAL_KEYWORDS:
+            keyword = node.keyword
+            if open_prefixes:
+                while open_prefixes and not ptr.startswith(open_prefixes[-1]):
+                    open_prefixes.pop()
+            if open_prefixes or keyword in CONDITIONAL_KEYWORDS:
+                conditional.add(ptr)
+                if keyword in CONDITIONAL_KEYWORDS:
                     open_prefixes.append(ptr + "/")
-            if isinstance(schema, Mapping):
-                index.nodes.append(node)
-                for key in schema:
-                    if isinstance(key, str):
-                        by_key.setdefault(key, []).append(node)
+            nodes.append(node)
+            for key in schema:
+                found = by_key.get(key)
+                if found is None:
+                    by_key[key] = [node]
+                else:
+                    found.append(node)
+            if ptr not in conditional:
+                if keyword == "properties":
+                    properties.append(node)
+                t = schema.get("type")
+                if t == "object" or (t is None and "properties" in schema) or (
+                    type(t) is list and "object" in t
+                ):
+                    objects.append(node)
         return index
 
     def having(self, *keys: str) -> list[Node]:
@@ -158,12 +180,10 @@ class SchemaIndex:
             self._order = {id(n): i for i, n in enumerate(self.nodes)}
         return self._order.get(id(node), 0)
 
-    def objects(self) -> Iterator[Node]:
+    def objects(self) -> list[Node]:
         """Nodes that describe an object value: ``type: object`` (or a list containing it), or
         ``properties`` without a ``type``; conditional subschemas (``if``/``not`` ...) excluded."""
-        for node in self.nodes:
-            if is_object_schema(node.schema) and not self.is_conditional(node):
-                yield node
+        return self.object_nodes
 
     def is_conditional(self, node: Node) -> bool:
         """True for a subschema inside ``if``/``then``/``else``/``not``/``dependentSchemas``/
@@ -172,8 +192,14 @@ class SchemaIndex:
 
 
 def index_for(tool: Tool, ctx: Context) -> SchemaIndex:
-    """The :class:`SchemaIndex` of ``tool``'s advertised schema, built once per run."""
-    return ctx.memo(("schema-index", id(tool)), lambda: SchemaIndex.build(tool.advertised))
+    """The :class:`SchemaIndex` of ``tool``'s advertised schema, shared by the rules checking
+    ``tool`` (rebuilt when another tool was indexed in between)."""
+    slot = ctx.memo("schema-index", lambda: [None, None])
+    if slot[0] is not tool:
+        # one slot: run_rules runs every rule on a tool before the next tool, and keeping
+        # every tool's index alive would make the garbage collector rescan them all
+        slot[0], slot[1] = tool, SchemaIndex.build(tool.advertised)
+    return slot[1]  # type: ignore[no-any-return]
 
 
 def types_of(schema: Mapping[str, Any]) -> tuple[str, ...]:
@@ -257,13 +283,20 @@ class ProviderRule(Rule):
         mine = ctx.targets_for(tool)
         if not mine:
             return ()
-        return tuple(t for t in PROFILES if t in mine and t in self.targets)
+        cache = self.__dict__.setdefault("_active_cache", {})
+        found = cache.get(mine)
+        if found is None:
+            found = cache[mine] = tuple(t for t in PROFILES if t in mine and t in self.targets)
+        return found  # type: ignore[no-any-return]
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         active = self.active_targets(tool, ctx)
         if not active:
             return ()
-        return self.merge(tool, self.findings(tool, active, ctx))
+        findings = list(self.findings(tool, active, ctx))
+        if not findings:
+            return ()
+        return self.merge(tool, findings)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         """Findings for ``tool`` against ``targets`` (a non-empty subset of ``self.targets``)."""

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, is_property, where
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, where
 
 _TYPED = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", "not", "if", "properties", "items")
 
@@ -36,9 +36,7 @@ class UntypedParameter(ProviderRule):
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)
-        for node in index.nodes:
-            if not is_property(node) or index.is_conditional(node):
-                continue
+        for node in index.property_nodes:
             schema = node.schema
             typed = any(k in schema for k in _TYPED)
             for target in targets:
