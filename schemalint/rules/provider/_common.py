@@ -199,7 +199,7 @@ def index_for(tool: Tool, ctx: Context) -> SchemaIndex:
         # one slot: run_rules runs every rule on a tool before the next tool, and keeping
         # every tool's index alive would make the garbage collector rescan them all
         slot[0], slot[1] = tool, SchemaIndex.build(tool.advertised)
-    return slot[1]  # type: ignore[no-any-return]
+    return slot[1]
 
 
 def types_of(schema: Mapping[str, Any]) -> tuple[str, ...]:
@@ -287,7 +287,7 @@ class ProviderRule(Rule):
         found = cache.get(mine)
         if found is None:
             found = cache[mine] = tuple(t for t in PROFILES if t in mine and t in self.targets)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         active = self.active_targets(tool, ctx)
