@@ -21,8 +21,13 @@ from schemalint.rules.provider import RULES
 from schemalint.targets import PROFILES, TargetError, infer_targets, parse_targets
 
 
-def check(tmp_path: Path, tools: Any, targets: list[str] | None = None, name: str = "tools.json",
-          select: list[str] | None = None) -> list[dict[str, Any]]:
+def check(
+    tmp_path: Path,
+    tools: Any,
+    targets: list[str] | None = None,
+    name: str = "tools.json",
+    select: list[str] | None = None,
+) -> list[dict[str, Any]]:
     """Write ``tools`` to a file and return the SL3 diagnostics of checking it, as JSON dicts."""
     path = tmp_path / name
     path.write_text(json.dumps(tools, indent=2))
@@ -48,7 +53,9 @@ def test_parse_targets_adds_replaces_and_expands_all() -> None:
 
 
 def _tool(fmt: str, raw: dict[str, Any]) -> Tool:
-    return Tool(name="t", description=None, advertised={"type": "object"}, origin=Origin("f", "", fmt), raw=raw)
+    return Tool(
+        name="t", description=None, advertised={"type": "object"}, origin=Origin("f", "", fmt), raw=raw
+    )
 
 
 @pytest.mark.parametrize(
@@ -98,7 +105,9 @@ def test_cli_target_syntax_and_unknown_target(tmp_path: Path) -> None:
     assert [d["code"] for d in report["diagnostics"]] == ["SL301"]
     assert report["diagnostics"][0]["message"].startswith("[Bedrock]")
     proc = run_cli("check", str(path), "--target", "openia")
-    assert proc.returncode == 2 and "unknown target 'openia'" in proc.stderr and "Traceback" not in proc.stderr
+    assert (
+        proc.returncode == 2 and "unknown target 'openia'" in proc.stderr and "Traceback" not in proc.stderr
+    )
 
 
 # ---------------------------------------------------------------- shared cases
@@ -115,24 +124,47 @@ def _case_tools(name: str) -> Any:
         # (code, tool or None, schema pointer suffix of the diagnostic)
         ("001", [], [("SL308", "summarize_album", "/function/parameters/required")]),
         ("002", [], [("SL308", "edit_note", "/function/parameters/required")]),
-        ("004", [], [("SL313", "apply_edits", "/parameters/properties/edits/items/additionalProperties"),
-                     ("SL313", "search_notes", "/parameters/properties/filter/anyOf/0/additionalProperties")]),
-        ("006", [], [("SL313", "get_forecast", "/parameters/$defs"),
-                     ("SL313", "get_forecast", "/parameters/properties/place/$ref")]),
-        ("007", [], [("SL314", "index_repo", "/parameters/properties/paths/type"),
-                     ("SL314", "index_repo", "/parameters/properties/dry_run/type")]),
+        (
+            "004",
+            [],
+            [
+                ("SL313", "apply_edits", "/parameters/properties/edits/items/additionalProperties"),
+                ("SL313", "search_notes", "/parameters/properties/filter/anyOf/0/additionalProperties"),
+            ],
+        ),
+        (
+            "006",
+            [],
+            [
+                ("SL313", "get_forecast", "/parameters/$defs"),
+                ("SL313", "get_forecast", "/parameters/properties/place/$ref"),
+            ],
+        ),
+        (
+            "007",
+            [],
+            [
+                ("SL314", "index_repo", "/parameters/properties/paths/type"),
+                ("SL314", "index_repo", "/parameters/properties/dry_run/type"),
+            ],
+        ),
         ("009", ["openai"], [("SL309", "find_pets_by_tags", "/function/parameters/properties/tags")]),
-        ("013", ["anthropic"], [("SL304", "find_record", "/inputSchema"),
-                                ("SL305", "find_record", "/inputSchema/anyOf")]),
+        (
+            "013",
+            ["anthropic"],
+            [("SL304", "find_record", "/inputSchema"), ("SL305", "find_record", "/inputSchema/anyOf")],
+        ),
         ("024", [], [("SL310", "start_run", "/inputSchema/properties/input")]),
     ],
 )
-def test_shared_case_findings(tmp_path: Path, case: str, targets: list[str],
-                              expected: list[tuple[str, str, str]]) -> None:
+def test_shared_case_findings(
+    tmp_path: Path, case: str, targets: list[str], expected: list[tuple[str, str, str]]
+) -> None:
     diags = check(tmp_path, _case_tools(case), targets)
     for code, tool, suffix in expected:
         hits = [d for d in diags if d["code"] == code and d["tool"] == tool and d["pointer"].endswith(suffix)]
-        assert hits, f"case {case}: no {code} at ...{suffix} for {tool}; got {[(d['code'], d['pointer']) for d in diags]}"
+        got = [(d["code"], d["pointer"]) for d in diags]
+        assert hits, f"case {case}: no {code} at ...{suffix} for {tool}; got {got}"
         assert all(d["hint"] for d in hits)
 
 
@@ -162,8 +194,17 @@ def test_case_must_not_flag(tmp_path: Path) -> None:
 
 
 @needs_shared
-@pytest.mark.parametrize(("case", "targets"), [("026", []), ("026", ["openai-strict"]), ("028", []),
-                                               ("028", ["mcp"]), ("031", []), ("031", ["anthropic"])])
+@pytest.mark.parametrize(
+    ("case", "targets"),
+    [
+        ("026", []),
+        ("026", ["openai-strict"]),
+        ("028", []),
+        ("028", ["mcp"]),
+        ("031", []),
+        ("031", ["anthropic"]),
+    ],
+)
 def test_clean_cases_have_no_errors(tmp_path: Path, case: str, targets: list[str]) -> None:
     diags = check(tmp_path, _case_tools(case), targets)
     assert codes(diags, "error") == set(), diags
@@ -210,17 +251,37 @@ def test_page_examples(tmp_path: Path, page: Path) -> None:
 
 
 def _strict_anthropic(i: int, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"name": f"t{i}", "description": "d", "strict": True, "input_schema": {
-        "type": "object", "properties": props, "required": required, "additionalProperties": False}}
+    return {
+        "name": f"t{i}",
+        "description": "d",
+        "strict": True,
+        "input_schema": {
+            "type": "object",
+            "properties": props,
+            "required": required,
+            "additionalProperties": False,
+        },
+    }
 
 
 def test_anthropic_strict_budgets_across_tools(tmp_path: Path) -> None:
     nullable = {"type": ["string", "null"]}
     # 9 tools x 2 union params = 18 > 16; 9 x 3 optional = 27 > 24: reported once each, on the tool
     # that crosses the budget
-    tools = [_strict_anthropic(i, {"a": nullable, "b": nullable, "c": {"type": "string"},
-                                   "d": {"type": "string"}, "e": {"type": "string"}}, ["a", "b"])
-             for i in range(9)]
+    tools = [
+        _strict_anthropic(
+            i,
+            {
+                "a": nullable,
+                "b": nullable,
+                "c": {"type": "string"},
+                "d": {"type": "string"},
+                "e": {"type": "string"},
+            },
+            ["a", "b"],
+        )
+        for i in range(9)
+    ]
     diags = [d for d in check(tmp_path, tools) if d["code"] == "SL320"]
     messages = sorted((d["tool"], d["message"].split(";")[0]) for d in diags)
     assert len(diags) == 2, messages
@@ -232,8 +293,13 @@ def test_anthropic_strict_budgets_across_tools(tmp_path: Path) -> None:
 
 
 def test_too_many_tools_is_per_file(tmp_path: Path) -> None:
-    tools = [{"type": "function", "function": {"name": f"f{i}", "parameters": {
-        "type": "object", "properties": {}}}} for i in range(129)]
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": f"f{i}", "parameters": {"type": "object", "properties": {}}},
+        }
+        for i in range(129)
+    ]
     diags = check(tmp_path, tools)
     assert [(d["code"], d["tool"]) for d in diags] == [("SL321", "f128")]
     (tmp_path / "b").mkdir()
@@ -242,8 +308,11 @@ def test_too_many_tools_is_per_file(tmp_path: Path) -> None:
 
 def test_name_collision_after_sanitising(tmp_path: Path) -> None:
     schema = {"type": "object", "properties": {}}
-    tools = [{"name": "files.read", "inputSchema": schema}, {"name": "files_read", "inputSchema": schema},
-             {"name": "files-read", "inputSchema": schema}]
+    tools = [
+        {"name": "files.read", "inputSchema": schema},
+        {"name": "files_read", "inputSchema": schema},
+        {"name": "files-read", "inputSchema": schema},
+    ]
     mcp_only = check(tmp_path, tools)
     assert "SL322" not in codes(mcp_only)  # MCP allows '.', nothing collides
     diags = [d for d in check(tmp_path, tools, ["openai"]) if d["code"] == "SL322"]
@@ -252,8 +321,13 @@ def test_name_collision_after_sanitising(tmp_path: Path) -> None:
 
 def test_numeric_limits_come_from_options() -> None:
     desc = "x" * 50
-    tool = Tool(name="t", description=desc, advertised={"type": "object", "properties": {}},
-                origin=Origin("f.json", "", "openai-chat"), raw={"type": "function", "function": {}})
+    tool = Tool(
+        name="t",
+        description=desc,
+        advertised={"type": "object", "properties": {}},
+        origin=Origin("f.json", "", "openai-chat"),
+        raw={"type": "function", "function": {}},
+    )
     rules = [r() for r in RULES]
     assert not [d for d in run_rules(rules, [tool], Context()) if d.code == "SL302"]
     ctx = Context(options={"SL302": {"max_length": 10}})
@@ -268,20 +342,46 @@ def test_unconfirmed_limits_are_warnings(tmp_path: Path) -> None:
     gemini = [{"functionDeclarations": [{"name": "d", "description": "d", "parameters": deep}]}]
     found = [d for d in check(tmp_path, gemini) if d["code"] == "SL318"]
     assert found and {d["severity"] for d in found} == {"warning"}
-    gj = [{"functionDeclarations": [{"name": "d", "description": "d", "parametersJsonSchema": {
-        "type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 0}}}}]}]
+    gj = [
+        {
+            "functionDeclarations": [
+                {
+                    "name": "d",
+                    "description": "d",
+                    "parametersJsonSchema": {
+                        "type": "object",
+                        "properties": {"n": {"type": "number", "exclusiveMinimum": 0}},
+                    },
+                }
+            ]
+        }
+    ]
     assert {d["severity"] for d in check(tmp_path, gj)} == {"warning"}
 
 
 def test_bad_input_never_crashes(tmp_path: Path) -> None:
     weird = [
         {"type": "function", "function": {"name": "a", "parameters": [1, 2]}},
-        {"type": "function", "function": {"name": "b", "parameters": {"type": "object", "properties": [],
-                                                                       "required": "x", "items": 3}}},
+        {
+            "type": "function",
+            "function": {
+                "name": "b",
+                "parameters": {"type": "object", "properties": [], "required": "x", "items": 3},
+            },
+        },
         {"name": "c", "input_schema": None},
         {"name": "", "inputSchema": {"type": ["object", "null"], "properties": {"x": True, "y": None}}},
-        {"functionDeclarations": [{"name": "9d", "parameters": {"type": "object", "properties": {
-            "x": {"type": 5, "enum": "no", "format": 3}}}}]},
+        {
+            "functionDeclarations": [
+                {
+                    "name": "9d",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"x": {"type": 5, "enum": "no", "format": 3}},
+                    },
+                }
+            ]
+        },
     ]
     diags = check(tmp_path, weird, ["all"])
     assert diags and not [d for d in diags if "internal error" in d["message"]]
@@ -294,8 +394,9 @@ def test_bad_input_never_crashes(tmp_path: Path) -> None:
 def test_corpus_mcp_servers_against_openai(tmp_path: Path) -> None:
     from conftest import CORPUS
 
-    code, report = run_json("check", str(CORPUS / "mcp-proxy-snapshots"), "--target", "=openai",
-                            "--select", "SL3")
+    code, report = run_json(
+        "check", str(CORPUS / "mcp-proxy-snapshots"), "--target", "=openai", "--select", "SL3"
+    )
     assert code in (0, 1)
     diags = report["diagnostics"]
     assert report["summary"]["tools"] > 50
