@@ -403,3 +403,13 @@ def test_corpus_mcp_servers_against_openai(tmp_path: Path) -> None:
     assert all(d["code"].startswith("SL3") and d["message"].startswith("[OpenAI") for d in diags)
     # every finding points at a real place in the file and carries a hint
     assert all(d["line"] and d["hint"] for d in diags)
+
+
+def test_docker_argument_lists_are_not_missing_schemas(tmp_path: Path) -> None:
+    docker = [
+        {"name": "run", "description": "Run.", "arguments": [{"name": "cmd", "type": "string", "desc": "x"}]}
+    ]
+    assert check(tmp_path, docker, ["=mcp"]) == []
+    null_schema = [{"name": "get_me", "description": "Me.", "inputSchema": None}]
+    found = check(tmp_path, null_schema, ["anthropic"])
+    assert [d["code"] for d in found] == ["SL304"] and "is null" in found[0]["message"]

@@ -158,8 +158,10 @@ class SchemaIndex:
                 if keyword == "properties":
                     properties.append(node)
                 t = schema.get("type")
-                if t == "object" or (t is None and "properties" in schema) or (
-                    type(t) is list and "object" in t
+                if (
+                    t == "object"
+                    or (t is None and "properties" in schema)
+                    or (type(t) is list and "object" in t)
                 ):
                     objects.append(node)
         return index

@@ -57,6 +57,8 @@ class ProviderRootNotObject(ProviderRule):
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         schema = tool.advertised
+        if tool.schema_path is None and tool.origin.format == "docker-arguments":
+            return  # parameters listed as Docker "arguments": the schema is built elsewhere
         for target in targets:
             sev = W if target == "bedrock" else E
             fld = _FIELD[target]
@@ -68,7 +70,8 @@ class ProviderRootNotObject(ProviderRule):
                     sev,
                     None,
                     "missing",
-                    f"the tool has no `{fld}` schema; the provider refuses a tool without one",
+                    f"the tool's parameters schema {'is null' if tool.schema_path else 'is missing'}; "
+                    f"the provider requires `{fld}` to be a schema object and refuses the tool",
                     f'add "{fld}": {{"type": "object", "properties": {{}}}} for a tool that takes '
                     "no arguments",
                 )

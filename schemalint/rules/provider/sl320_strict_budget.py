@@ -106,10 +106,9 @@ class StrictBudget(ProviderRule):
                                         E,
                                         "",
                                         "optional",
-                                        f"the strict tools of this request have {optional} optional "
-                                        f"parameters by "
-                                        f"this tool; Anthropic allows {max_opt} in total across "
-                                        f"strict schemas (400)",
+                                        f"counting up to this tool, the strict tools of this request "
+                                        f"have {optional} optional parameters; Anthropic allows "
+                                        f"{max_opt} in total across strict schemas (400)",
                                         "list more parameters in `required`, or make some tools non-strict",
                                     ),
                                 )
@@ -126,14 +125,13 @@ class StrictBudget(ProviderRule):
                                         E,
                                         "",
                                         "unions",
-                                        f"the strict tools of this request have {unions} parameters "
-                                        f"using anyOf or "
-                                        f"type arrays by this tool; Anthropic allows {max_union} in "
-                                        f"total (400, "
-                                        "'Schema is too complex')",
-                                        "make optional parameters required-but-documented instead "
-                                        "of nullable "
-                                        "unions, or make some tools non-strict",
+                                        f"counting up to this tool, the strict tools of this request "
+                                        f"have {unions} parameters using anyOf or type arrays; "
+                                        f"Anthropic allows {max_union} in total (400, 'Schema is "
+                                        "too complex')",
+                                        "make nullable parameters plain required ones whose "
+                                        "description says which value means 'none', or make some "
+                                        "tools non-strict",
                                     ),
                                 )
                             )
