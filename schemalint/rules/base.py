@@ -43,6 +43,7 @@ class Context:
     probe: bool = True
     replace_targets: bool = False
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    _last_targets: list[Any] = field(default_factory=lambda: [None, frozenset()], repr=False, compare=False)
 
     def option(self, code: str, key: str, default: Any) -> Any:
         """The configured option ``key`` of rule ``code``, else ``default``."""
@@ -66,17 +67,16 @@ class Context:
         :attr:`targets` when :attr:`replace_targets` is set."""
         if self.replace_targets:
             return self.targets
-        key = ("targets", id(tool))
-        found = self._memo.get(key)
-        if found is None:
-            from schemalint.targets import infer_targets
+        last = self._last_targets
+        if last[0] is tool:
+            return last[1]
+        from schemalint.targets import infer_targets
 
-            inferred = infer_targets(tool)
-            union_key = ("targets-union", inferred)
-            found = self._memo.get(union_key)
-            if found is None:
-                found = self._memo[union_key] = inferred | self.targets
-            self._memo[key] = found
+        inferred = infer_targets(tool)
+        found = self._memo.get(("targets-union", inferred))
+        if found is None:
+            found = self._memo[("targets-union", inferred)] = inferred | self.targets
+        last[0], last[1] = tool, found
         return found
 
 

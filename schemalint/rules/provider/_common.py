@@ -280,19 +280,21 @@ class ProviderRule(Rule):
 
     targets: ClassVar[tuple[str, ...]] = ()
 
+    def __init__(self) -> None:
+        self._active: dict[frozenset[str], tuple[str, ...]] = {}
+
     def active_targets(self, tool: Tool, ctx: Context) -> tuple[str, ...]:
         """The rule's profiles that ``tool`` is checked against, in :data:`PROFILES` order."""
         mine = ctx.targets_for(tool)
-        if not mine:
-            return ()
-        cache = self.__dict__.setdefault("_active_cache", {})
-        found = cache.get(mine)
+        found = self._active.get(mine)
         if found is None:
-            found = cache[mine] = tuple(t for t in PROFILES if t in mine and t in self.targets)
+            found = self._active[mine] = tuple(t for t in PROFILES if t in mine and t in self.targets)
         return found
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
-        active = self.active_targets(tool, ctx)
+        active = self._active.get(ctx.targets_for(tool))
+        if active is None:
+            active = self.active_targets(tool, ctx)
         if not active:
             return ()
         findings = list(self.findings(tool, active, ctx))
