@@ -58,7 +58,7 @@ class GeminiInvalidType(ProviderRule):
                     hint,
                     node.instance_path,
                 )
-            elif isinstance(t, str) and t.lower() not in TYPES:
+            elif isinstance(t, str) and t.lower() not in TYPES and node.pointer != "":  # root: SL304
                 fix = {
                     "dict": "object",
                     "float": "number",
