@@ -116,8 +116,8 @@ def infer_targets(tool: Tool) -> frozenset[str]:
         return frozenset(("openai-strict",)) if tool.strict else frozenset(("openai",))
     if fmt == "anthropic":
         return frozenset(("anthropic-strict",)) if tool.strict else frozenset(("anthropic",))
-    if fmt in ("gemini", "gemini-json", "mcp"):
-        return frozenset((fmt,))
+    if fmt in ("gemini", "gemini-json", "mcp", "bedrock"):
+        return frozenset((fmt,))  # "bedrock": for a loader that recognises Converse toolSpec
     return frozenset()
 
 
