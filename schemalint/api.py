@@ -153,16 +153,20 @@ def check(
     """Lint ``sources``: load, run every applicable rule, locate and sort the diagnostics.
 
     ``targets``: provider profiles (``openai-strict``, ``gemini`` ...) added to those
-    inferred from each tool's format. ``select``: rule codes/names/prefixes to keep
-    (``None`` keeps all). ``mcp_stdio``: MCP server commands to start and list over
-    stdio (see :func:`load`). Raises :class:`SourceError` (exit 2 in the CLI).
+    inferred from each tool's format; a value starting with ``=`` replaces them
+    (:func:`schemalint.targets.parse_targets`). ``select``: rule codes/names/prefixes to
+    keep (``None`` keeps all). ``mcp_stdio``: MCP server commands to start and list over
+    stdio (see :func:`load`). Raises :class:`SourceError` (exit 2 in the CLI) and
+    :class:`schemalint.targets.TargetError` for an unknown target.
     """
     from schemalint.rules.base import Context, run_rules
     from schemalint.rules.registry import all_rules
+    from schemalint.targets import parse_targets
 
     started = time.perf_counter()
+    spec = parse_targets(targets)
     loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio)
-    ctx = Context(targets=frozenset(targets), dialect=dialect, catalog=loaded.tools)
+    ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools)
     diagnostics = list(loaded.diagnostics)
     diagnostics.extend(run_rules(all_rules(), loaded.tools, ctx))
     if select is not None:

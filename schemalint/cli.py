@@ -84,7 +84,9 @@ def check(
     target: Annotated[
         list[str] | None,
         typer.Option("--target", "-t", help="Provider profile(s) to check against, comma-separated "
-                     "(openai, openai-strict, anthropic, gemini, gemini-json, mcp, bedrock, ollama)."),
+                     "(openai, openai-strict, anthropic, anthropic-strict, gemini, gemini-json, mcp, "
+                     "bedrock, ollama, all). Adds to the targets inferred from each tool's format; "
+                     "prefix with = to replace them (--target =openai)."),
     ] = None,
     exclude: Annotated[
         list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")
@@ -137,11 +139,18 @@ def check(
     srcs = list(sources or []) or ([] if mcp_stdio else resolve_sources(cfg))
     if not srcs and not mcp_stdio:
         raise fail("no sources given and none configured in [tool.schemalint] `sources`")
+    from schemalint.targets import TargetError, parse_targets
+
+    targets = _split_csv(target) or cfg.target
+    try:
+        parse_targets(targets)
+    except TargetError as exc:
+        raise fail(str(exc)) from None
     try:
         result = run_check(
             srcs,
             exclude=[*cfg.exclude, *(exclude or [])],
-            targets=_split_csv(target) or cfg.target,
+            targets=targets,
             dialect=dialect,
             python_path=python_path or [],
             select=_split_csv(select) or None,

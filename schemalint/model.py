@@ -156,7 +156,10 @@ class Diagnostic:
 
 def escape_token(token: str | int) -> str:
     """Escape one reference token for a JSON pointer (RFC 6901 section 3)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" not in text and "/" not in text:
+        return text
+    return text.replace("~", "~0").replace("/", "~1")
 
 
 def unescape_token(token: str) -> str:

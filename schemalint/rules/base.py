@@ -13,7 +13,7 @@ advertised schema*; the file pointer, tool name and file are filled in for them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -31,6 +31,8 @@ class Context:
     ``catalog``: every tool loaded in this run (for cross-tool rules).
     ``previous``: tools of an earlier revision by name (``--base``/snapshots), if known.
     ``probe``: whether rules may call runtime validators (omission probes).
+    ``replace_targets``: when true, ``targets`` replaces the targets inferred from each
+    tool's format (``--target =openai``); otherwise it adds to them.
     """
 
     targets: frozenset[str] = frozenset()
@@ -39,17 +41,51 @@ class Context:
     catalog: Sequence[Tool] = ()
     previous: Mapping[str, Tool] = field(default_factory=dict)
     probe: bool = True
+    replace_targets: bool = False
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    _last_targets: list[Any] = field(default_factory=lambda: [None, frozenset()], repr=False, compare=False)
 
     def option(self, code: str, key: str, default: Any) -> Any:
         """The configured option ``key`` of rule ``code``, else ``default``."""
         return self.options.get(code, {}).get(key, default)
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """Per-run cache: the value stored under ``key``, computing it once with ``compute()``.
+
+        Rules use it to share per-tool work (e.g. one schema walk) across rules; key by
+        ``(purpose, id(tool))`` since tools live for the whole run (``catalog``).
+        """
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = compute()
+            return value
+
+    def targets_for(self, tool: Tool) -> frozenset[str]:
+        """Provider profiles ``tool`` is checked against: those inferred from its format
+        (:func:`schemalint.targets.infer_targets`) plus :attr:`targets`, or only
+        :attr:`targets` when :attr:`replace_targets` is set."""
+        if self.replace_targets:
+            return self.targets
+        last = self._last_targets
+        if last[0] is tool:
+            return last[1]
+        from schemalint.targets import infer_targets
+
+        inferred = infer_targets(tool)
+        found = self._memo.get(("targets-union", inferred))
+        if found is None:
+            found = self._memo[("targets-union", inferred)] = inferred | self.targets
+        last[0], last[1] = tool, found
+        return found
 
 
 class Rule:
     """Base class of every rule. Subclasses set the class attributes and one hook.
 
     ``targets``: profiles this rule belongs to; empty means it always runs. A rule
-    with targets runs when any of them is in :attr:`Context.targets`.
+    with targets runs per tool, for the profiles :meth:`Context.targets_for` gives that
+    tool (inferred from its format plus ``--target``): its hooks must filter by them.
     ``source``: where the rule's fact comes from (spec section or provider doc, with date).
     """
 
@@ -61,8 +97,12 @@ class Rule:
     source: ClassVar[str] = ""
 
     def applies(self, ctx: Context) -> bool:
-        """True when this rule should run in ``ctx``."""
-        return not self.targets or bool(ctx.targets.intersection(self.targets))
+        """True when this rule may run in ``ctx``. Rules with targets run unless the targets
+        were replaced (``--target =...``) by a set that shares none of theirs, because
+        targets inferred per tool may select them; their hooks filter per tool."""
+        if not self.targets or not ctx.replace_targets:
+            return True
+        return bool(ctx.targets.intersection(self.targets))
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         """Diagnostics for one tool; default: none."""

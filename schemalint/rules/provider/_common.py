@@ -1,0 +1,421 @@
+"""Shared machinery of the provider (SL3xx) rules.
+
+- :class:`SchemaIndex`: one walk of a tool's advertised schema, cached per run in the
+  :class:`~schemalint.rules.base.Context`, shared by every provider rule. It keeps the
+  nodes in walk order and, per keyword, the nodes whose schema has that keyword, so that
+  most rules only look at the few nodes that matter.
+- :class:`ProviderRule`: a :class:`~schemalint.rules.base.Rule` whose ``check_tool`` runs
+  only for the profiles of the rule that apply to the tool (:meth:`Context.targets_for`),
+  and whose findings for several profiles at one location merge into one diagnostic
+  naming them (severity: the worst of them).
+
+Facts come from ``reference/provider-constraints.md`` (shared project folder); each rule
+names its section and date in ``source``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from schemalint.model import Diagnostic, Severity, Tool, split_pointer
+from schemalint.rules.base import Context, Rule
+from schemalint.schema.walk import Node, walk
+from schemalint.targets import PROFILES, label
+
+E, W = Severity.ERROR, Severity.WARNING
+
+SCHEMA_KEYWORDS = frozenset(
+    (
+        "$schema",
+        "$id",
+        "$ref",
+        "$defs",
+        "definitions",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+        "$comment",
+        "$vocabulary",
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "patternProperties",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+        "dependencies",
+        "dependentRequired",
+        "dependentSchemas",
+        "unevaluatedProperties",
+        "items",
+        "prefixItems",
+        "additionalItems",
+        "unevaluatedItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "contentMediaType",
+        "contentEncoding",
+        "contentSchema",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "example",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "nullable",
+        "discriminator",
+        "propertyOrdering",
+    )
+)
+"""Keywords of JSON Schema (draft-07 to 2020-12) plus the OpenAPI 3.0 ones Gemini knows."""
+
+CONDITIONAL_KEYWORDS = frozenset(
+    ("if", "then", "else", "not", "dependentSchemas", "dependencies", "propertyNames", "contains")
+)
+
+
+@dataclass
+class SchemaIndex:
+    """Every subschema of one advertised schema, visited once.
+
+    ``nodes``: dict subschemas in walk order (``$defs`` entries included, ``$ref`` not
+    followed). ``by_key``: keyword -> nodes whose schema has it (any position, including
+    ``$defs``). ``conditional``: pointers of subschemas inside ``if``/``then``/``else``/
+    ``not``/``dependentSchemas``/``dependencies``/``propertyNames``/``contains``.
+    ``object_nodes`` / ``property_nodes``: non-conditional object schemas / property schemas.
+    """
+
+    root: Any
+    nodes: list[Node] = field(default_factory=list)
+    by_key: dict[str, list[Node]] = field(default_factory=dict)
+    conditional: set[str] = field(default_factory=set)
+    object_nodes: list[Node] = field(default_factory=list)
+    property_nodes: list[Node] = field(default_factory=list)
+    _order: dict[int, int] | None = field(default=None, repr=False)
+
+    @classmethod
+    def build(cls, root: Any) -> SchemaIndex:
+        """Walk ``root`` once and index the dict nodes by keyword; never raises."""
+        index = cls(root)
+        if not isinstance(root, Mapping):
+            return index
+        by_key = index.by_key
+        nodes = index.nodes
+        objects = index.object_nodes
+        properties = index.property_nodes
+        conditional = index.conditional
+        open_prefixes: list[str] = []
+        for node in walk(root):
+            schema = node.schema
+            if type(schema) is not dict and not isinstance(schema, Mapping):
+                continue
+            ptr = node.pointer
+            keyword = node.keyword
+            if open_prefixes:
+                while open_prefixes and not ptr.startswith(open_prefixes[-1]):
+                    open_prefixes.pop()
+            if open_prefixes or keyword in CONDITIONAL_KEYWORDS:
+                conditional.add(ptr)
+                if keyword in CONDITIONAL_KEYWORDS:
+                    open_prefixes.append(ptr + "/")
+            nodes.append(node)
+            for key in schema:
+                found = by_key.get(key)
+                if found is None:
+                    by_key[key] = [node]
+                else:
+                    found.append(node)
+            if ptr not in conditional:
+                if keyword == "properties":
+                    properties.append(node)
+                t = schema.get("type")
+                if (
+                    t == "object"
+                    or (t is None and "properties" in schema)
+                    or (type(t) is list and "object" in t)
+                ):
+                    objects.append(node)
+        return index
+
+    def having(self, *keys: str) -> list[Node]:
+        """Nodes whose schema has any of ``keys``, in walk order, each once."""
+        if len(keys) == 1:
+            return self.by_key.get(keys[0], [])
+        seen: dict[str, Node] = {}
+        for key in keys:
+            for node in self.by_key.get(key, ()):
+                seen.setdefault(node.pointer, node)
+        return sorted(seen.values(), key=lambda n: self.order(n))
+
+    def order(self, node: Node) -> int:
+        """Position of ``node`` in walk order (for stable output)."""
+        if self._order is None:
+            self._order = {id(n): i for i, n in enumerate(self.nodes)}
+        return self._order.get(id(node), 0)
+
+    def objects(self) -> list[Node]:
+        """Nodes that describe an object value: ``type: object`` (or a list containing it), or
+        ``properties`` without a ``type``; conditional subschemas (``if``/``not`` ...) excluded."""
+        return self.object_nodes
+
+    def is_conditional(self, node: Node) -> bool:
+        """True for a subschema inside ``if``/``then``/``else``/``not``/``dependentSchemas``/
+        ``dependencies``/``propertyNames``/``contains``: it constrains, it does not declare."""
+        return bool(self.conditional) and node.pointer in self.conditional
+
+
+def index_for(tool: Tool, ctx: Context) -> SchemaIndex:
+    """The :class:`SchemaIndex` of ``tool``'s advertised schema, shared by the rules checking
+    ``tool`` (rebuilt when another tool was indexed in between)."""
+    slot = ctx.memo("schema-index", lambda: [None, None])
+    if slot[0] is not tool:
+        # one slot: run_rules runs every rule on a tool before the next tool, and keeping
+        # every tool's index alive would make the garbage collector rescan them all
+        slot[0], slot[1] = tool, SchemaIndex.build(tool.advertised)
+    return slot[1]
+
+
+def types_of(schema: Mapping[str, Any]) -> tuple[str, ...]:
+    """The ``type`` of a schema as a tuple of strings (``()`` when absent or malformed)."""
+    t = schema.get("type")
+    if isinstance(t, str):
+        return (t,)
+    if isinstance(t, list):
+        return tuple(x for x in t if isinstance(x, str))
+    return ()
+
+
+def is_object_schema(schema: Any) -> bool:
+    """True for a dict schema that describes an object (see :meth:`SchemaIndex.objects`)."""
+    if not isinstance(schema, Mapping):
+        return False
+    types = types_of(schema)
+    if types:
+        return "object" in types
+    return "properties" in schema and "type" not in schema
+
+
+def is_property(node: Node) -> bool:
+    """True when ``node`` is the schema of a named property (``.../properties/<name>``)."""
+    return node.keyword == "properties"
+
+
+def property_name(node: Node) -> str:
+    """The last token of the node's pointer (the property name for a property node)."""
+    tokens = split_pointer(node.pointer)
+    return tokens[-1] if tokens else ""
+
+
+def ptr_key(pointer: str, key: str) -> str:
+    """``pointer`` + ``/key`` with the key escaped."""
+    from schemalint.model import join_pointer
+
+    return join_pointer(pointer, key)
+
+
+def where(node: Node) -> str:
+    """A short human location for messages: ``property 'a/b'`` or ``the root schema``."""
+    if node.pointer == "":
+        return "the root schema"
+    if node.instance_path:
+        return f"'{node.instance_path.lstrip('/')}'"
+    return f"schema {node.pointer}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One fault for one profile: merged with the same ``key`` at the same pointer for other profiles.
+
+    ``pointer`` is relative to the advertised schema (``None``: the tool object itself;
+    use ``file_pointer`` for other places in the file).
+    """
+
+    target: str
+    severity: Severity
+    pointer: str | None
+    key: str
+    message: str
+    hint: str
+    instance_path: str | None = None
+    file_pointer: str | None = None
+
+
+class ProviderRule(Rule):
+    """Base of the SL3xx rules: per-tool profile filtering and merged findings.
+
+    Subclasses set ``targets`` and implement :meth:`findings` (per tool) and/or
+    :meth:`catalog_findings` (whole run; tools already filtered to those with at least
+    one of the rule's profiles). A message is prefixed with the profiles it concerns,
+    e.g. ``[OpenAI strict, Anthropic strict]``.
+    """
+
+    targets: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self) -> None:
+        self._active: dict[frozenset[str], tuple[str, ...]] = {}
+
+    def active_targets(self, tool: Tool, ctx: Context) -> tuple[str, ...]:
+        """The rule's profiles that ``tool`` is checked against, in :data:`PROFILES` order."""
+        mine = ctx.targets_for(tool)
+        found = self._active.get(mine)
+        if found is None:
+            found = self._active[mine] = tuple(t for t in PROFILES if t in mine and t in self.targets)
+        return found
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
+        active = self._active.get(ctx.targets_for(tool))
+        if active is None:
+            active = self.active_targets(tool, ctx)
+        if not active:
+            return ()
+        findings = list(self.findings(tool, active, ctx))
+        if not findings:
+            return ()
+        return self.merge(tool, findings)
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        """Findings for ``tool`` against ``targets`` (a non-empty subset of ``self.targets``)."""
+        return ()
+
+    def merge(self, tool: Tool, findings: Iterable[Finding]) -> list[Diagnostic]:
+        """One diagnostic per (location, key), naming every profile that reports it."""
+        groups: dict[tuple[str | None, str | None, str], list[Finding]] = {}
+        for f in findings:
+            groups.setdefault((f.pointer, f.file_pointer, f.key), []).append(f)
+        out: list[Diagnostic] = []
+        for group in groups.values():
+            first = max(group, key=lambda f: f.severity.rank)
+            names = label(f.target for f in group)
+            out.append(
+                self.diag(
+                    tool,
+                    first.pointer,
+                    f"[{names}] {first.message}",
+                    hint=first.hint,
+                    instance_path=first.instance_path,
+                    severity=first.severity,
+                    file_pointer=first.file_pointer,
+                )
+            )
+        return out
+
+
+def catalog_members(
+    rule: ProviderRule, tools: Sequence[Tool], ctx: Context
+) -> list[tuple[Tool, tuple[str, ...]]]:
+    """``(tool, active targets)`` for the tools ``rule`` applies to, in catalog order."""
+    out = []
+    for tool in tools:
+        active = rule.active_targets(tool, ctx)
+        if active:
+            out.append((tool, active))
+    return out
+
+
+def tool_pointer(tool: Tool, *tokens: str) -> str:
+    """File pointer of a field of the tool object, e.g. the name: ``tool_pointer(t, "name")``.
+
+    For OpenAI Chat tools the fields live under ``/function``.
+    """
+    from schemalint.model import join_pointer
+
+    base = tool.origin.pointer
+    if tool.origin.format == "openai-chat":
+        base += "/function"
+    return join_pointer(base, *tokens)
+
+
+def request_groups(tools: Sequence[Tool]) -> dict[tuple[str, int | None], list[Tool]]:
+    """Tools grouped as one request would send them: by file (and JSON Lines line)."""
+    groups: dict[tuple[str, int | None], list[Tool]] = {}
+    for tool in tools:
+        groups.setdefault((tool.origin.file, tool.origin.line), []).append(tool)
+    return groups
+
+
+_LOOKAROUND = ("(?=", "(?!", "(?<=", "(?<!")
+
+
+def regex_trouble(pattern: Any) -> str | None:
+    """What a grammar-compiling provider cannot do in ``pattern``: lookaround, backreference
+    or word boundary; ``None`` when the pattern avoids them (or is not a string)."""
+    if not isinstance(pattern, str):
+        return None
+    if any(x in pattern for x in _LOOKAROUND):
+        return "a lookaround"
+    import re
+
+    if re.search(r"\\[1-9]|\\k<", pattern):
+        return "a backreference"
+    if re.search(r"(?<!\\)\\[bB]", pattern):
+        return "a word boundary (\\b)"
+    return None
+
+
+def under(pointer: str, prefixes: Sequence[str]) -> bool:
+    """True when ``pointer`` equals or lies inside one of ``prefixes``."""
+    return any(pointer == p or pointer.startswith(p + "/") for p in prefixes)
+
+
+def keyword_findings(
+    index: SchemaIndex,
+    table: Mapping[str, tuple[Severity, str, str]],
+    target: str,
+    *,
+    skip_under_flagged: bool = True,
+) -> Iterator[Finding]:
+    """One finding per node carrying a keyword of ``table`` (keyword -> (severity, why, hint)).
+
+    ``why`` and ``hint`` may use ``{key}`` and ``{where}``. With ``skip_under_flagged``,
+    nodes inside an already reported keyword (e.g. the contents of a refused ``$defs``)
+    are not reported again.
+    """
+    flagged: list[str] = []
+    for node in index.having(*table):
+        if skip_under_flagged and flagged and under(node.pointer, flagged):
+            continue
+        for key in node.schema:
+            entry = table.get(key)
+            if entry is None:
+                continue
+            sev, why, hint = entry
+            pointer = ptr_key(node.pointer, key)
+            flagged.append(pointer)
+            yield Finding(
+                target,
+                sev,
+                pointer,
+                key,
+                why.format(key=key, where=where(node)),
+                hint.format(key=key, where=where(node)),
+                node.instance_path,
+            )

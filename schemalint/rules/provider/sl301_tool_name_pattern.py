@@ -1,0 +1,101 @@
+"""SL301 tool-name-pattern: the tool name breaks the provider's name pattern or length.
+
+Source: reference/provider-constraints.md §0, §1.1, §2.1, §3.1, §4.2, §5.1 (read 2026-08):
+OpenAI ``^[a-zA-Z0-9_-]{1,64}$`` (function_definition.py @ e43b422, server errors
+llama_index#16093, ailoy#109); Anthropic the same (define-tools page); Bedrock
+``[a-zA-Z0-9_-]+`` length 1-64 (API_runtime_ToolSpecification); Gemini: letter or ``_``
+first, then ``[A-Za-z0-9_.:-]``, at most 64 (kaitranntt/ccs#25, 2025-11); MCP SHOULD
+``[A-Za-z0-9_.-]`` and 1-128 (spec 2025-11-25 server/tools, a warning).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, tool_pointer
+from schemalint.targets import label
+
+_STRICT_CHARS = re.compile(r"[^A-Za-z0-9_-]")
+_GEMINI_CHARS = re.compile(r"[^A-Za-z0-9_.:-]")
+_MCP_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def portable_name(name: str, max_length: int = 64) -> str:
+    """A rewrite of ``name`` that every provider accepts: invalid characters become ``_``,
+    a leading digit or dash gets a ``_`` prefix, cut to ``max_length``."""
+    out = _STRICT_CHARS.sub("_", name) or "tool"
+    if not (out[0].isalpha() or out[0] == "_"):
+        out = "_" + out
+    return out[:max_length]
+
+
+class ToolNamePattern(ProviderRule):
+    """The tool name does not match the name pattern of a target provider."""
+
+    code = "SL301"
+    name = "tool-name-pattern"
+    severity = E
+    summary = "Tool name breaks the provider's name pattern or length limit (the request is refused)."
+    targets = (
+        "openai",
+        "openai-strict",
+        "anthropic",
+        "anthropic-strict",
+        "gemini",
+        "gemini-json",
+        "mcp",
+        "bedrock",
+    )
+    source = (
+        "OpenAI function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026-08); "
+        "Bedrock API_runtime_ToolSpecification; Gemini API server message kaitranntt/ccs#25 "
+        "(2025-11); MCP 2025-11-25 server/tools §Tool Names — reference §0/§1.1/§2.1/§3.1/§4.2/§5.1"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        name = tool.name
+        max_len = int(ctx.option(self.code, "max_length", 64))
+        mcp_max = int(ctx.option(self.code, "mcp_max_length", 128))
+        problems: dict[str, list[str]] = {}  # complaint -> targets
+        for target in targets:
+            if target == "mcp":
+                bad = sorted(set(_MCP_CHARS.findall(name)))
+                limit = mcp_max
+            elif target.startswith("gemini"):
+                bad = sorted(set(_GEMINI_CHARS.findall(name)))
+                if name and not (name[0].isalpha() or name[0] == "_") and name[0] not in bad:
+                    bad.insert(0, f"leading {name[0]!r}")
+                limit = max_len
+            else:
+                bad = sorted(set(_STRICT_CHARS.findall(name)))
+                limit = max_len
+            why = []
+            if not name:
+                why.append("is empty")
+            if bad:
+                why.append("contains " + ", ".join(b if b.startswith("leading") else repr(b) for b in bad))
+            if len(name) > limit:
+                why.append(f"is {len(name)} characters long (limit {limit})")
+            if why:
+                problems.setdefault("; ".join(why), []).append(target)
+        if not problems:
+            return
+        parts = [f"{label(ts)}: name {text}" for text, ts in problems.items()]
+        message = (
+            f"tool name {name!r} is refused ({'; '.join(parts)}); the provider answers 400 "
+            "for the whole request, so no tool in it can be called"
+        )
+        fixed = portable_name(name, max_len)
+        hint = (
+            f"rename it to a portable name such as {fixed!r} (letters, digits, '_' and '-', "
+            f"starting with a letter or '_', at most {max_len} characters)"
+        )
+        for ts in problems.values():
+            for target in ts:
+                sev = W if target == "mcp" else E
+                yield Finding(
+                    target, sev, None, "name", message, hint, file_pointer=tool_pointer(tool, "name")
+                )

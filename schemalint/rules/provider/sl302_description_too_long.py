@@ -1,0 +1,47 @@
+"""SL302 description-too-long: the tool description exceeds OpenAI's observed 1024-character limit.
+
+Source: reference/provider-constraints.md §1.1 and §1.7 (read 2026-08): server error
+``string_above_max_length`` "Expected a string with maximum length 1024" on gpt-4o, o3-mini
+and Azure, Nov 2024 - Apr 2025 (getsentry/sentry-mcp#106, OpenHands#4838). Not in the API
+reference and UNCONFIRMED today (§8 item 1), so a warning. Option ``max_length``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import Finding, ProviderRule, W, tool_pointer
+
+
+class DescriptionTooLong(ProviderRule):
+    """The tool description is longer than OpenAI has been seen to accept."""
+
+    code = "SL302"
+    name = "description-too-long"
+    severity = W
+    summary = "Tool description longer than 1024 characters (OpenAI has refused such requests)."
+    targets = ("openai", "openai-strict")
+    source = (
+        "OpenAI server error string_above_max_length, getsentry/sentry-mcp#106 and OpenHands#4838 "
+        "(2024-11 to 2025-04), UNCONFIRMED today — reference §1.1, §8.1 (2026-08)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        limit = int(ctx.option(self.code, "max_length", 1024))
+        desc = tool.description
+        if desc is None or len(desc) <= limit:
+            return
+        for target in targets:
+            yield Finding(
+                target,
+                W,
+                None,
+                "desc",
+                f"the description is {len(desc)} characters long; OpenAI has answered 400 "
+                f"'Expected a string with maximum length {limit}' for such tools, failing the whole request",
+                f"shorten the description to at most {limit} characters and move per-parameter detail "
+                "into the parameters' own descriptions",
+                file_pointer=tool_pointer(tool, "description"),
+            )

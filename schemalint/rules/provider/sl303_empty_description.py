@@ -1,0 +1,40 @@
+"""SL303 empty-description: Bedrock refuses an empty description string.
+
+Source: reference/provider-constraints.md §5.1 (read 2026-08): Bedrock Converse
+``ToolSpecification.description`` is optional but has minimum length 1
+(docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, tool_pointer
+
+
+class EmptyDescription(ProviderRule):
+    """A description that is present but empty, which Bedrock's length constraint refuses."""
+
+    code = "SL303"
+    name = "empty-description"
+    severity = E
+    summary = "Tool description is an empty string (Bedrock requires at least one character)."
+    targets = ("bedrock",)
+    source = "AWS Bedrock API_runtime_ToolSpecification (description min length 1) — reference §5.1 (2026-08)"
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        if tool.description != "":
+            return
+        for target in targets:
+            yield Finding(
+                target,
+                E,
+                None,
+                "desc",
+                "the description is an empty string; Bedrock refuses the request with a validation "
+                "error (description must have length >= 1)",
+                "write a one-sentence description of what the tool does, or leave the key out",
+                file_pointer=tool_pointer(tool, "description"),
+            )

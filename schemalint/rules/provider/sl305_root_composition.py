@@ -1,0 +1,76 @@
+"""SL305 root-composition: ``anyOf``/``oneOf``/``allOf`` (and for OpenAI ``enum``/``not``/``const``) at
+the schema root.
+
+Source: reference/provider-constraints.md §1.1, §1.7, §2.1, §4.6, §7 (read 2026-08). OpenAI:
+"schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top
+level" (nspady/google-calendar-mcp#39, 2025-06; ``const`` added in goruck/home-generative-agent#545,
+2026-08). Anthropic: "input_schema does not support oneOf, allOf, or anyOf at the top level"
+(anthropics/claude-code#5973, #40075). MCP 2025-11-25 typed shape lacks them (2026-07-28 allows
+them), Bedrock and Gemini ``parametersJsonSchema`` UNCONFIRMED: warnings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Severity, Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, ptr_key
+
+_BY_TARGET: dict[str, tuple[tuple[str, ...], Severity]] = {
+    "openai": (("anyOf", "oneOf", "allOf", "enum", "not", "const"), E),
+    "openai-strict": (("anyOf", "oneOf", "allOf", "enum", "not", "const"), E),
+    "anthropic": (("anyOf", "oneOf", "allOf"), E),
+    "anthropic-strict": (("anyOf", "oneOf", "allOf"), E),
+    "bedrock": (("anyOf", "oneOf", "allOf"), W),
+    "gemini-json": (("anyOf", "oneOf", "allOf", "not"), W),
+    "mcp": (("anyOf", "oneOf", "allOf", "not"), W),
+}
+
+
+class RootComposition(ProviderRule):
+    """A composition keyword at the root of the parameters schema."""
+
+    code = "SL305"
+    name = "root-composition"
+    severity = E
+    summary = (
+        "anyOf/oneOf/allOf (OpenAI: also enum/not/const) at the schema root; one such tool fails the request."
+    )
+    targets = tuple(_BY_TARGET)
+    source = (
+        "OpenAI errors nspady/google-calendar-mcp#39 (2025-06), goruck/home-generative-agent#545 "
+        "(2026-08); Anthropic errors anthropics/claude-code#5973, #40075; MCP schema.ts 2025-11-25 vs "
+        "2026-07-28 — reference §1.1, §2.1, §4.6 (2026-08)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        schema = tool.advertised
+        if not isinstance(schema, Mapping):
+            return
+        for target in targets:
+            keys, sev = _BY_TARGET[target]
+            for key in keys:
+                if key not in schema:
+                    continue
+                if target == "mcp":
+                    msg = (
+                        f"`{key}` at the root of inputSchema is outside the MCP 2025-11-25 typed shape "
+                        "(allowed from 2026-07-28); clients that forward it to OpenAI or Anthropic get "
+                        "the whole request refused"
+                    )
+                else:
+                    msg = (
+                        f'`{key}` at the root of the parameters schema is refused ("not have '
+                        f"'{key}' at the top level\"); one such tool fails the whole request"
+                    )
+                yield Finding(
+                    target,
+                    sev,
+                    ptr_key("", key),
+                    key,
+                    msg,
+                    "flatten the alternatives: one root object whose properties are the union of the "
+                    "branches' properties (branch-specific ones optional), and state the either/or rule "
+                    "in the description; validate it in the tool",
+                )

@@ -1,0 +1,88 @@
+"""SL306 object-without-properties: an object schema without (or with empty) ``properties``.
+
+Source: reference/provider-constraints.md §0, §1.1, §1.7, §3.2, §4.6 (read 2026-08). OpenAI:
+"Invalid schema for function 'x': In context=(), object schema missing properties." for
+``{"type": "object"}`` no-argument tools (karakeep#1696, containers/kubernetes-mcp-server#340,
+spring-ai#4776); in strict mode every object needs ``properties``. Gemini ``parameters``:
+"parameters.properties: should be non-empty for OBJECT type" (agno-agi/agno#2113,
+pipecat-ai/pipecat-flows#110): omit ``parameters`` for a no-argument tool. Nested objects for
+Gemini are a warning (the observed errors are at the root).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, where
+
+
+class ObjectWithoutProperties(ProviderRule):
+    """An object schema that has no ``properties`` (OpenAI) or no non-empty ``properties`` (Gemini)."""
+
+    code = "SL306"
+    name = "object-without-properties"
+    severity = E
+    summary = (
+        "Object schema without properties: OpenAI says 'object schema missing properties', "
+        "Gemini wants them non-empty."
+    )
+    targets = ("openai", "openai-strict", "gemini")
+    source = (
+        "OpenAI errors karakeep#1696, kubernetes-mcp-server#340 (context=()); Gemini errors "
+        "agno-agi/agno#2113, pipecat-flows#110 — reference §1.1, §3.2, §4.6 (2026-08)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        if not isinstance(tool.advertised, Mapping):
+            return
+        for node in index_for(tool, ctx).objects():
+            schema = node.schema
+            props = schema.get("properties")
+            if node.instance_path is None:
+                continue  # $defs entries are checked where referenced
+            root = node.pointer == ""
+            for target in targets:
+                if target.startswith("openai"):
+                    if props is not None or (target == "openai" and not root):
+                        continue
+                    if target == "openai-strict" and schema.get("additionalProperties") not in (None, False):
+                        continue  # a map: SL307 reports it
+                    yield Finding(
+                        target,
+                        E,
+                        node.pointer,
+                        "noprops",
+                        f'{where(node)} is an object schema without "properties"; OpenAI answers 400 '
+                        "'object schema missing properties'",
+                        'add "properties": {} (for a tool without arguments: {"type": "object", '
+                        '"properties": {}})',
+                        node.instance_path,
+                    )
+                elif target == "gemini":
+                    if isinstance(props, Mapping) and props:
+                        continue
+                    if root:
+                        yield Finding(
+                            target,
+                            E,
+                            node.pointer,
+                            "noprops",
+                            "the parameters object has no properties; Gemini answers 400 "
+                            "'parameters.properties: should be non-empty for OBJECT type'",
+                            "leave `parameters` out of the declaration for a tool without arguments",
+                            node.instance_path,
+                        )
+                    else:
+                        yield Finding(
+                            target,
+                            W,
+                            node.pointer,
+                            "noprops",
+                            f"{where(node)} is an OBJECT without properties; Gemini requires non-empty "
+                            "properties on OBJECT schemas and drops free-form maps",
+                            "declare the expected keys as properties, or pass the map as a JSON string "
+                            "and say so in the description",
+                            node.instance_path,
+                        )

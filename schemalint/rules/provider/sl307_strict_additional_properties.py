@@ -1,0 +1,79 @@
+"""SL307 strict-additional-properties: strict mode needs ``additionalProperties: false`` on every object.
+
+Source: reference/provider-constraints.md §1.3, §2.2, §5.1, §7 (read 2026-08). OpenAI
+Structured Outputs: "additionalProperties: false must always be set in objects"; error
+"'additionalProperties' is required to be supplied and to be false" (lastmile-ai/openai-agents-mcp#2).
+Anthropic strict: "must be set to false for objects"; anything other than false is unsupported
+(structured-outputs.md, 2026). A missing key is a warning for Anthropic (the SDK's
+transform_schema adds it). Bedrock strict (``strict: true`` tools): forced to false, so a
+true/schema value (a map) silently loses its keys (pydantic-ai bedrock.py, 2026-05-19).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, where
+
+_MAP_HINT = (
+    'set "additionalProperties": false; a free-form map cannot be expressed in strict mode, so '
+    'declare its keys as properties or use an array of {"key": ..., "value": ...} objects'
+)
+
+
+class StrictAdditionalProperties(ProviderRule):
+    """An object in a strict tool whose ``additionalProperties`` is missing or not ``false``."""
+
+    code = "SL307"
+    name = "strict-additional-properties"
+    severity = E
+    summary = (
+        "Strict tools need additionalProperties: false on every object (OpenAI, Anthropic, Bedrock strict)."
+    )
+    targets = ("openai-strict", "anthropic-strict", "bedrock")
+    source = (
+        "OpenAI structured-outputs 'Supported schemas' + openai-agents-mcp#2; Anthropic "
+        "structured-outputs 'JSON Schema limitations'; Bedrock via pydantic-ai providers/bedrock.py "
+        "(2026-05-19) — reference §1.3, §2.2, §5.1 (2026-08)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        if not isinstance(tool.advertised, Mapping):
+            return
+        if targets == ("bedrock",) and not tool.strict:
+            return
+        for node in index_for(tool, ctx).objects():
+            ap = node.schema.get("additionalProperties", "<missing>")
+            if ap is False:
+                continue
+            for target in targets:
+                if target == "bedrock" and not tool.strict:
+                    continue
+                if ap == "<missing>":
+                    if target == "bedrock":
+                        continue  # Bedrock injects false
+                    sev = E if target == "openai-strict" else W
+                    yield Finding(
+                        target,
+                        sev,
+                        node.pointer,
+                        "missing",
+                        f'{where(node)} is an object without "additionalProperties": false; strict '
+                        "mode requires it on every object (OpenAI: 400 \"'additionalProperties' is "
+                        'required to be supplied and to be false")',
+                        'add "additionalProperties": false to this object',
+                        node.instance_path,
+                    )
+                else:
+                    yield Finding(
+                        target,
+                        E,
+                        ptr_key(node.pointer, "additionalProperties"),
+                        "notfalse",
+                        f"{where(node)} has additionalProperties {ap!r}; strict mode only accepts false "
+                        "(the request is refused, or on Bedrock the map arrives empty)",
+                        _MAP_HINT,
+                        node.instance_path,
+                    )

@@ -1,0 +1,57 @@
+"""SL308 strict-required-all-properties: OpenAI strict mode needs every property in ``required``.
+
+Source: reference/provider-constraints.md §1.3 (read 2026-08): "all fields or function
+parameters must be specified as required"; optional values are expressed as a union with
+``null`` (developers.openai.com structured-outputs "All fields must be required"). Error seen:
+"'required' is required to be supplied and to be an array including every key in properties.
+Missing 'id'" (ash-project/ash_ai#155, langchain-ai/langchain#32930).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, index_for, ptr_key, where
+
+
+class StrictRequiredAllProperties(ProviderRule):
+    """An object in an OpenAI strict tool whose ``required`` does not list every property."""
+
+    code = "SL308"
+    name = "strict-required-all-properties"
+    severity = E
+    summary = "OpenAI strict: every key of properties must be listed in required (optional = nullable)."
+    targets = ("openai-strict",)
+    source = (
+        "OpenAI structured-outputs 'All fields must be required' (developers.openai.com, read via "
+        "mirror 2026-08); errors ash-project/ash_ai#155 — reference §1.3"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        index = index_for(tool, ctx)
+        for node in index.having("properties"):
+            if index.is_conditional(node):
+                continue
+            props = node.schema.get("properties")
+            if not isinstance(props, Mapping) or not props:
+                continue
+            req = node.schema.get("required")
+            listed = set(req) if isinstance(req, list) else set()
+            missing = [p for p in props if p not in listed]
+            if not missing:
+                continue
+            names = ", ".join(repr(m) for m in missing)
+            pointer = ptr_key(node.pointer, "required") if "required" in node.schema else node.pointer
+            yield Finding(
+                "openai-strict",
+                E,
+                pointer,
+                "required",
+                f'{where(node)}: {names} {"is" if len(missing) == 1 else "are"} not in "required"; OpenAI '
+                f"strict mode answers 400 invalid_function_parameters (Missing {missing[0]!r})",
+                "list every property in `required` and make optional ones nullable "
+                '(e.g. "type": ["string", "null"] or "anyOf": [{...}, {"type": "null"}])',
+                node.instance_path,
+            )

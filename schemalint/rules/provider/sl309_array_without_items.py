@@ -1,0 +1,64 @@
+"""SL309 array-without-items: an array schema with no ``items`` (OpenAI).
+
+Source: reference/provider-constraints.md §1.3 (read 2026-08) and shared case 009
+(open-webui/open-webui#14115, fix PR #16343): OpenAI answers 400 "array schema missing items"
+for function parameters, strict or not. In strict mode untyped ``items`` (``{}`` / ``true``) are
+also refused per pydantic-ai#4425 ("OpenAI strict mode requires array items to have a type"),
+a third-party report: a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, types_of, where
+
+_TYPING = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
+
+
+class ArrayWithoutItems(ProviderRule):
+    """An ``array`` schema without ``items`` (or, strict, with untyped items)."""
+
+    code = "SL309"
+    name = "array-without-items"
+    severity = E
+    summary = "Array schema without items: OpenAI answers 400 'array schema missing items'."
+    targets = ("openai", "openai-strict")
+    source = (
+        "OpenAI error quoted in open-webui/open-webui#14115 (fix PR #16343); pydantic-ai#4425 for "
+        "strict untyped items — reference §1.3 (2026-08)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        index = index_for(tool, ctx)
+        for node in index.having("type"):
+            if "array" not in types_of(node.schema) or index.is_conditional(node):
+                continue
+            items = node.schema.get("items", "<missing>")
+            if items == "<missing>" and "prefixItems" not in node.schema:
+                for target in targets:
+                    yield Finding(
+                        target,
+                        E,
+                        node.pointer,
+                        "noitems",
+                        f'{where(node)} is an array without "items"; OpenAI answers 400 \'array schema '
+                        "missing items' and the whole request fails",
+                        'add an items schema naming the element type, e.g. "items": {"type": "string"}',
+                        node.instance_path,
+                    )
+            elif "openai-strict" in targets and (
+                items is True or (isinstance(items, Mapping) and not any(k in items for k in _TYPING))
+            ):
+                yield Finding(
+                    "openai-strict",
+                    W,
+                    ptr_key(node.pointer, "items"),
+                    "untyped",
+                    f"{where(node)} has untyped items; OpenAI strict mode requires array items to "
+                    f"have a type",
+                    'give the items a type, e.g. "items": {"type": "string"}',
+                    node.instance_path,
+                )

@@ -1,0 +1,68 @@
+"""SL310 untyped-parameter: a property schema that declares no type at all.
+
+Source: shared case 024 (ablative-io/aion#82): Claude Code sent untyped MCP parameters'
+object values as JSON strings and the server refused every call; Gemini ``parameters``
+refuses a property without ``type``: "Invalid value at '...properties[7].value.type'
+(...v1beta.Type), \"\"" (zereight/gitlab-mcp#166), reference/provider-constraints.md §3.2
+(read 2026-08). Ollama's ``ToolProperty`` keeps ``type`` only, so the model sees nothing.
+An error for Gemini, a warning elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, where
+
+_TYPED = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", "not", "if", "properties", "items")
+
+
+class UntypedParameter(ProviderRule):
+    """A parameter (any depth) whose schema says nothing about its type."""
+
+    code = "SL310"
+    name = "untyped-parameter"
+    severity = W
+    summary = (
+        "Parameter without a type: Gemini refuses it; clients such as Claude Code send its value as a string."
+    )
+    targets = ("anthropic", "anthropic-strict", "gemini", "mcp", "ollama")
+    source = (
+        "ablative-io/aion#82 (Claude Code stringifies untyped MCP parameters, shared case 024); Gemini "
+        "error zereight/gitlab-mcp#166 — reference §3.2, §5.3 (2026-08)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        index = index_for(tool, ctx)
+        for node in index.property_nodes:
+            schema = node.schema
+            typed = any(k in schema for k in _TYPED)
+            for target in targets:
+                if target == "gemini":
+                    if "type" in schema or "anyOf" in schema or "$ref" in schema:
+                        continue  # $ref is SL313's finding
+                    yield Finding(
+                        target,
+                        E,
+                        node.pointer,
+                        "gemini",
+                        f'parameter {where(node)} has no "type"; Gemini answers 400 "Invalid value at '
+                        '\'...value.type\' (Type), \\"\\"" and the whole request fails',
+                        'add "type" (e.g. "type": "string" for an enum of strings, "type": "object" for a '
+                        "nested object)",
+                        node.instance_path,
+                    )
+                elif not typed:
+                    yield Finding(
+                        target,
+                        W,
+                        node.pointer,
+                        "untyped",
+                        f"parameter {where(node)} declares no type; clients such as Claude Code then send "
+                        "its value as a JSON string, which a runtime expecting an object, array or number "
+                        "refuses (Ollama shows the model no type at all)",
+                        'declare its type, e.g. "type": "object" (or "type": "string" if any text is fine)',
+                        node.instance_path,
+                    )

@@ -1,0 +1,139 @@
+"""SL311 openai-strict-unsupported-keyword: a keyword outside OpenAI's strict-mode subset.
+
+Source: reference/provider-constraints.md §1.3 and §1.7 (read 2026-08), OpenAI
+structured-outputs "Supported schemas" (developers.openai.com, via a verbatim mirror):
+unsupported composition ``allOf``, ``not``, ``dependentRequired``, ``dependentSchemas``,
+``if``/``then``/``else`` ("you will receive an error"); ``oneOf`` is not in the supported list
+(openai-agents rewrites it); ``default`` refused ("'default' is not permitted", zenn.dev
+capture); ``format`` only date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid.
+UNCONFIRMED on base models, so warnings: ``minLength``/``maxLength``/``patternProperties``/
+``propertyNames``/``min|maxProperties``/``uniqueItems``/``contains``/``unevaluated*``,
+``definitions``, and patterns with lookaround (pydantic-ai ``_STRICT_INCOMPATIBLE_KEYS`` @ 4fda389).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import (
+    E,
+    Finding,
+    ProviderRule,
+    W,
+    index_for,
+    keyword_findings,
+    ptr_key,
+    regex_trouble,
+    where,
+)
+
+FORMATS = frozenset(("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"))
+
+_NOT_PERMITTED = "{where} uses `{key}`, which OpenAI strict mode refuses (400 \"'{key}' is not permitted\")"
+_RULE_HINT = (
+    "drop `{key}`, state the rule in the description and enforce it in the tool; "
+    "strict mode only supports type, properties, required, items, enum, const, anyOf, $ref"
+)
+_UNCONFIRMED = (
+    "{where} uses `{key}`, which is not in OpenAI's strict-mode list of supported keywords "
+    "(may be refused or ignored; UNCONFIRMED)"
+)
+TABLE = {
+    "allOf": (E, _NOT_PERMITTED, "merge the allOf branches into a single schema"),
+    "oneOf": (
+        E,
+        "{where} uses `oneOf`, which is not in OpenAI's strict-mode subset",
+        "use `anyOf` with the same branches (what the OpenAI Agents SDK does)",
+    ),
+    "not": (E, _NOT_PERMITTED, _RULE_HINT),
+    "if": (E, _NOT_PERMITTED, _RULE_HINT),
+    "then": (E, _NOT_PERMITTED, _RULE_HINT),
+    "else": (E, _NOT_PERMITTED, _RULE_HINT),
+    "dependentRequired": (E, _NOT_PERMITTED, _RULE_HINT),
+    "dependentSchemas": (E, _NOT_PERMITTED, _RULE_HINT),
+    "dependencies": (E, _NOT_PERMITTED, _RULE_HINT),
+    "default": (
+        E,
+        _NOT_PERMITTED,
+        "remove `default`, make the property nullable and say in the "
+        "description what null means (the tool applies the default)",
+    ),
+    "minLength": (W, _UNCONFIRMED, "move the constraint into the description and enforce it in the tool"),
+    "maxLength": (W, _UNCONFIRMED, "move the constraint into the description and enforce it in the tool"),
+    "patternProperties": (
+        W,
+        _UNCONFIRMED,
+        "declare the keys as properties, or use an array of key/value objects",
+    ),
+    "propertyNames": (W, _UNCONFIRMED, "move the constraint into the description and enforce it in the tool"),
+    "minProperties": (W, _UNCONFIRMED, "move the constraint into the description and enforce it in the tool"),
+    "maxProperties": (W, _UNCONFIRMED, "move the constraint into the description and enforce it in the tool"),
+    "uniqueItems": (W, _UNCONFIRMED, "move the constraint into the description and enforce it in the tool"),
+    "contains": (W, _UNCONFIRMED, "move the constraint into the description and enforce it in the tool"),
+    "unevaluatedProperties": (W, _UNCONFIRMED, 'use "additionalProperties": false'),
+    "unevaluatedItems": (W, _UNCONFIRMED, "drop it; describe the rule in the description"),
+    "definitions": (
+        W,
+        "{where} uses `definitions`; OpenAI documents `$defs` (whether "
+        "`#/definitions/...` is accepted is UNCONFIRMED)",
+        "rename `definitions` to `$defs` and rewrite the `$ref`s to #/$defs/...",
+    ),
+}
+
+
+class OpenAIStrictUnsupportedKeyword(ProviderRule):
+    """A JSON Schema keyword OpenAI strict mode refuses (errors) or does not document (warnings)."""
+
+    code = "SL311"
+    name = "openai-strict-unsupported-keyword"
+    severity = E
+    summary = (
+        "Keyword outside OpenAI's strict-mode subset (allOf, not, if/then/else, oneOf, "
+        "default, unknown format...)."
+    )
+    targets = ("openai-strict",)
+    source = (
+        "OpenAI structured-outputs 'Supported schemas' (developers.openai.com, read 2026-08 via mirror); "
+        "errors makenotion/notion-mcp-server#102; pydantic-ai profiles/openai.py @ 4fda389 — reference §1.3"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        index = index_for(tool, ctx)
+        yield from keyword_findings(index, TABLE, "openai-strict")
+        for node in index.having("format"):
+            fmt = node.schema.get("format")
+            if isinstance(fmt, str) and fmt not in FORMATS and "string" in _types(node.schema):
+                yield Finding(
+                    "openai-strict",
+                    E,
+                    ptr_key(node.pointer, "format"),
+                    "format",
+                    f"{where(node)} has format {fmt!r}; OpenAI strict mode supports only "
+                    f"{', '.join(sorted(FORMATS))} and refuses other values",
+                    f"remove `format` and say in the description that the value is a {fmt}",
+                    node.instance_path,
+                )
+        for node in index.having("pattern"):
+            trouble = regex_trouble(node.schema.get("pattern"))
+            if trouble:
+                yield Finding(
+                    "openai-strict",
+                    W,
+                    ptr_key(node.pointer, "pattern"),
+                    "pattern",
+                    f"{where(node)} has a pattern with {trouble}, which strict-mode grammars cannot "
+                    "express (third-party tools treat it as incompatible)",
+                    "rewrite the pattern without lookaround/backreferences, or move it to the description",
+                    node.instance_path,
+                )
+
+
+def _types(schema: object) -> tuple[str, ...]:
+    from schemalint.rules.provider._common import types_of
+
+    if isinstance(schema, dict):
+        t = types_of(schema)
+        return t or ("string",)
+    return ()

@@ -1,0 +1,146 @@
+"""SL313 gemini-unsupported-keyword: a key the Gemini ``parameters`` Schema proto does not have.
+
+Source: reference/provider-constraints.md §3.2 (read 2026-08). The Gemini API ``Schema``
+(js-genai ``types.Schema``; Vertex REST v1 ``Schema``) has only: type, format, title,
+description, nullable, enum (string[]), items, minItems, maxItems, properties,
+propertyOrdering, required, minProperties, maxProperties, minLength, maxLength, pattern,
+example, anyOf, default, minimum, maximum. The proto rejects unknown fields, so anything else
+is a 400 ``Unknown name "additionalProperties" ... Cannot find field`` (nanbingxyz/5ire#42,
+openswarm-ai/openswarm#24, zed-industries/zed#44875, router-for-me/CLIProxyAPI#97). Also: string
+``format`` other than ``enum``/``date-time`` fails on the Developer API (Firebase AI Logic
+``schemashared`` docs) and ``enum`` values must be strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import (
+    E,
+    Finding,
+    ProviderRule,
+    index_for,
+    ptr_key,
+    types_of,
+    under,
+    where,
+)
+
+ALLOWED = frozenset(
+    (
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "properties",
+        "propertyOrdering",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "example",
+        "anyOf",
+        "default",
+        "minimum",
+        "maximum",
+    )
+)
+"""Fields of the Gemini API ``Schema`` message (reference §3.2)."""
+
+HINTS = {
+    "additionalProperties": "remove it (Gemini has no such field; objects only carry their declared "
+    "properties)",
+    "$schema": "remove `$schema` from the declaration",
+    "$ref": "inline the referenced definition in place of the $ref (Gemini parameters has no references)",
+    "$defs": "inline every definition where it is referenced and drop `$defs`",
+    "definitions": "inline every definition where it is referenced and drop `definitions`",
+    "const": 'use a one-value enum: "enum": ["value"] with "type": "string"',
+    "oneOf": "use `anyOf` with the same branches",
+    "allOf": "merge the allOf branches into one schema",
+    "exclusiveMinimum": "use `minimum` (and state the exclusive bound in the description)",
+    "exclusiveMaximum": "use `maximum` (and state the exclusive bound in the description)",
+    "examples": "use `example` (one value) or put the examples in the description",
+}
+_DEFAULT_HINT = "remove `{key}` and state the rule in the description (or send parametersJsonSchema instead)"
+_NUMBER_FORMATS = {"number": ("float", "double"), "integer": ("int32", "int64")}
+
+
+class GeminiUnsupportedKeyword(ProviderRule):
+    """A schema key outside the Gemini ``parameters`` Schema fields, or a field value it cannot hold."""
+
+    code = "SL313"
+    name = "gemini-unsupported-keyword"
+    severity = E
+    summary = (
+        "Key outside Gemini's OpenAPI Schema subset ($ref, additionalProperties, "
+        "const...): 400 'Unknown name'."
+    )
+    targets = ("gemini",)
+    source = (
+        "Gemini API Schema (js-genai types.Schema; Vertex REST v1 Schema, read 2026-08); errors "
+        "nanbingxyz/5ire#42, openswarm-ai/openswarm#24, zed-industries/zed#44875; Firebase "
+        "ai.schemashared (format) — reference §3.2"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        index = index_for(tool, ctx)
+        flagged: list[str] = []
+        for node in index.nodes:
+            if flagged and under(node.pointer, flagged):
+                continue
+            schema = node.schema
+            for key in schema:
+                if key in ALLOWED or not isinstance(key, str):
+                    continue
+                pointer = ptr_key(node.pointer, key)
+                flagged.append(pointer)
+                yield Finding(
+                    "gemini",
+                    E,
+                    pointer,
+                    key,
+                    f"{where(node)} uses `{key}`, which Gemini's parameters Schema does not have; "
+                    f"the request "
+                    f"fails with 400 'Unknown name \"{key}\" ... Cannot find field' and every tool "
+                    f"in it is lost",
+                    HINTS.get(key, _DEFAULT_HINT.format(key=key)),
+                    node.instance_path,
+                )
+            fmt = schema.get("format")
+            if isinstance(fmt, str):
+                types = types_of(schema) or ("string",)
+                ok: tuple[str, ...] = ("enum", "date-time")
+                for t in types:
+                    if t in _NUMBER_FORMATS:
+                        ok = _NUMBER_FORMATS[t]
+                if fmt not in ok:
+                    yield Finding(
+                        "gemini",
+                        E,
+                        ptr_key(node.pointer, "format"),
+                        "format",
+                        f"{where(node)} has format {fmt!r}; Gemini accepts only {' or '.join(ok)} here "
+                        '("otherwise requests will fail")',
+                        f"remove `format` and say in the description that the value is a {fmt}",
+                        node.instance_path,
+                    )
+            values = schema.get("enum")
+            if isinstance(values, list) and not all(isinstance(v, str) for v in values):
+                yield Finding(
+                    "gemini",
+                    E,
+                    ptr_key(node.pointer, "enum"),
+                    "enum",
+                    f"{where(node)} has non-string enum values; Gemini's Schema.enum is a list of strings",
+                    'use "type": "string" with the values written as strings, and convert them in the tool',
+                    node.instance_path,
+                )

@@ -1,0 +1,83 @@
+"""SL314 gemini-invalid-type: ``type`` is a list (``["string", "null"]``) or not a Gemini type name.
+
+Source: reference/provider-constraints.md §3.2 (read 2026-08): Gemini's ``Schema.type`` is a
+single enum value (STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL); a list gives 400
+"Unknown name \"type\" ... Proto field is not repeating, cannot start list"
+(zed-industries/zed#53919, prism-php/prism#974; shared case 007, aoci-spec/aoci-code#61).
+Optional values use ``nullable: true`` (pydantic-ai GoogleOpenAPISchemaTransformer @ 4fda389).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, index_for, ptr_key, where
+
+TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object", "null"))
+
+
+class GeminiInvalidType(ProviderRule):
+    """A ``type`` value Gemini's Schema proto cannot hold."""
+
+    code = "SL314"
+    name = "gemini-invalid-type"
+    severity = E
+    summary = (
+        "type is a list or an unknown name; Gemini parameters take one type (use nullable: true for null)."
+    )
+    targets = ("gemini",)
+    source = (
+        "Gemini errors zed-industries/zed#53919, prism-php/prism#974, aoci-spec/aoci-code#61 (case 007); "
+        "js-genai types.Type — reference §3.2 (2026-08)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        for node in index_for(tool, ctx).having("type"):
+            t = node.schema.get("type")
+            pointer = ptr_key(node.pointer, "type")
+            if isinstance(t, list):
+                others = [x for x in t if x != "null"]
+                if len(others) == 1 and "null" in t:
+                    hint = f'use "type": {json.dumps(others[0])} with "nullable": true'
+                else:
+                    hint = (
+                        'use "anyOf": ['
+                        + ", ".join(json.dumps({"type": x}) for x in others)
+                        + '] (plus "nullable": true if null is allowed)'
+                    )
+                yield Finding(
+                    "gemini",
+                    E,
+                    pointer,
+                    "list",
+                    f"{where(node)} has a list of types {json.dumps(t)}; Gemini answers 400 'Proto field is "
+                    "not repeating, cannot start list' and the whole request fails",
+                    hint,
+                    node.instance_path,
+                )
+            elif isinstance(t, str) and t.lower() not in TYPES and node.pointer != "":  # root: SL304
+                fix = {
+                    "dict": "object",
+                    "float": "number",
+                    "int": "integer",
+                    "bool": "boolean",
+                    "list": "array",
+                    "tuple": "array",
+                    "str": "string",
+                    "any": "string",
+                }.get(t.lower())
+                yield Finding(
+                    "gemini",
+                    E,
+                    pointer,
+                    "name",
+                    f"{where(node)} has type {t!r}, which is not a Gemini type (STRING, NUMBER, INTEGER, "
+                    "BOOLEAN, ARRAY, OBJECT, NULL); the request fails with 400 'Invalid value'",
+                    f'use "type": "{fix}"'
+                    if fix
+                    else "use one of string, number, integer, boolean, array, object",
+                    node.instance_path,
+                )

@@ -1,0 +1,56 @@
+"""SL315 gemini-json-unsupported-keyword: a keyword ``parametersJsonSchema`` may not honour.
+
+Source: reference/provider-constraints.md §3.3, §3.4, §7 (read 2026-08). The Nov 2025 update
+added anyOf, $ref/$defs, minimum/maximum, additionalProperties and type arrays; pydantic-ai's
+GoogleJsonSchemaTransformer (@ 4fda389) still drops ``exclusiveMinimum``/``exclusiveMaximum``
+("NOT yet supported"), rewrites ``const`` to a one-value ``enum`` and strips ``$schema``;
+``allOf``/``not``/``if``/``dependent*`` are marked W in the seed table; ``oneOf`` is
+UNCONFIRMED. Whether Gemini ignores or rejects them is UNCONFIRMED (§8 item 6): warnings only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import Finding, ProviderRule, W, index_for, keyword_findings
+
+_WHY = (
+    "{where} uses `{key}`, which Gemini parametersJsonSchema is not known to support (it may be "
+    "ignored, so the model never sees the rule, or refused; UNCONFIRMED)"
+)
+_MOVE = "drop `{key}`, state the rule in the description and enforce it in the tool"
+TABLE = {
+    "allOf": (W, _WHY, "merge the allOf branches into one schema"),
+    "oneOf": (W, _WHY, "use `anyOf` with the same branches"),
+    "not": (W, _WHY, _MOVE),
+    "if": (W, _WHY, _MOVE),
+    "dependentRequired": (W, _WHY, _MOVE),
+    "dependentSchemas": (W, _WHY, _MOVE),
+    "dependencies": (W, _WHY, _MOVE),
+    "exclusiveMinimum": (W, _WHY, "use `minimum` and state the exclusive bound in the description"),
+    "exclusiveMaximum": (W, _WHY, "use `maximum` and state the exclusive bound in the description"),
+    "const": (W, _WHY, 'use a one-value enum: "enum": [value]'),
+    "$schema": (W, _WHY, "remove `$schema`"),
+}
+
+
+class GeminiJsonUnsupportedKeyword(ProviderRule):
+    """A keyword Gemini's ``parametersJsonSchema`` may ignore or refuse (UNCONFIRMED, warnings)."""
+
+    code = "SL315"
+    name = "gemini-json-unsupported-keyword"
+    severity = W
+    summary = (
+        "Keyword Gemini parametersJsonSchema may ignore or refuse (allOf, not, if, "
+        "exclusive*, const, $schema)."
+    )
+    targets = ("gemini-json",)
+    source = (
+        "pydantic-ai GoogleJsonSchemaTransformer @ 4fda389 (PR #3464, 2025-11-18); gemini_ex structured "
+        "outputs guide — reference §3.3, §3.4, §8.6 (2026-08), UNCONFIRMED"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        yield from keyword_findings(index_for(tool, ctx), TABLE, "gemini-json", skip_under_flagged=True)

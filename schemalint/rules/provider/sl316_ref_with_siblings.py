@@ -1,0 +1,83 @@
+"""SL316 ref-with-siblings: a ``$ref`` with other keywords beside it.
+
+Source: reference/provider-constraints.md §1.3, §2.3, §6, §7 (read 2026-08). OpenAI strict:
+openai-python ``lib/_pydantic.py`` @ e43b422 "we can't use $refs if there are also other
+properties defined" and pydantic-ai "OpenAI Strict mode doesn't support siblings to $ref"
+(error). Anthropic strict: the SDK's ``transform_schema`` (@ 597d43b) keeps ``{"$ref"}`` only,
+dropping siblings such as ``description`` (warning). MCP: draft-07 §8.3 "All other properties
+in a $ref object MUST be ignored" — a warning only when the schema declares draft-07 or older
+(MCP defaults to 2020-12, where siblings apply).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, where
+
+_OLD_DRAFTS = ("draft-07", "draft-06", "draft-04", "draft-03")
+
+
+class RefWithSiblings(ProviderRule):
+    """``$ref`` next to other keywords, which a target drops or refuses."""
+
+    code = "SL316"
+    name = "ref-with-siblings"
+    severity = E
+    summary = (
+        "$ref with sibling keywords: OpenAI strict refuses it; Anthropic's SDK and "
+        "draft-07 drop the siblings."
+    )
+    targets = ("openai-strict", "anthropic-strict", "mcp")
+    source = (
+        "openai-python lib/_pydantic.py @ e43b422 (2026-08-21); anthropic-sdk-python _transform.py @ "
+        "597d43b; JSON Schema draft-07 core §8.3 — reference §1.3, §2.3, §6"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        root = tool.advertised
+        dialect = root.get("$schema", "") if isinstance(root, Mapping) else ""
+        old = isinstance(dialect, str) and any(d in dialect for d in _OLD_DRAFTS)
+        for node in index_for(tool, ctx).having("$ref"):
+            siblings = [k for k in node.schema if k != "$ref"]
+            if not siblings:
+                continue
+            names = ", ".join(f"`{k}`" for k in siblings)
+            pointer = ptr_key(node.pointer, "$ref")
+            for target in targets:
+                if target == "openai-strict":
+                    yield Finding(
+                        target,
+                        E,
+                        pointer,
+                        "sib",
+                        f"{where(node)} has {names} beside `$ref`; OpenAI strict mode does not "
+                        "accept siblings to $ref",
+                        'wrap the reference: "anyOf": [{"$ref": ...}] with the siblings beside anyOf, '
+                        "or inline the definition",
+                        node.instance_path,
+                    )
+                elif target == "anthropic-strict":
+                    yield Finding(
+                        target,
+                        W,
+                        pointer,
+                        "sib",
+                        f"{where(node)} has {names} beside `$ref`; Anthropic's strict transform keeps "
+                        "only the $ref, so the model never sees them",
+                        "move the description into the referenced definition, or inline it",
+                        node.instance_path,
+                    )
+                elif target == "mcp" and old:
+                    yield Finding(
+                        target,
+                        W,
+                        pointer,
+                        "sib",
+                        f"{where(node)} has {names} beside `$ref` in a {dialect} schema, where "
+                        "siblings of $ref MUST be ignored",
+                        'wrap as "allOf": [{"$ref": ...}] with the siblings beside it, or declare 2020-12',
+                        node.instance_path,
+                    )

@@ -1,0 +1,84 @@
+"""SL318 nesting-depth: objects and arrays nested deeper than the provider allows.
+
+Source: reference/provider-constraints.md §1.3, §3.1, §8 (read 2026-08). OpenAI strict:
+"up to 10 levels of nesting" (structured-outputs docs); older snapshots enforced 5 ("6 levels
+of nesting exceeds limit of 5", tidyverse/ellmer#671): an error above 10. Gemini: "exceeds the
+maximum allowed nesting depth" (google-gemini/gemini-cli#6031) with the value UNCONFIRMED: a
+warning above the option ``gemini_max_depth`` (default 5; one third-party report says 4 for
+``responseSchema``). Levels count object and array schemas on the path from the root (the
+root object is level 1), following local ``$ref``. Options ``openai_max_depth``, ``gemini_max_depth``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Tool, split_pointer
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, types_of
+from schemalint.schema.walk import walk
+
+
+def deepest(tool: Tool, ctx: Context) -> tuple[int, str, str]:
+    """``(levels, schema pointer, instance path)`` of the most deeply nested object/array schema."""
+    index = index_for(tool, ctx)
+    if index.having("$ref"):
+        nodes: Iterable = walk(index.root, follow_refs=True, include_definitions=False, max_nodes=50_000)
+    else:
+        nodes = index.nodes
+    best = (0, "", "")
+    for node in nodes:
+        schema = node.schema
+        if node.instance_path is None or not isinstance(schema, Mapping):
+            continue
+        types = types_of(schema)
+        if not ("object" in types or "array" in types or (not types and "properties" in schema)):
+            continue
+        level = len(split_pointer(node.instance_path)) + 1
+        if level > best[0]:
+            best = (level, node.pointer, node.instance_path)
+    return best
+
+
+class NestingDepth(ProviderRule):
+    """Object/array nesting deeper than the target's limit."""
+
+    code = "SL318"
+    name = "nesting-depth"
+    severity = E
+    summary = "Objects/arrays nested deeper than the provider's limit (OpenAI strict 10; Gemini UNCONFIRMED)."
+    targets = ("openai-strict", "gemini", "gemini-json")
+    source = (
+        "OpenAI structured-outputs 'Objects have limitations on nesting depth and size' (read 2026-08 via "
+        "mirror), tidyverse/ellmer#671; Gemini error google-gemini/gemini-cli#6031 (value UNCONFIRMED) — "
+        "reference §1.3, §3.1, §8.2, §8.6"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        if not isinstance(tool.advertised, Mapping):
+            return
+        levels, pointer, ipath = deepest(tool, ctx)
+        for target in targets:
+            if target == "openai-strict":
+                limit, sev = int(ctx.option(self.code, "openai_max_depth", 10)), E
+                why = (
+                    f"OpenAI strict mode allows {limit} levels of nesting (400 'levels of nesting "
+                    "exceeds limit')"
+                )
+            else:
+                limit, sev = int(ctx.option(self.code, "gemini_max_depth", 5)), W
+                why = (
+                    f"Gemini refuses declarations beyond its maximum nesting depth (value UNCONFIRMED; "
+                    f"checked against {limit})"
+                )
+            if levels > limit:
+                yield Finding(
+                    target,
+                    sev,
+                    pointer,
+                    f"depth{limit}",
+                    f"'{ipath.lstrip('/') or '/'}' is nested {levels} levels deep; {why}",
+                    "flatten the structure (e.g. lift inner objects to top-level parameters, or pass the "
+                    "deepest part as a JSON string described in the description)",
+                    ipath,
+                )

@@ -1,0 +1,97 @@
+"""SL319 strict-schema-size: an OpenAI strict schema above the documented size limits.
+
+Source: reference/provider-constraints.md §1.3 (read 2026-08), OpenAI structured-outputs
+"Objects have limitations on nesting depth and size": at most 5000 object properties in total,
+1000 enum values across all enum properties, a total string length of 120,000 characters for
+property names, definition names, enum values and const values, and for a single string enum
+with more than 250 values at most 15,000 characters. Options ``max_properties``,
+``max_enum_values``, ``max_string_budget``, ``large_enum_values``, ``large_enum_chars``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, index_for, ptr_key, where
+
+_HINT = (
+    "split the tool into smaller tools, or replace large enums by a string parameter whose valid "
+    "values the tool checks"
+)
+
+
+class StrictSchemaSize(ProviderRule):
+    """Property count, enum count or string budget of an OpenAI strict schema above the limit."""
+
+    code = "SL319"
+    name = "strict-schema-size"
+    severity = E
+    summary = (
+        "OpenAI strict schema too large: > 5000 properties, > 1000 enum values or > "
+        "120,000 characters of names."
+    )
+    targets = ("openai-strict",)
+    source = (
+        "OpenAI structured-outputs 'Objects have limitations on nesting depth and size' "
+        "(developers.openai.com, read 2026-08 via mirror) — reference §1.3"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        index = index_for(tool, ctx)
+        opt = ctx.option
+        max_props = int(opt(self.code, "max_properties", 5000))
+        max_enum = int(opt(self.code, "max_enum_values", 1000))
+        max_chars = int(opt(self.code, "max_string_budget", 120_000))
+        big_enum = int(opt(self.code, "large_enum_values", 250))
+        big_chars = int(opt(self.code, "large_enum_chars", 15_000))
+        props = chars = enums = 0
+        for node in index.having("properties"):
+            p = node.schema.get("properties")
+            if isinstance(p, Mapping):
+                props += len(p)
+                chars += sum(len(k) for k in p)
+        for key in ("$defs", "definitions"):
+            for node in index.having(key):
+                d = node.schema.get(key)
+                if isinstance(d, Mapping):
+                    chars += sum(len(k) for k in d)
+        for node in index.having("enum"):
+            values = node.schema.get("enum")
+            if not isinstance(values, list):
+                continue
+            enums += len(values)
+            strs = [v for v in values if isinstance(v, str)]
+            length = sum(len(v) for v in strs)
+            chars += length
+            if len(strs) > big_enum and length > big_chars:
+                yield Finding(
+                    "openai-strict",
+                    E,
+                    ptr_key(node.pointer, "enum"),
+                    "bigenum",
+                    f"{where(node)} has a string enum of {len(strs)} values totalling {length} "
+                    f"characters; OpenAI strict allows at most {big_chars} characters for an enum "
+                    f"of more than {big_enum} values",
+                    _HINT,
+                    node.instance_path,
+                )
+        for node in index.having("const"):
+            c = node.schema.get("const")
+            if isinstance(c, str):
+                chars += len(c)
+        for count, limit, what in (
+            (props, max_props, "object properties"),
+            (enums, max_enum, "enum values"),
+            (chars, max_chars, "characters of property/definition names and enum/const values"),
+        ):
+            if count > limit:
+                yield Finding(
+                    "openai-strict",
+                    E,
+                    "",
+                    what,
+                    f"the schema has {count} {what}; OpenAI strict mode allows at most {limit}",
+                    _HINT,
+                )

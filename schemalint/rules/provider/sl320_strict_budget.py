@@ -1,0 +1,144 @@
+"""SL320 strict-budget: Anthropic's per-request budgets for strict tools are exceeded.
+
+Source: reference/provider-constraints.md §2.2 and §5.1 (read 2026-08), Anthropic
+structured-outputs / strict-tool-use (platform.claude.com): at most 20 strict tools per
+request; at most 24 optional parameters in total across all strict schemas; at most 16
+parameters using ``anyOf`` or type arrays (``["string", "null"]``) in total ("exponential
+compilation cost"). Bedrock inherits the 20 strict tools for Claude models (pydantic-ai
+BedrockJsonSchemaTransformer, 3P). A request is taken to be the tools of one file (one JSON
+Lines line). Options ``max_strict_tools``, ``max_optional_params``, ``max_union_params``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from schemalint.model import Diagnostic, Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import (
+    E,
+    Finding,
+    ProviderRule,
+    catalog_members,
+    index_for,
+    request_groups,
+    types_of,
+)
+
+
+def budget_counts(tool: Tool, ctx: Context) -> tuple[int, int]:
+    """``(optional parameters, union parameters)`` of one schema, at every depth."""
+    optional = unions = 0
+    index = index_for(tool, ctx)
+    for node in index.having("properties"):
+        props = node.schema.get("properties")
+        if not isinstance(props, Mapping) or index.is_conditional(node):
+            continue
+        req = node.schema.get("required")
+        listed = set(req) if isinstance(req, list) else set()
+        for name, sub in props.items():
+            if name not in listed:
+                optional += 1
+            if isinstance(sub, Mapping) and ("anyOf" in sub or "oneOf" in sub or len(types_of(sub)) > 1):
+                unions += 1
+    return optional, unions
+
+
+class StrictBudget(ProviderRule):
+    """Whole-request limits of Anthropic strict tools: 20 tools, 24 optional and 16 union parameters."""
+
+    code = "SL320"
+    name = "strict-budget"
+    severity = E
+    summary = (
+        "Anthropic strict: > 20 strict tools, > 24 optional or > 16 anyOf/type-array parameters per request."
+    )
+    targets = ("anthropic-strict", "bedrock")
+    source = (
+        "Anthropic structured-outputs and strict-tool-use (platform.claude.com, read 2026-08 via mirror); "
+        "pydantic-ai BedrockJsonSchemaTransformer (3P) — reference §2.2, §5.1"
+    )
+
+    def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:
+        members = [
+            (t, [x for x in a if x != "bedrock" or t.strict]) for t, a in catalog_members(self, tools, ctx)
+        ]
+        active = {id(t): tuple(a) for t, a in members if a}
+        strict_tools = [t for t, a in members if a]
+        max_tools = int(ctx.option(self.code, "max_strict_tools", 20))
+        max_opt = int(ctx.option(self.code, "max_optional_params", 24))
+        max_union = int(ctx.option(self.code, "max_union_params", 16))
+        for group in request_groups(strict_tools).values():
+            findings: list[tuple[Tool, Finding]] = []
+            if len(group) > max_tools:
+                over = group[max_tools]
+                for target in active[id(over)]:
+                    findings.append(
+                        (
+                            over,
+                            Finding(
+                                target,
+                                E,
+                                None,
+                                "tools",
+                                f"this request declares {len(group)} strict tools; at most "
+                                f"{max_tools} are allowed "
+                                f"(tool {over.name!r} is number {max_tools + 1})",
+                                f'keep at most {max_tools} tools strict: set "strict": false on the others',
+                            ),
+                        )
+                    )
+            optional = unions = 0
+            opt_done = union_done = False
+            for tool in group:
+                o, u = budget_counts(tool, ctx)
+                optional += o
+                unions += u
+                if optional > max_opt and not opt_done:
+                    opt_done = True
+                    for target in active[id(tool)]:
+                        if target == "anthropic-strict":
+                            findings.append(
+                                (
+                                    tool,
+                                    Finding(
+                                        target,
+                                        E,
+                                        "",
+                                        "optional",
+                                        f"counting up to this tool, the strict tools of this request "
+                                        f"have {optional} optional parameters; Anthropic allows "
+                                        f"{max_opt} in total across strict schemas (400)",
+                                        "list more parameters in `required`, or make some tools non-strict",
+                                    ),
+                                )
+                            )
+                if unions > max_union and not union_done:
+                    union_done = True
+                    for target in active[id(tool)]:
+                        if target == "anthropic-strict":
+                            findings.append(
+                                (
+                                    tool,
+                                    Finding(
+                                        target,
+                                        E,
+                                        "",
+                                        "unions",
+                                        f"counting up to this tool, the strict tools of this request "
+                                        f"have {unions} parameters using anyOf or type arrays; "
+                                        f"Anthropic allows {max_union} in total (400, 'Schema is "
+                                        "too complex')",
+                                        "make nullable parameters plain required ones whose "
+                                        "description says which value means 'none', or make some "
+                                        "tools non-strict",
+                                    ),
+                                )
+                            )
+            by_tool: dict[int, list[Finding]] = {}
+            owners: dict[int, Tool] = {}
+            for tool, f in findings:
+                by_tool.setdefault(id(tool), []).append(f)
+                owners[id(tool)] = tool
+            for key, fs in by_tool.items():
+                yield from self.merge(owners[key], fs)

@@ -1,0 +1,83 @@
+"""SL322 name-collision: two tools whose names become equal once a client fits them to the provider.
+
+Source: reference/provider-constraints.md §4.2 and §4.6 (read 2026-08): MCP names may use
+``.`` and up to 128 characters while OpenAI, Anthropic and Bedrock allow ``[a-zA-Z0-9_-]``
+up to 64 (Gemini also ``.`` and ``:``); MCP says aggregators SHOULD disambiguate
+(2026-07-28 server/tools). Clients that sanitise names (replace other characters with ``_``
+and cut to 64) then send two tools under one name, and calls go to the wrong one. Tools are
+compared within one request (one file or JSON Lines line). Exact duplicates are SL005's job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from schemalint.model import Diagnostic, Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import Finding, ProviderRule, W, catalog_members, tool_pointer
+
+_PATTERNS = {"gemini": re.compile(r"[^A-Za-z0-9_.:-]"), "mcp": re.compile(r"[^A-Za-z0-9_.-]")}
+_DEFAULT = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def fitted_name(name: str, target: str, max_length: int) -> str:
+    """``name`` as a sanitising client would send it to ``target``."""
+    pattern = _PATTERNS.get(target.split("-")[0] if target.startswith("gemini") else target, _DEFAULT)
+    return pattern.sub("_", name)[:max_length]
+
+
+class NameCollision(ProviderRule):
+    """Distinct tool names that collide after the target's name pattern and length are applied."""
+
+    code = "SL322"
+    name = "name-collision"
+    severity = W
+    summary = (
+        "Two tool names become one once fitted to the provider's name pattern/length "
+        "(calls go to the wrong tool)."
+    )
+    targets = (
+        "openai",
+        "openai-strict",
+        "anthropic",
+        "anthropic-strict",
+        "gemini",
+        "gemini-json",
+        "mcp",
+        "bedrock",
+    )
+    source = (
+        "MCP 2025-11-25/2026-07-28 server/tools §Tool Names; provider name patterns of reference "
+        "§0, §4.2, §4.6 (2026-08)"
+    )
+
+    def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:
+        max_len = int(ctx.option(self.code, "max_length", 64))
+        seen: dict[tuple[str, int | None, str, str], Tool] = {}
+        out: dict[int, tuple[Tool, list[Finding]]] = {}
+        for tool, active in catalog_members(self, tools, ctx):
+            for target in active:
+                fitted = fitted_name(tool.name, target, 128 if target == "mcp" else max_len)
+                key = (tool.origin.file, tool.origin.line, target, fitted)
+                first = seen.setdefault(key, tool)
+                if first is tool or first.name == tool.name:
+                    continue
+                out.setdefault(id(tool), (tool, []))[1].append(
+                    Finding(
+                        target,
+                        W,
+                        None,
+                        f"collide:{first.name}",
+                        f"tool name {tool.name!r} becomes {fitted!r} once fitted to the provider's "
+                        f"name rules, "
+                        f"the same as {first.name!r}; the model cannot tell them apart and calls "
+                        f"may reach the "
+                        "wrong tool",
+                        "give the tools names that differ within the first 64 characters using only letters, "
+                        "digits, '_' and '-' (e.g. prefix with the server name)",
+                        file_pointer=tool_pointer(tool, "name"),
+                    )
+                )
+        for tool, findings in out.values():
+            yield from self.merge(tool, findings)

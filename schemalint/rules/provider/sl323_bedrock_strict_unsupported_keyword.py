@@ -1,0 +1,64 @@
+"""SL323 bedrock-strict-unsupported-keyword: a keyword Bedrock refuses in strict tools.
+
+Source: reference/provider-constraints.md §5.1 (read 2026-08): tested against Claude Sonnet
+4.5 on Bedrock (2026-05-19), strict tools get 400 on number/integer ``minimum``, ``maximum``,
+``exclusiveMinimum``, ``exclusiveMaximum``, ``multipleOf``; array ``maxItems``; ``minItems``
+above 1 (pydantic-ai ``providers/bedrock.py`` ``_BEDROCK_STRICT_UNSUPPORTED_KEYS_BY_TYPE``,
+citing docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html). Checked only for
+tools with ``"strict": true``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import (
+    E,
+    Finding,
+    ProviderRule,
+    index_for,
+    keyword_findings,
+    ptr_key,
+    where,
+)
+
+_WHY = "{where} uses `{key}`; Bedrock refuses it in strict tools (400)"
+_HINT = "remove `{key}`, state the limit in the description and enforce it in the tool"
+TABLE = {
+    k: (E, _WHY, _HINT)
+    for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems")
+}
+
+
+class BedrockStrictUnsupportedKeyword(ProviderRule):
+    """Numeric bounds and array limits that Bedrock strict tools refuse."""
+
+    code = "SL323"
+    name = "bedrock-strict-unsupported-keyword"
+    severity = E
+    summary = "Bedrock strict tools refuse minimum/maximum/exclusive*/multipleOf, maxItems and minItems > 1."
+    targets = ("bedrock",)
+    source = (
+        "pydantic-ai providers/bedrock.py @ 4fda389 (tested 2026-05-19), AWS Bedrock structured-output "
+        "user guide — reference §5.1 (2026-08)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        if not tool.strict:
+            return
+        index = index_for(tool, ctx)
+        yield from keyword_findings(index, TABLE, "bedrock")
+        for node in index.having("minItems"):
+            n = node.schema.get("minItems")
+            if isinstance(n, int) and n > 1:
+                yield Finding(
+                    "bedrock",
+                    E,
+                    ptr_key(node.pointer, "minItems"),
+                    "minItems",
+                    f"{where(node)} has minItems {n}; Bedrock strict tools accept only 0 or 1 (400)",
+                    "use minItems 0 or 1 and state the minimum in the description",
+                    node.instance_path,
+                )

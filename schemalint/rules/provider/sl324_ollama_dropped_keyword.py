@@ -1,0 +1,90 @@
+"""SL324 ollama-dropped-keyword: a constraint Ollama drops before the model sees the tool.
+
+Source: reference/provider-constraints.md §5.3 (read 2026-08): Ollama unmarshals tools into
+Go structs (``api/types.go`` ``ToolFunctionParameters``: type, $defs, items, required,
+properties; ``ToolProperty``: anyOf, type, items, description, enum, properties), so every
+other keyword is silently dropped: additionalProperties, nullable, minimum/maximum,
+minLength/maxLength, pattern, format, const, oneOf/allOf, property-level $ref. Tool arguments
+are not grammar-constrained (UNCONFIRMED for the newest builds). The model never sees the
+constraint, yet the tool's own validator still enforces it: a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import Finding, ProviderRule, W, index_for, ptr_key, where
+
+DROPPED = (
+    "additionalProperties",
+    "nullable",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "const",
+    "oneOf",
+    "allOf",
+    "not",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "patternProperties",
+    "if",
+    "dependentRequired",
+)
+
+
+class OllamaDroppedKeyword(ProviderRule):
+    """A constraining keyword Ollama's tool structs drop, so the model is never told about it."""
+
+    code = "SL324"
+    name = "ollama-dropped-keyword"
+    severity = W
+    summary = (
+        "Constraint Ollama silently drops (pattern, format, minimum, const, oneOf...): the "
+        "model never sees it."
+    )
+    targets = ("ollama",)
+    source = (
+        "ollama/ollama api/types.go ToolFunctionParameters/ToolProperty (read via verbatim copies, "
+        "commit UNCONFIRMED) — reference §5.3 (2026-08)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        index = index_for(tool, ctx)
+        for node in index.having(*DROPPED):
+            if index.is_conditional(node):
+                continue
+            keys = [k for k in DROPPED if k in node.schema]
+            if node.keyword != "properties" and node.pointer != "" and "$ref" in node.schema:
+                keys.append("$ref")
+            if not keys or (
+                keys == ["additionalProperties"] and node.schema.get("additionalProperties") is True
+            ):
+                continue
+            if (
+                keys == ["additionalProperties"]
+                and node.schema.get("additionalProperties") is False
+                and node.pointer == ""
+            ):
+                continue  # a closed root is harmless to drop for a model that follows properties
+            names = ", ".join(f"`{k}`" for k in keys)
+            yield Finding(
+                "ollama",
+                W,
+                ptr_key(node.pointer, keys[0]),
+                "dropped",
+                f"{where(node)} uses {names}, which Ollama drops before the model sees the tool; the model "
+                "may send values your validator then refuses",
+                "state the constraint in the property's description as well (e.g. 'an ISO date, "
+                "YYYY-MM-DD'; 'at most 100')",
+                node.instance_path,
+            )

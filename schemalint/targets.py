@@ -1,0 +1,127 @@
+"""Provider target profiles: their names, how ``--target`` is parsed, and what is inferred per tool.
+
+A *target* (profile) names the API a tool definition will be sent to, and therefore
+which SL3xx rules check it (see ``docs/targets.md`` and
+``reference/provider-constraints.md`` in the shared project folder):
+
+=================  ====================================================================
+profile            what it models
+=================  ====================================================================
+openai             OpenAI Chat Completions / Responses function tools, non-strict
+openai-strict      the same with ``"strict": true`` (Structured Outputs subset)
+anthropic          Anthropic Messages API tools (``input_schema``)
+anthropic-strict   the same with ``"strict": true`` (grammar-compiled subset, budgets)
+gemini             Gemini ``functionDeclarations[].parameters`` (OpenAPI 3.0 ``Schema`` proto)
+gemini-json        Gemini ``parametersJsonSchema`` (JSON Schema, Nov 2025 keyword set)
+mcp                Model Context Protocol ``tools/list`` (2025-11-25 / 2026-07-28)
+bedrock            AWS Bedrock Converse ``toolSpec`` (strict rules when ``strict: true``)
+ollama             Ollama ``/api/chat`` tools (Go structs that drop unknown keywords)
+=================  ====================================================================
+
+Inference (:func:`infer_targets`): an OpenAI tool (``openai-chat``/``openai-responses``)
+is ``openai-strict`` when it says ``"strict": true``, else ``openai``; an Anthropic tool
+is ``anthropic-strict`` or ``anthropic`` likewise; Gemini declarations are ``gemini``
+(``parameters``) or ``gemini-json`` (``parametersJsonSchema``); MCP tools are ``mcp``.
+Manifests, legacy ``function`` tools (BFCL, ACEBench, Gorilla) and Docker ``arguments``
+lists get no inferred target.
+
+``--target`` values *add* to the inferred targets; a value starting with ``=`` (e.g.
+``--target =openai,gemini``) *replaces* them, so every tool is checked against exactly
+the listed profiles. ``all`` stands for every profile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from schemalint.model import Tool
+
+PROFILES: dict[str, str] = {
+    "openai": "OpenAI function tools, non-strict (Chat Completions / Responses)",
+    "openai-strict": "OpenAI function tools with strict: true (Structured Outputs subset)",
+    "anthropic": "Anthropic Messages API tools",
+    "anthropic-strict": "Anthropic tools with strict: true (grammar-compiled subset)",
+    "gemini": "Gemini functionDeclarations[].parameters (OpenAPI 3.0 Schema subset)",
+    "gemini-json": "Gemini functionDeclarations[].parametersJsonSchema",
+    "mcp": "Model Context Protocol tools/list (2025-11-25, 2026-07-28)",
+    "bedrock": "AWS Bedrock Converse toolSpec",
+    "ollama": "Ollama /api/chat tools",
+}
+"""Every profile name with a one-line description, in documentation order."""
+
+DISPLAY: dict[str, str] = {
+    "openai": "OpenAI",
+    "openai-strict": "OpenAI strict",
+    "anthropic": "Anthropic",
+    "anthropic-strict": "Anthropic strict",
+    "gemini": "Gemini parameters",
+    "gemini-json": "Gemini parametersJsonSchema",
+    "mcp": "MCP",
+    "bedrock": "Bedrock",
+    "ollama": "Ollama",
+}
+"""Human names of the profiles, used in diagnostic messages."""
+
+
+class TargetError(ValueError):
+    """An unknown profile name in ``--target`` or the ``target`` configuration key."""
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """Parsed ``--target`` values: the named profiles and whether they replace the inferred ones."""
+
+    targets: frozenset[str] = frozenset()
+    replace: bool = False
+
+
+def parse_targets(values: Iterable[str]) -> TargetSpec:
+    """Parse ``--target`` values (already split on commas).
+
+    ``["openai-strict", "gemini"]`` adds both to the inferred targets;
+    ``["=openai", "gemini"]`` (any value starting with ``=``) replaces the inferred
+    targets with exactly ``{openai, gemini}``; ``all`` expands to every profile.
+    Raises :class:`TargetError` naming the unknown profile and the valid ones.
+    """
+    names: set[str] = set()
+    replace = False
+    for raw in values:
+        value = raw.strip()
+        if value.startswith("="):
+            replace = True
+            value = value[1:].strip()
+        if not value:
+            continue
+        value = value.lower()
+        if value == "all":
+            names.update(PROFILES)
+        elif value in PROFILES:
+            names.add(value)
+        else:
+            raise TargetError(
+                f"unknown target {raw.strip()!r}; choose from {', '.join(PROFILES)} or all "
+                "(prefix with = to replace the inferred targets, e.g. --target =openai)"
+            )
+    return TargetSpec(frozenset(names), replace)
+
+
+_OPENAI_FORMATS = ("openai-chat", "openai-responses")
+
+
+def infer_targets(tool: Tool) -> frozenset[str]:
+    """The profiles a tool's own source format implies (see the module docstring)."""
+    fmt = tool.origin.format
+    if fmt in _OPENAI_FORMATS:
+        return frozenset(("openai-strict",)) if tool.strict else frozenset(("openai",))
+    if fmt == "anthropic":
+        return frozenset(("anthropic-strict",)) if tool.strict else frozenset(("anthropic",))
+    if fmt in ("gemini", "gemini-json", "mcp", "bedrock"):
+        return frozenset((fmt,))  # "bedrock": for a loader that recognises Converse toolSpec
+    return frozenset()
+
+
+def label(targets: Iterable[str]) -> str:
+    """``"OpenAI strict, Gemini parameters"`` for a set of profiles, in :data:`PROFILES` order."""
+    chosen = set(targets)
+    return ", ".join(DISPLAY[t] for t in PROFILES if t in chosen)
