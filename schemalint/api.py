@@ -139,19 +139,26 @@ def check(
     dialect: str | None = None,
     python_path: Sequence[str] = (),
     select: Sequence[str] | None = None,
+    previous: Sequence[str] = (),
 ) -> CheckResult:
     """Lint ``sources``: load, run every applicable rule, locate and sort the diagnostics.
 
     ``targets``: provider profiles (``openai-strict``, ``gemini`` ...) added to those
     inferred from each tool's format. ``select``: rule codes/names/prefixes to keep
-    (``None`` keeps all). Raises :class:`SourceError` (exit 2 in the CLI).
+    (``None`` keeps all). ``previous``: sources of an earlier revision (files, directories,
+    snapshot dirs); their tools fill :attr:`Context.previous` by name (the first definition
+    of a name wins). Raises :class:`SourceError` (exit 2 in the CLI).
     """
     from schemalint.rules.base import Context, run_rules
     from schemalint.rules.registry import all_rules
 
     started = time.perf_counter()
     loaded = load(sources, exclude=exclude, python_path=python_path)
-    ctx = Context(targets=frozenset(targets), dialect=dialect, catalog=loaded.tools)
+    prev: dict[str, Tool] = {}
+    if previous:
+        for t in load(previous, exclude=exclude, python_path=python_path).tools:
+            prev.setdefault(t.name, t)
+    ctx = Context(targets=frozenset(targets), dialect=dialect, catalog=loaded.tools, previous=prev)
     diagnostics = list(loaded.diagnostics)
     diagnostics.extend(run_rules(all_rules(), loaded.tools, ctx))
     if select is not None:

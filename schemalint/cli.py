@@ -99,6 +99,11 @@ def check(
     python_path: Annotated[
         list[str] | None, typer.Option("--python-path", help="Extra import root for module:attr sources.")
     ] = None,
+    previous: Annotated[
+        list[str] | None,
+        typer.Option("--previous", help="File, directory or snapshot dir of an earlier revision (repeatable); "
+                     "SL202 reports descriptions that still ask for a parameter it had."),
+    ] = None,
     config: Annotated[
         Path | None, typer.Option("--config", help="Configuration file (default: nearest "
                                   "schemalint.toml or pyproject.toml with [tool.schemalint]).")
@@ -138,6 +143,7 @@ def check(
             dialect=dialect,
             python_path=python_path or [],
             select=_split_csv(select) or None,
+            previous=previous or (),
         )
     except SourceError as exc:
         raise fail(str(exc)) from None

@@ -149,6 +149,21 @@ _RE_THE_PARAM = re.compile(
     rf"\b(?:[Tt]he|an?|your) (`{{1,2}}|'|\"|)({IDENT})\1\s+({_PARAM_NOUN})\b"
     r"(?!\s+(?:of|in|from|on)\b)"
 )
+_RE_BACKTICKED = re.compile(rf"(`{{1,2}})({IDENT})\1(?!`)")
+_RE_STRONG_NOUN = re.compile(r"\b(?:parameter|argument|param|arg|option|flag)s?\b", re.I)
+_RE_VALUE_BEFORE = re.compile(r"(?:\b(?:to|as|is|be|equals?|of|e\.g\.|like)|[=:])\s*$", re.I)
+_RE_VALUE_AFTER = re.compile(
+    r"\s*(?:value|field|key|property|tool|function|method|response|result|output)s?\b", re.I
+)
+_RE_PASSIVE = re.compile(
+    r"\s+(?:must|should|can|may|needs?\s+to|has\s+to|have\s+to)\s+(?:also\s+)?be\s+"
+    r"(?:specified|provided|set|given|supplied|passed|included)\b",
+    re.I,
+)
+_RE_TOKEN_BEFORE = re.compile(rf"(`{{1,2}}|'|\"|)({IDENT})\1\s*$")
+_RE_CONJ_BEFORE = re.compile(r"(?:,|\band|\bor|,\s*and|,\s*or)\s+(?:the\s+)?$")
+_RE_PAREN_LIST = re.compile(r"\(([^()\n]{3,200})\)")
+_RE_IDENT_FULL = re.compile(IDENT)
 _WEAK_NOUNS = ("field", "key", "propert", "input")
 _INPUT_WORDS = re.compile(
     r"\b(?:pass|set|provide|specify|supply|omit|use|parameters?|arguments?|args?|params?|"
@@ -444,7 +459,7 @@ def _after_other_tool(text: str, start: int, tool_names: frozenset[str] | set[st
 
 
 _OUTPUT_WORDS = re.compile(
-    r"\b(?:returns?|returned|response|responses|results?|outputs?|contains?|includes|"
+    r"\b(?:returns?|returned|response|responses|outputs?|contains?|includes|"
     r"each\s+(?:entry|item|object|record|element|result)|yields?|shows?|"
     r"whose|has\s+the|payload)\b",
     re.I,
@@ -639,6 +654,54 @@ def extract_mentions(
                 if not j:
                     break
                 i = j.end()
+
+        # (perPage, after): a parenthesised list of names, one of them a declared parameter
+        if level and "(" in clean:
+            for m in _RE_PAREN_LIST.finditer(clean):
+                items = [x.strip() for x in m.group(1).split(",")]
+                if not (2 <= len(items) <= 8) or not all(_RE_IDENT_FULL.fullmatch(x) for x in items):
+                    continue
+                if not any(x in level for x in items) or _OUTPUT_WORDS.search(
+                    _sentence(clean, m.start(), m.end())
+                ):
+                    continue
+                for x in items:
+                    at = clean.find(x, m.start())
+                    add(x, at, at + len(x), "list")
+
+        # x_y [and x_z] must be specified/provided
+        for m in _RE_PASSIVE.finditer(clean):
+            j = m.start()
+            while True:
+                t = _RE_TOKEN_BEFORE.search(clean, max(0, j - 80), j)
+                if not t:
+                    break
+                tok = t.group(2)
+                if not _is_identifier_like(tok):
+                    break
+                if not _value_shaped(clean, t.start(), t.end()):
+                    add(tok, t.start(2), t.end(2), "phrase")
+                conj = _RE_CONJ_BEFORE.search(clean, max(0, t.start() - 12), t.start())
+                if not conj:
+                    break
+                j = conj.start()
+
+        # `x_y` in a sentence that talks about parameters ("use this parameter with `dateStart`")
+        if "`" in clean:
+            for m in _RE_BACKTICKED.finditer(clean):
+                tok = m.group(2)
+                if not _is_identifier_like(tok):
+                    continue
+                sent = _sentence(clean, m.start(), m.end())
+                if not _RE_STRONG_NOUN.search(sent) or _OUTPUT_WORDS.search(sent):
+                    continue
+                before = clean[max(0, m.start() - 12) : m.start()]
+                after = clean[m.end() : m.end() + 30]
+                if _RE_VALUE_BEFORE.search(before) or _RE_VALUE_AFTER.match(after):
+                    continue
+                if _value_shaped(clean, m.start(), m.end()):
+                    continue
+                add(tok, m.start(2), m.end(2), "backtick")
 
         # x_y=value (not in URLs, not attached to another tool's call)
         if not is_value:
