@@ -671,9 +671,9 @@ def extract_mentions(
 
         # x_y [and x_z] must be specified/provided
         for m in _RE_PASSIVE.finditer(clean):
-            j = m.start()
+            pos = m.start()
             while True:
-                t = _RE_TOKEN_BEFORE.search(clean, max(0, j - 80), j)
+                t = _RE_TOKEN_BEFORE.search(clean, max(0, pos - 80), pos)
                 if not t:
                     break
                 tok = t.group(2)
@@ -684,7 +684,7 @@ def extract_mentions(
                 conj = _RE_CONJ_BEFORE.search(clean, max(0, t.start() - 12), t.start())
                 if not conj:
                     break
-                j = conj.start()
+                pos = conj.start()
 
         # `x_y` in a sentence that talks about parameters ("use this parameter with `dateStart`")
         if "`" in clean:
