@@ -1043,6 +1043,10 @@ def analyse(tool: Tool, ctx: Any) -> list[Finding]:
     return findings
 
 
+_FORBID_EXTRAS = {"openai-strict"}
+"""Provider targets that refuse undeclared keys whatever the schema says (strict mode)."""
+
+
 def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
     sites = description_sites(tool)
     if not sites:
@@ -1075,7 +1079,8 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
             if where is None and mention.plain:
                 continue
             reported.add((site.file_pointer, tok))
-            sev = Severity.ERROR if site.closed else Severity.WARNING
+            closed = site.closed or bool(_FORBID_EXTRAS & set(getattr(ctx, "targets", ()) or ()))
+            sev = Severity.ERROR if closed else Severity.WARNING
             yield Finding(site, mention, sev, where)
 
 
