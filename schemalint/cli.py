@@ -101,8 +101,8 @@ def check(
     ] = None,
     previous: Annotated[
         list[str] | None,
-        typer.Option("--previous", help="File, directory or snapshot dir of an earlier revision (repeatable); "
-                     "SL202 reports descriptions that still ask for a parameter it had."),
+        typer.Option("--previous", help="File, directory or snapshot dir of an earlier revision "
+                     "(repeatable); SL202 reports descriptions that still ask for a parameter it had."),
     ] = None,
     config: Annotated[
         Path | None, typer.Option("--config", help="Configuration file (default: nearest "

@@ -156,14 +156,15 @@ _RE_VALUE_AFTER = re.compile(
     r"\s*(?:value|field|key|property|tool|function|method|response|result|output)s?\b", re.I
 )
 _RE_PASSIVE = re.compile(
-    r"\s+(?:must|should|can|may|needs?\s+to|has\s+to|have\s+to)\s+(?:also\s+)?be\s+"
-    r"(?:specified|provided|set|given|supplied|passed|included)\b",
+    r"\s+(?:(?:must|should|can|may|needs?\s+to|has\s+to|have\s+to)\s+(?:also\s+)?be\s+"
+    r"(?:specified|provided|set|given|supplied|passed|included)|(?:is|are)\s+(?:also\s+)?required)\b",
     re.I,
 )
 _RE_TOKEN_BEFORE = re.compile(rf"(`{{1,2}}|'|\"|)({IDENT})\1\s*$")
 _RE_CONJ_BEFORE = re.compile(r"(?:,|\band|\bor|,\s*and|,\s*or)\s+(?:the\s+)?$")
 _RE_PAREN_LIST = re.compile(r"\(([^()\n]{3,200})\)")
 _RE_IDENT_FULL = re.compile(IDENT)
+_RE_NOUN_OF = re.compile(rf"\s+{_PARAM_NOUN}\s+(?:of|in|from|for|on)\b", re.I)
 _WEAK_NOUNS = ("field", "key", "propert", "input")
 _INPUT_WORDS = re.compile(
     r"\b(?:pass|set|provide|specify|supply|omit|use|parameters?|arguments?|args?|params?|"
@@ -453,7 +454,10 @@ def _value_shaped(text: str, start: int, end: int) -> bool:
 
 def _after_other_tool(text: str, start: int, tool_names: frozenset[str] | set[str], tool_name: str) -> bool:
     """True when the nearest tool-ish name before ``start`` in the same clause is another tool's."""
-    clause_start = max(text.rfind(".", 0, start), text.rfind("\n", 0, start), text.rfind(";", 0, start))
+    lo = max(0, start - 200)
+    clause_start = max(
+        text.rfind(".", lo, start), text.rfind("\n", lo, start), text.rfind(";", lo, start), lo - 1
+    )
     clause = text[clause_start + 1 : start]
     return any(m.group(0) != tool_name and m.group(0) in tool_names for m in _RE_IDENT.finditer(clause))
 
@@ -466,10 +470,12 @@ _OUTPUT_WORDS = re.compile(
 )
 
 
-def _sentence(text: str, start: int, end: int) -> str:
-    s = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), 0)
-    e_candidates = [i for i in (text.find(". ", end), text.find("\n", end)) if i != -1]
-    e = min(e_candidates) if e_candidates else len(text)
+def _sentence(text: str, start: int, end: int, reach: int = 300) -> str:
+    """The sentence (or line) around ``text[start:end]``, at most ``reach`` characters each side."""
+    lo, hi = max(0, start - reach), min(len(text), end + reach)
+    s = max(text.rfind(". ", lo, start), text.rfind("\n", lo, start), lo)
+    e_candidates = [i for i in (text.find(". ", end, hi), text.find("\n", end, hi)) if i != -1]
+    e = min(e_candidates) if e_candidates else hi
     return text[s:e]
 
 
@@ -506,13 +512,15 @@ def extract_mentions(
     # Call examples of this very tool, also inside code fences: this_tool(a=1, b="x")
     if tool_name:
         at = text.find(tool_name)
-        while at != -1:
+        calls = 0
+        while at != -1 and calls < 20:
             open_at = at + len(tool_name)
             while open_at < len(text) and text[open_at] in " \t":
                 open_at += 1
             before = text[at - 1] if at else " "
             if open_at < len(text) and text[open_at] == "(" and not (before.isalnum() or before in "_."):
                 depth, i = 1, open_at + 1
+                calls += 1
                 while i < len(text) and depth and i - open_at < 2000:
                     depth += {"(": 1, ")": -1}.get(text[i], 0)
                     i += 1
@@ -532,7 +540,7 @@ def extract_mentions(
                 continue
             line_start = text.rfind("\n", 0, m.start()) + 1
             prev_line_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1
-            if _OUTPUT_WORDS.search(text[prev_line_start : m.start()]):
+            if _OUTPUT_WORDS.search(text[max(prev_line_start, m.start() - 200) : m.start()]):
                 continue
             for k in obj:
                 if isinstance(k, str) and re.fullmatch(IDENT, k):
@@ -720,7 +728,7 @@ def extract_mentions(
     for mention in found.values():
         rest = text[mention.end : mention.end + 40]
         rest = _RE_LEAD_QUOTES.sub("", rest)
-        if _OTHER_THING.match(rest):
+        if _OTHER_THING.match(rest) or _RE_NOUN_OF.match(rest):
             continue
         if (
             mention.kind in ("backtick", "phrase")
