@@ -32,7 +32,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -744,22 +744,39 @@ def extract_mentions(
 # ---------------------------------------------------------------- schema side
 
 
-def schema_names(schema: Any) -> set[str]:
+def schema_names(schema: Any, limit: int = 50_000) -> set[str]:
     """Every property name declared anywhere in ``schema`` (all depths, union branches,
-    ``$defs``, local ``$ref`` targets), plus ``required`` entries."""
+    ``$defs``; local ``$ref`` targets are seen where they are written), plus ``required``
+    and ``dependencies`` entries. Visits at most ``limit`` subschemas."""
     names: set[str] = set()
-    if not isinstance(schema, Mapping):
+    if not isinstance(schema, dict):
         return names
-    for node in iter_objects(schema, follow_refs=False):
-        props = node.schema.get("properties")
-        if isinstance(props, Mapping):
-            names.update(k for k in props if isinstance(k, str))
-        req = node.schema.get("required")
-        if isinstance(req, list):
-            names.update(r for r in req if isinstance(r, str))
-        deps = node.schema.get("dependencies") or node.schema.get("dependentRequired")
-        if isinstance(deps, Mapping):
-            names.update(k for k in deps if isinstance(k, str))
+    stack: list[Mapping[str, Any]] = [schema]
+    seen = 0
+    while stack and seen < limit:
+        node = stack.pop()
+        seen += 1
+        for key, value in node.items():
+            if isinstance(value, dict):
+                if key in (
+                    "properties",
+                    "$defs",
+                    "definitions",
+                    "patternProperties",
+                    "dependencies",
+                    "dependentSchemas",
+                    "dependentRequired",
+                ):
+                    if key in ("properties", "dependencies", "dependentRequired"):
+                        names.update(k for k in value if isinstance(k, str))
+                    stack.extend(v for v in value.values() if isinstance(v, dict))
+                elif key not in ("enum", "const", "default", "examples", "example"):
+                    stack.append(value)
+            elif isinstance(value, list):
+                if key == "required":
+                    names.update(r for r in value if isinstance(r, str))
+                elif key in ("anyOf", "oneOf", "allOf", "items", "prefixItems"):
+                    stack.extend(v for v in value if isinstance(v, dict))
     return names
 
 
@@ -815,11 +832,13 @@ def _tool_description_pointer(tool: Tool) -> str:
     return tool.origin.pointer + "/description"
 
 
-def description_sites(tool: Tool) -> list[Site]:
+def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> list[Site]:
     """The description strings of ``tool`` (tool, root schema, every property) with their levels.
 
-    Returns ``[]`` when the tool has no schema to compare against (no ``parameters``,
-    or a Docker ``arguments`` list that is empty: the registry did not capture it).
+    ``keep``: when given, only descriptions for which ``keep(text)`` is true become sites
+    (a cheap pre-filter). Returns ``[]`` when the tool has no schema to compare against
+    (no ``parameters``, or a Docker ``arguments`` list that is empty: the registry did
+    not capture it).
     """
     raw = tool.raw or {}
     if tool.origin.format == "docker-arguments":
@@ -833,7 +852,11 @@ def description_sites(tool: Tool) -> list[Site]:
                 Site(tool.description, _tool_description_pointer(tool), "the tool description", level, False)
             )
         for i, a in enumerate(args):
-            if isinstance(a, Mapping) and isinstance(a.get("desc"), str):
+            if (
+                isinstance(a, Mapping)
+                and isinstance(a.get("desc"), str)
+                and (keep is None or keep(a["desc"]))
+            ):
                 sites.append(
                     Site(
                         a["desc"],
@@ -848,10 +871,20 @@ def description_sites(tool: Tool) -> list[Site]:
     schema = tool.advertised
     if not isinstance(schema, Mapping):
         return []
-    root_level, root_closed = _level_of(schema)
-    closed_root = root_closed or tool.strict
+    parents: dict[str, Mapping[str, Any]] = {"": schema}
+    levels: dict[str, tuple[tuple[str, ...], bool]] = {}
+
+    def level_at(ptr: str) -> tuple[tuple[str, ...], bool]:
+        if ptr not in levels:
+            if ptr not in parents:
+                return (), False
+            lvl, cl = _level_of(parents[ptr])
+            levels[ptr] = (lvl, cl or tool.strict)
+        return levels[ptr]
+
     sites = []
-    if tool.description:
+    if tool.description and (keep is None or keep(tool.description)):
+        root_level, closed_root = level_at("")
         sites.append(
             Site(
                 tool.description,
@@ -861,7 +894,9 @@ def description_sites(tool: Tool) -> list[Site]:
                 closed_root,
             )
         )
-    if isinstance(schema.get("description"), str) and schema.get("description") != tool.description:
+    root_desc = schema.get("description")
+    if isinstance(root_desc, str) and root_desc != tool.description and (keep is None or keep(root_desc)):
+        root_level, closed_root = level_at("")
         sites.append(
             Site(
                 schema["description"],
@@ -871,16 +906,13 @@ def description_sites(tool: Tool) -> list[Site]:
                 closed_root,
             )
         )
-    parents: dict[str, tuple[tuple[str, ...], bool]] = {"": (root_level, closed_root)}
     for sub, pointer, label, keyword in _object_nodes(schema):
-        if isinstance(sub.get("properties"), Mapping):
-            lvl, cl = _level_of(sub)
-            parents[pointer] = (lvl, cl or tool.strict)
+        if "properties" in sub:
+            parents[pointer] = sub
         desc = sub.get("description")
-        if keyword != "properties" or not isinstance(desc, str):
+        if keyword != "properties" or not isinstance(desc, str) or (keep is not None and not keep(desc)):
             continue
-        parent_ptr = pointer.rsplit("/", 2)[0]
-        level, closed = parents.get(parent_ptr, ((), False))
+        level, closed = level_at(pointer.rsplit("/", 2)[0])
         own = tuple(sub["properties"]) if isinstance(sub.get("properties"), Mapping) else ()
         typ = sub.get("type")
         is_value = typ in ("string", "array") or (isinstance(typ, list) and "string" in typ)
@@ -917,14 +949,14 @@ def _object_nodes(
             yield node, ptr, label, keyword
         children: list[tuple[Mapping[str, Any], str, str, str]] = []
         for key, value in node.items():
-            kp = ptr + "/" + escape_token(key)
-            if key == "properties" and isinstance(value, Mapping):
+            kp = ptr + "/" + (escape_token(key) if "/" in key or "~" in key else key)
+            if key == "properties" and isinstance(value, dict):
                 for name, sub in value.items():
-                    if isinstance(sub, Mapping) and isinstance(name, str):
+                    if isinstance(sub, dict) and isinstance(name, str):
                         children.append(
-                            (sub, kp + "/" + escape_token(name), f"{label}/{name}".lstrip("/"), key)
+                            (sub, kp + "/" + escape_token(name), f"{label}/{name}" if label else name, key)
                         )
-            elif key in _CHILD_ONE and isinstance(value, Mapping):
+            elif key in _CHILD_ONE and isinstance(value, dict):
                 children.append(
                     (
                         value,
@@ -935,7 +967,7 @@ def _object_nodes(
                 )
             elif key in _CHILD_LIST and isinstance(value, list):
                 for i, sub in enumerate(value):
-                    if isinstance(sub, Mapping):
+                    if isinstance(sub, dict):
                         children.append(
                             (
                                 sub,
@@ -944,9 +976,9 @@ def _object_nodes(
                                 key,
                             )
                         )
-            elif key in _CHILD_MAP and isinstance(value, Mapping):
+            elif key in _CHILD_MAP and isinstance(value, dict):
                 for name, sub in value.items():
-                    if isinstance(sub, Mapping):
+                    if isinstance(sub, dict):
                         children.append((sub, kp + "/" + escape_token(str(name)), label, key))
         stack.extend(reversed(children))
 
@@ -982,6 +1014,21 @@ def _catalog_info(catalog: Sequence[Tool]) -> tuple[dict[str, list[Tool]], froze
 
 
 _NAMES_CACHE: dict[int, tuple[Tool, frozenset[str]]] = {}
+
+
+_UNION_CACHE: dict[tuple[int, str], frozenset[str]] = {}
+
+
+def _variant_union(name: str, idx: dict[str, list[Tool]]) -> frozenset[str]:
+    """Property names of every definition called ``name`` in the catalog index (cached per index)."""
+    key = (id(idx), name)
+    hit = _UNION_CACHE.get(key)
+    if hit is None:
+        if len(_UNION_CACHE) > 50_000:
+            _UNION_CACHE.clear()
+        hit = frozenset().union(*(_tool_names(t) for t in idx.get(name, ())))
+        _UNION_CACHE[key] = hit
+    return hit
 
 
 def _tool_names(tool: Tool) -> frozenset[str]:
@@ -1055,11 +1102,32 @@ _FORBID_EXTRAS = {"openai-strict"}
 """Provider targets that refuse undeclared keys whatever the schema says (strict mode)."""
 
 
+_RE_QWORD = re.compile(r"'\w+'")
+_RE_ARGLINE = re.compile(r"^[ \t]*(?:[-*•]\s*)?\w+(?:\s*\([^)\n]*\))?\s*:|:param", re.M)
+_RE_CAMEL_DIGIT = re.compile(r"[a-z][A-Z]|[A-Za-z]\d")
+
+
+def _might_mention(text: str) -> bool:
+    """Cheap pre-filter: can ``text`` hold a non-plain mention at all (quote, ``_``, camelCase, ``x:``...)?"""
+    if "`" in text or '"' in text or "{" in text or "=" in text or "_" in text:
+        return True
+    if "'" in text and _RE_QWORD.search(text):
+        return True
+    if ":" in text and _RE_ARGLINE.search(text):
+        return True
+    return _RE_CAMEL_DIGIT.search(text) is not None
+
+
 def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
-    sites = description_sites(tool)
+    idx, catalog_names = _catalog_info(getattr(ctx, "catalog", ()) or ())
+    plain_wanted = (
+        tool.runtime is not None
+        or tool.name in (getattr(ctx, "previous", {}) or {})
+        or not _variant_union(tool.name, idx) <= _tool_names(tool)
+    )
+    sites = description_sites(tool, None if plain_wanted else _might_mention)
     if not sites:
         return
-    _, catalog_names = _catalog_info(getattr(ctx, "catalog", ()) or ())
     known: set[str] | None = None
     removed = None
     reported: set[tuple[str, str]] = set()
