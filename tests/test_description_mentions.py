@@ -230,6 +230,8 @@ def test_not_a_mention(tmp_path: Path, text: str) -> None:
         ('Get a run. Examples:\n- {"run": "a", "runLabel": "x"}', "runLabel"),
         ("Get a run. Either run or both projectName and runNumber must be specified.", "projectName"),
         ("Get a run. Use this parameter together with `dateStart`.", "dateStart"),
+        ("Get a run. `run` and `label` are required.", "label"),
+        ("Get.\n\nParameters\n----------\nrun : str\n    The run.\nlimit_rows : int\n    Cap.", "limit_rows"),
     ],
 )
 def test_is_a_mention(tmp_path: Path, text: str, token: str) -> None:
@@ -334,3 +336,17 @@ def test_livemcpbench_chinese_tools_no_noise() -> None:
     assert all(description_sites(t) is not None for t in loaded.tools)
     diags = check([src], select=CODES).diagnostics
     assert not [d for d in diags if d.tool in zh_tools]
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_rule_page_examples(tmp_path: Path, code: str) -> None:
+    import re
+
+    [page] = (ROOT / "rules").glob(f"{code}-*.md")
+    text = page.read_text()
+    assert text.startswith(f"# {code} ")
+    for section, expect in (("Bad", True), ("Good", False)):
+        block = re.search(rf"## {section}\n```json\n(.*?)```", text, re.S)
+        assert block, section
+        diags = [d for d in _run(tmp_path, json.loads(block.group(1))) if d.code == code]
+        assert bool(diags) is expect, (section, [d.message for d in diags])
