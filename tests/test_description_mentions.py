@@ -350,3 +350,11 @@ def test_rule_page_examples(tmp_path: Path, code: str) -> None:
         assert block, section
         diags = [d for d in _run(tmp_path, json.loads(block.group(1))) if d.code == code]
         assert bool(diags) is expect, (section, [d.message for d in diags])
+
+
+def test_instance_path_of_nested_mention(tmp_path: Path) -> None:
+    tools = [_mcp("q", "Query.", {"opts": {"type": "object", "properties": {
+        "mode": {"type": "string", "description": "Mode. The `page_limit` option caps pages."}}}})]
+    [d] = _run(tmp_path, tools)
+    assert d.instance_path == "/opts/page_limit"
+    assert d.pointer == "/0/inputSchema/properties/opts/properties/mode/description"

@@ -217,6 +217,8 @@ class Site:
     "did you mean" hint); ``closed``: that object has ``additionalProperties: false``;
     ``is_value``: the text describes a string/array value (then ``x=value`` and
     ``x:`` inside it are value syntax, e.g. a search query, and are not read).
+    ``instance_parent``: instance path of the object a mentioned key would be sent in
+    (``""`` for the call's arguments, ``None`` when unknown, e.g. under array items).
     """
 
     text: str
@@ -225,6 +227,7 @@ class Site:
     level: tuple[str, ...]
     closed: bool
     is_value: bool = False
+    instance_parent: str | None = ""
 
 
 @dataclass(frozen=True)
@@ -685,7 +688,7 @@ def extract_mentions(
                 if not t:
                     break
                 tok = t.group(2)
-                if not _is_identifier_like(tok):
+                if not (_is_identifier_like(tok) or t.group(1).startswith("`")) or tok.lower() in _STOP:
                     break
                 if not _value_shaped(clean, t.start(), t.end()):
                     add(tok, t.start(2), t.end(2), "phrase")
@@ -924,6 +927,7 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
                 tuple(dict.fromkeys(level + own)),
                 closed,
                 is_value,
+                None if "*" in label else "".join("/" + escape_token(p) for p in label.split("/")[:-1]),
             )
         )
     return sites

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.description.mentions import Finding, analyse
 
@@ -71,5 +71,7 @@ class DescriptionMentionsUnknownParameter(Rule):
                 hint=hint,
                 severity=f.severity,
                 file_pointer=f.site.file_pointer,
-                instance_path="/" + f.mention.token if f.site.where == "the tool description" else None,
+                instance_path=None
+                if f.site.instance_parent is None
+                else f"{f.site.instance_parent}/{escape_token(f.mention.token)}",
             )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.description.mentions import analyse
 from schemalint.rules.description.sl201_description_mentions_unknown_parameter import finding_message
@@ -37,4 +37,14 @@ class DescriptionMentionsRemovedParameter(Rule):
             if f.removed_in is None:
                 continue
             msg, hint = finding_message(f, removed=True)
-            yield self.diag(tool, None, msg, hint=hint, severity=f.severity, file_pointer=f.site.file_pointer)
+            yield self.diag(
+                tool,
+                None,
+                msg,
+                hint=hint,
+                severity=f.severity,
+                file_pointer=f.site.file_pointer,
+                instance_path=None
+                if f.site.instance_parent is None
+                else f"{f.site.instance_parent}/{escape_token(f.mention.token)}",
+            )
