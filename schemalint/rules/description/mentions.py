@@ -3,28 +3,33 @@
 Shared by SL201 (``description-mentions-unknown-parameter``) and SL202
 (``description-mentions-removed-parameter``). The extraction is deliberately
 conservative: a word counts only when the text presents it as an argument of the
-call, in one of these forms:
+call, in one of these forms (``Mention.kind``):
 
-``backtick``  a backticked/quoted identifier governed by an instruction verb
-              ("provide a short `name`") or followed by a parameter noun
-              ("the `limit` parameter");
-``phrase``    "the x_y parameter/argument/field/option/flag" (an unquoted word must
-              look like an identifier: ``snake_case``, ``camelCase`` or digits);
-``verb``      "pass/set/provide/specify/supply x_y [and x_z]" (identifier-like words);
-``assign``    ``x_y=value`` outside URLs, not attached to another tool's call;
-``arglist``   ``x:`` / ``x (type):`` entries of an ``Args:``/``Parameters:`` section,
-              ``:param x:`` (Sphinx), and ``this_tool(x=..., y=...)`` call examples.
+``verb``      "pass/set/provide/specify/supply/omit x_y [and x_z]" after an instruction
+              position (sentence start, "to", "must", "and" ...); an ordinary word is
+              only a *plain* mention (trusted by SL202 alone);
+``backtick``  the same with a backticked/quoted name ("provide a short `name`"), or a
+              backticked identifier in a sentence about parameters ("use this
+              parameter together with `dateStart`");
+``phrase``    "the x_y parameter/argument/option/flag" (field/key/property only in an
+              input sentence), "x_y [and x_z] must be specified / are required";
+``assign``    ``x_y=value`` outside URLs, not after "if/when", not attached to another
+              tool's name;
+``arglist``   ``x:`` / ``x (type):`` / ``x : type`` entries of an ``Args:`` /
+              ``Parameters:`` section, ``:param x:``, and ``this_tool(x=...)`` calls;
+``json``      keys of a JSON argument example that also uses a declared key;
+``list``      a parenthesised list of bare names next to a declared one
+              ("pagination (perPage, after)").
 
-Never counted: URLs, words inside fenced code blocks (except keyword arguments of a
-call to this very tool), values (``ALL_CAPS``, ``true``, words after "to"/"="),
-value formats (a word touching ``/``, ``.``, ``:`` or ``-`` such as
-``model_name/explore_name``, or following "form"/"format"/"e.g."), names followed by
-"tool"/"function"/"endpoint", keyword arguments attached to another tool's name, and
-any text that is mostly non-Latin (only the language-neutral ``arglist`` and
-``backtick`` forms are read there).
+Never counted: URLs, words inside fenced code blocks (except a call to this very tool),
+values (``ALL_CAPS``, ``true``, words after "to"/"="), value formats (a word touching
+``/``, ``.``, ``:`` or ``-`` such as ``model_name/explore_name``, or following
+"form"/"format"/"e.g."), names followed by "tool/function/endpoint/type ..." or by
+"parameter of ..." (another tool's parameter), response fields (a sentence about
+returns/responses), and text that is mostly non-Latin (only the language-neutral
+``arglist`` and ``json`` forms are read there).
 
-Which names are *known* (and so never reported) is decided by the rules, see
-:func:`analyse`.
+Which names are *known* (and so never reported) is decided in :func:`analyse`.
 """
 
 from __future__ import annotations
@@ -1162,8 +1167,3 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
             closed = site.closed or bool(_FORBID_EXTRAS & set(getattr(ctx, "targets", ()) or ()))
             sev = Severity.ERROR if closed else Severity.WARNING
             yield Finding(site, mention, sev, where)
-
-
-def escape(name: str) -> str:
-    """JSON-pointer escape (re-exported for rule modules)."""
-    return escape_token(name)
