@@ -997,7 +997,7 @@ _UNIONS = ("anyOf", "oneOf", "allOf")
 
 # ---------------------------------------------------------------- analysis
 
-_CACHE: dict[tuple[int, int], tuple[Tool, list[Finding]]] = {}
+_CACHE: dict[tuple[int, int], tuple[Tool, Any, list[Finding]]] = {}
 
 
 def _variants_index(catalog: Sequence[Tool]) -> dict[str, list[Tool]]:
@@ -1018,6 +1018,7 @@ def _catalog_info(catalog: Sequence[Tool]) -> tuple[dict[str, list[Tool]], froze
     idx = _variants_index(catalog)
     names = frozenset(n for n in idx if n)
     _INDEX_CACHE.clear()
+    _UNION_CACHE.clear()  # keyed by the index's id, which a new index may reuse
     _INDEX_CACHE[key] = (catalog, idx, names)
     return idx, names
 
@@ -1042,8 +1043,8 @@ def _variant_union(name: str, idx: dict[str, list[Tool]]) -> frozenset[str]:
 
 def _tool_names(tool: Tool) -> frozenset[str]:
     hit = _NAMES_CACHE.get(id(tool))
-    if hit is not None and hit[0] is tool:
-        return hit[1]
+    if hit is not None and hit[0] is tool and hit[1] is ctx:
+        return hit[2]
     if tool.origin.format == "docker-arguments":
         args = (tool.raw or {}).get("arguments")
         names = frozenset(
@@ -1098,12 +1099,12 @@ def analyse(tool: Tool, ctx: Any) -> list[Finding]:
     """
     key = (id(tool), id(ctx))
     hit = _CACHE.get(key)
-    if hit is not None and hit[0] is tool:
-        return hit[1]
+    if hit is not None and hit[0] is tool and hit[1] is ctx:
+        return hit[2]
     findings = list(_analyse(tool, ctx))
     if len(_CACHE) > 4096:
         _CACHE.clear()
-    _CACHE[key] = (tool, findings)
+    _CACHE[key] = (tool, ctx, findings)
     return findings
 
 
