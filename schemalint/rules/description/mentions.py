@@ -1043,8 +1043,8 @@ def _variant_union(name: str, idx: dict[str, list[Tool]]) -> frozenset[str]:
 
 def _tool_names(tool: Tool) -> frozenset[str]:
     hit = _NAMES_CACHE.get(id(tool))
-    if hit is not None and hit[0] is tool and hit[1] is ctx:
-        return hit[2]
+    if hit is not None and hit[0] is tool:
+        return hit[1]
     if tool.origin.format == "docker-arguments":
         args = (tool.raw or {}).get("arguments")
         names = frozenset(
