@@ -149,6 +149,7 @@ def check(
     python_path: Sequence[str] = (),
     select: Sequence[str] | None = None,
     mcp_stdio: Sequence[str] = (),
+    previous: Sequence[str] = (),
 ) -> CheckResult:
     """Lint ``sources``: load, run every applicable rule, locate and sort the diagnostics.
 
@@ -157,7 +158,9 @@ def check(
     (:func:`schemalint.targets.parse_targets`). ``select``: rule codes/names/prefixes to
     keep (``None`` keeps all). ``mcp_stdio``: MCP server commands to start and list over
     stdio (see :func:`load`). Raises :class:`SourceError` (exit 2 in the CLI) and
-    :class:`schemalint.targets.TargetError` for an unknown target.
+    :class:`schemalint.targets.TargetError` for an unknown target. ``previous``: sources of an
+    earlier revision (files, directories, snapshot dirs); their tools fill
+    :attr:`Context.previous` by name (the first definition of a name wins).
     """
     from schemalint.rules.base import Context, run_rules
     from schemalint.rules.registry import all_rules
@@ -166,7 +169,12 @@ def check(
     started = time.perf_counter()
     spec = parse_targets(targets)
     loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio)
-    ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools)
+    prev: dict[str, Tool] = {}
+    if previous:
+        for t in load(previous, exclude=exclude, python_path=python_path).tools:
+            prev.setdefault(t.name, t)
+    ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools,
+                  previous=prev)
     diagnostics = list(loaded.diagnostics)
     diagnostics.extend(run_rules(all_rules(), loaded.tools, ctx))
     if select is not None:

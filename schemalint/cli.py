@@ -106,6 +106,11 @@ def check(
                                        "\"python server.py\") over stdio and lint the tools it lists "
                                        "(repeatable; needs schemalint[mcp]).")
     ] = None,
+    previous: Annotated[
+        list[str] | None,
+        typer.Option("--previous", help="File, directory or snapshot dir of an earlier revision "
+                     "(repeatable); SL202 reports descriptions that still ask for a parameter it had."),
+    ] = None,
     config: Annotated[
         Path | None, typer.Option("--config", help="Configuration file (default: nearest "
                                   "schemalint.toml or pyproject.toml with [tool.schemalint]).")
@@ -155,6 +160,7 @@ def check(
             python_path=python_path or [],
             select=_split_csv(select) or None,
             mcp_stdio=mcp_stdio or [],
+            previous=previous or (),
         )
     except SourceError as exc:
         raise fail(str(exc)) from None

@@ -3,5 +3,11 @@
 from __future__ import annotations
 
 from schemalint.rules.base import Rule
+from schemalint.rules.description.sl201_description_mentions_unknown_parameter import (
+    DescriptionMentionsUnknownParameter,
+)
+from schemalint.rules.description.sl202_description_mentions_removed_parameter import (
+    DescriptionMentionsRemovedParameter,
+)
 
-RULES: tuple[type[Rule], ...] = ()
+RULES: tuple[type[Rule], ...] = (DescriptionMentionsUnknownParameter, DescriptionMentionsRemovedParameter)

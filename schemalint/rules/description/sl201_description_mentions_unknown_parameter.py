@@ -1,0 +1,77 @@
+"""SL201 description-mentions-unknown-parameter: a description tells the model to pass a
+name the schema does not declare.
+
+Source: JSON Schema draft-07 validation section 6.5.6 (``additionalProperties``); OpenAI
+function calling guide, "Strict mode" (every object must set ``additionalProperties:
+false``; retrieved 2025); incident 2 in ``context/incidents.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Diagnostic, Severity, Tool, escape_token
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.description.mentions import Finding, analyse
+
+
+def finding_message(f: Finding, *, removed: bool) -> tuple[str, str]:
+    """(message, hint) for one finding; shared by SL201 and SL202."""
+    tok = f.mention.token
+    where = f.site.where
+    if removed:
+        head = f"{where} asks for `{tok}`, but the advertised schema removed it; it exists in {f.removed_in}"
+    else:
+        head = f"{where} presents `{tok}` as a parameter, but the schema at that level declares no `{tok}`"
+    if f.severity is Severity.ERROR:
+        head += (
+            "; the object is closed (additionalProperties: false or strict mode), so a call that follows "
+            "the description is refused, often with a message that names no key"
+        )
+    else:
+        head += "; a model that follows the description sends a key the tool does not declare"
+    near = f.suggestion()
+    hint = f"did you mean `{near}`? " if near and near != tok else ""
+    if removed:
+        hint += f"Either restore `{tok}` in the advertised schema or remove it from the description."
+    else:
+        hint += f"Rename `{tok}` in the description to the declared property, or declare `{tok}`."
+    return head, hint
+
+
+class DescriptionMentionsUnknownParameter(Rule):
+    """A tool or property description presents a name as something to pass (backticked
+    identifier after an instruction verb, ``name=value``, "the `x` parameter", "pass/set/
+    provide/specify x", ``x:`` in an ``Args:`` list) and the schema declares no such
+    property at any level. Error when the object is closed (``additionalProperties:
+    false`` or ``strict: true``), warning otherwise.
+
+    Source: JSON Schema draft-07 validation 6.5.6; OpenAI function calling guide, strict
+    mode (2025); incident 2 (context/incidents.md).
+    """
+
+    code = "SL201"
+    name = "description-mentions-unknown-parameter"
+    severity = Severity.WARNING
+    summary = "A description tells the model to pass a parameter the schema does not declare."
+    source = (
+        "JSON Schema draft-07 Validation 6.5.6 additionalProperties; OpenAI function calling "
+        "guide, strict mode (retrieved 2025-06); incident 2"
+    )
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
+        for f in analyse(tool, ctx):
+            if f.removed_in is not None:
+                continue
+            msg, hint = finding_message(f, removed=False)
+            yield self.diag(
+                tool,
+                None,
+                msg,
+                hint=hint,
+                severity=f.severity,
+                file_pointer=f.site.file_pointer,
+                instance_path=None
+                if f.site.instance_parent is None
+                else f"{f.site.instance_parent}/{escape_token(f.mention.token)}",
+            )

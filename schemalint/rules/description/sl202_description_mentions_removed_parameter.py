@@ -1,0 +1,50 @@
+"""SL202 description-mentions-removed-parameter: a description asks for a parameter that the
+runtime schema, another definition of the tool, or the previous revision has, but the
+advertised schema removed.
+
+Source: incident 2 in ``context/incidents.md``; JSON Schema draft-07 validation 6.5.6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schemalint.model import Diagnostic, Severity, Tool, escape_token
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.description.mentions import analyse
+from schemalint.rules.description.sl201_description_mentions_unknown_parameter import finding_message
+
+
+class DescriptionMentionsRemovedParameter(Rule):
+    """The high-confidence form of SL201: the name a description asks for is a property of
+    the runtime input/output schema (``Tool.runtime``), of another definition of the same
+    tool in the catalog, or of the previous revision (``--previous``), and the advertised
+    schema does not have it. Plain-word mentions ("supply a short name") count here,
+    because the name is known to have been a parameter. Error under ``additionalProperties:
+    false`` / strict; warning otherwise.
+
+    Source: incident 2 (context/incidents.md); JSON Schema draft-07 validation 6.5.6.
+    """
+
+    code = "SL202"
+    name = "description-mentions-removed-parameter"
+    severity = Severity.ERROR
+    summary = "A description asks for a parameter the advertised schema removed (it exists elsewhere)."
+    source = "incident 2 (context/incidents.md); JSON Schema draft-07 Validation 6.5.6 additionalProperties"
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
+        for f in analyse(tool, ctx):
+            if f.removed_in is None:
+                continue
+            msg, hint = finding_message(f, removed=True)
+            yield self.diag(
+                tool,
+                None,
+                msg,
+                hint=hint,
+                severity=f.severity,
+                file_pointer=f.site.file_pointer,
+                instance_path=None
+                if f.site.instance_parent is None
+                else f"{f.site.instance_parent}/{escape_token(f.mention.token)}",
+            )

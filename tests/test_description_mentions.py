@@ -1,0 +1,360 @@
+"""SL201/SL202: descriptions that name parameters the schema does not have.
+
+Real loader, real rules, real files in tmp dirs; the corpus/case tests need ../shared.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schemalint.api import check
+from schemalint.model import Diagnostic, Severity
+from schemalint.rules.description.mentions import extract_mentions, nearest
+from tests.conftest import CORPUS, ROOT, load_case, needs_shared, run_json
+
+EXAMPLES = ROOT / "examples" / "descriptions"
+CODES = ["SL201", "SL202"]
+
+
+def _mcp(
+    name: str, description: str, properties: dict[str, Any], *, closed: bool = False, **extra: Any
+) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if closed:
+        schema["additionalProperties"] = False
+    schema.update(extra)
+    return {"name": name, "description": description, "inputSchema": schema}
+
+
+def _run(tmp_path: Path, tools: list[dict[str, Any]], **kwargs: Any) -> list[Diagnostic]:
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools))
+    return check([str(path)], select=CODES, **kwargs).diagnostics
+
+
+def _token(d: Diagnostic) -> str:
+    for marker in (" presents `", " asks for `"):
+        if marker in d.message:
+            return d.message.split(marker, 1)[1].split("`", 1)[0]
+    raise AssertionError(d.message)
+
+
+# ----------------------------------------------------------------- incident 2 and its twin
+
+
+def test_incident2_example_is_an_error() -> None:
+    diags = check([str(EXAMPLES / "incident2.json")], select=CODES).diagnostics
+    assert [(d.code, d.severity, _token(d), d.pointer) for d in diags] == [
+        ("SL201", Severity.ERROR, "name", "/0/description")
+    ]
+    assert "tool description" in diags[0].message and "refused" in diags[0].message
+    assert diags[0].line == 4  # located on the description string
+
+
+def test_incident2_clean_twin_is_clean() -> None:
+    assert check([str(EXAMPLES / "incident2-clean.json")], select=CODES).diagnostics == []
+
+
+def test_incident2_with_previous_revision_is_sl202(tmp_path: Path) -> None:
+    code, report = run_json(
+        "check",
+        str(EXAMPLES / "incident2.json"),
+        "--previous",
+        str(EXAMPLES / "incident2-clean.json"),
+        "--select",
+        "SL201,SL202",
+    )
+    assert code == 1
+    [d] = report["diagnostics"]
+    assert (d["code"], d["severity"]) == ("SL202", "error")
+    assert "previous revision" in d["message"] and "`name`" in d["message"]
+
+
+def test_previous_missing_path_is_a_usage_error(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    proc = run_cli("check", str(EXAMPLES / "incident2.json"), "--previous", str(tmp_path / "nope"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_previous_snapshot_directory(tmp_path: Path) -> None:
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    clean = json.loads((EXAMPLES / "incident2-clean.json").read_text())[0]
+    (snap / "start_analysis_run.json").write_text(json.dumps(clean))
+    diags = check([str(EXAMPLES / "incident2.json")], select=CODES, previous=[str(snap)]).diagnostics
+    assert [(d.code, _token(d)) for d in diags] == [("SL202", "name")]
+
+
+def test_runtime_contract_names_the_removed_key(tmp_path: Path) -> None:
+    manifest = {
+        "schemalint": 1,
+        "tools": [
+            {
+                "name": "create_run",
+                "description": "Create a run. Supply a short name for tracking.",
+                "advertised": {
+                    "type": "object",
+                    "properties": {"dataset": {"type": "string"}},
+                    "additionalProperties": False,
+                },
+                "runtime": {
+                    "input": {
+                        "type": "object",
+                        "properties": {"dataset": {"type": "string"}, "name": {"type": "string"}},
+                    }
+                },
+            }
+        ],
+    }
+    path = tmp_path / "contracts.json"
+    path.write_text(json.dumps(manifest))
+    [d] = check([str(path)], select=CODES).diagnostics
+    assert (d.code, d.severity, _token(d)) == ("SL202", Severity.ERROR, "name")
+    assert "runtime" in d.message
+
+
+def test_plain_word_alone_is_not_sl201(tmp_path: Path) -> None:
+    """Without a runtime/previous/variant telling us `name` was a parameter, plain English stays quiet."""
+    tools = [
+        _mcp(
+            "create_run",
+            "Create a run. Supply a short name for tracking.",
+            {"dataset": {"type": "string"}},
+            closed=True,
+        )
+    ]
+    assert _run(tmp_path, tools) == []
+
+
+def test_strict_target_makes_it_an_error(tmp_path: Path) -> None:
+    tools = [_mcp("q", "Run a query. Pass model_name for the model.", {"model": {"type": "string"}})]
+    [warn] = _run(tmp_path, tools)
+    assert warn.severity is Severity.WARNING
+    [err] = _run(tmp_path, tools, targets=["openai-strict"])
+    assert err.severity is Severity.ERROR
+
+
+# ----------------------------------------------------------------- shared case 022
+
+
+@needs_shared
+def test_case_022_looker_names(tmp_path: Path) -> None:
+    case = load_case("022")
+    diags = _run(tmp_path, case["tools"])
+    assert {_token(d) for d in diags} == {"model_name", "explore_name", "query_timezone"}
+    # both expected findings sit on the tool description ...
+    assert {d.pointer for d in diags} == {"/0/description"}
+    # ... the value format of `id` ("formatted model_name/explore_name") is not flagged ...
+    assert not any("properties/id" in d.pointer for d in diags)
+    # ... and with no additionalProperties:false it is a warning, not a refusal.
+    assert {d.severity for d in diags} == {Severity.WARNING}
+    hints = {_token(d): d.hint or "" for d in diags}
+    assert "`model`" in hints["model_name"] and "`explore`" in hints["explore_name"]
+    assert "`tz`" in hints["query_timezone"]
+
+
+# ----------------------------------------------------------------- what is (not) a mention
+
+
+def test_property_description_mentioning_a_sibling_is_clean(tmp_path: Path) -> None:
+    tools = [
+        _mcp(
+            "export",
+            "Export rows. Set `format` to 'csv' for spreadsheets; the `limit` parameter caps rows.",
+            {
+                "format": {
+                    "type": "string",
+                    "enum": ["csv", "json"],
+                    "description": "Output format. Only used when `limit` is set; pass `delimiter` for csv.",
+                },
+                "limit": {"type": "integer", "description": "Maximum rows. Requires the `format` parameter."},
+                "delimiter": {
+                    "type": "string",
+                    "description": "Field delimiter, e.g. ';'. Set `format` to 'csv' first.",
+                },
+                "options": {
+                    "type": "object",
+                    "properties": {"depth": {"type": "integer"}},
+                    "description": "Advanced options; pass `depth` to limit nesting.",
+                },
+            },
+            closed=True,
+        )
+    ]
+    assert _run(tmp_path, tools) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sort order. Pass `asc` or `desc`.",  # values
+        "Use `list_runs` first to find the run id.",  # a tool of the catalog
+        "Look up a run by its label, e.g. 'nightly_build' or \"weekly_run\".",  # example values
+        "See https://example.com/api?page_size=10&sort_by=name for details.",  # URL
+        "The id has the form project_name/dataset_name.",  # value format
+        "Returns rows.\n```python\nclient.other_call(page_size=10)\n```",  # code block, not this tool
+        "Set MODE to STRICT_ALL to be strict.",  # ALL_CAPS constants
+        "The response includes `next_page` and `total_count` fields.",  # response fields
+        "If stopped_early=True, tell the user to narrow the window.",  # a state, not an argument
+        "The `run_id` parameter of `list_runs` filters runs.",  # another tool's parameter
+        "Optimizes supply chain parameters and a set of options.",  # English nouns
+        "通过车站的 `station_telecode` 查询车站的详细信息，请提供参数 name_cn。",  # non-English text
+    ],
+)
+def test_not_a_mention(tmp_path: Path, text: str) -> None:
+    tools = [
+        _mcp("get_run", text, {"run": {"type": "string", "enum": ["a", "b"]}}, closed=True),
+        _mcp("list_runs", "List runs.", {}),
+    ]
+    assert _run(tmp_path, tools) == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "token"),
+    [
+        ("Get a run. The `run_name` parameter selects it.", "run_name"),
+        ("Get a run. Pass run_name to select it.", "run_name"),
+        ("Get a run; provide a short `label` for tracking.", "label"),
+        ("Get a run by run_name=nightly.", "run_name"),
+        (
+            "Get a run.\n\nArgs:\n    run: The run.\n    ctx: MCP context.\n    verbose_mode: More.\n\n"
+            "Returns:\n    status: the status",
+            "verbose_mode",
+        ),
+        ('Get a run. Example:\n```\nget_run(run="a", page_size=2)\n```', "page_size"),
+        ('Get a run. Examples:\n- {"run": "a", "runLabel": "x"}', "runLabel"),
+        ("Get a run. Either run or both projectName and runNumber must be specified.", "projectName"),
+        ("Get a run. Use this parameter together with `dateStart`.", "dateStart"),
+        ("Get a run. `run` and `label` are required.", "label"),
+        ("Get.\n\nParameters\n----------\nrun : str\n    The run.\nlimit_rows : int\n    Cap.", "limit_rows"),
+    ],
+)
+def test_is_a_mention(tmp_path: Path, text: str, token: str) -> None:
+    tools = [_mcp("get_run", text, {"run": {"type": "string"}}, closed=True)]
+    diags = _run(tmp_path, tools)
+    assert token in {_token(d) for d in diags}, (text, [d.message for d in diags])
+    assert all(d.severity is Severity.ERROR for d in diags)
+
+
+def test_property_level_pointer_and_label(tmp_path: Path) -> None:
+    tools = [
+        _mcp(
+            "speed",
+            "Speed data.",
+            {
+                "dateEnd": {
+                    "type": "string",
+                    "description": "End. Either use this parameter with `dateStart`, or `dateRange`.",
+                },
+            },
+            closed=True,
+        )
+    ]
+    diags = _run(tmp_path, tools)
+    assert {_token(d) for d in diags} == {"dateStart", "dateRange"}
+    assert diags[0].pointer == "/0/inputSchema/properties/dateEnd/description"
+    assert "property `dateEnd`" in diags[0].message
+
+
+def test_openai_chat_description_pointer(tmp_path: Path) -> None:
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "q",
+                "description": "Query. The `query_tz` option sets the zone.",
+                "parameters": {"type": "object", "properties": {"tz": {"type": "string"}}},
+            },
+        }
+    ]
+    [d] = _run(tmp_path, tools)
+    assert d.pointer == "/0/function/description"
+
+
+def test_docker_arguments_listing(tmp_path: Path) -> None:
+    tools = [
+        {
+            "name": "t",
+            "description": 'Do it. Examples:\n- {"action": "x", "levelName": "A"}',
+            "arguments": [{"name": "action", "type": "string", "desc": "What to do"}],
+        },
+        {"name": "u", "description": "Pass run_name to select it.", "arguments": []},
+    ]
+    diags = _run(tmp_path, tools)
+    assert [(d.tool, _token(d)) for d in diags] == [("t", "levelName")]  # empty listing: not captured, quiet
+
+
+def test_bad_input_never_crashes(tmp_path: Path) -> None:
+    tools = [
+        {"name": "a", "description": 5, "inputSchema": {"type": "object", "properties": []}},
+        {"name": "b", "description": "Pass x_y.", "inputSchema": [1, 2]},
+        {
+            "name": "c",
+            "description": "Pass `x_y` " * 5000,
+            "inputSchema": {
+                "type": "object",
+                "properties": {"p": {"description": None}, "q": True, "r": {"description": "(" * 3000}},
+            },
+        },
+    ]
+    diags = _run(tmp_path, tools)
+    assert not any("could not check" in d.message for d in diags)
+
+
+def test_extract_mentions_unit() -> None:
+    found = extract_mentions("Pass model_name and explore_name, and set query_timezone to localize dates.")
+    assert [m.token for m in found] == ["model_name", "explore_name", "query_timezone"]
+    assert extract_mentions("") == [] and extract_mentions("总结：提供 `x_y`") == []
+    assert nearest("widgetCustomizations", ["widget_customizations", "brand_id"]) == "widget_customizations"
+    assert nearest("model_name", ["model", "explore"]) == "model"
+    assert nearest("zzz", []) is None
+
+
+# ----------------------------------------------------------------- non-English corpus data
+
+
+@needs_shared
+def test_chinese_corpus_no_noise() -> None:
+    diags = check([str(CORPUS / "acebench" / "data_zh")], select=CODES).diagnostics
+    assert diags == []
+
+
+@needs_shared
+def test_livemcpbench_chinese_tools_no_noise() -> None:
+    from schemalint.api import load
+    from schemalint.rules.description.mentions import _mostly_non_latin, description_sites
+
+    src = str(CORPUS / "livemcpbench" / "tools.json")
+    loaded = load([src])
+    zh_tools = {t.name for t in loaded.tools if t.description and _mostly_non_latin(t.description)}
+    assert len(zh_tools) > 20  # the bing-cn, 12306 ... servers are there
+    assert all(description_sites(t) is not None for t in loaded.tools)
+    diags = check([src], select=CODES).diagnostics
+    assert not [d for d in diags if d.tool in zh_tools]
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_rule_page_examples(tmp_path: Path, code: str) -> None:
+    import re
+
+    [page] = (ROOT / "rules").glob(f"{code}-*.md")
+    text = page.read_text()
+    assert text.startswith(f"# {code} ")
+    for section, expect in (("Bad", True), ("Good", False)):
+        block = re.search(rf"## {section}\n```json\n(.*?)```", text, re.S)
+        assert block, section
+        diags = [d for d in _run(tmp_path, json.loads(block.group(1))) if d.code == code]
+        assert bool(diags) is expect, (section, [d.message for d in diags])
+
+
+def test_instance_path_of_nested_mention(tmp_path: Path) -> None:
+    tools = [_mcp("q", "Query.", {"opts": {"type": "object", "properties": {
+        "mode": {"type": "string", "description": "Mode. The `page_limit` option caps pages."}}}})]
+    [d] = _run(tmp_path, tools)
+    assert d.instance_path == "/opts/page_limit"
+    assert d.pointer == "/0/inputSchema/properties/opts/properties/mode/description"
