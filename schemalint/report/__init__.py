@@ -13,13 +13,15 @@ from typing import IO, Any
 REPORTERS: dict[str, str] = {
     "text": "schemalint.report.text:render",
     "json": "schemalint.report.json_report:render",
+    "sarif": "schemalint.report.sarif:render",
+    "github": "schemalint.report.github:render",
 }
 
 
 def get_reporter(name: str) -> Callable[..., Any]:
     """The render function for format ``name``; raises ``KeyError`` for an unknown one."""
     module, _, func = REPORTERS[name].partition(":")
-    return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(module), func)
 
 
 def write_report(name: str, result: Any, stream: IO[str], **options: Any) -> None:

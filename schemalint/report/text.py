@@ -25,8 +25,8 @@ def render(result: Any, stream: IO[str], *, color: bool | None = None, **_: Any)
                       soft_wrap=True)
     for file, in_file in groupby(result.diagnostics, key=lambda d: d.file):
         console.print(f"[bold]{escape(file or '<catalog>')}[/bold]")
-        for tool, in_tool in groupby(sorted(in_file, key=lambda d: (d.tool or "", d.line or 0, d.column or 0)),
-                                     key=lambda d: d.tool):
+        ordered = sorted(in_file, key=lambda d: (d.tool or "", d.line or 0, d.column or 0))
+        for tool, in_tool in groupby(ordered, key=lambda d: d.tool):
             console.print(f"  tool [bold]{escape(tool)}[/bold]" if tool else "  (file)")
             for d in in_tool:
                 style = _STYLE[d.severity.value]
