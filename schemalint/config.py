@@ -575,8 +575,11 @@ def build_filter(config: Config, *, select: Sequence[str] | None = None,
                  rules: Sequence[Rule] | None = None) -> RuleFilter:
     """The :class:`RuleFilter` for ``config`` with command-line overrides.
 
-    ``select`` (when not ``None``) replaces the configured ``select`` and ``extend-select``;
-    ``extend_select`` and ``ignore`` add to the configured ones. Raises
+    Two layers, as in ruff: the configuration's ``select``/``extend-select``/``ignore``
+    give a set of rules; then the command line's ``select`` (when not ``None``) replaces
+    that set with its own selection (configured ``ignore`` no longer applies), while
+    without it the command line's ``extend_select`` adds rules and ``ignore`` removes
+    them (the more specific of the two wins). Raises
     :class:`ConfigError` for a selector that names no rule.
     """
     if rules is None:
@@ -588,11 +591,13 @@ def build_filter(config: Config, *, select: Sequence[str] | None = None,
             problem = validate_selector(one, rules)
             if problem:
                 raise ConfigError(f"{key}: {problem}")
-    sel: list[str] | None
     if select is not None:
-        sel, ext = list(select), list(extend_select)
+        enabled = enabled_codes(rules, list(select), list(extend_select), list(ignore))
     else:
-        sel, ext = config.select, [*config.extend_select, *extend_select]
-    enabled = enabled_codes(rules, sel, ext, [*config.ignore, *ignore])
+        enabled = enabled_codes(rules, config.select, config.extend_select, config.ignore)
+        if extend_select or ignore:
+            layer = enabled_codes(rules, [], extend_select, ignore)
+            vetoed = frozenset(r.code for r in rules) - enabled_codes(rules, None, extend_select, ignore)
+            enabled = (enabled | layer) - vetoed
     return RuleFilter(enabled=enabled, severity=dict(config.severity), suppressions=list(config.suppressions),
                       config=config, rules=rules)
