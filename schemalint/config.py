@@ -118,19 +118,25 @@ class Config:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     suppressions: list[Suppression] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
+    _relative_cache: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def relative(self, path: str) -> str:
         """``path`` (as a diagnostic names it) relative to :attr:`root`, with ``/`` separators.
 
-        ``module:attr`` Python sources and empty paths are returned unchanged.
+        ``module:attr`` Python sources and empty paths are returned unchanged. Cached per path.
         """
+        cached = self._relative_cache.get(path)
+        if cached is not None:
+            return cached
         if not path or (":" in path and not os.path.exists(path)):
-            return path
-        try:
-            rel = os.path.relpath(os.path.abspath(path), self.root.resolve())
-        except ValueError:  # another drive on Windows
             rel = path
-        return rel.replace(os.sep, "/")
+        else:
+            try:
+                rel = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root)).replace(os.sep, "/")
+            except ValueError:  # another drive on Windows
+                rel = path
+        self._relative_cache[path] = rel
+        return rel
 
     def resolve_path(self, value: str) -> str:
         """A configured path relative to the root, re-expressed relative to the working directory."""
@@ -499,15 +505,15 @@ class RuleFilter:
     rules: Sequence[Rule]
     suppressed: dict[str, int] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self._by_code = {r.code: r for r in self.rules}
+
     def rule_enabled(self, code: str) -> bool:
         """True when the rule with ``code`` is selected (unknown codes are kept)."""
-        return code in self.enabled or code not in {r.code for r in self.rules}
+        return code in self.enabled or code not in self._by_code
 
     def _rule(self, code: str) -> Rule | None:
-        for rule in self.rules:
-            if rule.code == code:
-                return rule
-        return None
+        return self._by_code.get(code)
 
     def severity_for(self, d: Diagnostic) -> Severity:
         """The configured severity for ``d`` (longest matching selector), else its own."""

@@ -15,6 +15,7 @@ Spec: OASIS SARIF v2.1.0 (errata 01), sections 3.13 (run), 3.19 (toolComponent),
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -55,20 +56,25 @@ def _rule_descriptor(rule: Any) -> dict[str, Any]:
     return descriptor
 
 
+@functools.lru_cache(maxsize=4096)
+def _artifact_uri(path: str, cwd: str) -> tuple[str, str | None] | None:
+    if not path or not os.path.exists(path):
+        return None
+    absolute = Path(os.path.abspath(path))
+    try:
+        rel = absolute.relative_to(cwd)
+    except ValueError:
+        return absolute.as_uri(), None
+    return quote(rel.as_posix()), SRCROOT
+
+
 def artifact_uri(path: str) -> tuple[str, str | None] | None:
     """``(uri, uriBaseId)`` for a diagnostic's file, or ``None`` when it is not a file.
 
     Paths inside the working directory become relative URIs against ``%SRCROOT%``;
     others become absolute ``file://`` URIs.
     """
-    if not path or not os.path.exists(path):
-        return None
-    absolute = Path(path).resolve()
-    try:
-        rel = absolute.relative_to(Path.cwd().resolve())
-    except ValueError:
-        return absolute.as_uri(), None
-    return quote(rel.as_posix()), SRCROOT
+    return _artifact_uri(path, os.getcwd())
 
 
 def to_sarif(result: Any) -> dict[str, Any]:
@@ -121,7 +127,7 @@ def to_sarif(result: Any) -> dict[str, Any]:
                 "rules": [_rule_descriptor(r) for r in rules],
             }
         },
-        "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().resolve().as_uri() + "/"}},
+        "originalUriBaseIds": {SRCROOT: {"uri": Path(os.getcwd()).as_uri() + "/"}},
         "invocations": [
             {
                 "executionSuccessful": True,
@@ -136,7 +142,13 @@ def to_sarif(result: Any) -> dict[str, Any]:
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
+PRETTY_LIMIT = 1000
+"""Logs with more results than this are written compactly (the C encoder; ~20x faster)."""
+
+
 def render(result: Any, stream: IO[str], **_: Any) -> None:
-    """Write the SARIF log (indent 2) to ``stream``."""
-    json.dump(to_sarif(result), stream, indent=2, ensure_ascii=False)
+    """Write the SARIF log to ``stream``: indent 2, or one line above :data:`PRETTY_LIMIT` results."""
+    log = to_sarif(result)
+    indent = 2 if len(result.diagnostics) <= PRETTY_LIMIT else None
+    stream.write(json.dumps(log, indent=indent, ensure_ascii=False))
     stream.write("\n")
