@@ -103,8 +103,11 @@ def test_bad_baseline_files_exit_2(tmp_path: Path, content: str, needle: str) ->
 
 
 def test_cli_round_trip_with_unreadable_files(tmp_path: Path) -> None:
-    """Real CLI, real rule (SL000): write, check clean, add a fault, only the new one fails."""
-    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\n'
+    """Real CLI, real rule (SL000): write, check clean, add a fault, only the new one fails.
+
+    ``select`` keeps the counts independent of the other rule families.
+    """
+    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\nselect = ["SL000"]\n'
                                              'baseline = "schemalint-baseline.json"\n')
     write_tools(tmp_path / "tools" / "ok.json", [openai_tool("search", {"q": {"type": "string"}})])
     (tmp_path / "tools" / "broken.json").write_text('{"tools": [\n')
