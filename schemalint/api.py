@@ -5,15 +5,22 @@ The CLI is a thin layer over :func:`load` and :func:`check`.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from schemalint.loaders.documents import Document, ParseProblem, read_document
 from schemalint.loaders.json_tools import find_tools
 from schemalint.loaders.sources import SourceError, expand_sources, is_python_source
 from schemalint.model import Diagnostic, Severity, Tool
+
+if TYPE_CHECKING:
+    from schemalint.baseline import Baseline, BaselineEntry, Fingerprint
+    from schemalint.config import Config
+    from schemalint.rules.base import Rule
 
 __all__ = ["CheckResult", "LoadResult", "SourceError", "check", "load"]
 
@@ -38,6 +45,22 @@ class CheckResult:
     elapsed: float
     tools_by_format: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    rules: Sequence[Rule] = ()
+    """The rules this check chose from (reporters describe them, e.g. SARIF ``driver.rules``)."""
+    fingerprints: list[Fingerprint] = field(default_factory=list)
+    """Baseline fingerprints aligned with :attr:`diagnostics` (empty when built by hand)."""
+    suppressed: int = 0
+    """Diagnostics hidden by per-file / per-tool ignores."""
+    unused_suppressions: list[str] = field(default_factory=list)
+    baseline_path: str | None = None
+    """The baseline applied, if any; then :attr:`baselined` findings were hidden by it."""
+    baselined: int = 0
+    stale: list[BaselineEntry] = field(default_factory=list)
+    """Baseline entries that matched no finding (fixed since the baseline was written)."""
+
+    def fingerprint_of(self, index: int) -> Fingerprint | None:
+        """The fingerprint of ``diagnostics[index]``, or ``None`` when not computed."""
+        return self.fingerprints[index] if index < len(self.fingerprints) else None
 
     def counts_by_code(self) -> dict[str, int]:
         """Number of diagnostics per rule code, sorted by code."""
@@ -150,23 +173,45 @@ def check(
     select: Sequence[str] | None = None,
     mcp_stdio: Sequence[str] = (),
     previous: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    extend_select: Sequence[str] = (),
+    config: Config | None = None,
+    baseline: Baseline | str | os.PathLike[str] | None = None,
+    rules: Sequence[Rule] | None = None,
 ) -> CheckResult:
-    """Lint ``sources``: load, run every applicable rule, locate and sort the diagnostics.
+    """Lint ``sources``: load, run the selected rules, filter, locate and sort the diagnostics.
 
     ``targets``: provider profiles (``openai-strict``, ``gemini`` ...) added to those
     inferred from each tool's format; a value starting with ``=`` replaces them
-    (:func:`schemalint.targets.parse_targets`). ``select``: rule codes/names/prefixes to
-    keep (``None`` keeps all). ``mcp_stdio``: MCP server commands to start and list over
-    stdio (see :func:`load`). Raises :class:`SourceError` (exit 2 in the CLI) and
-    :class:`schemalint.targets.TargetError` for an unknown target. ``previous``: sources of an
-    earlier revision (files, directories, snapshot dirs); their tools fill
-    :attr:`Context.previous` by name (the first definition of a name wins).
+    (:func:`schemalint.targets.parse_targets`). ``mcp_stdio``: MCP server commands to start
+    and list over stdio (see :func:`load`). ``previous``: sources of an earlier revision
+    (files, directories, snapshot dirs); their tools fill :attr:`Context.previous` by name
+    (the first definition of a name wins). ``select``: rule codes/names/prefixes to run
+    (``None``: the configured selection, else all); it replaces the configured ``select``
+    and ``extend-select``, while ``ignore`` and ``extend_select`` add to the configured ones.
+    ``config``: a :class:`~schemalint.config.Config` (severity overrides, rule options,
+    per-file/per-tool ignores, root for relative paths); default: no configuration,
+    root = working directory. ``baseline``: a :class:`~schemalint.baseline.Baseline` or the
+    path of a baseline file whose findings are hidden (stale entries are reported in
+    ``CheckResult.stale``). ``rules``: the rule instances to choose from (default: the
+    registry, :func:`schemalint.rules.registry.all_rules`).
+    Raises :class:`SourceError` (missing path, failed import),
+    :class:`~schemalint.config.ConfigError` (a selector naming no rule) and
+    :class:`~schemalint.baseline.BaselineError` (unreadable baseline file) and
+    :class:`schemalint.targets.TargetError` (an unknown target).
     """
+    from schemalint.baseline import Baseline, apply_baseline, fingerprint
+    from schemalint.config import Config, build_filter
     from schemalint.rules.base import Context, run_rules
     from schemalint.rules.registry import all_rules
     from schemalint.targets import parse_targets
 
     started = time.perf_counter()
+    cfg = config if config is not None else Config()
+    rules = tuple(rules) if rules is not None else all_rules()
+    rule_filter = build_filter(cfg, select=select, extend_select=extend_select, ignore=ignore, rules=rules)
+    if isinstance(baseline, (str, os.PathLike)):
+        baseline = Baseline.read(baseline)
     spec = parse_targets(targets)
     loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio)
     prev: dict[str, Tool] = {}
@@ -174,18 +219,65 @@ def check(
         for t in load(previous, exclude=exclude, python_path=python_path).tools:
             prev.setdefault(t.name, t)
     ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools,
-                  previous=prev)
-    diagnostics = list(loaded.diagnostics)
-    diagnostics.extend(run_rules(all_rules(), loaded.tools, ctx))
-    if select is not None:
-        keep = tuple(s.lower() for s in select)
-        diagnostics = [d for d in diagnostics if d.code.lower().startswith(keep) or d.name in keep]
+                  previous=prev, options=cfg.options)
+    active = [r for r in rules if rule_filter.rule_enabled(r.code)]
+    raw = list(loaded.diagnostics)
+    raw.extend(run_rules(active, loaded.tools, ctx))
+
+    diagnostics: list[Diagnostic] = []
+    suppressed = 0
+    for d in raw:
+        if not rule_filter.rule_enabled(d.code):
+            continue
+        sup = rule_filter.suppression_for(d)
+        if sup is not None:
+            suppressed += 1
+            rule_filter.suppressed[sup.label] = rule_filter.suppressed.get(sup.label, 0) + 1
+            continue
+        sev = rule_filter.severity_for(d)
+        diagnostics.append(d if sev == d.severity else replace(d, severity=sev))
     diagnostics = locate_diagnostics(diagnostics, loaded.documents)
-    diagnostics.sort(key=lambda d: (d.file, d.line or 0, d.column or 0, d.code))
-    return CheckResult(
+    diagnostics.sort(key=lambda d: (d.file, d.line or 0, d.column or 0, d.code, d.pointer, d.message))
+
+    origins: dict[tuple[str, str], list[str]] = {}
+    for t in loaded.tools:
+        origins.setdefault((t.origin.file, t.name), []).append(t.origin.pointer)
+    fingerprints = [fingerprint(d, cfg.relative(d.file), origins) for d in diagnostics]
+
+    result = CheckResult(
         diagnostics=diagnostics,
         files=loaded.files,
         tools=len(loaded.tools),
-        elapsed=time.perf_counter() - started,
+        elapsed=0.0,
         tools_by_format=dict(Counter(t.origin.format for t in loaded.tools)),
+        fingerprints=fingerprints,
+        rules=rules,
+        suppressed=suppressed,
+        unused_suppressions=[f"{s.label} ({', '.join(s.rules)}: {s.reason})"
+                             for s in rule_filter.unused_suppressions()],
     )
+    if baseline is not None:
+        outcome = apply_baseline(baseline, fingerprints)
+        hidden = set(outcome.hidden)
+        result.diagnostics = [d for i, d in enumerate(diagnostics) if i not in hidden]
+        result.fingerprints = [fp for i, fp in enumerate(fingerprints) if i not in hidden]
+        result.baseline_path = baseline.path or "<baseline>"
+        result.baselined = len(hidden)
+        result.stale = outcome.stale
+    for label in result.unused_suppressions:
+        result.notes.append(f"suppression {label} matched no finding; remove it from the configuration")
+    if result.baseline_path is not None:
+        result.notes.append(f"baseline {result.baseline_path}: {result.baselined} known finding(s) hidden")
+        n_stale = sum(e.count for e in result.stale)
+        if n_stale:
+            result.notes.append(
+                f"baseline {result.baseline_path}: {n_stale} recorded finding(s) no longer occur; "
+                f"shrink it with `schemalint check --write-baseline {result.baseline_path}`")
+            for e in result.stale[:20]:
+                fp = e.fingerprint
+                result.notes.append(f"  stale: {fp.code} {fp.file} tool={fp.tool} at {fp.path or '/'}"
+                                    + (f" x{e.count}" if e.count > 1 else ""))
+            if len(result.stale) > 20:
+                result.notes.append(f"  ... and {len(result.stale) - 20} more stale entries")
+    result.elapsed = time.perf_counter() - started
+    return result

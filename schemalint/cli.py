@@ -61,7 +61,10 @@ def _split_csv(values: list[str] | None) -> list[str]:
     return out
 
 
-FAIL_LEVELS = ("error", "warning", "info", "never")
+def _report_formats() -> str:
+    from schemalint.report import REPORTERS
+
+    return ", ".join(REPORTERS)
 
 
 @app.command()
@@ -75,12 +78,13 @@ def check(
         ),
     ] = None,
     output_format: Annotated[
-        str, typer.Option("--format", "-f", help="Report format: text or json.")
+        str, typer.Option("--format", "-f", help=f"Report format: {_report_formats()}.")
     ] = "text",
     fail_on: Annotated[
-        str, typer.Option("--fail-on", help="Exit 1 when a diagnostic is at least this severe: "
-                          "error, warning, info or never.")
-    ] = "error",
+        str | None, typer.Option("--fail-on", help="Exit 1 when a diagnostic is at least this severe: "
+                                 "error, warning, info or never. Default: `fail-on` from the "
+                                 "configuration, else error.", show_default=False)
+    ] = None,
     target: Annotated[
         list[str] | None,
         typer.Option("--target", "-t", help="Provider profile(s) to check against, comma-separated "
@@ -92,7 +96,15 @@ def check(
         list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")
     ] = None,
     select: Annotated[
-        list[str] | None, typer.Option("--select", help="Only these rule codes, names or code prefixes.")
+        list[str] | None, typer.Option("--select", help="Only these rule codes, names or code prefixes "
+                                       "(comma-separated; replaces the configured select).")
+    ] = None,
+    extend_select: Annotated[
+        list[str] | None, typer.Option("--extend-select", help="Also run these rules (adds to select).")
+    ] = None,
+    ignore: Annotated[
+        list[str] | None, typer.Option("--ignore", help="Skip these rule codes, names or code prefixes "
+                                       "(adds to the configured ignore).")
     ] = None,
     dialect: Annotated[
         str | None, typer.Option("--dialect", help="Treat every schema as this dialect "
@@ -115,6 +127,17 @@ def check(
         Path | None, typer.Option("--config", help="Configuration file (default: nearest "
                                   "schemalint.toml or pyproject.toml with [tool.schemalint]).")
     ] = None,
+    baseline: Annotated[
+        Path | None, typer.Option("--baseline", help="Hide the findings recorded in this baseline file "
+                                  "(default: `baseline` from the configuration); stale entries are reported.")
+    ] = None,
+    no_baseline: Annotated[
+        bool, typer.Option("--no-baseline", help="Ignore the configured baseline and report every finding.")
+    ] = False,
+    write_baseline: Annotated[
+        Path | None, typer.Option("--write-baseline", help="Record today's findings in this file "
+                                  "(JSON, sorted) and exit 0; use it with --baseline in CI.")
+    ] = None,
 ) -> None:
     """Lint tool definitions and report diagnostics.
 
@@ -127,20 +150,26 @@ def check(
       schemalint check openai_tools.json --target openai-strict --fail-on warning
 
       schemalint check --mcp-stdio "python server.py"
+
+      schemalint check --write-baseline schemalint-baseline.json   # adopt on a repo with findings
+
+      schemalint check --baseline schemalint-baseline.json --format sarif > schemalint.sarif
     """
     from schemalint.api import SourceError
     from schemalint.api import check as run_check
-    from schemalint.config import ConfigError, load_config, resolve_sources
+    from schemalint.baseline import BaselineError
+    from schemalint.config import FAIL_LEVELS, ConfigError, load_config, resolve_sources
     from schemalint.report import REPORTERS, write_report
 
     if output_format not in REPORTERS:
         raise fail(f"unknown --format {output_format!r}; choose from {', '.join(REPORTERS)}")
-    if fail_on not in FAIL_LEVELS:
+    if fail_on is not None and fail_on not in FAIL_LEVELS:
         raise fail(f"unknown --fail-on {fail_on!r}; choose from {', '.join(FAIL_LEVELS)}")
     try:
         cfg = load_config(config)
     except ConfigError as exc:
         raise fail(str(exc)) from None
+    fail_level = fail_on or cfg.fail_on or "error"
     srcs = list(sources or []) or ([] if mcp_stdio else resolve_sources(cfg))
     if not srcs and not mcp_stdio:
         raise fail("no sources given and none configured in [tool.schemalint] `sources`")
@@ -151,27 +180,49 @@ def check(
         parse_targets(targets)
     except TargetError as exc:
         raise fail(str(exc)) from None
+    baseline_file: str | None = None
+    if write_baseline is None and not no_baseline:
+        if baseline is not None:
+            baseline_file = str(baseline)
+        elif cfg.baseline:
+            baseline_file = cfg.resolve_path(cfg.baseline)
     try:
         result = run_check(
             srcs,
             exclude=[*cfg.exclude, *(exclude or [])],
             targets=targets,
-            dialect=dialect,
-            python_path=python_path or [],
-            select=_split_csv(select) or None,
             mcp_stdio=mcp_stdio or [],
             previous=previous or (),
+            dialect=dialect or cfg.dialect,
+            python_path=python_path or [cfg.resolve_path(p) for p in cfg.python_path],
+            select=_split_csv(select) or None,
+            extend_select=_split_csv(extend_select),
+            ignore=_split_csv(ignore),
+            config=cfg,
+            baseline=baseline_file,
         )
-    except SourceError as exc:
+    except (SourceError, ConfigError, BaselineError) as exc:
         raise fail(str(exc)) from None
+    if write_baseline is not None:
+        from schemalint.baseline import Baseline
+
+        recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
+        try:
+            recorded.write(write_baseline)
+        except OSError as exc:
+            raise fail(f"{write_baseline}: cannot write baseline: {exc.strerror or exc}") from None
+        n = len(recorded.entries)
+        typer.echo(f"schemalint: wrote {len(result.diagnostics)} finding(s) as {n} "
+                   f"baseline entr{'y' if n == 1 else 'ies'} to {write_baseline}", err=True)
+        return
     if result.tools == 0 and not result.diagnostics:
         result.notes.append("no tool definitions found in " + ", ".join([*srcs, *(mcp_stdio or [])]))
     write_report(output_format, result, sys.stdout)
     worst = result.worst()
-    if fail_on != "never" and worst is not None:
+    if fail_level != "never" and worst is not None:
         from schemalint.model import Severity
 
-        if worst.rank >= Severity.parse(fail_on).rank:
+        if worst.rank >= Severity.parse(fail_level).rank:
             raise typer.Exit(EXIT_FINDINGS)
 
 
@@ -181,4 +232,4 @@ def main() -> None:
 
 
 # Each command lives in its own module; importing it registers it on `app`.
-from schemalint import cli_diff, cli_probe, cli_show, cli_snapshot  # noqa: E402,F401
+from schemalint import cli_diff, cli_probe, cli_rules, cli_show, cli_snapshot  # noqa: E402,F401

@@ -9,6 +9,9 @@ from typing import Annotated
 import typer
 
 from schemalint.cli import EXIT_FINDINGS, app, fail
+from schemalint.config import EXTRA_KEYS
+
+EXTRA_KEYS["snapshot-dir"] = "directory of the advertised-schema snapshots (`schemalint snapshot`)"
 
 
 @app.command()
@@ -26,7 +29,7 @@ def snapshot(
         typer.Option(
             "--dir",
             help="Snapshot directory: one <tool>.json per tool. Default: "
-            "`snapshot_dir` from [tool.schemalint].",
+            "`snapshot-dir` from [tool.schemalint].",
         ),
     ] = None,
     check: Annotated[
@@ -72,11 +75,11 @@ def snapshot(
     except ConfigError as exc:
         raise fail(str(exc)) from None
     if directory is None:
-        configured = cfg.raw.get("snapshot_dir")
+        configured = cfg.raw.get("snapshot-dir")
         if configured is not None and not isinstance(configured, str):
-            raise fail(f"{cfg.path}: `snapshot_dir` must be a string, got {configured!r}")
+            raise fail(f"{cfg.path}: `snapshot-dir` must be a string, got {configured!r}")
         if not configured:
-            raise fail("no snapshot directory: give --dir DIR or set `snapshot_dir` in [tool.schemalint]")
+            raise fail("no snapshot directory: give --dir DIR or set `snapshot-dir` in [tool.schemalint]")
         directory = cfg.root / configured
     srcs = list(sources or []) or resolve_sources(cfg)
     if not srcs:

@@ -1,30 +1,105 @@
 """Project configuration: ``[tool.schemalint]`` in ``pyproject.toml`` or ``schemalint.toml``.
 
-Found by walking up from the working directory; ``--config PATH`` overrides.
-Raises :class:`ConfigError` (exit 2) for unreadable files and bad values, naming
-the file and the key.
+Found by walking up from the working directory (``schemalint.toml`` wins over a
+``pyproject.toml`` in the same directory; a ``pyproject.toml`` counts only when it has a
+``[tool.schemalint]`` table); ``--config PATH`` overrides. Every key is validated:
+an unknown key, an unknown rule code, name or prefix, or a bad value raises
+:class:`ConfigError` naming the file and the key (the CLI exits 2).
+
+The keys (documented for users in ``docs/configuration.md``)::
+
+    [tool.schemalint]
+    sources = ["tools/", "app.tools:TOOLS"]   # default sources of `schemalint check`
+    exclude = ["tests/fixtures"]              # fnmatch patterns of paths to skip
+    target = ["openai-strict"]                # provider profiles
+    dialect = "draft-07"                      # force a dialect (default: read $schema)
+    python-path = ["src"]                     # import roots for module:attr sources
+    fail-on = "error"                         # error | warning | info | never
+    baseline = "schemalint-baseline.json"     # hide the findings recorded there
+    select = ["ALL"]                          # codes, names or code prefixes
+    extend-select = []
+    ignore = ["SL2"]
+
+    [tool.schemalint.severity]                # severity per rule (code, name or prefix)
+    SL201 = "warning"
+
+    [tool.schemalint.options.SL301]           # rule options, by rule code or name
+    max_tools = 200
+
+    [[tool.schemalint.per-file-ignores]]      # suppressions: a reason is required
+    files = ["legacy/*.json"]
+    rules = ["SL2"]
+    reason = "frozen legacy definitions, removed in Q3"
+
+    [[tool.schemalint.per-tool-ignores]]
+    tools = ["present_answer"]
+    rules = ["SL101"]
+    reason = "runtime accepts a missing presentation since #412"
+
+Rule selection follows ruff: for every rule, the most specific matching selector
+wins (a rule name or full code beats a longer prefix beats a shorter one; ``ALL``
+is the least specific); at equal specificity ``ignore`` beats ``select``.
 """
 
 from __future__ import annotations
 
+import difflib
+import fnmatch
+import os
 import sys
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from schemalint.model import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from schemalint.rules.base import Rule
 
 CONFIG_FILES = ("schemalint.toml", "pyproject.toml")
+FAIL_LEVELS = ("error", "warning", "info", "never")
+ALL_SELECTOR = "ALL"
 
 
 class ConfigError(Exception):
     """A configuration file that cannot be read or holds a bad value (exit code 2)."""
 
 
+@dataclass(frozen=True)
+class Suppression:
+    """One ``per-file-ignores`` or ``per-tool-ignores`` entry.
+
+    ``kind`` is ``"file"`` or ``"tool"``; ``index`` its position in that array (for
+    messages); ``files``: path globs relative to the configuration root (empty: any
+    file); ``tools``: tool-name globs (empty: any tool; a ``per-tool-ignores`` entry
+    has at least one); ``rules``: selectors (codes, names, prefixes, ``ALL``);
+    ``reason``: why the findings are accepted (required, non-empty).
+    """
+
+    kind: str
+    index: int
+    rules: tuple[str, ...]
+    reason: str
+    files: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """``per-tool-ignores[2]``: how messages name this entry."""
+        return f"per-{self.kind}-ignores[{self.index}]"
+
+
 @dataclass
 class Config:
     """Settings from the configuration file; ``path`` is ``None`` when none was found.
 
-    ``root`` is the directory of the configuration file: relative ``sources`` and
-    ``exclude`` entries are taken relative to it.
+    ``root`` is the directory of the configuration file (the working directory when
+    there is none): relative ``sources``, ``exclude``, ``baseline``, ``python-path`` and
+    suppression ``files`` are taken relative to it, and baseline fingerprints record
+    file paths relative to it. ``select`` is ``None`` when not configured (all rules).
+    ``severity`` maps selectors to severities; ``options`` maps rule codes to option
+    tables (already validated against each rule's declared ``options``).
     """
 
     path: Path | None = None
@@ -32,7 +107,47 @@ class Config:
     sources: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     target: list[str] = field(default_factory=list)
+    dialect: str | None = None
+    python_path: list[str] = field(default_factory=list)
+    fail_on: str | None = None
+    baseline: str | None = None
+    select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    severity: dict[str, Severity] = field(default_factory=dict)
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    suppressions: list[Suppression] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
+    _relative_cache: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    def relative(self, path: str) -> str:
+        """``path`` (as a diagnostic names it) relative to :attr:`root`, with ``/`` separators.
+
+        ``module:attr`` Python sources and empty paths are returned unchanged. Cached per path.
+        """
+        cached = self._relative_cache.get(path)
+        if cached is not None:
+            return cached
+        if not path or (":" in path and not os.path.exists(path)):
+            rel = path
+        else:
+            try:
+                rel = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root)).replace(os.sep, "/")
+            except ValueError:  # another drive on Windows
+                rel = path
+        self._relative_cache[path] = rel
+        return rel
+
+    def resolve_path(self, value: str) -> str:
+        """A configured path relative to the root, re-expressed relative to the working directory."""
+        candidate = self.root / value
+        try:
+            return os.path.relpath(candidate)
+        except ValueError:  # pragma: no cover - Windows, another drive
+            return str(candidate)
+
+
+# ---------------------------------------------------------------------------- reading
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
@@ -50,7 +165,11 @@ def _load_toml(path: Path) -> dict[str, Any]:
 
 
 def find_config(start: Path | None = None) -> Path | None:
-    """The nearest ``schemalint.toml``, or ``pyproject.toml`` with a ``[tool.schemalint]`` table."""
+    """The nearest ``schemalint.toml``, or ``pyproject.toml`` with a ``[tool.schemalint]`` table.
+
+    Walks up from ``start`` (default: the working directory). Raises :class:`ConfigError`
+    when a candidate ``pyproject.toml`` is not valid TOML.
+    """
     here = (start or Path.cwd()).resolve()
     for directory in (here, *here.parents):
         for name in CONFIG_FILES:
@@ -59,52 +178,432 @@ def find_config(start: Path | None = None) -> Path | None:
                 continue
             if name == "schemalint.toml":
                 return candidate
-            if "schemalint" in _load_toml(candidate).get("tool", {}):
+            tool = _load_toml(candidate).get("tool", {})
+            if isinstance(tool, dict) and "schemalint" in tool:
                 return candidate
     return None
 
 
-def _str_list(table: dict[str, Any], key: str, path: Path) -> list[str]:
-    value = table.get(key, [])
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{path}: `{key}` must be a list of strings, got {value!r}")
-    return list(value)
+# ---------------------------------------------------------------------------- validation helpers
 
 
-def load_config(explicit: Path | None = None) -> Config:
-    """Read the configuration (``explicit`` path or the nearest one); defaults when none."""
-    path = explicit or find_config()
+class _Validator:
+    """Reads one ``[tool.schemalint]`` table, raising ConfigError that names file and key."""
+
+    def __init__(self, path: Path, prefix: str) -> None:
+        self.path = path
+        self.prefix = prefix
+
+    def error(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.path}: `{key}`: {message}")
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}.{name}" if self.prefix else name
+
+    def str_list(self, table: Mapping[str, Any], name: str, key: str | None = None) -> list[str]:
+        key = key or self.key(name)
+        value = table.get(name, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.error(key, f"must be a string or a list of strings, got {value!r}")
+        return list(value)
+
+    def string(self, table: Mapping[str, Any], name: str, choices: Sequence[str] | None = None) -> str | None:
+        if name not in table:
+            return None
+        value = table[name]
+        if not isinstance(value, str):
+            raise self.error(self.key(name), f"must be a string, got {value!r}")
+        if choices is not None and value not in choices:
+            raise self.error(self.key(name), f"must be one of {', '.join(choices)}; got {value!r}")
+        return value
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def selector_specificity(selector: str, rule: Rule) -> int | None:
+    """How specifically ``selector`` names ``rule``: ``None`` when it does not match it.
+
+    ``ALL`` scores 0, a code prefix its length, the rule's name or full code
+    ``len(code) + 1`` (the most specific). Case-insensitive for codes.
+    """
+    sel = selector.strip()
+    if sel.upper() == ALL_SELECTOR:
+        return 0
+    if sel.lower() == rule.name or sel.upper() == rule.code.upper():
+        return len(rule.code) + 1
+    if rule.code.upper().startswith(sel.upper()) and sel:
+        return len(sel)
+    return None
+
+
+def validate_selector(selector: str, rules: Sequence[Rule]) -> str | None:
+    """Return an error message when ``selector`` names no rule, else ``None``."""
+    if not isinstance(selector, str) or not selector.strip():
+        return f"empty rule selector {selector!r}"
+    if any(selector_specificity(selector, r) is not None for r in rules):
+        return None
+    hint = _suggest(selector, [r.code for r in rules] + [r.name for r in rules])
+    return (f"unknown rule selector {selector!r}: no rule code, name or code prefix matches it"
+            f"{hint}; `schemalint rules` lists them")
+
+
+def _check_selectors(v: _Validator, key: str, selectors: Sequence[str], rules: Sequence[Rule]) -> None:
+    for sel in selectors:
+        problem = validate_selector(sel, rules)
+        if problem:
+            raise v.error(key, problem)
+
+
+def _option_type_ok(default: Any, value: Any) -> bool:
+    if default is None:
+        return True
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(default, (list, tuple)):
+        if not isinstance(value, list):
+            return False
+        if default:
+            return all(_option_type_ok(default[0], item) for item in value)
+        return True
+    if isinstance(default, dict):
+        return isinstance(value, dict)
+    return isinstance(value, type(default))
+
+
+def _type_name(default: Any) -> str:
+    if isinstance(default, bool):
+        return "a boolean"
+    if isinstance(default, int):
+        return "an integer"
+    if isinstance(default, float):
+        return "a number"
+    if isinstance(default, str):
+        return "a string"
+    if isinstance(default, (list, tuple)):
+        return "a list" + (f" of {_type_name(default[0]).split(' ', 1)[1]}s" if default else "")
+    if isinstance(default, dict):
+        return "a table"
+    return type(default).__name__
+
+
+def _find_rule(key: str, rules: Sequence[Rule]) -> Rule | None:
+    for rule in rules:
+        if key.upper() == rule.code.upper() or key.lower() == rule.name:
+            return rule
+    return None
+
+
+# ---------------------------------------------------------------------------- sections
+
+TOP_LEVEL_KEYS = (
+    "sources", "exclude", "target", "dialect", "python-path", "fail-on", "baseline",
+    "select", "extend-select", "ignore", "severity", "options", "per-file-ignores", "per-tool-ignores",
+)
+DIALECTS = ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12")
+EXTRA_KEYS: dict[str, str] = {}
+"""Keys that other commands read from ``Config.raw`` (key -> one-line description).
+
+A command module that needs its own configuration key adds it here at import time, so
+that validation accepts it; it reads and validates the value itself from ``raw``.
+"""
+
+
+def _read_severity(v: _Validator, table: Any, rules: Sequence[Rule]) -> dict[str, Severity]:
+    key = v.key("severity")
+    if not isinstance(table, dict):
+        raise v.error(key, f"must be a table of rule = severity, got {table!r}")
+    out: dict[str, Severity] = {}
+    for sel, value in table.items():
+        problem = validate_selector(sel, rules)
+        if problem:
+            raise v.error(f"{key}.{sel}", problem)
+        if not isinstance(value, str):
+            raise v.error(f"{key}.{sel}", f"must be error, warning or info; got {value!r}")
+        try:
+            out[sel] = Severity.parse(value)
+        except ValueError as exc:
+            raise v.error(f"{key}.{sel}", str(exc)) from None
+    return out
+
+
+def _read_options(v: _Validator, table: Any, rules: Sequence[Rule]) -> dict[str, dict[str, Any]]:
+    key = v.key("options")
+    if not isinstance(table, dict):
+        raise v.error(key, f"must be a table of rule tables (e.g. [{key}.SL301]), got {table!r}")
+    out: dict[str, dict[str, Any]] = {}
+    for rule_key, values in table.items():
+        rkey = f"{key}.{rule_key}"
+        rule = _find_rule(rule_key, rules)
+        if rule is None:
+            raise v.error(rkey, f"unknown rule {rule_key!r}: options are keyed by a rule's code or name"
+                          + _suggest(rule_key, [r.code for r in rules] + [r.name for r in rules]))
+        if not isinstance(values, dict):
+            raise v.error(rkey, f"must be a table of option = value, got {values!r}")
+        declared: Mapping[str, Any] = getattr(rule, "options", {}) or {}
+        if rule.code in out:
+            raise v.error(rkey, f"options for {rule.code} are given twice (by code and by name)")
+        checked: dict[str, Any] = {}
+        for opt, value in values.items():
+            if opt not in declared:
+                known = ", ".join(sorted(declared)) or "none"
+                raise v.error(f"{rkey}.{opt}", f"{rule.code} {rule.name} has no option {opt!r} "
+                              f"(its options: {known}){_suggest(opt, declared)}")
+            if not _option_type_ok(declared[opt], value):
+                raise v.error(f"{rkey}.{opt}", f"must be {_type_name(declared[opt])}, got {value!r}")
+            checked[opt] = value
+        out[rule.code] = checked
+    return out
+
+
+def _read_suppressions(v: _Validator, kind: str, entries: Any, rules: Sequence[Rule]) -> list[Suppression]:
+    key = v.key(f"per-{kind}-ignores")
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise v.error(key, f"must be an array of tables ([[{key}]]), got {entries!r}")
+    allowed = {"rules", "reason", "files"} | ({"tools"} if kind == "tool" else set())
+    out: list[Suppression] = []
+    for i, entry in enumerate(entries):
+        ekey = f"{key}[{i}]"
+        for k in entry:
+            if k not in allowed:
+                raise v.error(f"{ekey}.{k}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
+                              + _suggest(k, allowed))
+        reason = entry.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise v.error(f"{ekey}.reason", "a non-empty `reason` is required: say why these findings "
+                          "are accepted, so the suppression can be reviewed and removed later")
+        sel = v.str_list(entry, "rules", f"{ekey}.rules")
+        if not sel:
+            raise v.error(f"{ekey}.rules", 'is required: the rule codes, names or prefixes to ignore '
+                          '(use ["ALL"] for every rule)')
+        _check_selectors(v, f"{ekey}.rules", sel, rules)
+        files = v.str_list(entry, "files", f"{ekey}.files")
+        tools = v.str_list(entry, "tools", f"{ekey}.tools") if kind == "tool" else []
+        if kind == "file" and not files:
+            raise v.error(f"{ekey}.files", "is required: the path globs (relative to the configuration "
+                          "file) whose findings are ignored")
+        if kind == "tool" and not tools:
+            raise v.error(f"{ekey}.tools", "is required: the tool names (or globs) whose findings "
+                          "are ignored")
+        out.append(Suppression(kind, i, tuple(sel), reason.strip(), tuple(files), tuple(tools)))
+    return out
+
+
+def parse_config(table: Mapping[str, Any], path: Path, *, prefix: str = "tool.schemalint",
+                 rules: Sequence[Rule] | None = None) -> Config:
+    """Validate a ``[tool.schemalint]`` table read from ``path`` into a :class:`Config`.
+
+    ``rules`` defaults to the registry (:func:`schemalint.rules.registry.all_rules`);
+    selectors and option tables are validated against it. Raises :class:`ConfigError`.
+    """
+    if rules is None:
+        from schemalint.rules.registry import all_rules
+
+        rules = all_rules()
+    v = _Validator(path, prefix)
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{path}: `{prefix}` must be a table")
+    known = (*TOP_LEVEL_KEYS, *EXTRA_KEYS)
+    for k in table:
+        if k not in known:
+            alt = k.replace("_", "-")
+            hint = f" (did you mean `{alt}`?)" if alt in known else _suggest(k, known)
+            raise v.error(v.key(k), f"unknown key{hint}; known keys: {', '.join(TOP_LEVEL_KEYS)}")
+    cfg = Config(path=path, root=path.parent, raw=dict(table))
+    cfg.sources = v.str_list(table, "sources")
+    cfg.exclude = v.str_list(table, "exclude")
+    cfg.target = v.str_list(table, "target")
+    cfg.python_path = v.str_list(table, "python-path")
+    cfg.dialect = v.string(table, "dialect", DIALECTS)
+    cfg.fail_on = v.string(table, "fail-on", FAIL_LEVELS)
+    cfg.baseline = v.string(table, "baseline")
+    if "select" in table:
+        cfg.select = v.str_list(table, "select")
+        _check_selectors(v, v.key("select"), cfg.select, rules)
+    cfg.extend_select = v.str_list(table, "extend-select")
+    _check_selectors(v, v.key("extend-select"), cfg.extend_select, rules)
+    cfg.ignore = v.str_list(table, "ignore")
+    _check_selectors(v, v.key("ignore"), cfg.ignore, rules)
+    if "severity" in table:
+        cfg.severity = _read_severity(v, table["severity"], rules)
+    if "options" in table:
+        cfg.options = _read_options(v, table["options"], rules)
+    for kind in ("file", "tool"):
+        name = f"per-{kind}-ignores"
+        if name in table:
+            cfg.suppressions.extend(_read_suppressions(v, kind, table[name], rules))
+    return cfg
+
+
+def load_config(explicit: Path | None = None, *, start: Path | None = None,
+                rules: Sequence[Rule] | None = None) -> Config:
+    """Read the configuration (``explicit`` path, or the nearest one from ``start``); defaults when none.
+
+    ``rules``: validate selectors and options against these (default: the registry).
+
+    Raises :class:`ConfigError` for a missing explicit file, invalid TOML, an unknown
+    key, rule or option, or a bad value.
+    """
+    path = explicit or find_config(start)
     if path is None:
-        return Config()
+        return Config(root=(start or Path.cwd()).resolve())
     if not path.is_file():
         raise ConfigError(f"{path}: no such configuration file")
     data = _load_toml(path)
-    table = data if path.name == "schemalint.toml" else data.get("tool", {}).get("schemalint", {})
-    if path.name == "schemalint.toml" and "tool" in table and "schemalint" in table["tool"]:
-        table = table["tool"]["schemalint"]
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.schemalint] must be a table")
-    return Config(
-        path=path,
-        root=path.parent,
-        sources=_str_list(table, "sources", path),
-        exclude=_str_list(table, "exclude", path),
-        target=_str_list(table, "target", path),
-        raw=table,
-    )
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        table = tool.get("schemalint", {}) if isinstance(tool, dict) else {}
+        prefix = "tool.schemalint"
+    elif isinstance(data.get("tool"), dict) and "schemalint" in data["tool"] and len(data) == 1:
+        table, prefix = data["tool"]["schemalint"], "tool.schemalint"
+    else:
+        table, prefix = data, ""
+    cfg = parse_config(table, path, prefix=prefix, rules=rules)
+    cfg.root = path.resolve().parent
+    return cfg
 
 
 def resolve_sources(config: Config) -> list[str]:
-    """Configured sources as paths relative to the working directory when possible."""
-    import os
+    """Configured sources as paths relative to the working directory when they exist.
 
+    ``module:attr`` sources and globs are returned as written.
+    """
     out = []
     for source in config.sources:
         candidate = config.root / source
         if candidate.exists():
-            out.append(os.path.relpath(candidate))
+            out.append(config.resolve_path(source))
         else:
             out.append(source)
     return out
+
+
+# ---------------------------------------------------------------------------- selection at run time
+
+
+@dataclass
+class RuleFilter:
+    """Applies rule selection, severity overrides and suppressions to diagnostics.
+
+    Built by :func:`build_filter` from a :class:`Config` plus command-line overrides.
+    ``enabled`` holds the codes of the selected rules. ``suppressed`` counts, per
+    suppression label, the diagnostics it hid (to report unused suppressions).
+    """
+
+    enabled: frozenset[str]
+    severity: dict[str, Severity]
+    suppressions: list[Suppression]
+    config: Config
+    rules: Sequence[Rule]
+    suppressed: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._by_code = {r.code: r for r in self.rules}
+
+    def rule_enabled(self, code: str) -> bool:
+        """True when the rule with ``code`` is selected (unknown codes are kept)."""
+        return code in self.enabled or code not in self._by_code
+
+    def _rule(self, code: str) -> Rule | None:
+        return self._by_code.get(code)
+
+    def severity_for(self, d: Diagnostic) -> Severity:
+        """The configured severity for ``d`` (longest matching selector), else its own."""
+        rule = self._rule(d.code)
+        if rule is None or not self.severity:
+            return d.severity
+        best: tuple[int, Severity] | None = None
+        for sel, sev in self.severity.items():
+            spec = selector_specificity(sel, rule)
+            if spec is not None and (best is None or spec > best[0]):
+                best = (spec, sev)
+        return best[1] if best else d.severity
+
+    def suppression_for(self, d: Diagnostic) -> Suppression | None:
+        """The first suppression that hides ``d``, else ``None``."""
+        rule = self._rule(d.code)
+        if rule is None:
+            return None
+        rel = self.config.relative(d.file)
+        for s in self.suppressions:
+            if not any(selector_specificity(sel, rule) is not None for sel in s.rules):
+                continue
+            if s.files and not any(path_matches(rel, pat) for pat in s.files):
+                continue
+            if s.tools and not (d.tool is not None and any(fnmatch.fnmatchcase(d.tool, t) for t in s.tools)):
+                continue
+            return s
+        return None
+
+    def unused_suppressions(self) -> list[Suppression]:
+        """Suppressions that hid nothing in this run (candidates for removal)."""
+        return [s for s in self.suppressions if not self.suppressed.get(s.label)]
+
+
+def path_matches(rel: str, pattern: str) -> bool:
+    """True when the root-relative path ``rel`` matches the glob ``pattern`` or lies under it."""
+    pat = pattern.replace(os.sep, "/").removeprefix("./")
+    return fnmatch.fnmatch(rel, pat) or rel.startswith(pat.rstrip("/") + "/")
+
+
+def enabled_codes(rules: Sequence[Rule], select: Sequence[str] | None, extend_select: Sequence[str],
+                  ignore: Sequence[str]) -> frozenset[str]:
+    """Codes of the rules selected by ``select`` (``None``: all), ``extend_select`` and ``ignore``.
+
+    For each rule the most specific matching selector decides; ``ignore`` wins ties.
+    """
+    selects = [ALL_SELECTOR] if select is None else list(select)
+    selects += list(extend_select)
+    out = set()
+    for rule in rules:
+        best_sel = max((s for s in (selector_specificity(x, rule) for x in selects) if s is not None),
+                       default=None)
+        best_ign = max((s for s in (selector_specificity(x, rule) for x in ignore) if s is not None),
+                       default=None)
+        if best_sel is None:
+            continue
+        if best_ign is not None and best_ign >= best_sel:
+            continue
+        out.add(rule.code)
+    return frozenset(out)
+
+
+def build_filter(config: Config, *, select: Sequence[str] | None = None,
+                 extend_select: Sequence[str] = (), ignore: Sequence[str] = (),
+                 rules: Sequence[Rule] | None = None) -> RuleFilter:
+    """The :class:`RuleFilter` for ``config`` with command-line overrides.
+
+    Two layers, as in ruff: the configuration's ``select``/``extend-select``/``ignore``
+    give a set of rules; then the command line's ``select`` (when not ``None``) replaces
+    that set with its own selection (configured ``ignore`` no longer applies), while
+    without it the command line's ``extend_select`` adds rules and ``ignore`` removes
+    them (the more specific of the two wins). Raises
+    :class:`ConfigError` for a selector that names no rule.
+    """
+    if rules is None:
+        from schemalint.rules.registry import all_rules
+
+        rules = all_rules()
+    for key, sels in (("--select", select or ()), ("--extend-select", extend_select), ("--ignore", ignore)):
+        for one in sels:
+            problem = validate_selector(one, rules)
+            if problem:
+                raise ConfigError(f"{key}: {problem}")
+    if select is not None:
+        enabled = enabled_codes(rules, list(select), list(extend_select), list(ignore))
+    else:
+        enabled = enabled_codes(rules, config.select, config.extend_select, config.ignore)
+        if extend_select or ignore:
+            layer = enabled_codes(rules, [], extend_select, ignore)
+            vetoed = frozenset(r.code for r in rules) - enabled_codes(rules, None, extend_select, ignore)
+            enabled = (enabled | layer) - vetoed
+    return RuleFilter(enabled=enabled, severity=dict(config.severity), suppressions=list(config.suppressions),
+                      config=config, rules=rules)

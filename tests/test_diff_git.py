@@ -264,7 +264,7 @@ def test_snapshot_write_check_stale_missing_orphaned(tmp_path: Path) -> None:
 
 
 def test_snapshot_dir_inside_sources_and_from_config(tmp_path: Path) -> None:
-    write(tmp_path / "pyproject.toml", '[tool.schemalint]\nsources = ["."]\nsnapshot_dir = "snaps"\n')
+    write(tmp_path / "pyproject.toml", '[tool.schemalint]\nsources = ["."]\nsnapshot-dir = "snaps"\n')
     write(tmp_path / "tools.json", [TOOL])
     assert run_cli("snapshot", cwd=tmp_path).returncode == 0
     proc = run_cli("snapshot", "--check", cwd=tmp_path)

@@ -149,7 +149,7 @@ def test_schemalint_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_
 def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_commit_home: Path) -> None:
     project = init_repo(tmp_path / "project")
     (project / "pyproject.toml").write_text(
-        '[tool.schemalint]\nsources = ["tools"]\nsnapshot_dir = "tool-snapshots"\n'
+        '[tool.schemalint]\nsources = ["tools"]\nsnapshot-dir = "tool-snapshots"\n'
     )
     (project / "tools").mkdir()
     (project / "tools" / "search.json").write_text(json.dumps(TOOL, indent=2) + "\n")

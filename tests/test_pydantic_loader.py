@@ -326,7 +326,8 @@ def test_case_020_validation_alias_through_real_pydantic(tmp_path: Path) -> None
     assert required(tool.runtime.input) == {"ext"}
     assert list(tool.runtime.output["properties"]) == list(case["tools"]["runtime_output"]["properties"])
     assert tool.runtime.refused_when_omitted == ("/ext",)
-    assert check([tool.origin.file], python_path=[str(tmp_path)]).diagnostics == []
+    # The case's model has no docstring (SL007, a warning); no contract finding.
+    assert [d.code for d in check([tool.origin.file], python_path=[str(tmp_path)]).diagnostics] in ([], ["SL007"])
     # ... while the field name a model may take from elsewhere is refused,
     from pydantic import ValidationError
 
@@ -353,4 +354,5 @@ def test_case_030_clean_default_same_in_both_modes(tmp_path: Path) -> None:
     assert required(tool.runtime.output) == {"query"}
     assert tool.advertised["properties"]["limit"]["default"] == 10
     assert tool.runtime.refused_when_omitted == ("/query",)
-    assert check([tool.origin.file], python_path=[str(tmp_path)]).diagnostics == []
+    # The case's model has no docstring (SL007, a warning); no contract finding.
+    assert [d.code for d in check([tool.origin.file], python_path=[str(tmp_path)]).diagnostics] in ([], ["SL007"])

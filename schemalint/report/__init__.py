@@ -13,6 +13,8 @@ from typing import IO, Any
 REPORTERS: dict[str, str] = {
     "text": "schemalint.report.text:render",
     "json": "schemalint.report.json_report:render",
+    "sarif": "schemalint.report.sarif:render",
+    "github": "schemalint.report.github:render",
 }
 
 

@@ -23,7 +23,22 @@ def to_json(result: Any) -> dict[str, Any]:
             "tools_by_format": result.tools_by_format,
             "elapsed_seconds": round(result.elapsed, 3),
             "notes": list(result.notes),
+            "suppressed": getattr(result, "suppressed", 0),
+            "baseline": _baseline_summary(result),
         },
+    }
+
+
+def _baseline_summary(result: Any) -> dict[str, Any] | None:
+    """``{"file", "hidden", "stale": [entries]}`` when a baseline was applied, else ``None``."""
+    path = getattr(result, "baseline_path", None)
+    if path is None:
+        return None
+    return {
+        "file": path,
+        "hidden": result.baselined,
+        "stale_count": sum(e.count for e in result.stale),
+        "stale": [e.to_json() for e in result.stale],
     }
 
 

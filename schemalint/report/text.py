@@ -1,11 +1,13 @@
 """The terminal report: diagnostics grouped by file then tool, then a summary.
 
-Colours come from rich when the stream is a terminal; in a pipe the output is plain
-``file:line:col: severity CODE name [tool] message`` lines that grep and editors read.
+Colours come from rich when the stream is a terminal (or ``color=True``); otherwise the
+output is plain text written directly (rich is not even imported), with
+``file:line:col: severity CODE name at POINTER`` lines that grep and editors read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from itertools import groupby
 from typing import IO, Any
 
@@ -16,44 +18,55 @@ def _location(d: Any) -> str:
     return f"{d.file}:{d.line or 1}:{d.column or 1}"
 
 
-def render(result: Any, stream: IO[str], *, color: bool | None = None, **_: Any) -> None:
-    """Write the grouped diagnostics and a summary of ``result`` to ``stream``."""
-    from rich.console import Console
-    from rich.markup import escape
-
-    console = Console(file=stream, force_terminal=color, no_color=color is False, highlight=False,
-                      soft_wrap=True, emoji=False)
+def _lines(result: Any, st: Callable[[str, str | None], str]) -> Iterator[tuple[str, str | None]]:
+    """``(text, line style)`` pairs; ``st(text, style)`` marks up an inline span."""
     for file, in_file in groupby(result.diagnostics, key=lambda d: d.file):
-        console.print(f"[bold]{escape(file or '<catalog>')}[/bold]")
-        for tool, in_tool in groupby(sorted(in_file, key=lambda d: (d.tool or "", d.line or 0, d.column or 0)),
-                                     key=lambda d: d.tool):
-            console.print(f"  tool [bold]{escape(tool)}[/bold]" if tool else "  (file)")
+        yield st(file or "<catalog>", "bold"), None
+        ordered = sorted(in_file, key=lambda d: (d.tool or "", d.line or 0, d.column or 0))
+        for tool, in_tool in groupby(ordered, key=lambda d: d.tool):
+            yield ("  tool " + st(tool, "bold") if tool else "  (file)"), None
             for d in in_tool:
-                style = _STYLE[d.severity.value]
-                where = f"{_location(d)}"
-                ptr = f" at {escape(d.pointer)}" if d.pointer else ""
-                console.print(
-                    f"    {escape(where)}: [{style}]{d.severity.value}[/{style}] "
-                    f"[bold]{d.code}[/bold] {d.name}{ptr}"
-                )
-                console.print(f"      {escape(d.message)}")
+                sev = d.severity.value
+                ptr = " at " + st(d.pointer, None) if d.pointer else ""
+                yield (f"    {st(_location(d), None)}: {st(sev, _STYLE[sev])} "
+                       f"{st(d.code, 'bold')} {d.name}{ptr}"), None
+                yield "      " + st(d.message, None), None
                 if d.instance_path:
-                    console.print(f"      instance path: {escape(d.instance_path)}", style="dim")
+                    yield "      instance path: " + st(d.instance_path, None), "dim"
                 if d.hint:
-                    console.print(f"      hint: {escape(d.hint)}", style="green")
-    counts = result.counts_by_code()
+                    yield "      hint: " + st(d.hint, None), "green"
     by_sev: dict[str, int] = {}
     for d in result.diagnostics:
         by_sev[d.severity.value] = by_sev.get(d.severity.value, 0) + 1
     if result.diagnostics:
-        console.print()
-    console.print(
-        f"[bold]{result.files}[/bold] file(s), [bold]{result.tools}[/bold] tool(s), "
-        f"[bold]{len(result.diagnostics)}[/bold] diagnostic(s)"
-        + (" (" + ", ".join(f"{n} {s}" for s, n in sorted(by_sev.items())) + ")" if by_sev else "")
-        + f" in {result.elapsed:.2f} s"
-    )
+        yield "", None
+    yield (f"{st(str(result.files), 'bold')} file(s), {st(str(result.tools), 'bold')} tool(s), "
+           f"{st(str(len(result.diagnostics)), 'bold')} diagnostic(s)"
+           + (" (" + ", ".join(f"{n} {s}" for s, n in sorted(by_sev.items())) + ")" if by_sev else "")
+           + f" in {result.elapsed:.2f} s"), None
+    counts = result.counts_by_code()
     if counts:
-        console.print("by code: " + ", ".join(f"{code} {n}" for code, n in counts.items()))
+        yield "by code: " + ", ".join(f"{code} {n}" for code, n in counts.items()), None
     for note in result.notes:
-        console.print(f"note: {escape(note)}", style="dim")
+        yield "note: " + st(note, None), "dim"
+
+
+def render(result: Any, stream: IO[str], *, color: bool | None = None, **_: Any) -> None:
+    """Write the grouped diagnostics, the summary and the notes of ``result`` to ``stream``.
+
+    ``color``: ``None`` colours only a terminal; ``True``/``False`` force it on/off.
+    """
+    use_color = color if color is not None else bool(getattr(stream, "isatty", lambda: False)())
+    if not use_color:
+        for text, _style in _lines(result, lambda text, style: text):
+            stream.write(text + "\n")
+        return
+    from rich.console import Console
+    from rich.markup import escape
+
+    def st(text: str, style: str | None) -> str:
+        return f"[{style}]{escape(text)}[/{style}]" if style else escape(text)
+
+    console = Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True, emoji=False)
+    for text, style in _lines(result, st):
+        console.print(text, style=style)

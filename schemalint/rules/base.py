@@ -87,6 +87,7 @@ class Rule:
     with targets runs per tool, for the profiles :meth:`Context.targets_for` gives that
     tool (inferred from its format plus ``--target``): its hooks must filter by them.
     ``source``: where the rule's fact comes from (spec section or provider doc, with date).
+    ``options``: configurable settings with defaults; read them with :meth:`option`.
     """
 
     code: ClassVar[str]
@@ -95,6 +96,18 @@ class Rule:
     summary: ClassVar[str]
     targets: ClassVar[tuple[str, ...]] = ()
     source: ClassVar[str] = ""
+    options: ClassVar[Mapping[str, Any]] = {}
+    """Configurable options and their defaults, e.g. ``{"max_tools": 128}``; users set them in
+    ``[tool.schemalint.options.<CODE>]`` (validated against these keys and value types)."""
+
+    def option(self, ctx: Context, key: str) -> Any:
+        """The configured value of this rule's option ``key``, else its declared default.
+
+        Raises ``KeyError`` when the rule does not declare ``key`` in :attr:`options`.
+        """
+        if key not in self.options:
+            raise KeyError(f"{self.code} declares no option {key!r}")
+        return ctx.option(self.code, key, self.options[key])
 
     def applies(self, ctx: Context) -> bool:
         """True when this rule may run in ``ctx``. Rules with targets run unless the targets

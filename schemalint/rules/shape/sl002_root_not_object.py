@@ -80,7 +80,8 @@ class RootNotObject(Rule):
         fmt = tool.origin.format
         key = _KEY_BY_FORMAT.get(fmt, "the input schema")
         schema = tool.advertised
-        if tool.schema_path is None or not _has_key(tool):
+        # Python sources (pydantic, MCP servers...) carry the schema without a key in a file.
+        if schema is None and (tool.schema_path is None or not _has_key(tool)):
             if fmt in _OPTIONAL_SCHEMA_FORMATS:
                 return  # documented form of a tool without arguments
             yield self.diag(
@@ -104,6 +105,12 @@ class RootNotObject(Rule):
             )
             return
         declared = schema.get("type")
+        if declared is None and isinstance(schema.get("$ref"), str):
+            from schemalint.schema.walk import resolve_local_ref
+
+            found, target, _ = resolve_local_ref(schema, schema["$ref"])
+            if found and isinstance(target, Mapping):
+                declared = target.get("type")  # a root $ref (pydantic's recursive models) counts as its target
         if declared is None:
             unions = [k for k in ("anyOf", "oneOf", "allOf") if k in schema]
             if unions:

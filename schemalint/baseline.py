@@ -1,0 +1,216 @@
+"""Baselines: record today's findings so that only new ones fail the build.
+
+A finding's fingerprint is independent of line numbers and of where the tool sits in
+its file: ``(code, file, tool, path, instance_path)`` where ``file`` is relative to the
+configuration root (``/`` separators), ``tool`` is the tool name (``None`` for
+file-level findings such as SL000) and ``path`` is the diagnostic's JSON pointer
+*relative to the tool object* (``/parameters/properties/x``), so inserting a tool above
+it, reformatting the file or reordering tools keeps the fingerprint.
+
+The baseline file is JSON, one entry per line, sorted, with a ``count`` for findings
+that share a fingerprint::
+
+    {
+      "schemalint_baseline": 1,
+      "entries": [
+        {"code": "SL101", "file": "tools/a.json", "tool": "present_answer", "path": "/parameters", ...},
+        ...
+      ]
+    }
+
+``name`` and ``message`` are stored for the reader but are not part of the fingerprint.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from schemalint.model import Diagnostic
+
+FORMAT_VERSION = 1
+VERSION_KEY = "schemalint_baseline"
+
+
+class BaselineError(Exception):
+    """A baseline file that cannot be read or is not a schemalint baseline (exit code 2)."""
+
+
+@dataclass(frozen=True, order=True)
+class Fingerprint:
+    """The stable identity of a finding (see the module docstring)."""
+
+    code: str
+    file: str
+    tool: str | None
+    path: str
+    instance_path: str | None
+
+    def sort_key(self) -> tuple[str, str, str, str, str]:
+        """Sorting key (``None`` sorts first)."""
+        return (self.file, self.tool or "", self.code, self.path, self.instance_path or "")
+
+    def digest(self) -> str:
+        """A short hex digest of the fingerprint (used as SARIF ``partialFingerprints``)."""
+        import hashlib
+
+        text = json.dumps([self.code, self.file, self.tool, self.path, self.instance_path])
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def tool_pointer(d: Diagnostic, origins: dict[tuple[str, str], list[str]]) -> str:
+    """``d.pointer`` relative to its tool object (the longest tool origin that prefixes it).
+
+    ``origins`` maps ``(file, tool name)`` to the origin pointers of tools with that name
+    in that file. Returns ``d.pointer`` unchanged for file-level diagnostics.
+    """
+    if d.tool is None:
+        return d.pointer
+    best: str | None = None
+    for origin in origins.get((d.file, d.tool), ()):
+        if (d.pointer == origin or d.pointer.startswith(origin + "/") or origin == "") and (
+            best is None or len(origin) > len(best)
+        ):
+            best = origin
+    return d.pointer if best is None else d.pointer[len(best):]
+
+
+def fingerprint(d: Diagnostic, relative_file: str, origins: dict[tuple[str, str], list[str]]) -> Fingerprint:
+    """The fingerprint of ``d``; ``relative_file`` is its file relative to the configuration root."""
+    return Fingerprint(d.code, relative_file, d.tool, tool_pointer(d, origins), d.instance_path)
+
+
+@dataclass
+class BaselineEntry:
+    """One fingerprint with how many findings share it, plus name and message for readers."""
+
+    fingerprint: Fingerprint
+    count: int = 1
+    name: str = ""
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as stored in the file."""
+        fp = self.fingerprint
+        out: dict[str, Any] = {"code": fp.code, "name": self.name, "file": fp.file, "tool": fp.tool,
+                               "path": fp.path, "instance_path": fp.instance_path}
+        if self.count != 1:
+            out["count"] = self.count
+        out["message"] = self.message
+        return out
+
+
+@dataclass
+class Baseline:
+    """Recorded fingerprints with counts; ``path`` is where it was read from, if anywhere."""
+
+    entries: list[BaselineEntry] = field(default_factory=list)
+    path: str | None = None
+
+    @classmethod
+    def from_findings(cls, diagnostics: Sequence[Diagnostic],
+                      fingerprints: Sequence[Fingerprint]) -> Baseline:
+        """A baseline recording ``diagnostics`` (aligned with their ``fingerprints``)."""
+        by_fp: dict[Fingerprint, BaselineEntry] = {}
+        for d, fp in zip(diagnostics, fingerprints, strict=True):
+            if fp in by_fp:
+                by_fp[fp].count += 1
+            else:
+                by_fp[fp] = BaselineEntry(fp, 1, d.name, d.message)
+        return cls(sorted(by_fp.values(), key=lambda e: e.fingerprint.sort_key()))
+
+    def counts(self) -> Counter[Fingerprint]:
+        """How many findings each fingerprint covers."""
+        c: Counter[Fingerprint] = Counter()
+        for e in self.entries:
+            c[e.fingerprint] += e.count
+        return c
+
+    def dumps(self) -> str:
+        """The file text: sorted entries, one per line, trailing newline."""
+        lines = [json.dumps(e.to_json(), ensure_ascii=False) for e in
+                 sorted(self.entries, key=lambda e: e.fingerprint.sort_key())]
+        body = ",\n    ".join(lines)
+        entries = f"[\n    {body}\n  ]" if lines else "[]"
+        return f'{{\n  "{VERSION_KEY}": {FORMAT_VERSION},\n  "entries": {entries}\n}}\n'
+
+    def write(self, path: str | Path) -> None:
+        """Write :meth:`dumps` to ``path`` (raises ``OSError``)."""
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Baseline:
+        """Read a baseline file; raises :class:`BaselineError` naming the file and the problem."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise BaselineError(f"{path}: baseline file not found (create it with "
+                                f"`schemalint check --write-baseline {path}`)") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BaselineError(f"{path}: cannot read baseline: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise BaselineError(f"{path}: baseline is not valid JSON: line {exc.lineno} column "
+                                f"{exc.colno}: {exc.msg}") from None
+        if not isinstance(data, dict) or data.get(VERSION_KEY) != FORMAT_VERSION:
+            raise BaselineError(f"{path}: not a schemalint baseline (expected "
+                                f'"{VERSION_KEY}": {FORMAT_VERSION})')
+        raw = data.get("entries")
+        if not isinstance(raw, list):
+            raise BaselineError(f"{path}: `entries` must be a list")
+        entries = []
+        for i, item in enumerate(raw):
+            entries.append(_entry(item, f"{path}: entries[{i}]"))
+        return cls(entries, str(path))
+
+
+def _entry(item: Any, where: str) -> BaselineEntry:
+    if not isinstance(item, dict):
+        raise BaselineError(f"{where}: must be an object")
+
+    def opt_str(key: str) -> str | None:
+        value = item.get(key)
+        if value is not None and not isinstance(value, str):
+            raise BaselineError(f"{where}: `{key}` must be a string or null")
+        return value
+
+    code, file, path = item.get("code"), item.get("file"), item.get("path")
+    for key, value in (("code", code), ("file", file), ("path", path)):
+        if not isinstance(value, str):
+            raise BaselineError(f"{where}: `{key}` must be a string")
+    count = item.get("count", 1)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise BaselineError(f"{where}: `count` must be a positive integer")
+    fp = Fingerprint(str(code), str(file), opt_str("tool"), str(path), opt_str("instance_path"))
+    return BaselineEntry(fp, count, str(item.get("name") or ""), str(item.get("message") or ""))
+
+
+@dataclass
+class BaselineOutcome:
+    """What applying a baseline did: indexes of hidden findings and stale entries."""
+
+    hidden: list[int]
+    stale: list[BaselineEntry]
+
+
+def apply_baseline(baseline: Baseline, fingerprints: Iterable[Fingerprint]) -> BaselineOutcome:
+    """Match findings (in order) against ``baseline``; a fingerprint recorded ``n`` times hides
+    at most ``n`` findings. Entries (or parts of counts) that matched nothing are stale."""
+    remaining = baseline.counts()
+    hidden = []
+    for i, fp in enumerate(fingerprints):
+        if remaining.get(fp, 0) > 0:
+            remaining[fp] -= 1
+            hidden.append(i)
+    stale = []
+    for e in baseline.entries:
+        left = remaining.get(e.fingerprint, 0)
+        if left > 0:
+            n = min(left, e.count)
+            remaining[e.fingerprint] -= n
+            stale.append(BaselineEntry(e.fingerprint, n, e.name, e.message))
+    return BaselineOutcome(hidden, stale)
