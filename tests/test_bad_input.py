@@ -121,3 +121,17 @@ def test_sources_are_never_written(tmp_path: Path, content: bytes) -> None:
     run_cli("check", str(path))
     assert (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tools.json"]
+
+
+def test_deep_yaml_and_json_beyond_the_limit_are_sl000(tmp_path: Path) -> None:
+    fine = tmp_path / "fine.yaml"
+    fine.write_text("a: " + "[" * 600 + "]" * 600 + "\n")
+    too_deep_yaml = tmp_path / "deep.yaml"
+    too_deep_yaml.write_text("a: " + "[" * 3000 + "]" * 3000 + "\n")
+    too_deep_json = tmp_path / "deep.json"
+    too_deep_json.write_text("[" * 300_000 + "]" * 300_000)
+    code, report = run_json("check", str(fine), str(too_deep_yaml), str(too_deep_json))
+    assert code == 1
+    flagged = {Path(d["file"]).name: d["message"] for d in _sl000(report)}
+    assert set(flagged) == {"deep.yaml", "deep.json"}
+    assert "nesting" in flagged["deep.yaml"] and "nested deeper" in flagged["deep.json"]

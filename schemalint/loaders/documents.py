@@ -20,6 +20,9 @@ JSONL_SUFFIXES = (".jsonl", ".ndjson")
 YAML_SUFFIXES = (".yaml", ".yml")
 TOOL_FILE_SUFFIXES = JSON_SUFFIXES + JSONL_SUFFIXES + YAML_SUFFIXES
 
+MAX_NESTING = 200_000
+"""Deepest nesting read (on a 512 MiB stack); deeper documents are an SL000 diagnostic."""
+
 MAX_YAML_NODES = 1_000_000
 """Largest YAML document, counted after alias expansion, that we construct (alias-bomb guard)."""
 
@@ -62,7 +65,7 @@ def _with_big_stack(fn: Callable[[], Any]) -> Any:
 
     def run() -> None:
         old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 100_000))
+        sys.setrecursionlimit(max(old, MAX_NESTING + 1_000))
         try:
             box["value"] = fn()
         except BaseException as exc:  # re-raised in the caller's thread
@@ -117,9 +120,17 @@ def _decode(path: str, data: bytes) -> tuple[str | None, ParseProblem | None]:
         )
 
 
+def _too_deep(doc: Document) -> None:
+    doc.problems.append(ParseProblem(
+        f"nested deeper than {MAX_NESTING:,} levels; the file was not read", 1, 1))
+
+
 def _parse_json(doc: Document) -> None:
     try:
         doc.values.append((None, loads_json(doc.text)))
+        return
+    except RecursionError:
+        _too_deep(doc)
         return
     except json.JSONDecodeError as exc:
         first_error = exc
@@ -141,6 +152,8 @@ def _parse_jsonl(doc: Document) -> None:
             continue
         try:
             doc.values.append((lineno, loads_json(line)))
+        except RecursionError:
+            doc.problems.append(ParseProblem(f"nested deeper than {MAX_NESTING:,} levels; line not read", lineno, 1))
         except json.JSONDecodeError as exc:
             doc.problems.append(ParseProblem(f"invalid JSON on this line: {exc.msg}", lineno, exc.colno))
 
@@ -173,37 +186,43 @@ def _yaml_expanded_size(node: Any, memo: dict[int, int]) -> int:
 
 
 def _parse_yaml(doc: Document) -> None:
+    # PyYAML composes and constructs recursively: run it on a big stack.
+    _with_big_stack(lambda: _parse_yaml_on_this_stack(doc))
+
+
+def _parse_yaml_on_this_stack(doc: Document) -> None:
     import yaml
 
+    # libyaml's loader when PyYAML has it (much faster on large or deep files).
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        loader = yaml.SafeLoader(doc.text)
+        loader = loader_class(doc.text)
         try:
             nodes = []
             while loader.check_node():
                 nodes.append(loader.get_node())
+            # Count alias expansion on the composed graph before building anything.
+            for node in nodes:
+                if node is not None and _yaml_expanded_size(node, {}) > MAX_YAML_NODES:
+                    mark = node.start_mark
+                    doc.problems.append(ParseProblem(
+                        f"YAML aliases expand to more than {MAX_YAML_NODES:,} nodes (an alias bomb?); not read",
+                        mark.line + 1, mark.column + 1))
+                    return
+            for node in nodes:
+                if node is not None:
+                    value = loader.construct_document(node)
+                    if value is not None:
+                        doc.values.append((None, value))
         finally:
             loader.dispose()
-        for node in nodes:
-            if node is None:
-                continue
-            if _yaml_expanded_size(node, {}) > MAX_YAML_NODES:
-                mark = node.start_mark
-                doc.problems.append(
-                    ParseProblem(
-                        f"YAML aliases expand to more than {MAX_YAML_NODES:,} nodes (an alias bomb?); not read",
-                        mark.line + 1,
-                        mark.column + 1,
-                    )
-                )
-                return
-        for value in yaml.safe_load_all(doc.text):
-            if value is not None:
-                doc.values.append((None, value))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         doc.problems.append(ParseProblem(f"invalid YAML: {exc.problem or exc}", line, col))
-    except (yaml.YAMLError, RecursionError) as exc:
+    except RecursionError:
+        _too_deep(doc)
+    except yaml.YAMLError as exc:
         doc.problems.append(ParseProblem(f"invalid YAML: {type(exc).__name__}: {exc}"))
 
 
