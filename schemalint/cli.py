@@ -194,7 +194,7 @@ def check(
             mcp_stdio=mcp_stdio or [],
             previous=previous or (),
             dialect=dialect or cfg.dialect,
-            python_path=python_path or [cfg.resolve_path(p) for p in cfg.python_path],
+            python_path=cfg.import_roots(python_path),
             select=_split_csv(select) or None,
             extend_select=_split_csv(extend_select),
             ignore=_split_csv(ignore),

@@ -86,8 +86,14 @@ def diff(
             if len(args) != 2:
                 raise fail("give OLD and NEW (files, directories or REV:PATH), or --base REV [SOURCES...]")
             old_label, new_label = args
-            old = load_side(args[0], python_path=python_path or [])
-            new = load_side(args[1], python_path=python_path or [])
+            from schemalint.config import ConfigError, load_config
+
+            try:
+                roots = load_config(config).import_roots(python_path)
+            except ConfigError as exc:
+                raise fail(str(exc)) from None
+            old = load_side(args[0], python_path=roots)
+            new = load_side(args[1], python_path=roots)
         else:
             from schemalint.config import ConfigError, load_config, resolve_sources
 
@@ -99,8 +105,9 @@ def diff(
             if not srcs:
                 raise fail("no sources given and none configured in [tool.schemalint] `sources`")
             excl = [*cfg.exclude, *(exclude or [])]
-            old = load_base(base, srcs, exclude=excl, python_path=python_path or [], notes=notes)
-            new = load_worktree(srcs, exclude=excl, python_path=python_path or [])
+            roots = cfg.import_roots(python_path)
+            old = load_base(base, srcs, exclude=excl, python_path=roots, notes=notes)
+            new = load_worktree(srcs, exclude=excl, python_path=roots)
             old_label, new_label = base, "working tree"
         result = compare_tools(old, new, old_label=old_label, new_label=new_label)
     except DiffError as exc:

@@ -54,6 +54,10 @@ def probe(
         int, typer.Option("--max-examples", help="Generated calls per tool (0: omission probes only).", min=0)
     ] = 50,
     output_format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fail_on: Annotated[
+        str, typer.Option("--fail-on", help="Exit 1 when a diagnostic is at least this severe: "
+                          "error, warning, info or never.")
+    ] = "warning",
 ) -> None:
     """Probe runtime validators: omission probes, then generated calls (fixed seed).
 
@@ -69,9 +73,14 @@ def probe(
 
     if output_format not in ("text", "json"):
         raise fail(f"unknown --format {output_format!r}; choose from text, json")
+    if fail_on not in ("error", "warning", "info", "never"):
+        raise fail(f"unknown --fail-on {fail_on!r}; choose from error, warning, info, never")
+    from schemalint.config import ConfigError, load_config
+
     try:
-        loaded = load(sources, python_path=python_path or [])
-    except SourceError as exc:
+        roots = load_config().import_roots(python_path)
+        loaded = load(sources, python_path=roots)
+    except (SourceError, ConfigError) as exc:
         raise fail(str(exc)) from None
     rule = ProbeRefusal()
     started = time.perf_counter()
@@ -103,7 +112,9 @@ def probe(
             "generated_repeats_omission_findings": duplicate,
         })
     elapsed = time.perf_counter() - started
-    failed = any(d.severity.value in ("error", "warning") for d in diagnostics)
+    from schemalint.model import Severity
+
+    failed = fail_on != "never" and any(d.severity.rank >= Severity.parse(fail_on).rank for d in diagnostics)
     if output_format == "json":
         json.dump({"version": 1, "tools": rows, "diagnostics": [d.to_json() for d in diagnostics],
                    "summary": {"tools": len(rows), "probed": sum(1 for r in rows if r["probed"]),

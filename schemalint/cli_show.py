@@ -42,7 +42,7 @@ def show(
         srcs = list(sources or []) or resolve_sources(cfg)
         if not srcs:
             raise fail("no sources given and none configured in [tool.schemalint] `sources`")
-        loaded = load(srcs, exclude=cfg.exclude, python_path=python_path or [])
+        loaded = load(srcs, exclude=cfg.exclude, python_path=cfg.import_roots(python_path))
     except (ConfigError, SourceError) as exc:
         raise fail(str(exc)) from None
     matches = find_tools_named(loaded.tools, tool)

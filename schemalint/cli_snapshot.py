@@ -87,7 +87,7 @@ def snapshot(
     try:
         if directory.exists() and not directory.is_dir():
             raise DiffError(f"{directory} exists and is not a directory; choose another --dir")
-        tools = load_worktree(srcs, exclude=[*cfg.exclude, *(exclude or [])], python_path=python_path or [])
+        tools = load_worktree(srcs, exclude=[*cfg.exclude, *(exclude or [])], python_path=cfg.import_roots(python_path))
         inside = directory.resolve()
         tools = [t for t in tools if inside not in Path(t.origin.file).resolve().parents]
         plan = plan_snapshots(tools, ", ".join(srcs))
@@ -107,9 +107,13 @@ def snapshot(
             if not p.diff.endswith("\n"):
                 out.write("\n")
         if problems:
+            import shlex
+
+            given = " ".join(shlex.quote(s) for s in sources or [])
+            command = f"schemalint snapshot {given + ' ' if given else ''}--dir {shlex.quote(str(directory))}"
             out.write(
                 f"\n{len(problems)} snapshot problem(s) in {directory} ({len(plan)} tools); run "
-                f"`schemalint snapshot --dir {directory}` and commit the result\n"
+                f"`{command}` and commit the result\n"
             )
             raise typer.Exit(EXIT_FINDINGS)
         out.write(f"{len(plan)} snapshot(s) up to date in {directory}\n")

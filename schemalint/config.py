@@ -138,6 +138,10 @@ class Config:
         self._relative_cache[path] = rel
         return rel
 
+    def import_roots(self, given: list[str] | None) -> list[str]:
+        """``--python-path`` values when given, else the configured ``python-path`` (resolved)."""
+        return list(given) if given else [self.resolve_path(p) for p in self.python_path]
+
     def resolve_path(self, value: str) -> str:
         """A configured path relative to the root, re-expressed relative to the working directory."""
         candidate = self.root / value

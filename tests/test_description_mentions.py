@@ -59,12 +59,19 @@ def test_incident2_clean_twin_is_clean() -> None:
     assert check([str(EXAMPLES / "incident2-clean.json")], select=CODES).diagnostics == []
 
 
+def _previous_revision(tmp_path: Path) -> dict:
+    """The clean twin as the same tool's previous revision (it has `name`)."""
+    clean = json.loads((EXAMPLES / "incident2-clean.json").read_text())[0]
+    return dict(clean, name="start_analysis_run")
+
+
 def test_incident2_with_previous_revision_is_sl202(tmp_path: Path) -> None:
+    (tmp_path / "before.json").write_text(json.dumps([_previous_revision(tmp_path)]))
     code, report = run_json(
         "check",
         str(EXAMPLES / "incident2.json"),
         "--previous",
-        str(EXAMPLES / "incident2-clean.json"),
+        str(tmp_path / "before.json"),
         "--select",
         "SL201,SL202",
     )
@@ -84,8 +91,7 @@ def test_previous_missing_path_is_a_usage_error(tmp_path: Path) -> None:
 def test_previous_snapshot_directory(tmp_path: Path) -> None:
     snap = tmp_path / "snap"
     snap.mkdir()
-    clean = json.loads((EXAMPLES / "incident2-clean.json").read_text())[0]
-    (snap / "start_analysis_run.json").write_text(json.dumps(clean))
+    (snap / "start_analysis_run.json").write_text(json.dumps(_previous_revision(tmp_path)))
     diags = check([str(EXAMPLES / "incident2.json")], select=CODES, previous=[str(snap)]).diagnostics
     assert [(d.code, _token(d)) for d in diags] == [("SL202", "name")]
 

@@ -84,13 +84,15 @@ def test_fill_optional_reaches_every_depth_and_array_items() -> None:
 # ------------------------------------------------------------------ SL107 on the examples
 
 
-def sl107(sources: list[str], roots: list[str]) -> set[tuple[str | None, str | None]]:
-    result = check(sources, python_path=roots, select=["SL107"])
+def refusals(sources: list[str], roots: list[str]) -> set[tuple[str | None, str | None]]:
+    """Findings measured by calling the validator: SL107, and SL101 where an omission probe's
+    refusal is already in the contract (SL107 leaves those to SL101, one finding per fault)."""
+    result = check(sources, python_path=roots, select=["SL101", "SL107"])
     return {(d.tool, d.instance_path) for d in result.diagnostics}
 
 
 def test_sl107_finds_every_faulty_example_and_no_clean_twin() -> None:
-    assert sl107(["shop_tools:"], [EXAMPLES]) == {
+    assert refusals(["shop_tools:"], [EXAMPLES]) == {
         ("CreateCoupon", "/channel"),  # SkipJsonSchema hides a required field
         ("SearchProducts", "/category"),  # json_schema_extra removed it from `required`
         ("TrackParcel", "/carrier"),  # json_schema_extra deleted the property
@@ -103,13 +105,14 @@ def test_sl107_finds_every_faulty_example_and_no_clean_twin() -> None:
 
 def test_sl107_messages_say_what_the_model_experiences() -> None:
     result = check(["shop_tools:SearchProducts", "shop_tools:RefundOrder"], python_path=[EXAMPLES])
-    by_tool = {d.tool: d for d in result.diagnostics}
-    search = by_tool["SearchProducts"]
-    assert search.message.startswith("a call without `category` (at the top level) satisfies the advertised "
-                                     "schema but the runtime refuses it")
-    assert "Field required" in search.message and search.hint and "required" in search.hint
+    by_tool = {(d.tool, d.code): d for d in result.diagnostics}
+    search = by_tool["SearchProducts", "SL101"]
+    assert search.message.startswith("a call without `category` satisfies the advertised schema but the runtime "
+                                     "refuses it")
+    assert "measured" in search.message and search.hint and "required" in search.hint
     assert search.pointer == "/properties/category"
-    refund = by_tool["RefundOrder"]
+    assert ("SearchProducts", "SL107") not in by_tool  # one finding per fault
+    refund = by_tool["RefundOrder", "SL107"]
     assert "reason_code is required for refunds" in refund.message
 
 
@@ -120,7 +123,7 @@ def test_check_cli_exit_codes_on_examples() -> None:
     proc = run_cli("check", "shop_tools:ShipOrder", "--python-path", EXAMPLES, "--format", "json")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     report = json.loads(proc.stdout)
-    (diag,) = [d for d in report["diagnostics"] if d["code"] == "SL107"]
+    (diag,) = [d for d in report["diagnostics"] if d["code"] in ("SL101", "SL107")]
     assert diag["instance_path"] == "/address/postcode"
     assert diag["file"] == "shop_tools:ShipOrder" and diag["line"] > 1
 
@@ -259,11 +262,11 @@ def test_probe_imports_stay_lazy() -> None:
     ("tool", "codes"),
     [
         ("CreateCoupon", {"SL101", "SL107"}),  # hidden parameter the runtime requires
-        ("SearchProducts", {"SL101", "SL107"}),  # required drift
+        ("SearchProducts", {"SL101"}),  # required drift, measured by the omission probe
         ("TrackParcel", {"SL101", "SL107"}),  # property deleted from the schema, still required
         ("SetStock", {"SL104", "SL107"}),  # type drift
         ("RefundOrder", {"SL107"}),  # only a call shows it
-        ("ShipOrder", {"SL101", "SL107"}),  # required drift one level down
+        ("ShipOrder", {"SL101"}),  # required drift one level down
         ("cancel_order", {"SL108", "SL107"}),  # constraint drift
     ],
 )

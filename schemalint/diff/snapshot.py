@@ -105,7 +105,7 @@ def check_snapshots(plan: dict[str, tuple[str, str]], directory: Path) -> list[P
     validate_dir(directory, create=False)
     have = existing_snapshots(directory)
     problems: list[Problem] = []
-    shown = directory.as_posix()
+    shown = directory.as_posix().lstrip("/")  # git-style a/ and b/ prefixes
     for filename, (tool, text) in plan.items():
         old = have.get(filename)
         if old == text:

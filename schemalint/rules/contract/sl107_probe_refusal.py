@@ -17,6 +17,7 @@ from typing import Any
 
 from schemalint.model import Diagnostic, Severity, Tool, split_pointer
 from schemalint.rules.base import Context, Rule
+from schemalint.schema.shapes import normalize_path
 
 MAX_CALL_CHARS = 160
 
@@ -41,6 +42,14 @@ def schema_pointer_for(advertised: Any, instance_path: str | None) -> str:
         if node.instance_path == instance_path:
             return node.pointer
     return ""
+
+
+def _refused_keys(tool: Tool) -> frozenset[str]:
+    """Instance paths the runtime contract already says are refused when omitted."""
+    runtime = tool.runtime
+    if runtime is None:
+        return frozenset()
+    return frozenset(normalize_path(p) for p in runtime.refused_when_omitted)
 
 
 class ProbeRefusal(Rule):
@@ -73,7 +82,10 @@ class ProbeRefusal(Rule):
                             severity=Severity.INFO,
                             hint="probes need a call built from the advertised schema; simplify the schema "
                             "or run `schemalint probe` to try generated calls")
+        known = _refused_keys(tool)
         for refusal in result.refusals:
+            if refusal.kind == "omission" and normalize_path(refusal.instance_path or "") in known:
+                continue  # a required key the contract already names: SL101 reports it, measured
             yield self._one(tool, refusal, limit)
 
     def _one(self, tool: Tool, refusal: Any, limit: float) -> Diagnostic:

@@ -20,7 +20,8 @@ def finding_message(f: Finding, *, removed: bool) -> tuple[str, str]:
     tok = f.mention.token
     where = f.site.where
     if removed:
-        head = f"{where} asks for `{tok}`, but the advertised schema removed it; it exists in {f.removed_in}"
+        head = (f"{where} asks for `{tok}`, which the advertised schema does not declare although "
+                f"{f.removed_in} does (removed here, or not yet added)")
     else:
         head = f"{where} presents `{tok}` as a parameter, but the schema at that level declares no `{tok}`"
     if f.severity is Severity.ERROR:
