@@ -11,7 +11,8 @@ first, then ``[A-Za-z0-9_.:-]``, at most 64 (kaitranntt/ccs#25, 2025-11); MCP SH
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
@@ -55,10 +56,15 @@ class ToolNamePattern(ProviderRule):
         "(2025-11); MCP 2025-11-25 server/tools §Tool Names — reference §0/§1.1/§2.1/§3.1/§4.2/§5.1"
     )
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "max_length": 64,
+        "mcp_max_length": 128,
+    }
+
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         name = tool.name
-        max_len = int(ctx.option(self.code, "max_length", 64))
-        mcp_max = int(ctx.option(self.code, "mcp_max_length", 128))
+        max_len = int(self.option(ctx, "max_length"))
+        mcp_max = int(self.option(ctx, "mcp_max_length"))
         problems: dict[str, list[str]] = {}  # complaint -> targets
         for target in targets:
             if target == "mcp":

@@ -15,7 +15,7 @@ mcp                                    ``^[A-Za-z0-9._-]{1,128}$`` (SHOULD) warn
 
 An MCP name that passes MCP's pattern but not the portable one (a dot) is a warning:
 hosts forward MCP tools to OpenAI/Anthropic, which refuse it. An empty name is always
-an error. Option ``pattern`` (``[tool.schemalint.rules.SL006] pattern = "..."``)
+an error. Option ``pattern`` (``[tool.schemalint.options.SL006] pattern = "..."``)
 replaces the patterns with one regular expression of your own.
 
 Source: openai-python ``shared_params/function_definition.py`` @ e43b422 (2026-08-21: "Must
@@ -29,8 +29,8 @@ reference/provider-constraints.md §0 and §7 row "name regex".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import NamedTuple
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar, NamedTuple
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
@@ -102,6 +102,10 @@ class InvalidToolName(Rule):
     source = ("openai-python function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026); "
               "Gemini FunctionDeclaration (2025-11); MCP specification 2025-11-25 / SEP-986")
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "pattern": "",
+    }
+
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         name = tool.name
         where = _name_pointer(tool)
@@ -112,8 +116,8 @@ class InvalidToolName(Rule):
                 file_pointer=where,
             )
             return
-        custom = ctx.option(self.code, "pattern", None)
-        if isinstance(custom, str):
+        custom = self.option(ctx, "pattern")
+        if isinstance(custom, str) and custom:
             if not re.search(custom, name):
                 yield self.diag(
                     tool, None, f"tool name {name!r} does not match the configured pattern {custom!r}",
