@@ -134,8 +134,9 @@ class RootNotObject(Rule):
             return
         if declared == "object" or (fmt == "gemini" and declared == "OBJECT"):
             return
-        if isinstance(declared, str) and NONSTANDARD_TYPES.get(declared.lower()) == "object":
-            return  # `dict` and friends: SL001 reports the spelling, with the fix
+        if isinstance(declared, str) and (declared.lower() == "object"
+                                          or NONSTANDARD_TYPES.get(declared.lower()) == "object"):
+            return  # `dict`, `Object` and friends: SL001 reports the spelling, with the fix
         shown = json.dumps(declared, ensure_ascii=False)
         if isinstance(declared, list) and "object" in declared:
             msg = (f"the root `type` of `{key}` is {shown}; the arguments of a call are always an object, "
