@@ -41,7 +41,7 @@ _OPTIONAL_SCHEMA_FORMATS = frozenset({"openai-chat", "openai-responses", "functi
 _KEY_BY_FORMAT = {
     "openai-chat": "parameters", "openai-responses": "parameters", "function": "parameters",
     "gemini": "parameters", "gemini-json": "parametersJsonSchema", "anthropic": "input_schema",
-    "mcp": "inputSchema", "manifest": "advertised",
+    "mcp": "inputSchema", "manifest": "advertised", "bedrock": "inputSchema.json",
 }
 
 _EMPTY_HINT = 'for a tool without arguments write {"type": "object", "properties": {}}'
@@ -151,7 +151,15 @@ class RootNotObject(Rule):
 
 
 def _has_key(tool: Tool) -> bool:
-    raw = tool.raw or {}
-    fn = raw.get("function")
-    fields = fn if isinstance(fn, Mapping) else raw
-    return (tool.schema_path or "").rsplit("/", 1)[-1] in fields
+    """True when the key at ``tool.schema_path`` is present in the tool object (even if null)."""
+    from schemalint.model import split_pointer
+
+    tokens = split_pointer(tool.schema_path or "")
+    if not tokens:
+        return False
+    node: object = tool.raw or {}
+    for token in tokens[:-1]:
+        if not isinstance(node, Mapping):
+            return False
+        node = node.get(token)
+    return isinstance(node, Mapping) and tokens[-1] in node

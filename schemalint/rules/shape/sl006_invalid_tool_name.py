@@ -63,7 +63,7 @@ PROFILE_PATTERNS: dict[str, NamePattern] = {
 FORMAT_PROFILE = {
     "openai-chat": "openai", "openai-responses": "openai", "function": "openai", "manifest": "openai",
     "anthropic": "anthropic", "gemini": "gemini", "gemini-json": "gemini", "mcp": "mcp",
-    "docker-arguments": "mcp",
+    "docker-arguments": "mcp", "bedrock": "bedrock",
 }
 """Tool format -> the profile its names are checked against without ``--target``."""
 
