@@ -136,8 +136,9 @@ class InvalidToolName(Rule):
                 consequence = ("; MCP clients may refuse, rename or drop the tool, and hosts forwarding it "
                                "to OpenAI or Anthropic are refused")
             else:
-                consequence = ("; the provider refuses the whole request (\"string does not match "
-                               "pattern\"), so no tool in it can be called")
+                who = "they refuse" if " and " in home.providers else "it refuses"
+                consequence = (f"; {who} the whole request (\"string does not match pattern\"), so no "
+                               "tool in it can be called")
             yield self.diag(
                 tool, None,
                 f"tool name {name!r} {_problem(name, home)}: {home.providers} "
