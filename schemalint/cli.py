@@ -180,6 +180,14 @@ def check(
         parse_targets(targets)
     except TargetError as exc:
         raise fail(str(exc)) from None
+    if dialect is not None:
+        from schemalint.schema.dialect import DIALECTS, normalize_dialect
+
+        chosen = normalize_dialect(dialect)
+        if chosen is None:
+            raise fail(f"unknown --dialect {dialect!r}; choose from {', '.join(DIALECTS)} "
+                       "(aliases such as draft7 or a metaschema URI are accepted too)")
+        dialect = chosen
     baseline_file: str | None = None
     if write_baseline is None and not no_baseline:
         if baseline is not None:

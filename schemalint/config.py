@@ -426,7 +426,15 @@ def parse_config(table: Mapping[str, Any], path: Path, *, prefix: str = "tool.sc
     cfg.exclude = v.str_list(table, "exclude")
     cfg.target = v.str_list(table, "target")
     cfg.python_path = v.str_list(table, "python-path")
-    cfg.dialect = v.string(table, "dialect", DIALECTS)
+    cfg.dialect = v.string(table, "dialect")
+    if cfg.dialect is not None:
+        from schemalint.schema.dialect import normalize_dialect
+
+        chosen = normalize_dialect(cfg.dialect)
+        if chosen is None:
+            raise v.error(v.key("dialect"), f"unknown dialect {cfg.dialect!r}; choose from {', '.join(DIALECTS)} "
+                          "(aliases such as draft7 or a metaschema URI are accepted too)")
+        cfg.dialect = chosen
     cfg.fail_on = v.string(table, "fail-on", FAIL_LEVELS)
     cfg.baseline = v.string(table, "baseline")
     if "select" in table:

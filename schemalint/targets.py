@@ -21,7 +21,8 @@ ollama             Ollama ``/api/chat`` tools (Go structs that drop unknown keyw
 Inference (:func:`infer_targets`): an OpenAI tool (``openai-chat``/``openai-responses``)
 is ``openai-strict`` when it says ``"strict": true``, else ``openai``; an Anthropic tool
 is ``anthropic-strict`` or ``anthropic`` likewise; Gemini declarations are ``gemini``
-(``parameters``) or ``gemini-json`` (``parametersJsonSchema``); MCP tools are ``mcp``.
+(``parameters``) or ``gemini-json`` (``parametersJsonSchema``); MCP tools are ``mcp``;
+Bedrock Converse ``toolSpec`` objects are ``bedrock``.
 Manifests, legacy ``function`` tools (BFCL, ACEBench, Gorilla) and Docker ``arguments``
 lists get no inferred target.
 
@@ -117,7 +118,7 @@ def infer_targets(tool: Tool) -> frozenset[str]:
     if fmt == "anthropic":
         return frozenset(("anthropic-strict",)) if tool.strict else frozenset(("anthropic",))
     if fmt in ("gemini", "gemini-json", "mcp", "bedrock"):
-        return frozenset((fmt,))  # "bedrock": for a loader that recognises Converse toolSpec
+        return frozenset((fmt,))  # "bedrock": Converse toolSpec (loaders/json_tools.py)
     return frozenset()
 
 

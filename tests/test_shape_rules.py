@@ -402,8 +402,7 @@ def test_sl006_accepts_and_targets(tmp_path: Path) -> None:
     assert lint(tmp_path, ok, "SL006") == []
     gem = [{"functionDeclarations": [{"name": "files.read", "description": "d"}]}]
     assert lint(tmp_path, gem, "SL006") == []  # dots are fine for Gemini
-    (d,) = lint(tmp_path, gem, "SL006", targets=["openai"])
-    assert d.severity is Severity.ERROR and "OpenAI" in d.message
+    assert lint(tmp_path, gem, "SL006", targets=["openai"]) == []  # another target: SL301's job
     (d,) = lint(tmp_path, [openai(obj(), name="Coffee Shop")], "SL006")
     assert d.pointer == "/0/function/name" and d.hint and "'Coffee_Shop'" in d.hint
 

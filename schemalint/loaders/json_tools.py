@@ -13,14 +13,17 @@ gemini              items of ``functionDeclarations`` / ``function_declarations`
                     with ``parameters`` (``gemini-json`` with ``parametersJsonSchema``)
 anthropic           ``{name, input_schema}``
 mcp                 ``{name, inputSchema, outputSchema?, annotations?}``
+bedrock             Converse ``toolSpec`` object ``{name, description?, inputSchema: {json},
+                    strict?}``, usually wrapped as ``{"toolSpec": {...}}`` (the tool's
+                    pointer is the ``toolSpec`` object; schema at ``/inputSchema/json``)
 docker-arguments    ``{name, arguments: [{name, type, desc, optional}]}`` (no schema)
 function            ``{name, parameters}`` or ``{name, arguments: {...}}`` (legacy
                     OpenAI functions, BFCL, ACEBench, Gorilla)
 ==================  ==========================================================
 
 Sources: OpenAI function calling guide, Anthropic tool use docs, Gemini function
-calling docs, MCP specification (server/tools); see
-``reference/provider-constraints.md`` sections 1-4.
+calling docs, MCP specification (server/tools), AWS Bedrock API_runtime_ToolSpecification;
+see ``reference/provider-constraints.md`` sections 1-4 and 5.1.
 """
 
 from __future__ import annotations
@@ -58,7 +61,11 @@ def _tool(
     fields = obj if fields is None else fields
     advertised = None
     if schema_path is not None:
-        advertised = fields.get(schema_path.rsplit("/", 1)[-1])
+        if fmt == "bedrock":  # /inputSchema/json: the JSON Schema sits one level down
+            holder = fields.get("inputSchema")
+            advertised = holder.get("json") if isinstance(holder, Mapping) else None
+        else:
+            advertised = fields.get(schema_path.rsplit("/", 1)[-1])
     return Tool(
         name=_name(fields) or "",
         description=_description(fields),
@@ -108,6 +115,10 @@ def match_tool(obj: Mapping[str, Any], file: str, pointer: str, line: int | None
     if "input_schema" in obj:
         return _tool(obj, "anthropic", file, pointer, line, "/input_schema")
     if "inputSchema" in obj:
+        holder = obj["inputSchema"]
+        if isinstance(holder, Mapping) and "json" in holder and "type" not in holder and "properties" not in holder:
+            # AWS Bedrock Converse toolSpec: {"name", "description", "inputSchema": {"json": {...}}}
+            return _tool(obj, "bedrock", file, pointer, line, "/inputSchema/json")
         return _tool(obj, "mcp", file, pointer, line, "/inputSchema", output_key="outputSchema")
     if "parameters" in obj:
         return _tool(obj, "function", file, pointer, line, "/parameters")

@@ -12,8 +12,8 @@ validator rather than reading its schema, so it also sees what no schema shows
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, ClassVar
 
 from schemalint.model import Diagnostic, Severity, Tool, split_pointer
 from schemalint.rules.base import Context, Rule
@@ -65,13 +65,17 @@ class ProbeRefusal(Rule):
     summary = "Calling the runtime validator with a call the advertised schema admits gets it refused."
     source = "JSON Schema draft-07 Validation 6.5.3 (required); schemalint incident 1"
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "time_limit": 2.0,
+    }
+
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         runtime = tool.runtime
         if not ctx.probe or runtime is None or runtime.validate is None:
             return ()
         from schemalint.probe import omission_probe
 
-        limit = float(ctx.option(self.code, "time_limit", 2.0))
+        limit = float(self.option(ctx, "time_limit"))
         result = omission_probe(tool.advertised, runtime.validate, time_limit=limit)
         return list(self.diagnostics(tool, result, limit))
 

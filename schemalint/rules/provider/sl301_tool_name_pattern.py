@@ -6,16 +6,22 @@ llama_index#16093, ailoy#109); Anthropic the same (define-tools page); Bedrock
 ``[a-zA-Z0-9_-]+`` length 1-64 (API_runtime_ToolSpecification); Gemini: letter or ``_``
 first, then ``[A-Za-z0-9_.:-]``, at most 64 (kaitranntt/ccs#25, 2025-11); MCP SHOULD
 ``[A-Za-z0-9_.-]`` and 1-128 (spec 2025-11-25 server/tools, a warning).
+
+Division of labour with SL006 invalid-tool-name: SL006 checks the name rule of the tool's
+own format; this rule reports what the other targets (``--target`` or inferred) add beyond
+it, and stays silent on a name SL006 already reports.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, Finding, ProviderRule, W, tool_pointer
+from schemalint.rules.shape.sl006_invalid_tool_name import reports_name
 from schemalint.targets import label
 
 _STRICT_CHARS = re.compile(r"[^A-Za-z0-9_-]")
@@ -38,7 +44,7 @@ class ToolNamePattern(ProviderRule):
     code = "SL301"
     name = "tool-name-pattern"
     severity = E
-    summary = "Tool name breaks the provider's name pattern or length limit (the request is refused)."
+    summary = "Tool name breaks a target provider's name pattern or length limit beyond what SL006 reports."
     targets = (
         "openai",
         "openai-strict",
@@ -55,10 +61,17 @@ class ToolNamePattern(ProviderRule):
         "(2025-11); MCP 2025-11-25 server/tools §Tool Names — reference §0/§1.1/§2.1/§3.1/§4.2/§5.1"
     )
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "max_length": 64,
+        "mcp_max_length": 128,
+    }
+
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        if reports_name(tool, ctx):
+            return  # SL006 reports the name against its own format's rule: one fault, one diagnostic
         name = tool.name
-        max_len = int(ctx.option(self.code, "max_length", 64))
-        mcp_max = int(ctx.option(self.code, "mcp_max_length", 128))
+        max_len = int(self.option(ctx, "max_length"))
+        mcp_max = int(self.option(ctx, "mcp_max_length"))
         problems: dict[str, list[str]] = {}  # complaint -> targets
         for target in targets:
             if target == "mcp":
@@ -75,27 +88,45 @@ class ToolNamePattern(ProviderRule):
             why = []
             if not name:
                 why.append("is empty")
-            if bad:
-                why.append("contains " + ", ".join(b if b.startswith("leading") else repr(b) for b in bad))
+            lead = [b for b in bad if b.startswith("leading")]
+            chars = [b for b in bad if not b.startswith("leading")]
+            if lead:
+                why.append("starts with " + lead[0].split(" ", 1)[1])
+            if chars:
+                why.append("contains " + ", ".join("a space" if c == " " else repr(c) for c in chars))
             if len(name) > limit:
                 why.append(f"is {len(name)} characters long (limit {limit})")
             if why:
                 problems.setdefault("; ".join(why), []).append(target)
         if not problems:
             return
-        parts = [f"{label(ts)}: name {text}" for text, ts in problems.items()]
-        message = (
-            f"tool name {name!r} is refused ({'; '.join(parts)}); the provider answers 400 "
-            "for the whole request, so no tool in it can be called"
-        )
         fixed = portable_name(name, max_len)
         hint = (
             f"rename it to a portable name such as {fixed!r} (letters, digits, '_' and '-', "
             f"starting with a letter or '_', at most {max_len} characters)"
         )
+        refusing = {text: [t for t in ts if t != "mcp"] for text, ts in problems.items()}
+        refusing = {text: ts for text, ts in refusing.items() if ts}
+        mcp_text = next((text for text, ts in problems.items() if "mcp" in ts), None)
+        parts = []
+        if refusing:
+            said = "; ".join(
+                f"{text} ({label(ts)})" if len(refusing) > 1 or mcp_text else text for text, ts in refusing.items()
+            )
+            parts.append(
+                f"tool name {name!r} {said}: the provider answers 400 for the whole request, so no tool "
+                "in it can be called"
+            )
+        if mcp_text is not None:
+            opening = f"for MCP it {mcp_text}" if refusing else f"tool name {name!r} {mcp_text}"
+            parts.append(
+                f"{opening}; the MCP specification says tool names SHOULD use only [A-Za-z0-9_.-] and at most "
+                f"{mcp_max} characters, so MCP clients may refuse, rename or drop the tool"
+            )
+        message = "; ".join(parts)
         for ts in problems.values():
             for target in ts:
-                sev = W if target == "mcp" else E
                 yield Finding(
-                    target, sev, None, "name", message, hint, file_pointer=tool_pointer(tool, "name")
+                    target, W if target == "mcp" else E, None, "name", message, hint,
+                    file_pointer=tool_pointer(tool, "name"),
                 )

@@ -8,7 +8,8 @@ reference and UNCONFIRMED today (§8 item 1), so a warning. Option ``max_length`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
@@ -28,8 +29,12 @@ class DescriptionTooLong(ProviderRule):
         "(2024-11 to 2025-04), UNCONFIRMED today — reference §1.1, §8.1 (2026-08)"
     )
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "max_length": 1024,
+    }
+
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
-        limit = int(ctx.option(self.code, "max_length", 1024))
+        limit = int(self.option(ctx, "max_length"))
         desc = tool.description
         if desc is None or len(desc) <= limit:
             return

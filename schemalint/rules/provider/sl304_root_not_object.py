@@ -7,6 +7,13 @@ Source: reference/provider-constraints.md §0, §1.1, §1.7, §2.1, §3.2, §4.1
 OBJECT or omitted; ``parametersJsonSchema`` "must describe an object". MCP: ``inputSchema``
 required with ``type: "object"`` (schema.ts 2025-06-18 to 2026-07-28). Bedrock: object in
 practice, UNCONFIRMED (warning).
+
+Division of labour with SL002 root-not-object: SL002 checks the root of every schema that
+is there (null, not an object, no ``type``, a ``type`` other than ``object``) whatever the
+target, and SL001 reports ``"type": "dict"``. This rule reports only what a target adds
+beyond the tool's own format: a schema the format lets you omit (OpenAI/Gemini function
+without ``parameters``, OpenAI Responses ``parameters: null``) that an Anthropic or MCP
+target requires, and Gemini's upper-case ``"OBJECT"`` sent to a non-Gemini target.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, Finding, ProviderRule, W
+from schemalint.rules.shape.sl002_root_not_object import RootNotObject, _has_key
 
 _MAY_OMIT = ("openai", "openai-strict", "gemini", "gemini-json", "bedrock")
 _FIELD = {
@@ -37,7 +45,8 @@ class ProviderRootNotObject(ProviderRule):
     name = "provider-root-not-object"
     severity = E
     summary = (
-        'Parameters schema missing, not a dict, or without root type "object" (the provider refuses it).'
+        "A target requires a parameters schema the tool's own format lets it omit, or a lower-case "
+        'root "object" (beyond SL002).'
     )
     targets = (
         "openai",
@@ -59,61 +68,42 @@ class ProviderRootNotObject(ProviderRule):
         schema = tool.advertised
         if tool.schema_path is None and tool.origin.format == "docker-arguments":
             return  # parameters listed as Docker "arguments": the schema is built elsewhere
-        for target in targets:
-            sev = W if target == "bedrock" else E
-            fld = _FIELD[target]
-            if schema is None:
-                if target in _MAY_OMIT:
+        if isinstance(schema, Mapping):
+            # SL002 owns the root type (and SL001 the "dict" spelling); only Gemini's proto enum
+            # spelling "OBJECT", which SL002 accepts for a Gemini tool, is refused by the others
+            if schema.get("type") != "OBJECT" or tool.origin.format != "gemini":
+                return
+            for target in targets:
+                if target.startswith("gemini"):
                     continue
                 yield Finding(
                     target,
-                    sev,
-                    None,
-                    "missing",
-                    f"the tool's parameters schema {'is null' if tool.schema_path else 'is missing'}; "
-                    f"the provider requires `{fld}` to be a schema object and refuses the tool",
-                    f'add "{fld}": {{"type": "object", "properties": {{}}}} for a tool that takes '
-                    "no arguments",
-                )
-                continue
-            if not isinstance(schema, Mapping):
-                yield Finding(
-                    target,
-                    sev,
-                    "",
-                    "notdict",
-                    f"`{fld}` is a {type(schema).__name__}, not a schema object; the provider "
-                    "refuses the request",
-                    'wrap the arguments in {"type": "object", "properties": {...}}',
-                )
-                continue
-            t = schema.get("type")
-            if t == "object":
-                continue
-            if t is None:
-                yield Finding(
-                    target,
-                    sev,
-                    "",
-                    "notype",
-                    'the root schema has no "type": "object"; the provider refuses the tool '
-                    '(OpenAI: 400 \'schema must be a JSON Schema of type: "object", got type: '
-                    "null'; Claude Code drops the server's tools)",
-                    'add "type": "object" at the root; move any root anyOf/oneOf alternatives '
-                    "into optional properties",
-                )
-            else:
-                hint = (
-                    'use "type": "object" (JSON Schema has no "dict")'
-                    if t == "dict"
-                    else 'use "type": "object" at the root (a single type, not a list)'
-                )
-                yield Finding(
-                    target,
-                    sev,
+                    W if target == "bedrock" else E,
                     "/type",
-                    "badtype",
-                    f'the root schema has type {t!r}, not "object"; the provider refuses the '
-                    "tool (tool arguments are always a JSON object)",
-                    hint,
+                    "upper",
+                    'the root schema has type "OBJECT" (Gemini\'s enum spelling); JSON Schema types are '
+                    'lower-case, so the provider refuses the tool',
+                    'write "type": "object" (Gemini accepts the lower-case spelling too)',
                 )
+            return
+        if _sl002_reports(tool, ctx):
+            return  # SL002 reports a null, non-object or required-but-missing schema
+        needing = [t for t in targets if t not in _MAY_OMIT]
+        fields = " / ".join(f"`{f}`" for f in dict.fromkeys(_FIELD[t] for t in needing))
+        first_field = _FIELD[needing[0]] if needing else ""
+        for target in needing:
+            yield Finding(
+                target,
+                W if target == "bedrock" else E,
+                None,
+                "missing",
+                f"the tool has {'a null' if _has_key(tool) else 'no'} parameters schema, which its own "
+                f"format allows, but the provider requires {fields} to be a schema object and refuses the tool",
+                f'add "{first_field}": {{"type": "object", "properties": {{}}}} (for a tool that takes no '
+                "arguments) when converting it",
+            )
+
+
+def _sl002_reports(tool: Tool, ctx: Context) -> bool:
+    """True when SL002 root-not-object reports ``tool`` (then this rule stays silent)."""
+    return any(True for _ in RootNotObject().check_tool(tool, ctx))

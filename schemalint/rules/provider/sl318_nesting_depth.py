@@ -12,6 +12,7 @@ root object is level 1), following local ``$ref``. Options ``openai_max_depth``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 from schemalint.model import Tool, split_pointer
 from schemalint.rules.base import Context
@@ -54,19 +55,24 @@ class NestingDepth(ProviderRule):
         "reference §1.3, §3.1, §8.2, §8.6"
     )
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "openai_max_depth": 10,
+        "gemini_max_depth": 5,
+    }
+
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         if not isinstance(tool.advertised, Mapping):
             return
         levels, pointer, ipath = deepest(tool, ctx)
         for target in targets:
             if target == "openai-strict":
-                limit, sev = int(ctx.option(self.code, "openai_max_depth", 10)), E
+                limit, sev = int(self.option(ctx, "openai_max_depth")), E
                 why = (
                     f"OpenAI strict mode allows {limit} levels of nesting (400 'levels of nesting "
                     "exceeds limit')"
                 )
             else:
-                limit, sev = int(ctx.option(self.code, "gemini_max_depth", 5)), W
+                limit, sev = int(self.option(ctx, "gemini_max_depth")), W
                 why = (
                     f"Gemini refuses declarations beyond its maximum nesting depth (value UNCONFIRMED; "
                     f"checked against {limit})"

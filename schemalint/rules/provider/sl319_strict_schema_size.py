@@ -11,6 +11,7 @@ with more than 250 values at most 15,000 characters. Options ``max_properties``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
@@ -38,14 +39,21 @@ class StrictSchemaSize(ProviderRule):
         "(developers.openai.com, read 2026-08 via mirror) — reference §1.3"
     )
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "max_properties": 5000,
+        "max_enum_values": 1000,
+        "max_string_budget": 120_000,
+        "large_enum_values": 250,
+        "large_enum_chars": 15_000,
+    }
+
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)
-        opt = ctx.option
-        max_props = int(opt(self.code, "max_properties", 5000))
-        max_enum = int(opt(self.code, "max_enum_values", 1000))
-        max_chars = int(opt(self.code, "max_string_budget", 120_000))
-        big_enum = int(opt(self.code, "large_enum_values", 250))
-        big_chars = int(opt(self.code, "large_enum_chars", 15_000))
+        max_props = int(self.option(ctx, "max_properties"))
+        max_enum = int(self.option(ctx, "max_enum_values"))
+        max_chars = int(self.option(ctx, "max_string_budget"))
+        big_enum = int(self.option(ctx, "large_enum_values"))
+        big_chars = int(self.option(ctx, "large_enum_chars"))
         props = chars = enums = 0
         for node in index.having("properties"):
             p = node.schema.get("properties")

@@ -12,6 +12,7 @@ Lines line). Options ``max_strict_tools``, ``max_optional_params``, ``max_union_
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
 
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
@@ -59,15 +60,21 @@ class StrictBudget(ProviderRule):
         "pydantic-ai BedrockJsonSchemaTransformer (3P) — reference §2.2, §5.1"
     )
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "max_strict_tools": 20,
+        "max_optional_params": 24,
+        "max_union_params": 16,
+    }
+
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:
         members = [
             (t, [x for x in a if x != "bedrock" or t.strict]) for t, a in catalog_members(self, tools, ctx)
         ]
         active = {id(t): tuple(a) for t, a in members if a}
         strict_tools = [t for t, a in members if a]
-        max_tools = int(ctx.option(self.code, "max_strict_tools", 20))
-        max_opt = int(ctx.option(self.code, "max_optional_params", 24))
-        max_union = int(ctx.option(self.code, "max_union_params", 16))
+        max_tools = int(self.option(ctx, "max_strict_tools"))
+        max_opt = int(self.option(ctx, "max_optional_params"))
+        max_union = int(self.option(ctx, "max_union_params"))
         for group in request_groups(strict_tools).values():
             findings: list[tuple[Tool, Finding]] = []
             if len(group) > max_tools:

@@ -10,7 +10,8 @@ JSON Lines line). Options ``openai_max_tools``, ``gemini_max_tools``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
 
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
@@ -30,10 +31,15 @@ class TooManyTools(ProviderRule):
         "error google-gemini/gemini-cli#19083 (2026) — reference §1.1, §3.1"
     )
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "openai_max_tools": 128,
+        "gemini_max_tools": 512,
+    }
+
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:
         limits = {
-            "openai": int(ctx.option(self.code, "openai_max_tools", 128)),
-            "gemini": int(ctx.option(self.code, "gemini_max_tools", 512)),
+            "openai": int(self.option(ctx, "openai_max_tools")),
+            "gemini": int(self.option(ctx, "gemini_max_tools")),
         }
         members = catalog_members(self, tools, ctx)
         for fam, limit in limits.items():

@@ -11,7 +11,8 @@ compared within one request (one file or JSON Lines line). Exact duplicates are 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
 
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
@@ -52,13 +53,20 @@ class NameCollision(ProviderRule):
         "§0, §4.2, §4.6 (2026-08)"
     )
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "max_length": 64,
+        "mcp_max_length": 128,
+    }
+
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:
-        max_len = int(ctx.option(self.code, "max_length", 64))
+        max_len = int(self.option(ctx, "max_length"))
+        mcp_max = int(self.option(ctx, "mcp_max_length"))
         seen: dict[tuple[str, int | None, str, str], Tool] = {}
         out: dict[int, tuple[Tool, list[Finding]]] = {}
         for tool, active in catalog_members(self, tools, ctx):
             for target in active:
-                fitted = fitted_name(tool.name, target, 128 if target == "mcp" else max_len)
+                limit = mcp_max if target == "mcp" else max_len
+                fitted = fitted_name(tool.name, target, limit)
                 key = (tool.origin.file, tool.origin.line, target, fitted)
                 first = seen.setdefault(key, tool)
                 if first is tool or first.name == tool.name:

@@ -41,7 +41,7 @@ _OPTIONAL_SCHEMA_FORMATS = frozenset({"openai-chat", "openai-responses", "functi
 _KEY_BY_FORMAT = {
     "openai-chat": "parameters", "openai-responses": "parameters", "function": "parameters",
     "gemini": "parameters", "gemini-json": "parametersJsonSchema", "anthropic": "input_schema",
-    "mcp": "inputSchema", "manifest": "advertised",
+    "mcp": "inputSchema", "manifest": "advertised", "bedrock": "inputSchema.json",
 }
 
 _EMPTY_HINT = 'for a tool without arguments write {"type": "object", "properties": {}}'
@@ -134,8 +134,9 @@ class RootNotObject(Rule):
             return
         if declared == "object" or (fmt == "gemini" and declared == "OBJECT"):
             return
-        if isinstance(declared, str) and NONSTANDARD_TYPES.get(declared.lower()) == "object":
-            return  # `dict` and friends: SL001 reports the spelling, with the fix
+        if isinstance(declared, str) and (declared.lower() == "object"
+                                          or NONSTANDARD_TYPES.get(declared.lower()) == "object"):
+            return  # `dict`, `Object` and friends: SL001 reports the spelling, with the fix
         shown = json.dumps(declared, ensure_ascii=False)
         if isinstance(declared, list) and "object" in declared:
             msg = (f"the root `type` of `{key}` is {shown}; the arguments of a call are always an object, "
@@ -150,7 +151,15 @@ class RootNotObject(Rule):
 
 
 def _has_key(tool: Tool) -> bool:
-    raw = tool.raw or {}
-    fn = raw.get("function")
-    fields = fn if isinstance(fn, Mapping) else raw
-    return (tool.schema_path or "").rsplit("/", 1)[-1] in fields
+    """True when the key at ``tool.schema_path`` is present in the tool object (even if null)."""
+    from schemalint.model import split_pointer
+
+    tokens = split_pointer(tool.schema_path or "")
+    if not tokens:
+        return False
+    node: object = tool.raw or {}
+    for token in tokens[:-1]:
+        if not isinstance(node, Mapping):
+            return False
+        node = node.get(token)
+    return isinstance(node, Mapping) and tokens[-1] in node

@@ -1,7 +1,7 @@
 """SL006 invalid-tool-name: a tool name that is empty or that providers refuse.
 
-Names are checked against the pattern of the provider the tool's format is written for,
-plus every ``--target`` profile given:
+Names are checked against the pattern of the provider the tool's format is written for
+(its *own* requirement; ``--target`` profiles are SL301's job, see below):
 
 =====================================  ==================================  =========
 profile                                pattern                             severity
@@ -14,8 +14,14 @@ mcp                                    ``^[A-Za-z0-9._-]{1,128}$`` (SHOULD) warn
 =====================================  ==================================  =========
 
 An MCP name that passes MCP's pattern but not the portable one (a dot) is a warning:
-hosts forward MCP tools to OpenAI/Anthropic, which refuse it. An empty name is always
-an error. Option ``pattern`` (``[tool.schemalint.rules.SL006] pattern = "..."``)
+hosts forward MCP tools to OpenAI/Anthropic, which refuse it (unless an OpenAI, Anthropic
+or Bedrock target is active: SL301 then reports the name for that target). An empty name
+is always an error.
+
+Division of labour with SL301 tool-name-pattern: SL006 owns the name rule of the tool's
+own format; SL301 reports only what another (requested or inferred) target adds, and is
+silent on a name SL006 reports (:func:`reports_name`), so one bad name is one diagnostic.
+Option ``pattern`` (``[tool.schemalint.options.SL006] pattern = "..."``)
 replaces the patterns with one regular expression of your own.
 
 Source: openai-python ``shared_params/function_definition.py`` @ e43b422 (2026-08-21: "Must
@@ -29,8 +35,8 @@ reference/provider-constraints.md §0 and §7 row "name regex".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import NamedTuple
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar, NamedTuple
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
@@ -57,7 +63,7 @@ PROFILE_PATTERNS: dict[str, NamePattern] = {
 FORMAT_PROFILE = {
     "openai-chat": "openai", "openai-responses": "openai", "function": "openai", "manifest": "openai",
     "anthropic": "anthropic", "gemini": "gemini", "gemini-json": "gemini", "mcp": "mcp",
-    "docker-arguments": "mcp",
+    "docker-arguments": "mcp", "bedrock": "bedrock",
 }
 """Tool format -> the profile its names are checked against without ``--target``."""
 
@@ -102,6 +108,10 @@ class InvalidToolName(Rule):
     source = ("openai-python function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026); "
               "Gemini FunctionDeclaration (2025-11); MCP specification 2025-11-25 / SEP-986")
 
+    options: ClassVar[Mapping[str, Any]] = {
+        "pattern": "",
+    }
+
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         name = tool.name
         where = _name_pointer(tool)
@@ -112,43 +122,53 @@ class InvalidToolName(Rule):
                 file_pointer=where,
             )
             return
-        custom = ctx.option(self.code, "pattern", None)
-        if isinstance(custom, str):
+        custom = self.option(ctx, "pattern")
+        if isinstance(custom, str) and custom:
             if not re.search(custom, name):
                 yield self.diag(
                     tool, None, f"tool name {name!r} does not match the configured pattern {custom!r}",
                     hint="rename the tool or change the SL006 `pattern` option", file_pointer=where,
                 )
             return
-        profiles = [FORMAT_PROFILE.get(tool.origin.format, "openai"),
-                    *sorted(t for t in ctx.targets if t in PROFILE_PATTERNS)]
-        failed: list[NamePattern] = []
-        for profile in dict.fromkeys(profiles):
-            pattern = PROFILE_PATTERNS[profile]
-            if not pattern.regex.match(name) and pattern not in failed:
-                failed.append(pattern)
-        if failed:
-            worst = max(failed, key=lambda p: p.severity.rank)
-            severity = worst.severity
+        home = PROFILE_PATTERNS[FORMAT_PROFILE.get(tool.origin.format, "openai")]
+        if not home.regex.match(name):
+            severity = home.severity
             if tool.origin.format == "function" and not ctx.targets.intersection(PROFILE_PATTERNS):
                 # Legacy `{name, parameters}` files (benchmarks, hand-kept lists) name no provider, and
                 # their harnesses often rewrite names before sending: a warning unless --target says where.
-                severity = min(severity, Severity.WARNING, key=lambda s: s.rank)
-            providers = " and ".join(p.providers for p in failed)
+                severity = Severity.WARNING
+            if home is MCP:
+                consequence = ("; MCP clients may refuse, rename or drop the tool, and hosts forwarding it "
+                               "to OpenAI or Anthropic are refused")
+            else:
+                who = "they refuse" if " and " in home.providers else "it refuses"
+                consequence = (f"; {who} the whole request (\"string does not match pattern\"), so no "
+                               "tool in it can be called")
             yield self.diag(
                 tool, None,
-                f"tool name {name!r} {_problem(name, worst)}; {providers} "
-                + ("require " if " and " in providers else "requires ")
-                + " / ".join(p.regex.pattern for p in failed)
-                + (", and refuse the request (\"string does not match pattern\")"
-                   if worst.severity is Severity.ERROR else ""),
+                f"tool name {name!r} {_problem(name, home)}: {home.providers} "
+                + ("require " if " and " in home.providers else "requires ")
+                + home.regex.pattern + consequence,
                 hint=f"rename it, e.g. {suggest(name)!r}", severity=severity, file_pointer=where,
             )
             return
-        if tool.origin.format in ("mcp", "docker-arguments") and not PORTABLE.regex.match(name):
+        if (tool.origin.format in ("mcp", "docker-arguments") and not PORTABLE.regex.match(name)
+                and not any(PROFILE_PATTERNS.get(t) in (PORTABLE, PROFILE_PATTERNS["bedrock"])
+                            for t in ctx.targets_for(tool))):
+            # with an OpenAI/Anthropic/Bedrock target SL301 reports the name for that target
             yield self.diag(
                 tool, None,
                 f"tool name {name!r} {_problem(name, PORTABLE)}: valid for MCP, but a host that forwards the "
                 "tool to OpenAI or Anthropic is refused (they require ^[a-zA-Z0-9_-]{1,64}$)",
                 hint=f"rename it, e.g. {suggest(name)!r}", severity=Severity.WARNING, file_pointer=where,
             )
+
+
+_INSTANCE = InvalidToolName()
+
+
+def reports_name(tool: Tool, ctx: Context) -> bool:
+    """True when SL006 reports ``tool``'s name in ``ctx`` (empty, configured ``pattern`` missed,
+    or its own format's pattern missed). SL301 stays silent then, so that one bad name yields
+    one diagnostic; it runs the check itself, so this holds even when SL006 is not selected."""
+    return any(True for _ in _INSTANCE.check_tool(tool, ctx))
