@@ -154,8 +154,10 @@ class RequiredNotInProperties(Rule):
             yield self.diag(
                 tool, f"{pointer}/required/{i}",
                 f"`required` lists {shown} but no property {shown} is declared for {where}{consequence}; "
-                "the model is told to send it without a type or description, and Gemini refuses the request "
-                "(\"property is not defined\")",
+                "the model is told to send it without a type or description"
+                + ("; Gemini refuses the request (\"property is not defined\")"
+                   if tool.origin.format.startswith("gemini") else
+                   " (Gemini refuses such a schema: \"property is not defined\")"),
                 instance_path=None if instance_path is None else f"{instance_path}/{escape_token(name)}",
                 hint=f"declare {shown} under `properties` (with a type and a description) or remove it from "
                      "`required`",
