@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from schemalint.cli import EXIT_FINDINGS, app, fail
+from schemalint.cli_options import ConfigOption, ExcludeOption, PythonPathOption
 
 
 @app.command()
@@ -43,20 +43,9 @@ def diff(
             "(any byte the model sees), or never.",
         ),
     ] = "breaking",
-    exclude: Annotated[
-        list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")
-    ] = None,
-    python_path: Annotated[
-        list[str] | None, typer.Option("--python-path", help="Extra import root for module:attr sources.")
-    ] = None,
-    config: Annotated[
-        Path | None,
-        typer.Option(
-            "--config",
-            help="Configuration file (default: nearest schemalint.toml or "
-            "pyproject.toml with [tool.schemalint]).",
-        ),
-    ] = None,
+    exclude: ExcludeOption = None,
+    python_path: PythonPathOption = None,
+    config: ConfigOption = None,
 ) -> None:
     """Diff tool definitions: identical bytes, same meaning, or changed (every change classified).
 

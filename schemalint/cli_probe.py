@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from schemalint.cli import EXIT_FINDINGS, app, fail
+from schemalint.cli_options import PythonPathOption
 
 
 def _refusal_json(refusal: Any) -> dict[str, Any]:
@@ -44,9 +45,7 @@ def _phase_json(result: Any) -> dict[str, Any]:
 def probe(
     sources: Annotated[list[str], typer.Argument(help="module:attr Python sources (or files/directories; "
                                                   "only tools with a callable validator are probed).")],
-    python_path: Annotated[
-        list[str] | None, typer.Option("--python-path", help="Extra import root for module:attr sources.")
-    ] = None,
+    python_path: PythonPathOption = None,
     time_limit: Annotated[
         float, typer.Option("--time-limit", help="Seconds per tool and per probe kind.", min=0.05)
     ] = 2.0,

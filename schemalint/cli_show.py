@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from schemalint.cli import app, fail
+from schemalint.cli_options import ConfigOption, PythonPathOption
 
 
 @app.command()
@@ -20,10 +20,8 @@ def show(
         typer.Argument(help="Where to look (default: `sources` from [tool.schemalint]).", show_default=False),
     ] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
-    python_path: Annotated[
-        list[str] | None, typer.Option("--python-path", help="Extra import root for module:attr sources.")
-    ] = None,
-    config: Annotated[Path | None, typer.Option("--config", help="Configuration file.")] = None,
+    python_path: PythonPathOption = None,
+    config: ConfigOption = None,
 ) -> None:
     """Show a tool's advertised schema and runtime input schema side by side (both as draft-07),
     with differing lines marked, and a table of required keys per instance path:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from schemalint.cli import EXIT_FINDINGS, app, fail
+from schemalint.cli_options import ConfigOption, ExcludeOption, PythonPathOption
 from schemalint.config import EXTRA_KEYS
 
 EXTRA_KEYS["snapshot-dir"] = "directory of the advertised-schema snapshots (`schemalint snapshot`)"
@@ -40,20 +41,9 @@ def snapshot(
             "stale, missing or belongs to a tool that no longer exists.",
         ),
     ] = False,
-    exclude: Annotated[
-        list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")
-    ] = None,
-    python_path: Annotated[
-        list[str] | None, typer.Option("--python-path", help="Extra import root for module:attr sources.")
-    ] = None,
-    config: Annotated[
-        Path | None,
-        typer.Option(
-            "--config",
-            help="Configuration file (default: nearest schemalint.toml or "
-            "pyproject.toml with [tool.schemalint]).",
-        ),
-    ] = None,
+    exclude: ExcludeOption = None,
+    python_path: PythonPathOption = None,
+    config: ConfigOption = None,
 ) -> None:
     """Snapshot the definition each tool shows the model: <dir>/<tool>.json, key order kept.
 
