@@ -65,6 +65,21 @@ def render(tool: Tool) -> str:
     return render_value(shown_definition(tool))
 
 
+def same_rendering(old: Tool, new: Tool) -> bool:
+    """True when ``render(old) == render(new)``, decided with the C JSON encoder.
+
+    :func:`render_value` uses indentation, which only the pure-Python encoder does (slow on
+    thousands of tools); the compact encoding made by the same ``json`` rules (same floats,
+    NaN, key conversion, ``default=str``) differs from it only in whitespace outside strings,
+    so two compact texts are equal exactly when the renderings are.
+    """
+    a, b = shown_definition(old), shown_definition(new)
+    return bool(
+        json.dumps(a, ensure_ascii=False, default=str, separators=(",", ":"))
+        == json.dumps(b, ensure_ascii=False, default=str, separators=(",", ":"))
+    )
+
+
 def snapshot_filename(name: str) -> str:
     """File name of the snapshot of tool ``name``: ``<name>.json``.
 
