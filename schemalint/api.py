@@ -5,6 +5,7 @@ The CLI is a thin layer over :func:`load` and :func:`check`.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections import Counter
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
     from schemalint.rules.base import Rule
 
 __all__ = ["CheckResult", "LoadResult", "SourceError", "check", "load"]
+
+FREEZE_TOOLS = 1000
+"""From this many loaded tools on, :func:`load` moves the loaded objects to the garbage
+collector's permanent generation (``gc.freeze()``) so that its full passes skip them."""
 
 
 @dataclass
@@ -109,17 +114,32 @@ def load(
     subprocesses; their ``tools/list`` answers are loaded too.
     Raises :class:`SourceError` for a missing path, a Python source that cannot be
     imported or an MCP server that cannot be listed; unreadable files become SL000
-    diagnostics in the result instead.
+    diagnostics in the result instead. The cyclic garbage collector is paused while files
+    are parsed, and from :data:`FREEZE_TOOLS` tools on the loaded objects are frozen
+    (``gc.freeze()``; reference counting still frees them).
     """
     result = LoadResult()
     file_sources = [s for s in sources if not is_python_source(s)]
     python_sources = [s for s in sources if is_python_source(s)]
-    for path in expand_sources(file_sources, exclude):
-        result.files += 1
-        doc = read_document(path)
-        result.documents[path] = doc
-        result.diagnostics.extend(problem_diagnostic(path, p) for p in doc.problems)
-        result.tools.extend(load_document_tools(doc))
+    # Parsed JSON holds no reference cycles, but every dict it allocates counts towards the
+    # cyclic collector's thresholds, whose full passes rescan everything loaded so far: on
+    # 10k tools that was 3 of 4 seconds of loading. Pause it while parsing.
+    gc_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for path in expand_sources(file_sources, exclude):
+            result.files += 1
+            doc = read_document(path)
+            result.documents[path] = doc
+            result.diagnostics.extend(problem_diagnostic(path, p) for p in doc.problems)
+            result.tools.extend(load_document_tools(doc))
+    finally:
+        if gc_enabled:
+            gc.enable()
+    if len(result.tools) >= FREEZE_TOOLS:
+        # Keep later full collections (rules, diff) from rescanning the loaded catalog; the
+        # objects are still freed by reference counting when dropped.
+        gc.freeze()
     for source in python_sources:
         from schemalint.loaders.python_source import load_python_source
 

@@ -8,6 +8,8 @@ identical to a serial run. Catalog rules run in the parent, except those whose
 ``check_catalog`` only reports what ``check_tool`` gathered per file
 (:attr:`Rule.catalog_from_tools`), which run in the worker that saw those files.
 Without the ``fork`` start method (Windows, macOS default) the run stays serial.
+Before forking, the parent's objects are frozen (``gc.freeze()``) so that the workers'
+garbage collector does not touch, and so copy, the inherited pages.
 """
 
 from __future__ import annotations
@@ -97,7 +99,6 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
     import gc
 
     _STATE = (active, tools, ctx, chunks)
-    gc.collect()
     gc.freeze()  # keep the workers' garbage collector from touching (and copying) the inherited objects
     try:
         with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
@@ -106,7 +107,6 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
         return None
     finally:
         _STATE = None
-        gc.unfreeze()
     out: list[Diagnostic] = []
     for found, _ in results:
         out.extend(found)

@@ -150,3 +150,50 @@ def _imported_by_typer() -> set[str]:
             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})), file=sys.stderr)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     return set(proc.stderr.strip().splitlines()[-1].split())
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ({"a": 1}, {"a": 1}),
+    ({"a": 1}, {"a": 1.0}),
+    ({"a": 1}, {"a": True}),
+    ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+    ({"a": float("nan")}, {"a": None}),
+    ({"a": float("nan")}, {"a": float("nan")}),
+    ({"a": float("inf")}, {"a": None}),
+    ({"a": [None, "null"]}, {"a": [None, "null"]}),
+    ({"type": "null"}, {"type": "null"}),
+    ({"a": 1e16}, {"a": 1e16}),
+    ({"a": 0.0}, {"a": -0.0}),
+    ({"a": 10**30}, {"a": 10**30}),
+    ({1: "x"}, {"1": "x"}),
+    ({"a": "é"}, {"a": "\\u00e9"}),
+])
+def test_same_rendering_agrees_with_the_rendering(old: dict[str, Any], new: dict[str, Any]) -> None:
+    from schemalint.diff.render import render, same_rendering
+    from schemalint.model import Origin, Tool
+
+    def tool(schema: dict[str, Any]) -> Tool:
+        return Tool(name="t", description="d", advertised=schema, origin=Origin("f.json", "", "manifest"),
+                    raw={"name": "t", "description": "d", "parameters": schema})
+
+    a, b = tool(old), tool(new)
+    assert same_rendering(a, b) == (render(a) == render(b))
+
+
+@pytest.mark.parametrize("document", [
+    {"a": 1, "b": [1.5, None, "é", {"c": True}], "d": {}, "e": []},
+    {"nan": float("nan")},
+    {"inf": [float("-inf")]},
+    {1: "non-string key"},
+    {"big": 10**40},
+    {"surrogate": "a\udc80"},
+    {"floats": [1e16, 1e-7, 0.1, -0.0, 123456789.125, 0.0001]},
+])
+def test_fast_json_dumps_matches_json(document: Any) -> None:
+    import datetime
+
+    from schemalint.report.json_report import dumps
+
+    assert dumps(document) == json.dumps(document, indent=2, ensure_ascii=False)
+    dated = {"when": datetime.date(2024, 1, 2), "value": document}
+    assert dumps(dated, default=str) == json.dumps(dated, indent=2, ensure_ascii=False, default=str)
