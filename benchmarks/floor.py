@@ -1,9 +1,11 @@
 """The performance floor: parse every file with orjson and visit every subschema in pure Python.
 
-usage: python benchmarks/floor.py DIR [DIR...]
+usage: python benchmarks/floor.py [--hold] DIR [DIR...]
 
 This is what any linter must do at least; `schemalint check` is measured as a
 multiple of it (benchmarks/run.py). Prints the number of subschemas visited.
+``--hold`` keeps every parsed file alive until the end, as a linter with cross-tool
+(catalog) rules must: the baseline for peak memory.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ def visit(value: object) -> int:
 
 
 def main(roots: list[str]) -> None:
+    hold = "--hold" in roots
+    roots = [r for r in roots if r != "--hold"]
+    held: list[object] = []
     total = 0
     for root in roots:
         for dirpath, _, filenames in os.walk(root):
@@ -37,9 +42,12 @@ def main(roots: list[str]) -> None:
                     with open(os.path.join(dirpath, name), "rb") as fh:
                         data = fh.read()
                     try:
-                        total += visit(orjson.loads(data))
+                        values = [orjson.loads(data)]
                     except orjson.JSONDecodeError:  # JSON Lines stored as .json (BFCL, ACEBench)
-                        total += sum(visit(orjson.loads(line)) for line in data.splitlines() if line.strip())
+                        values = [orjson.loads(line) for line in data.splitlines() if line.strip()]
+                    total += sum(visit(v) for v in values)
+                    if hold:
+                        held.append(values)
     print(total)
 
 

@@ -43,7 +43,7 @@ def _name(rng: random.Random, n: int = 2) -> str:
 
 def _leaf(rng: random.Random) -> dict:
     kind = rng.randrange(6)
-    desc = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 14))).capitalize() + "."
+    desc = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 10))).capitalize() + "."
     if kind == 0:
         values = sorted({_name(rng, 1) for _ in range(rng.randint(2, 6))})
         return {"type": "string", "description": desc, "enum": values}
@@ -60,7 +60,7 @@ def _leaf(rng: random.Random) -> dict:
 
 def _object(rng: random.Random, depth: int, max_depth: int, defs: dict | None) -> dict:
     props: dict = {}
-    for _ in range(rng.randint(3, 40) if depth == 0 else rng.randint(2, 5)):
+    for _ in range(rng.randint(3, 40) if depth == 0 else rng.randint(2, 4)):
         name = _name(rng)
         roll = rng.random()
         if depth < max_depth and roll < 0.06:
@@ -89,7 +89,8 @@ def synthetic_tool(rng: random.Random, index: int) -> dict:
 
 
 def write_catalog(directory: Path, count: int, seed: int = 7, change_every: int | None = None) -> Path:
-    """Write ``count`` tools in files of TOOLS_PER_FILE; ``change_every`` alters every Nth tool."""
+    """Write ``count`` tools in files of TOOLS_PER_FILE (JSON, indent 1: about 6.5 KB a tool);
+    ``change_every`` alters every Nth tool (100: 1% of the tools, each in a different place)."""
     rng = random.Random(seed)
     directory.mkdir(parents=True, exist_ok=True)
     tools = [synthetic_tool(rng, i) for i in range(count)]
@@ -101,21 +102,44 @@ def write_catalog(directory: Path, count: int, seed: int = 7, change_every: int 
             tools[i]["description"] += " Changed."
     for start in range(0, count, TOOLS_PER_FILE):
         chunk = {"tools": tools[start:start + TOOLS_PER_FILE]}
-        (directory / f"tools_{start // TOOLS_PER_FILE:05d}.json").write_text(json.dumps(chunk, indent=2))
+        (directory / f"tools_{start // TOOLS_PER_FILE:05d}.json").write_text(json.dumps(chunk, indent=1))
     return directory
+
+
+def generate(directory: Path, count: int, change_every: int | None = None, against: Path | None = None) -> int:
+    """Write the catalog in a child process (so that this process stays small: Linux counts the
+    parent's resident memory at fork in a child's peak) and return how many tools differ from
+    the catalog in ``against`` (0 without it)."""
+    cmd = [PY, str(Path(__file__).resolve()), "--generate", str(directory), str(count), str(change_every or 0)]
+    if against is not None:
+        cmd.append(str(against))
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return int(out.strip() or 0)
+
+
+def _generate_main(argv: list[str]) -> None:
+    directory, count, every = Path(argv[0]), int(argv[1]), int(argv[2]) or None
+    write_catalog(directory, count, change_every=every)
+    if len(argv) > 3:
+        def tools(d: Path) -> list[str]:
+            return [json.dumps(t, sort_keys=True) for f in sorted(d.iterdir())
+                    for t in json.loads(f.read_text())["tools"]]
+
+        print(sum(a != b for a, b in zip(tools(Path(argv[3])), tools(directory), strict=True)))
 
 
 # ---------------------------------------------------------------- measuring
 def run_once(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, int]:
     """Run ``cmd``; return (seconds, peak RSS MiB, exit code)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    err = proc.stderr.read().decode() if proc.stderr else ""
-    if proc.stderr:
-        proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryFile() as err_file:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err_file, cwd=cwd)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err_file.seek(0)
+        err = err_file.read().decode(errors="replace")
+    code = proc.returncode
     if code not in (0, 1):
         raise SystemExit(f"command failed ({code}): {' '.join(cmd)}\n{err[-2000:]}")
     return elapsed, usage.ru_maxrss / 1024, code
@@ -128,6 +152,21 @@ def median_run(cmd: list[str], runs: int, cwd: Path | None = None) -> tuple[floa
     return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
 
 
+HEAVY = ("pydantic", "deepdiff", "hypothesis", "mcp", "jsonschema", "jsonschema_rs", "referencing",
+         "jsonschema_specifications", "rich", "yaml")
+
+
+def heavy_imports(cmd: list[str]) -> str:
+    """The heavy top-level packages ``cmd`` (a ``python ...`` command) imports, from ``-X importtime``."""
+    proc = subprocess.run([cmd[0], "-X", "importtime", *cmd[1:]], capture_output=True, text=True)
+    names = set()
+    for line in proc.stderr.splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            names.add(line.rsplit("|", 1)[1].strip().split(".")[0])
+    found = [h for h in HEAVY if h in names]
+    return ", ".join(found) or "none of " + "/".join(HEAVY[:4])
+
+
 class Table:
     """Collects rows and budget verdicts; prints them aligned."""
 
@@ -135,9 +174,14 @@ class Table:
         self.rows: list[tuple[str, float, float, str, float]] = []
         self.budgets: list[tuple[str, float, float, bool]] = []
 
-    def add(self, label: str, secs: float, mib: float, baseline: str, ratio: float) -> None:
+    def add(self, label: str, secs: float, mib: float, baseline: str, ratio: float, note: str = "") -> None:
         self.rows.append((label, secs, mib, baseline, ratio))
-        print(f"  {label:<44} {secs:8.3f} s {mib:8.1f} MiB  {ratio:6.2f}x {baseline}", flush=True)
+        print(f"  {label:<44} {secs:8.3f} s {mib:8.1f} MiB  {ratio:6.2f}x {baseline}"
+              + (f"  [{note}]" if note else ""), flush=True)
+
+    def add_memory(self, label: str, mib: float, base_mib: float, baseline: str = "floor memory") -> None:
+        self.rows.append((label, 0.0, mib, baseline, mib / base_mib))
+        print(f"  {label:<44} {'':>10} {mib:8.1f} MiB  {mib / base_mib:6.2f}x {baseline}", flush=True)
 
     def budget(self, label: str, ratio: float, limit: float) -> None:
         self.budgets.append((label, ratio, limit, ratio <= limit))
@@ -147,7 +191,7 @@ class Table:
         failed = 0
         for label, ratio, limit, ok in self.budgets:
             failed += not ok
-            print(f"  {'PASS' if ok else 'FAIL'}  {label:<58} {ratio:6.2f}x  (limit {limit}x)")
+            print(f"  {'PASS' if ok else 'FAIL'}  {label:<58} {ratio:6.2f}x  (limit {limit:g}x)")
         return failed
 
 
@@ -156,69 +200,103 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
-    parser.add_argument("--keep", help="write the synthetic catalogs here and keep them")
+    parser.add_argument("--keep", help="write the synthetic catalogs here and keep them (reused when present)")
+    parser.add_argument("--skip-startup", action="store_true", help="skip the start-up rows")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="schemalint-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
     table = Table()
     floor_cmd = [PY, str(HERE / "floor.py")]
+    # Start-up as installed: pip writes bytecode, but PYTHONDONTWRITEBYTECODE may be set here.
+    subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "schemalint")], check=False,
+                   stdout=subprocess.DEVNULL)
     try:
-        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, median of {args.runs} runs\n")
-        # start-up
-        noop = work / "noop_cli.py"
-        noop.write_text("import typer\napp = typer.Typer()\n@app.command()\ndef main() -> None:\n    pass\n"
-                        "app()\n")
-        small = ROOT / "examples" / "mcp" / "get_me.snap"
-        bare, _ = median_run([PY, "-c", "pass"], args.runs)
-        typer_noop, _ = median_run([PY, str(noop)], args.runs)
-        print("start-up:")
-        table.add("python -c pass", bare, 0, "python -c pass", 1.0)
-        table.add("typer no-op CLI", typer_noop, 0, "python -c pass", typer_noop / bare)
-        version, _ = median_run([*SCHEMALINT, "--version"], args.runs)
-        table.add("schemalint --version", version, 0, "typer no-op", version / typer_noop)
-        one, _ = median_run([*SCHEMALINT, "check", str(small)], args.runs)
-        table.add("schemalint check (one small file)", one, 0, "typer no-op", one / typer_noop)
-        table.budget("check on one small file vs typer no-op CLI", one / typer_noop, 1.3)
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {load:.2f}, "
+              f"median of {args.runs} runs (seconds, peak RSS)\n")
+        if not args.skip_startup:
+            noop = work / "noop_cli.py"
+            noop.write_text("import typer\napp = typer.Typer()\n@app.command()\ndef main() -> None:\n    pass\n"
+                            "app()\n")
+            small = ROOT / "examples" / "mcp" / "get_me.snap"
+            bare, bare_mem = median_run([PY, "-c", "pass"], args.runs)
+            typer_noop, typer_mem = median_run([PY, str(noop)], args.runs)
+            print("start-up:")
+            table.add("python -c pass", bare, bare_mem, "python -c pass", 1.0)
+            table.add("typer no-op CLI", typer_noop, typer_mem, "python -c pass", typer_noop / bare,
+                      "imports " + heavy_imports([PY, str(noop)]))
+            version_cmd = [*SCHEMALINT, "--version"]
+            version, version_mem = median_run(version_cmd, args.runs)
+            table.add("schemalint --version", version, version_mem, "typer no-op", version / typer_noop,
+                      "imports " + heavy_imports(version_cmd))
+            one_cmd = [*SCHEMALINT, "check", str(small)]
+            one, one_mem = median_run(one_cmd, args.runs)
+            table.add("schemalint check (one small file)", one, one_mem, "typer no-op", one / typer_noop,
+                      "imports " + heavy_imports(one_cmd))
+            table.budget("check on one small file vs typer no-op CLI", one / typer_noop, 1.3)
 
         times: dict[int, float] = {}
         for size in sizes:
-            base = write_catalog(work / f"cat{size}", size)
-            changed = write_catalog(work / f"cat{size}-changed", size, change_every=100)
-            print(f"\n{size} synthetic tools ({sum(f.stat().st_size for f in base.iterdir()) / 1e6:.1f} MB):")
+            base, changed = work / f"cat{size}", work / f"cat{size}-changed"
+            if not (args.keep and base.is_dir() and changed.is_dir()):
+                shutil.rmtree(base, ignore_errors=True)
+                shutil.rmtree(changed, ignore_errors=True)
+                generate(base, size)
+                generate(changed, size, change_every=100)
+            n_changed = generate(work / "verify-changed", size, change_every=100, against=base)
+            shutil.rmtree(work / "verify-changed", ignore_errors=True)
+            mb = sum(f.stat().st_size for f in base.iterdir()) / 1e6
+            print(f"\n{size} synthetic tools ({mb:.1f} MB, {mb * 1e3 / size:.1f} KB a tool; "
+                  f"{n_changed} tools = {100 * n_changed / size:.1f}% differ in the changed copy):")
             floor, floor_mem = median_run([*floor_cmd, str(base)], args.runs)
             table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
+            _, hold_mem = median_run([*floor_cmd, "--hold", str(base)], args.runs)
+            table.add_memory("floor holding every parsed file", hold_mem, floor_mem)
             check, check_mem = median_run([*SCHEMALINT, "check", str(base), "--format", "json"], args.runs)
-            times[size] = check
-            table.add("schemalint check", check, check_mem, "floor", check / floor)
-            table.add("  peak memory", check_mem, check_mem, "floor memory", check_mem / floor_mem)
+            table.add("schemalint check (default --jobs)", check, check_mem, "floor", check / floor)
+            table.add_memory("  peak memory of check", check_mem, hold_mem, "floor holding the files")
+            check1, check1_mem = median_run([*SCHEMALINT, "check", str(base), "--format", "json", "--jobs", "1"],
+                                            args.runs)
+            times[size] = check1
+            table.add("schemalint check --jobs 1", check1, check1_mem, "floor", check1 / floor)
             if size == max(sizes):
                 table.budget(f"check on {size} tools vs floor (goal 2x)", check / floor, 3.0)
-                table.budget(f"check peak memory on {size} tools vs floor", check_mem / floor_mem, 3.0)
-            floor2, _ = median_run([*floor_cmd, str(base), str(changed)], args.runs)
-            table.add("floor of parsing both catalogs", floor2, 0, "floor x2", 1.0)
-            diff, _ = median_run([*SCHEMALINT, "diff", str(base), str(changed), "--format", "json",
-                                  "--fail-on", "never"], args.runs)
-            table.add("schemalint diff (1% of tools changed)", diff, 0, "floor x2", diff / floor2)
+                table.budget(f"check peak memory on {size} tools vs floor holding the files",
+                             check_mem / hold_mem, 3.0)
+            floor2, floor2_mem = median_run([*floor_cmd, str(base), str(changed)], args.runs)
+            table.add("floor of parsing both catalogs", floor2, floor2_mem, "floor x2", 1.0)
+            diff, diff_mem = median_run([*SCHEMALINT, "diff", str(base), str(changed), "--format", "json",
+                                         "--fail-on", "never"], args.runs)
+            table.add("schemalint diff (1% of tools changed)", diff, diff_mem, "floor x2", diff / floor2)
             if size == max(sizes):
                 table.budget(f"diff of two {size}-tool catalogs vs parsing both", diff / floor2, 2.0)
             snapdir = work / f"snap{size}"
             shutil.rmtree(snapdir, ignore_errors=True)
             run_once([*SCHEMALINT, "snapshot", str(base), "--dir", str(snapdir)])
-            snap, _ = median_run([*SCHEMALINT, "snapshot", str(base), "--dir", str(snapdir), "--check"], args.runs)
-            table.add("schemalint snapshot --check", snap, 0, "floor", snap / floor)
+            snap, snap_mem = median_run([*SCHEMALINT, "snapshot", str(base), "--dir", str(snapdir), "--check"],
+                                        args.runs)
+            table.add("schemalint snapshot --check", snap, snap_mem, "floor", snap / floor)
         if len(sizes) >= 2:
             lo, hi = min(sizes), max(sizes)
             ratio = times[hi] / times[lo]
-            print(f"\ngrowth: check on {hi} tools takes {ratio:.2f}x the time of {lo} tools")
+            print(f"\ngrowth: check --jobs 1 on {hi} tools takes {ratio:.2f}x the time of {lo} tools")
             table.budget(f"check time {hi} tools / {lo} tools (linear: <= {hi / lo * 1.1:g})", ratio, hi / lo * 1.1)
         corpus = Path(args.corpus)
         if corpus.is_dir():
-            print(f"\nreal corpus ({corpus}):")
+            mb = sum(f.stat().st_size for f in corpus.rglob("*") if f.is_file()) / 1e6
+            print(f"\nreal corpus ({corpus}, {mb:.1f} MB):")
             floor, floor_mem = median_run([*floor_cmd, str(corpus)], args.runs)
             table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
+            _, hold_mem = median_run([*floor_cmd, "--hold", str(corpus)], args.runs)
+            table.add_memory("floor holding every parsed file", hold_mem, floor_mem)
             check, check_mem = median_run([*SCHEMALINT, "check", str(corpus), "--format", "json"], args.runs)
             table.add("schemalint check", check, check_mem, "floor", check / floor)
-            table.add("  peak memory", check_mem, check_mem, "floor memory", check_mem / floor_mem)
+            table.add_memory("  peak memory of check", check_mem, hold_mem, "floor holding the files")
+            for jobs in ("1", "2"):
+                cmd = [*SCHEMALINT, "check", str(corpus), "--target", "all", "--format", "json", "--jobs", jobs]
+                full, full_mem = median_run(cmd, args.runs)
+                table.add(f"check --target all --jobs {jobs} (84k findings)", full, full_mem, "floor", full / floor)
         return table.print_budgets()
     finally:
         if not args.keep:
@@ -226,4 +304,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--generate":
+        _generate_main(sys.argv[2:])
+        sys.exit(0)
     sys.exit(1 if main() else 0)

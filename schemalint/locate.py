@@ -13,12 +13,15 @@ from typing import Any
 
 from schemalint.model import split_pointer
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
+_SCAN = re.compile(r'[\s,:]*(?:("(?:[^"\\]|\\.)*")(\s*:)?|([{\[])|([}\]])|([^\s{}\[\]:,"]+))', re.S)
+"""One JSON token after any whitespace, commas and colons: a string (group 1; with group 2 when a
+colon follows, i.e. an object key), an opening bracket (3), a closing one (4) or a bare number or
+literal (5)."""
 
 
 def _prefixes(pointers: Iterable[str]) -> set[tuple[str, ...]]:
     wanted: set[tuple[str, ...]] = set()
-    for p in pointers:
+    for p in set(pointers):
         try:
             tokens = tuple(split_pointer(p))
         except ValueError:
@@ -28,86 +31,133 @@ def _prefixes(pointers: Iterable[str]) -> set[tuple[str, ...]]:
     return wanted
 
 
+class _Trie:
+    """The wanted paths as a tree: ``children`` by reference token, ``path`` from the root."""
+
+    __slots__ = ("children", "path")
+
+    def __init__(self, path: tuple[str, ...]) -> None:
+        self.children: dict[str, _Trie] = {}
+        self.path = path
+
+
+def _split_all(pointers: Iterable[str]) -> dict[str, tuple[str, ...] | None]:
+    """Each distinct pointer's reference tokens (``None`` for an invalid pointer)."""
+    out: dict[str, tuple[str, ...] | None] = {}
+    for p in pointers:
+        if p not in out:
+            try:
+                out[p] = tuple(split_pointer(p))
+            except ValueError:
+                out[p] = None
+    return out
+
+
+def _trie(split: dict[str, tuple[str, ...] | None]) -> _Trie | None:
+    """The trie of the valid pointers, or ``None`` when none is valid."""
+    root = _Trie(())
+    valid = False
+    for tokens in split.values():
+        if tokens is None:
+            continue
+        valid = True
+        node = root
+        for tok in tokens:
+            child = node.children.get(tok)
+            if child is None:
+                child = node.children[tok] = _Trie((*node.path, tok))
+            node = child
+    return root if valid else None
+
+
 def json_offsets(text: str, pointers: Iterable[str]) -> dict[tuple[str, ...], int]:
     """Character offsets of the values at ``pointers`` (and their prefixes) in JSON ``text``.
 
     For an object member the offset is that of its key, which is where a reader
-    looks. Scans the text once with a regular-expression tokenizer; never raises.
+    looks. Scans the text once with a regular-expression tokenizer, descending only into
+    containers on the way to a wanted pointer (others are skipped by the C JSON decoder);
+    never raises.
     """
+    return _json_offsets(text, _trie(_split_all(pointers)))
+
+
+def _json_offsets(text: str, root: _Trie | None) -> dict[tuple[str, ...], int]:
     import json
 
-    wanted = _prefixes(pointers)
     found: dict[tuple[str, ...], int] = {}
-    # Stack of [path, is_object, next_index, pending_key]
+    if root is None:
+        return found
+    # Stack of frames [trie node or None (nothing wanted inside), is_object, next_index, pending_key]
     stack: list[list[Any]] = []
-    path: tuple[str, ...] = ()
-    expecting_key = False
     pending_key_offset = 0
-    decoder = json.JSONDecoder()
+    raw_decode = json.JSONDecoder().raw_decode
+    match = _SCAN.match
+    loads = json.loads
     pos = 0
     while True:
-        m = _TOKEN.search(text, pos)
+        m = match(text, pos)
         if m is None:
             break
-        tok = m.group()
-        start = m.start()
+        kind = m.lastindex or 0
         pos = m.end()
-        if expecting_key and tok.startswith('"'):
-            try:
-                key = json.loads(tok)
-            except ValueError:
-                key = tok[1:-1]
-            stack[-1][3] = key
-            pending_key_offset = start
-            expecting_key = False
+        if kind == 2:  # "key":
+            key = m.group(1)
+            if "\\" in key:
+                try:
+                    key = loads(key)
+                except ValueError:
+                    key = key[1:-1]
+            else:
+                key = key[1:-1]
+            if stack:
+                stack[-1][3] = key
+            pending_key_offset = m.start(1)
             continue
-        if tok == ":":
-            continue
-        if tok == ",":
-            if stack and stack[-1][1]:
-                expecting_key = True
-            elif stack:
-                stack[-1][2] += 1
-            continue
-        if tok in "}]":
+        if kind == 4:  # } or ]
             if stack:
                 stack.pop()
-            expecting_key = False
             continue
-        # A value starts here: compute its path.
+        # A value starts here (kind 1: string, 3: { or [, 5: number/literal): is it on the way to
+        # a wanted pointer?
+        start = m.start(kind)
+        node: _Trie | None
         if stack:
             frame = stack[-1]
+            parent = frame[0]
             if frame[1]:
-                vpath = (*frame[0], frame[3])
+                node = parent.children.get(frame[3]) if parent is not None else None
                 voffset = pending_key_offset
             else:
-                vpath = (*frame[0], str(frame[2]))
+                node = parent.children.get(str(frame[2])) if parent is not None else None
+                frame[2] += 1
                 voffset = start
         else:
-            vpath, voffset = (), start
-        if vpath in wanted and vpath not in found:
-            found[vpath] = voffset
-        elif tok in "{[" and vpath not in wanted:
+            node, voffset, parent = root, start, root
+        if node is not None:
+            if node.path not in found:
+                found[node.path] = voffset
+        elif kind == 3 and parent is not None:
             # Nothing wanted inside this container: skip it with the C decoder.
             try:
-                pos = decoder.raw_decode(text, start)[1]
+                pos = raw_decode(text, start)[1]
                 continue
             except (ValueError, RecursionError):
                 pass  # tokenize it instead
-        if tok in "{[":
-            is_obj = tok == "{"
-            stack.append([vpath, is_obj, 0, None])
-            expecting_key = is_obj
-        path = vpath
-    del path
+        if kind == 3:
+            is_obj = text[start] == "{"
+            stack.append([node, is_obj, 0, None])
     return found
 
 
-def _line_col(text: str, offset: int, line_starts: list[int]) -> tuple[int, int]:
-    import bisect
-
-    idx = bisect.bisect_right(line_starts, offset) - 1
-    return idx + 1, offset - line_starts[idx] + 1
+def _line_cols(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """1-based (line, column) of each offset, counting newlines in C (sorted, incrementally)."""
+    out: dict[int, tuple[int, int]] = {}
+    line, last = 1, 0
+    for off in sorted(set(offsets)):
+        line += text.count("\n", last, off)
+        last = off
+        out[off] = (line, off - (text.rfind("\n", 0, off) + 1) + 1)
+    return out
 
 
 def yaml_positions(text: str, pointers: Iterable[str]) -> dict[tuple[str, ...], tuple[int, int]]:
@@ -142,19 +192,16 @@ def locate(text: str, kind: str, pointers: Iterable[str], first_line: int | None
     ``kind`` is ``json`` or ``yaml``; for one line of a JSON Lines file pass that
     line's text as ``text`` and its number as ``first_line``.
     """
-    pointers = list(pointers)
+    split = _split_all(pointers)
     result: dict[str, tuple[int, int]] = {}
     if kind == "yaml":
-        pos = yaml_positions(text, pointers)
+        pos = yaml_positions(text, split)
     else:
-        offsets = json_offsets(text, pointers)
-        starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        pos = {k: _line_col(text, v, starts) for k, v in offsets.items()}
-    for p in pointers:
-        try:
-            tokens = tuple(split_pointer(p))
-        except ValueError:
-            tokens = ()
+        offsets = _json_offsets(text, _trie(split))
+        line_cols = _line_cols(text, offsets.values())
+        pos = {k: line_cols[v] for k, v in offsets.items()}
+    for p, found_tokens in split.items():
+        tokens = found_tokens or ()
         for i in range(len(tokens), -1, -1):
             if tokens[:i] in pos:
                 line, col = pos[tokens[:i]]

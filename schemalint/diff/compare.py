@@ -29,7 +29,7 @@ from schemalint.diff.classify import (
     shape_key,
     small,
 )
-from schemalint.diff.render import render, shown_definition
+from schemalint.diff.render import same_rendering, shown_definition
 from schemalint.diff.result import Change, DiffResult, ToolDiff
 from schemalint.model import Tool, escape_token
 
@@ -173,7 +173,7 @@ def _tool_renames(
 
 def compare_tool(old: Tool, new: Tool) -> ToolDiff:
     """Compare two definitions of the tool ``old.name`` (bytes, then meaning, then classify)."""
-    if render(old) == render(new):
+    if same_rendering(old, new):
         return ToolDiff(new.name, "identical", old=old, new=new)
     if canonical(normalise(semantic_view(old))) == canonical(normalise(semantic_view(new))):
         return ToolDiff(new.name, "same-meaning", old=old, new=new, changes=byte_changes(old, new))

@@ -65,6 +65,36 @@ def render(tool: Tool) -> str:
     return render_value(shown_definition(tool))
 
 
+def same_rendering(old: Tool, new: Tool) -> bool:
+    """True when ``render(old) == render(new)``, decided with the C JSON encoder.
+
+    :func:`render_value` uses indentation, which only the pure-Python encoder does (slow on
+    thousands of tools); the compact encoding made by the same ``json`` rules (same floats,
+    NaN, key conversion, ``default=str``) differs from it only in whitespace outside strings,
+    so two compact texts are equal exactly when the renderings are.
+    """
+    a, b = shown_definition(old), shown_definition(new)
+    import orjson
+
+    try:
+        fast_a, fast_b = orjson.dumps(a), orjson.dumps(b)
+    except (TypeError, orjson.JSONEncodeError):  # non-JSON types, non-str keys, huge ints
+        pass
+    else:
+        # orjson spells floats its own way but one-to-one, so different texts mean different
+        # renderings; equal texts do too unless a NaN/Infinity (which orjson writes as null) hides.
+        # A null value follows ":", "," or "[" in compact JSON (or is the whole text); a string
+        # holding such text only costs the slower comparison.
+        if fast_a != fast_b:
+            return False
+        if not (b":null" in fast_a or b",null" in fast_a or b"[null" in fast_a or fast_a.startswith(b"null")):
+            return True
+    return bool(
+        json.dumps(a, ensure_ascii=False, default=str, separators=(",", ":"))
+        == json.dumps(b, ensure_ascii=False, default=str, separators=(",", ":"))
+    )
+
+
 def snapshot_filename(name: str) -> str:
     """File name of the snapshot of tool ``name``: ``<name>.json``.
 

@@ -8,7 +8,6 @@ on the line of the changed key when the file is in the working tree.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import IO
 
@@ -22,8 +21,9 @@ _STATUS_MARK = {"identical": "=", "same-meaning": "~", "changed": "*", "added": 
 def render(result: DiffResult, fmt: str, stream: IO[str]) -> None:
     """Write ``result`` in format ``fmt`` (one of :data:`FORMATS`) to ``stream``."""
     if fmt == "json":
-        json.dump(result.to_json(), stream, indent=2, ensure_ascii=False, default=str)
-        stream.write("\n")
+        from schemalint.report.json_report import dumps
+
+        stream.write(dumps(result.to_json(), default=str) + "\n")
     elif fmt == "github":
         render_github(result, stream)
     else:

@@ -99,6 +99,9 @@ class Rule:
     options: ClassVar[Mapping[str, Any]] = {}
     """Configurable options and their defaults, e.g. ``{"max_tools": 128}``; users set them in
     ``[tool.schemalint.options.<CODE>]`` (validated against these keys and value types)."""
+    catalog_from_tools: ClassVar[bool] = False
+    """True when :meth:`check_catalog` only reports what :meth:`check_tool` gathered per file
+    (so with ``--jobs`` it runs in the worker that checked those files, not in the parent)."""
 
     def option(self, ctx: Context, key: str) -> Any:
         """The configured value of this rule's option ``key``, else its declared default.
@@ -162,6 +165,14 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
     """Run every applicable rule over ``tools``; a rule that crashes on a tool yields a warning
     diagnostic naming the exception instead of stopping the run."""
     active = [r for r in rules if r.applies(ctx)]
+    yield from run_tool_rules(active, tools, ctx)
+    for rule in active:
+        yield from run_catalog_rule(rule, tools, ctx)
+
+
+def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+    """The per-tool half of :func:`run_rules`: ``check_tool`` of every rule in ``active`` (rules
+    that apply in ``ctx``) on every tool, tool by tool; crashes become warning diagnostics."""
     for tool in tools:
         for rule in active:
             try:
@@ -172,9 +183,12 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
             except Exception as exc:  # a rule bug must not lose the other tools' findings
                 yield rule.diag(tool, "", f"{rule.code} could not check this tool: internal error "
                                 f"{type(exc).__name__}: {exc}", severity=Severity.WARNING)
-    for rule in active:
-        try:
-            yield from rule.check_catalog(tools, ctx)
-        except Exception as exc:
-            yield Diagnostic(rule.code, rule.name, Severity.WARNING, None, "", "",
-                             f"{rule.code} could not check the catalog: {type(exc).__name__}: {exc}")
+
+
+def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+    """The catalog half of :func:`run_rules` for one rule; a crash becomes a warning diagnostic."""
+    try:
+        yield from rule.check_catalog(tools, ctx)
+    except Exception as exc:
+        yield Diagnostic(rule.code, rule.name, Severity.WARNING, None, "", "",
+                         f"{rule.code} could not check the catalog: {type(exc).__name__}: {exc}")

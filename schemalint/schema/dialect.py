@@ -99,14 +99,37 @@ def dialect_of(schema: Any, override: str | None = None) -> DialectChoice:
     return DialectChoice(chosen, declared)
 
 
+_SPEC_DIRS = {"draft-04": "draft4", "draft-06": "draft6", "draft-07": "draft7", "2019-09": "draft201909",
+              "2020-12": "draft202012"}
+
+
+@cache
 def metaschema(dialect: str) -> Mapping[str, Any]:
     """The bundled metaschema document of ``dialect`` (a key of :data:`DIALECTS`).
 
-    Raises ``KeyError`` for an unknown dialect.
+    Read straight from the ``jsonschema_specifications`` package data when it is laid out
+    as usual (importing that package builds a ``referencing`` registry of every bundled
+    schema, which costs start-up time); else from its registry. Raises ``KeyError`` for an
+    unknown dialect.
     """
+    uri = DIALECTS[dialect]
+    try:
+        import importlib.util
+        import json
+        import os
+
+        spec = importlib.util.find_spec("jsonschema_specifications")
+        locations = list(spec.submodule_search_locations or []) if spec is not None else []
+        path = os.path.join(locations[0], "schemas", _SPEC_DIRS[dialect], "metaschema.json")
+        with open(path, encoding="utf-8") as fh:
+            document = json.load(fh)
+        if isinstance(document, dict) and str(document.get("$id", document.get("id", ""))).rstrip("#") == uri:
+            return document
+    except (OSError, ValueError, IndexError, ImportError):
+        pass
     from jsonschema_specifications import REGISTRY
 
-    return REGISTRY.contents(DIALECTS[dialect])
+    return REGISTRY.contents(uri)
 
 
 @cache

@@ -25,7 +25,7 @@ ANY_INDEX = "*"
 """Instance-path token for "any array element" or "any other property"."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Node:
     """One visited subschema.
 
@@ -53,6 +53,12 @@ class Node:
 
 _UNION = ("anyOf", "oneOf", "allOf")
 _DEF_KEYWORDS = ("$defs", "definitions")
+_ANY_CHILD = frozenset(("additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems",
+                        "contains"))
+_SIMPLE_KEYWORDS = frozenset((*_ANY_CHILD, "items", "prefixItems", *_UNION, "if", "then", "else", "not",
+                              "propertyNames", "patternProperties", "dependencies", "dependentSchemas",
+                              *_DEF_KEYWORDS, "$ref"))
+"""Keywords (besides ``properties``) whose values :func:`walk` may descend into."""
 
 
 def _child(instance_path: str | None, token: str) -> str | None:
@@ -113,79 +119,85 @@ def walk(
     """
     stack: list[Node] = [Node(root, "", "")]
     seen = 0
+    pop = stack.pop
     while stack:
-        node = stack.pop()
+        node = pop()
         seen += 1
         if seen > max_nodes:
             return
         schema = node.schema
+        is_map = type(schema) is dict or isinstance(schema, Mapping)
         if (
             follow_refs
-            and isinstance(schema, Mapping)
+            and is_map
+            and node.via_ref
             and schema.get("$ref") in node.via_ref
             and node.instance_path is not None
         ):
             node = Node(schema, node.pointer, node.instance_path, node.branch, node.keyword, node.via_ref,
                         node.depth, recursion_cut=True)
         yield node
-        if not isinstance(schema, Mapping):
+        if not is_map:
             continue
         children: list[Node] = []
-        ptr, ipath, depth = node.pointer, node.instance_path, node.depth + 1
-
-        def add(
-            value: Any,
-            pointer: str,
-            instance_path: str | None,
-            keyword: str,
-            branch: tuple[tuple[str, int], ...] = node.branch,
-            via_ref: tuple[str, ...] = node.via_ref,
-            _out: list[Node] = children,
-            _depth: int = depth,
-        ) -> None:
-            _out.append(Node(value, pointer, instance_path, branch, keyword, via_ref, _depth))
-
+        out = children.append
+        ptr, ipath, depth, branch, via_ref = node.pointer, node.instance_path, node.depth + 1, node.branch, node.via_ref
         for key, value in schema.items():
-            kptr = f"{ptr}/{escape_token(key)}"
-            if key == "properties" and isinstance(value, Mapping):
-                for name, sub in value.items():
-                    add(sub, f"{kptr}/{escape_token(name)}", _child(ipath, name), key)
-            elif key == "patternProperties" and isinstance(value, Mapping):
-                for pattern, sub in value.items():
-                    add(sub, f"{kptr}/{escape_token(pattern)}", _child(ipath, ANY_INDEX), key)
-            elif key in ("additionalProperties", "unevaluatedProperties", "additionalItems",
-                         "unevaluatedItems", "contains"):
-                add(value, kptr, _child(ipath, ANY_INDEX), key)
-            elif key == "items":
-                if isinstance(value, list):
-                    for i, sub in enumerate(value):
-                        add(sub, f"{kptr}/{i}", _child(ipath, str(i)), key)
-                else:
-                    add(value, kptr, _child(ipath, ANY_INDEX), key)
-            elif key == "prefixItems" and isinstance(value, list):
-                for i, sub in enumerate(value):
-                    add(sub, f"{kptr}/{i}", _child(ipath, str(i)), key)
-            elif key in _UNION and isinstance(value, list):
-                for i, sub in enumerate(value):
-                    add(sub, f"{kptr}/{i}", ipath, key, (*node.branch, (key, i)))
-            elif key in ("if", "then", "else"):
-                add(value, kptr, ipath if key != "if" else None, key)
-            elif key in ("not", "propertyNames"):
-                add(value, kptr, None, key)
-            elif key in ("dependencies", "dependentSchemas") and isinstance(value, Mapping):
-                for name, sub in value.items():
-                    if isinstance(sub, (Mapping, bool)):
-                        add(sub, f"{kptr}/{escape_token(name)}", ipath, key)
-            elif key in _DEF_KEYWORDS and include_definitions and isinstance(value, Mapping):
-                for name, sub in value.items():
-                    add(sub, f"{kptr}/{escape_token(name)}", None, key)
-            elif key == "$ref" and follow_refs and ipath is not None:
-                if value in node.via_ref:
-                    continue
-                found, target, target_ptr = resolve_local_ref(root, value)
-                if found:
-                    add(target, target_ptr, ipath, key, node.branch, (*node.via_ref, value))
-        stack.extend(reversed(children))
+            if key == "properties":
+                if type(value) is dict or isinstance(value, Mapping):
+                    kptr = ptr + "/properties/"
+                    ibase = None if ipath is None else ipath + "/"
+                    for name, sub in value.items():
+                        if type(name) is not str or "~" in name or "/" in name:
+                            name = escape_token(name)
+                        out(Node(sub, kptr + name, None if ibase is None else ibase + name, branch, key, via_ref,
+                                 depth))
+                continue
+            if key in _SIMPLE_KEYWORDS:
+                kptr = f"{ptr}/{key}"
+                if key in _ANY_CHILD:
+                    out(Node(value, kptr, _child(ipath, ANY_INDEX), branch, key, via_ref, depth))
+                elif key == "items":
+                    if isinstance(value, list):
+                        for i, sub in enumerate(value):
+                            out(Node(sub, f"{kptr}/{i}", _child(ipath, str(i)), branch, key, via_ref, depth))
+                    else:
+                        out(Node(value, kptr, _child(ipath, ANY_INDEX), branch, key, via_ref, depth))
+                elif key == "prefixItems":
+                    if isinstance(value, list):
+                        for i, sub in enumerate(value):
+                            out(Node(sub, f"{kptr}/{i}", _child(ipath, str(i)), branch, key, via_ref, depth))
+                elif key in _UNION:
+                    if isinstance(value, list):
+                        for i, sub in enumerate(value):
+                            out(Node(sub, f"{kptr}/{i}", ipath, (*branch, (key, i)), key, via_ref, depth))
+                elif key in ("if", "then", "else"):
+                    out(Node(value, kptr, ipath if key != "if" else None, branch, key, via_ref, depth))
+                elif key in ("not", "propertyNames"):
+                    out(Node(value, kptr, None, branch, key, via_ref, depth))
+                elif key == "patternProperties":
+                    if isinstance(value, Mapping):
+                        for pattern, sub in value.items():
+                            out(Node(sub, f"{kptr}/{escape_token(pattern)}", _child(ipath, ANY_INDEX), branch,
+                                     key, via_ref, depth))
+                elif key in ("dependencies", "dependentSchemas"):
+                    if isinstance(value, Mapping):
+                        for name, sub in value.items():
+                            if isinstance(sub, (Mapping, bool)):
+                                out(Node(sub, f"{kptr}/{escape_token(name)}", ipath, branch, key, via_ref, depth))
+                elif key in _DEF_KEYWORDS:
+                    if include_definitions and isinstance(value, Mapping):
+                        for name, sub in value.items():
+                            out(Node(sub, f"{kptr}/{escape_token(name)}", None, branch, key, via_ref, depth))
+                elif key == "$ref" and follow_refs and ipath is not None:
+                    if value in via_ref:
+                        continue
+                    found, target, target_ptr = resolve_local_ref(root, value)
+                    if found:
+                        out(Node(target, target_ptr, ipath, branch, key, (*via_ref, value), depth))
+        if children:
+            children.reverse()
+            stack.extend(children)
 
 
 def iter_objects(root: Any, **kwargs: Any) -> Iterator[Node]:

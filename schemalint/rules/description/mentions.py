@@ -44,6 +44,43 @@ from typing import Any
 from schemalint.model import Severity, Tool, escape_token
 from schemalint.schema.walk import iter_objects
 
+
+class _LazyPattern:
+    """A regular expression compiled on first use (compiling every pattern of this module
+    at import costs about 10 ms of start-up, and a run on a few tools needs few of them)."""
+
+    __slots__ = ("_args", "_compiled")
+
+    def __init__(self, *args: Any) -> None:
+        self._args = args
+        self._compiled: re.Pattern[str] | None = None
+
+    def _get(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return self._compiled
+
+    def search(self, *args: Any) -> re.Match[str] | None:
+        return (self._compiled or self._get()).search(*args)
+
+    def match(self, *args: Any) -> re.Match[str] | None:
+        return (self._compiled or self._get()).match(*args)
+
+    def fullmatch(self, *args: Any) -> re.Match[str] | None:
+        return (self._compiled or self._get()).fullmatch(*args)
+
+    def finditer(self, *args: Any) -> Iterator[re.Match[str]]:
+        return (self._compiled or self._get()).finditer(*args)
+
+    def findall(self, *args: Any) -> list[Any]:
+        return (self._compiled or self._get()).findall(*args)
+
+    def sub(self, *args: Any) -> str:
+        return (self._compiled or self._get()).sub(*args)
+
+
+_lazy = _LazyPattern
+
 __all__ = ["Finding", "Mention", "Site", "analyse", "extract_mentions", "nearest", "schema_names"]
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -130,73 +167,73 @@ _RESERVED = {
     "by",
     "if",
 }
-_OTHER_THING = re.compile(
+_OTHER_THING = _lazy(
     r"\s*(?:`|'|\")?\s*(?:tool|function|command|endpoint|method|api|resource|prompt|"
     r"class|module|package|library|file|table|column|view|type|enum|event|header)s?\b",
     re.I,
 )
-_URL = re.compile(r"(?:https?|ftp|file|wss?)://\S+|www\.\S+", re.I)
-_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
-_ARG_HEADER = re.compile(
+_URL = _lazy(r"(?:https?|ftp|file|wss?)://\S+|www\.\S+", re.I)
+_FENCE = _lazy(r"```.*?(?:```|\Z)", re.S)
+_ARG_HEADER = _lazy(
     r"^[ \t]*(?:#+\s*)?(?:[\w ]*\b)?(?:args|arguments|parameters|params|inputs?|kwargs)"
     r"(?:\s+(?:explained|description|list|reference))?\s*:?[ \t]*$",
     re.I | re.M,
 )
-_SECTION_END = re.compile(
+_SECTION_END = _lazy(
     r"^[ \t]*(?:#+\s*)?(?:returns?|yields?|raises?|examples?|notes?|usage|output|response|see also|"
     r"warnings?|important|tips?)\b.*:?\s*$",
     re.I,
 )
-_ARG_ENTRY = re.compile(rf"^([ \t]*)(?:[-*•]\s*)?[`'\"]?({IDENT})[`'\"]?\s*(?:\([^)\n]*\))?\s*[:–—-]\s")
-_SPHINX = re.compile(rf":param\s+(?:\w+\s+)?({IDENT})\s*:")
+_ARG_ENTRY = _lazy(rf"^([ \t]*)(?:[-*•]\s*)?[`'\"]?({IDENT})[`'\"]?\s*(?:\([^)\n]*\))?\s*[:–—-]\s")
+_SPHINX = _lazy(rf":param\s+(?:\w+\s+)?({IDENT})\s*:")
 
-_RE_THE_PARAM = re.compile(
+_RE_THE_PARAM = _lazy(
     rf"\b(?:[Tt]he|an?|your) (`{{1,2}}|'|\"|)({IDENT})\1\s+({_PARAM_NOUN})\b"
     r"(?!\s+(?:of|in|from|on)\b)"
 )
-_RE_BACKTICKED = re.compile(rf"(`{{1,2}})({IDENT})\1(?!`)")
-_RE_STRONG_NOUN = re.compile(r"\b(?:parameter|argument|param|arg|option|flag)s?\b", re.I)
-_RE_VALUE_BEFORE = re.compile(r"(?:\b(?:to|as|is|be|equals?|of|e\.g\.|like)|[=:])\s*$", re.I)
-_RE_VALUE_AFTER = re.compile(
+_RE_BACKTICKED = _lazy(rf"(`{{1,2}})({IDENT})\1(?!`)")
+_RE_STRONG_NOUN = _lazy(r"\b(?:parameter|argument|param|arg|option|flag)s?\b", re.I)
+_RE_VALUE_BEFORE = _lazy(r"(?:\b(?:to|as|is|be|equals?|of|e\.g\.|like)|[=:])\s*$", re.I)
+_RE_VALUE_AFTER = _lazy(
     r"\s*(?:value|field|key|property|tool|function|method|response|result|output)s?\b", re.I
 )
-_RE_PASSIVE = re.compile(
+_RE_PASSIVE = _lazy(
     r"\s+(?:(?:must|should|can|may|needs?\s+to|has\s+to|have\s+to)\s+(?:also\s+)?be\s+"
     r"(?:specified|provided|set|given|supplied|passed|included)|(?:is|are)\s+(?:also\s+)?required)\b",
     re.I,
 )
-_RE_TOKEN_BEFORE = re.compile(rf"(`{{1,2}}|'|\"|)({IDENT})\1\s*$")
-_RE_CONJ_BEFORE = re.compile(r"(?:,|\band|\bor|,\s*and|,\s*or)\s+(?:the\s+)?$")
-_RE_PAREN_LIST = re.compile(r"\(([^()\n]{3,200})\)")
-_RE_IDENT_FULL = re.compile(IDENT)
-_RE_NOUN_OF = re.compile(rf"\s+{_PARAM_NOUN}\s+(?:of|in|from|for|on)\b", re.I)
+_RE_TOKEN_BEFORE = _lazy(rf"(`{{1,2}}|'|\"|)({IDENT})\1\s*$")
+_RE_CONJ_BEFORE = _lazy(r"(?:,|\band|\bor|,\s*and|,\s*or)\s+(?:the\s+)?$")
+_RE_PAREN_LIST = _lazy(r"\(([^()\n]{3,200})\)")
+_RE_IDENT_FULL = _lazy(IDENT)
+_RE_NOUN_OF = _lazy(rf"\s+{_PARAM_NOUN}\s+(?:of|in|from|for|on)\b", re.I)
 _WEAK_NOUNS = ("field", "key", "propert", "input")
-_INPUT_WORDS = re.compile(
+_INPUT_WORDS = _lazy(
     r"\b(?:pass|set|provide|specify|supply|omit|use|parameters?|arguments?|args?|params?|"
     r"required|optional|call(?:ing)?|request)\b",
     re.I,
 )
-_RE_NOUN_ANY = re.compile(r"(?:param|arg|field|option|flag|key|propert|input)", re.I)
-_RE_VERB = re.compile(rf"\b{_VERBS}\b", re.I)
-_RE_FILLER = re.compile(r"\s+([A-Za-z]+)\b(?![`'\"_\w])")
-_RE_TOKEN = re.compile(rf"\s*(`{{1,2}}|'|\"|)({IDENT})\1")
-_RE_NOUN_AFTER = re.compile(rf"\s+{_PARAM_NOUN}\b")
-_RE_TO_VALUE = re.compile(r"\s+(?:to|as)\s+(?:`|'|\"|\d|true\b|false\b|null\b)", re.I)
-_RE_SET_OF = re.compile(r"\s+of\b")
-_RE_CONJ = re.compile(r"\s*(?:,\s*(?:and|or)?|and|or|&)\s*(?:the\s+)?(?=[`'\"]?[A-Za-z_])")
-_RE_ASSIGN = re.compile(rf"(?<![\w?&.=/-])({IDENT})\s?=\s?(?![=>])(?=[\w\"'`\[{{(-])")
-_RE_KWARG = re.compile(rf"(?:^|[,(\s])({IDENT})\s*=(?!=)")
-_RE_LEAD_QUOTES = re.compile(r"^[`'\"]+")
-_RE_PREP_BEFORE = re.compile(r"\b(?:of|for|in|to)\s+[`'\"]?\w*$")
-_RE_CAMEL = re.compile(r"[a-z][A-Z]")
-_RE_ALNUM_MIX = re.compile(r"[A-Za-z]\d|\d[A-Za-z]")
-_RE_NOT_NL = re.compile(r"[^\n]")
-_RE_FORMAT_BEFORE = re.compile(
+_RE_NOUN_ANY = _lazy(r"(?:param|arg|field|option|flag|key|propert|input)", re.I)
+_RE_VERB = _lazy(rf"\b{_VERBS}\b", re.I)
+_RE_FILLER = _lazy(r"\s+([A-Za-z]+)\b(?![`'\"_\w])")
+_RE_TOKEN = _lazy(rf"\s*(`{{1,2}}|'|\"|)({IDENT})\1")
+_RE_NOUN_AFTER = _lazy(rf"\s+{_PARAM_NOUN}\b")
+_RE_TO_VALUE = _lazy(r"\s+(?:to|as)\s+(?:`|'|\"|\d|true\b|false\b|null\b)", re.I)
+_RE_SET_OF = _lazy(r"\s+of\b")
+_RE_CONJ = _lazy(r"\s*(?:,\s*(?:and|or)?|and|or|&)\s*(?:the\s+)?(?=[`'\"]?[A-Za-z_])")
+_RE_ASSIGN = _lazy(rf"(?<![\w?&.=/-])({IDENT})\s?=\s?(?![=>])(?=[\w\"'`\[{{(-])")
+_RE_KWARG = _lazy(rf"(?:^|[,(\s])({IDENT})\s*=(?!=)")
+_RE_LEAD_QUOTES = _lazy(r"^[`'\"]+")
+_RE_PREP_BEFORE = _lazy(r"\b(?:of|for|in|to)\s+[`'\"]?\w*$")
+_RE_CAMEL = _lazy(r"[a-z][A-Z]")
+_RE_ALNUM_MIX = _lazy(r"[A-Za-z]\d|\d[A-Za-z]")
+_RE_NOT_NL = _lazy(r"[^\n]")
+_RE_FORMAT_BEFORE = _lazy(
     r"(?:\bform|\bformat|\bformatted|\blike|e\.g\.|\bexample|\bsuch as|\bi\.e\.)"
     r"\s*(?:of\s+|as\s+|is\s+)?[`'\"]?\s*$"
 )
-_RE_IDENT = re.compile(IDENT)
-_RE_JSON_OBJ = re.compile(r"\{\s*\"[^{}]{0,2000}\}")
+_RE_IDENT = _lazy(IDENT)
+_RE_JSON_OBJ = _lazy(r"\{\s*\"[^{}]{0,2000}\}")
 
 
 @dataclass(frozen=True)
@@ -304,11 +341,11 @@ def _mostly_non_latin(text: str) -> bool:
     return non_latin / (non_latin + latin) > 0.2
 
 
-_NON_LATIN = re.compile(r"[^\W\d_\u0000-\u024f]")
-_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_NON_LATIN = _lazy(r"[^\W\d_\u0000-\u024f]")
+_LATIN = _lazy(r"[A-Za-z\u00c0-\u024f]")
 
 
-def _blank(text: str, pattern: re.Pattern[str]) -> str:
+def _blank(text: str, pattern: re.Pattern[str] | _LazyPattern) -> str:
     """Replace every match of ``pattern`` with spaces (offsets stay valid)."""
     return pattern.sub(lambda m: _RE_NOT_NL.sub(" ", m.group(0)), text)
 
@@ -421,7 +458,7 @@ _IMPERATIVE_BEFORE = {
     "so",
     "but",
 }
-_RE_COND_BEFORE = re.compile(
+_RE_COND_BEFORE = _lazy(
     r"\b(?:if|when|whether|unless|becomes?|returns?|returned|is|are|was)\b[^.;,]{0,20}$", re.I
 )
 
@@ -470,7 +507,7 @@ def _after_other_tool(text: str, start: int, tool_names: frozenset[str] | set[st
     return any(m.group(0) != tool_name and m.group(0) in tool_names for m in _RE_IDENT.finditer(clause))
 
 
-_OUTPUT_WORDS = re.compile(
+_OUTPUT_WORDS = _lazy(
     r"\b(?:returns?|returned|response|responses|outputs?|contains?|includes|"
     r"each\s+(?:entry|item|object|record|element|result)|yields?|shows?|"
     r"whose|has\s+the|payload)\b",
@@ -941,6 +978,7 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
 _CHILD_ONE = ("additionalProperties", "items", "then", "else", "not")
 _CHILD_LIST = ("anyOf", "oneOf", "allOf", "items", "prefixItems")
 _CHILD_MAP = ("$defs", "definitions", "patternProperties")
+_CHILD_KEYS = frozenset(("properties", *_CHILD_ONE, *_CHILD_LIST, *_CHILD_MAP))
 
 
 def _object_nodes(
@@ -958,6 +996,8 @@ def _object_nodes(
             yield node, ptr, label, keyword
         children: list[tuple[Mapping[str, Any], str, str, str]] = []
         for key, value in node.items():
+            if type(key) is str and key not in _CHILD_KEYS:
+                continue
             kp = ptr + "/" + (escape_token(key) if "/" in key or "~" in key else key)
             if key == "properties" and isinstance(value, dict):
                 for name, sub in value.items():
@@ -1112,9 +1152,9 @@ _FORBID_EXTRAS = {"openai-strict"}
 """Provider targets that refuse undeclared keys whatever the schema says (strict mode)."""
 
 
-_RE_QWORD = re.compile(r"'\w+'")
-_RE_ARGLINE = re.compile(r"^[ \t]*(?:[-*•]\s*)?\w+(?:\s*\([^)\n]*\))?\s*:|:param", re.M)
-_RE_CAMEL_DIGIT = re.compile(r"[a-z][A-Z]|[A-Za-z]\d")
+_RE_QWORD = _lazy(r"'\w+'")
+_RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?\w+(?:\s*\([^)\n]*\))?\s*:|:param", re.M)
+_RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
 
 
 def _might_mention(text: str) -> bool:

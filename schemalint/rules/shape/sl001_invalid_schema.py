@@ -144,6 +144,7 @@ class InvalidSchema(Rule):
     summary = "The schema fails its dialect's metaschema (type \"dict\", a property that is not a schema...)."
     source = ("JSON Schema Validation draft-07 §6.1.1; json-schema.org metaschemas draft-04..2020-12 "
               "(bundled by jsonschema-specifications 2025)")
+    catalog_from_tools = True  # check_catalog summarises, per file, what check_tool gathered
 
     def __init__(self) -> None:
         # Per run (keyed by the catalog's identity): files written wholly in a non-standard dialect.

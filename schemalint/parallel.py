@@ -1,0 +1,119 @@
+"""Run the per-tool rules in a pool of forked processes (``schemalint check --jobs N``).
+
+The parent loads every tool (the catalog rules and the locator need them all), then
+forks ``N`` workers that inherit the loaded tools without copying or pickling them;
+each worker runs ``check_tool`` of every rule on whole files' worth of tools and sends
+back only the diagnostics. Results are put back in catalog order, so the output is
+identical to a serial run. Catalog rules run in the parent, except those whose
+``check_catalog`` only reports what ``check_tool`` gathered per file
+(:attr:`Rule.catalog_from_tools`), which run in the worker that saw those files.
+Without the ``fork`` start method (Windows, macOS default) the run stays serial.
+Before forking, the parent's objects are frozen (``gc.freeze()``) so that the workers'
+garbage collector does not touch, and so copy, the inherited pages.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from schemalint.model import Diagnostic, Tool
+
+PARALLEL_FILES = 2000
+"""Above this many files, ``--jobs`` defaults to every available CPU."""
+PARALLEL_BYTES = 50_000_000
+"""Above this much source text, ``--jobs`` defaults to every available CPU."""
+CHUNKS_PER_JOB = 4
+
+_STATE: tuple[Sequence[Any], Sequence[Tool], Any, list[tuple[int, int]]] | None = None
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where known)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def default_jobs(files: int, text_bytes: int) -> int:
+    """``--jobs`` when not given: 1 for small catalogs, every CPU for large ones (more than
+    :data:`PARALLEL_FILES` files or :data:`PARALLEL_BYTES` of source text)."""
+    if files > PARALLEL_FILES or text_bytes > PARALLEL_BYTES:
+        return available_cpus()
+    return 1
+
+
+def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
+    """Split ``range(len(tools))`` into at most ``parts`` contiguous ``(start, end)`` ranges of
+    about equal size that never split the tools of one file (``tool.origin.file``)."""
+    n = len(tools)
+    if n == 0:
+        return []
+    target = max(1, -(-n // max(1, parts)))
+    chunks: list[tuple[int, int]] = []
+    start = 0
+    while start < n:
+        end = min(n, start + target)
+        # extend to the end of the file the boundary falls in
+        while end < n and tools[end].origin.file == tools[end - 1].origin.file:
+            end += 1
+        chunks.append((start, end))
+        start = end
+    return chunks
+
+
+def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
+    from schemalint.rules.base import run_catalog_rule, run_tool_rules
+
+    assert _STATE is not None
+    active, tools, ctx, chunks = _STATE
+    start, end = chunks[index]
+    part = tools[start:end]
+    found = list(run_tool_rules(active, part, ctx))
+    per_file = {i: list(run_catalog_rule(rule, part, ctx))
+                for i, rule in enumerate(active) if rule.catalog_from_tools}
+    return found, per_file
+
+
+def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jobs: int) -> list[Diagnostic] | None:
+    """Diagnostics of ``rules`` (:class:`~schemalint.rules.base.Rule`) on ``tools`` in the same
+    order as :func:`~schemalint.rules.base.run_rules`, computed by ``jobs`` forked workers.
+
+    Returns ``None`` when a pool cannot be used (one job, too few files, no ``fork``, or the
+    pool failed to start); the caller then runs the rules serially. Never raises for a rule
+    error (those become warning diagnostics, as in a serial run).
+    """
+    global _STATE
+    import multiprocessing
+
+    from schemalint.rules.base import run_catalog_rule
+
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    chunks = file_chunks(tools, jobs * CHUNKS_PER_JOB)
+    if len(chunks) < 2:
+        return None
+    active = [r for r in rules if r.applies(ctx)]
+    import gc
+
+    _STATE = (active, tools, ctx, chunks)
+    gc.freeze()  # keep the workers' garbage collector from touching (and copying) the inherited objects
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
+            results = pool.map(_work, range(len(chunks)), chunksize=1)
+    except (OSError, RuntimeError, multiprocessing.ProcessError):
+        return None
+    finally:
+        _STATE = None
+    out: list[Diagnostic] = []
+    for found, _ in results:
+        out.extend(found)
+    for i, rule in enumerate(active):
+        if rule.catalog_from_tools:
+            for _, per_file in results:
+                out.extend(per_file.get(i, ()))
+        else:
+            out.extend(run_catalog_rule(rule, tools, ctx))
+    return out
