@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from schemalint import __version__
+from schemalint.cli_options import ConfigOption, ExcludeOption, PythonPathOption
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -92,9 +93,7 @@ def check(
                      "bedrock, ollama, all). Adds to the targets inferred from each tool's format; "
                      "prefix with = to replace them (--target =openai)."),
     ] = None,
-    exclude: Annotated[
-        list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")
-    ] = None,
+    exclude: ExcludeOption = None,
     select: Annotated[
         list[str] | None, typer.Option("--select", help="Only these rule codes, names or code prefixes "
                                        "(comma-separated; replaces the configured select).")
@@ -110,9 +109,7 @@ def check(
         str | None, typer.Option("--dialect", help="Treat every schema as this dialect "
                                  "(draft-07, 2019-09, 2020-12) instead of reading $schema.")
     ] = None,
-    python_path: Annotated[
-        list[str] | None, typer.Option("--python-path", help="Extra import root for module:attr sources.")
-    ] = None,
+    python_path: PythonPathOption = None,
     mcp_stdio: Annotated[
         list[str] | None, typer.Option("--mcp-stdio", help="Start this MCP server command (quoted, e.g. "
                                        "\"python server.py\") over stdio and lint the tools it lists "
@@ -123,10 +120,7 @@ def check(
         typer.Option("--previous", help="File, directory or snapshot dir of an earlier revision "
                      "(repeatable); SL202 reports descriptions that still ask for a parameter it had."),
     ] = None,
-    config: Annotated[
-        Path | None, typer.Option("--config", help="Configuration file (default: nearest "
-                                  "schemalint.toml or pyproject.toml with [tool.schemalint]).")
-    ] = None,
+    config: ConfigOption = None,
     baseline: Annotated[
         Path | None, typer.Option("--baseline", help="Hide the findings recorded in this baseline file "
                                   "(default: `baseline` from the configuration); stale entries are reported.")
