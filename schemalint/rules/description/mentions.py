@@ -1173,7 +1173,8 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
     plain_wanted = (
         tool.runtime is not None
         or tool.name in (getattr(ctx, "previous", {}) or {})
-        or not _variant_union(tool.name, idx) <= _tool_names(tool)
+        # another definition of this name with other properties (a single definition has none)
+        or (len(idx.get(tool.name, ())) > 1 and not _variant_union(tool.name, idx) <= _tool_names(tool))
     )
     sites = description_sites(tool, None if plain_wanted else _might_mention)
     if not sites:
