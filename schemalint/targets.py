@@ -100,8 +100,12 @@ def parse_targets(values: Iterable[str]) -> TargetSpec:
         elif value in PROFILES:
             names.add(value)
         else:
+            import difflib
+
+            close = difflib.get_close_matches(value, [*PROFILES, "all"], n=1)
+            guess = f" (did you mean {close[0]!r}?)" if close else ""
             raise TargetError(
-                f"unknown target {raw.strip()!r}; choose from {', '.join(PROFILES)} or all "
+                f"unknown target {raw.strip()!r}{guess}; choose from {', '.join(PROFILES)} or all "
                 "(prefix with = to replace the inferred targets, e.g. --target =openai)"
             )
     return TargetSpec(frozenset(names), replace)

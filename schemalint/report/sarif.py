@@ -86,7 +86,7 @@ def to_sarif(result: Any) -> dict[str, Any]:
     index = {r.code: i for i, r in enumerate(rules)}
     results = []
     for i, d in enumerate(result.diagnostics):
-        text = d.message + (f" Hint: {d.hint}" if d.hint else "")
+        text = d.message + (f"\n\nHint: {d.hint}" if d.hint else "")
         res: dict[str, Any] = {"ruleId": d.code, "level": LEVELS[d.severity.value], "message": {"text": text}}
         if d.code in index:
             res["ruleIndex"] = index[d.code]
