@@ -7,9 +7,10 @@ Heavy modules are imported inside the commands so that start-up stays fast.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -198,7 +199,7 @@ def check(
     try:
         result = run_check(
             srcs,
-            exclude=[*cfg.exclude, *(exclude or [])],
+            exclude=[*cfg.exclude, *(exclude or []), *_own_files(cfg, baseline_file)],
             targets=targets,
             mcp_stdio=mcp_stdio or [],
             previous=previous or (),
@@ -234,6 +235,18 @@ def check(
 
         if worst.rank >= Severity.parse(fail_level).rank:
             raise typer.Exit(EXIT_FINDINGS)
+
+
+def _own_files(cfg: Any, baseline_file: str | None) -> list[str]:
+    """schemalint's own outputs under the sources (the snapshot directory, the baseline file): they
+    hold copies of tool definitions and must not be linted as a second definition of each tool."""
+    own = [baseline_file] if baseline_file else []
+    if isinstance(cfg.baseline, str) and cfg.baseline:
+        own.append(cfg.resolve_path(cfg.baseline))
+    snapshot_dir = cfg.raw.get("snapshot-dir")
+    if isinstance(snapshot_dir, str) and snapshot_dir:
+        own.append(cfg.resolve_path(snapshot_dir))
+    return [os.path.normpath(p) for p in own]
 
 
 def main() -> None:
