@@ -69,6 +69,14 @@ class Sides:
             self._input_pairs = list(pairs(self.advertised, self.runtime_input))
         return iter(self._input_pairs)
 
+    def object_pairs(self) -> Iterator[tuple[str, Shape, Shape]]:
+        """``(instance_path, advertised, runtime input)`` where both sides have a shape that may be
+        an object: the pairs whose keys, required sets and extra-key policies can be compared."""
+        for pair in self.input_pairs():
+            adv, rt = pair.left, pair.right
+            if adv is not None and rt is not None and comparable_objects(adv, rt):
+                yield pair.instance_path, adv, rt
+
 
 _SIDES: OrderedDict[int, tuple[Tool, Sides]] = OrderedDict()
 

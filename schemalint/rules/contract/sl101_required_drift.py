@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import comparable_objects, declared_order, key_name, key_pointer, sides
+from schemalint.rules.contract._common import declared_order, key_name, key_pointer, sides
 from schemalint.schema.shapes import Shape, child_path, parent_and_key
 
 
@@ -40,20 +40,17 @@ class RequiredDrift(Rule):
         if s is None:
             return
         seen: set[str] = set()
-        for pair in s.input_pairs():
-            adv, rt = pair.left, pair.right
-            if adv is None or rt is None or not comparable_objects(adv, rt):
-                continue
+        for ipath, adv, rt in s.object_pairs():
             for key in sorted(rt.required - adv.required, key=declared_order(rt)):
-                path = child_path(pair.instance_path, key)
-                if path in seen or _required_elsewhere(s.advertised.alternatives(pair.instance_path), key):
+                path = child_path(ipath, key)
+                if path in seen or _required_elsewhere(s.advertised.alternatives(ipath), key):
                     continue
                 seen.add(path)
                 measured = s.refused_at(path)
                 yield self._finding(
                     tool,
                     adv,
-                    pair.instance_path,
+                    ipath,
                     key,
                     "measured: a call omitting it was refused"
                     if measured

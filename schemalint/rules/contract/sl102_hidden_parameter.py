@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import comparable_objects, declared_order, key_name, sides
+from schemalint.rules.contract._common import declared_order, key_name, sides
 from schemalint.schema.shapes import child_path
 
 
@@ -30,22 +30,19 @@ class HiddenParameter(Rule):
         if s is None:
             return
         seen: set[str] = set()
-        for pair in s.input_pairs():
-            adv, rt = pair.left, pair.right
-            if adv is None or rt is None or not comparable_objects(adv, rt):
-                continue
+        for ipath, adv, rt in s.object_pairs():
             for key in sorted(set(rt.properties) - set(adv.properties), key=declared_order(rt)):
-                path = child_path(pair.instance_path, key)
+                path = child_path(ipath, key)
                 if (
                     path in seen
                     or key in rt.required
                     or s.refused_at(path)
                     or rt.property_schemas.get(key) is False
-                    or any(key in a.properties for a in s.advertised.alternatives(pair.instance_path))
+                    or any(key in a.properties for a in s.advertised.alternatives(ipath))
                 ):
                     continue
                 seen.add(path)
-                who = key_name(pair.instance_path, key)
+                who = key_name(ipath, key)
                 defaulted = rt.has_default(key)
                 msg = (
                     f"the runtime accepts {who} but the advertised schema never shows it: the model cannot "

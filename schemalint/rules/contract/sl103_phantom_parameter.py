@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import comparable_objects, declared_order, key_name, sides
+from schemalint.rules.contract._common import declared_order, key_name, sides
 from schemalint.schema.shapes import child_path
 
 
@@ -35,23 +35,22 @@ class PhantomParameter(Rule):
         if s is None:
             return
         seen: set[str] = set()
-        for pair in s.input_pairs():
-            adv, rt = pair.left, pair.right
-            if adv is None or rt is None or not comparable_objects(adv, rt) or not rt.is_object:
+        for ipath, adv, rt in s.object_pairs():
+            if not rt.is_object:
                 continue
             for key in sorted(set(adv.properties) - set(rt.properties), key=declared_order(adv)):
-                path = child_path(pair.instance_path, key)
+                path = child_path(ipath, key)
                 if (
                     path in seen
                     or adv.property_schemas.get(key) is False
                     or any(
                         key in r.properties
-                        for r in (s.runtime_input.alternatives(pair.instance_path) if s.runtime_input else ())
+                        for r in (s.runtime_input.alternatives(ipath) if s.runtime_input else ())
                     )
                 ):
                     continue
                 seen.add(path)
-                who = key_name(pair.instance_path, key)
+                who = key_name(ipath, key)
                 if not rt.admits_extra(key):
                     msg = (
                         f"the advertised schema offers {who}, but the runtime does not declare it and "

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import comparable_objects, name, sides
+from schemalint.rules.contract._common import name, sides
 from schemalint.schema.shapes import ABSENT
 
 
@@ -32,14 +32,9 @@ class AdditionalPropertiesDrift(Rule):
         if s is None:
             return
         seen: set[str] = set()
-        for pair in s.input_pairs():
-            adv, rt = pair.left, pair.right
-            path = pair.instance_path
+        for path, adv, rt in s.object_pairs():
             if (
-                adv is None
-                or rt is None
-                or not comparable_objects(adv, rt)
-                or path in seen
+                path in seen
                 or not rt.refuses_extra()
                 or adv.refuses_extra()
             ):

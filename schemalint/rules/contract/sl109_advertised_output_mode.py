@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import comparable_objects, declared_order, key_name, key_pointer, sides
+from schemalint.rules.contract._common import declared_order, key_name, key_pointer, sides
 from schemalint.schema.shapes import child_path
 
 
@@ -35,12 +35,9 @@ class AdvertisedOutputMode(Rule):
         if s is None or tool.strict:
             return
         seen: set[str] = set()
-        for pair in s.input_pairs():
-            adv, rt = pair.left, pair.right
-            if adv is None or rt is None or not comparable_objects(adv, rt):
-                continue
+        for ipath, adv, rt in s.object_pairs():
             for key in sorted(adv.required - rt.required, key=declared_order(adv)):
-                path = child_path(pair.instance_path, key)
+                path = child_path(ipath, key)
                 if path in seen or s.refused_at(path):
                     continue
                 if rt.has_default(key):
@@ -50,7 +47,7 @@ class AdvertisedOutputMode(Rule):
                 else:
                     continue
                 seen.add(path)
-                who = key_name(pair.instance_path, key)
+                who = key_name(ipath, key)
                 msg = (
                     f"the advertised schema requires {who}, but the runtime leaves it optional with default "
                     f"{_short(default)}: the model must invent a value on every call, and a client that "
