@@ -8,11 +8,25 @@ false``; retrieved 2025); incident 2 in ``context/incidents.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.description.mentions import Finding, analyse
+
+
+def mention_diagnostics(rule: Rule, tool: Tool, ctx: Context, *, removed: bool) -> Iterator[Diagnostic]:
+    """Diagnostics of ``rule`` for the mentions :func:`analyse` found: those whose name exists
+    elsewhere (``removed=True``, SL202) or nowhere (``removed=False``, SL201)."""
+    for f in analyse(tool, ctx):
+        if (f.removed_in is not None) is not removed:
+            continue
+        msg, hint = finding_message(f, removed=removed)
+        parent = f.site.instance_parent
+        yield rule.diag(
+            tool, None, msg, hint=hint, severity=f.severity, file_pointer=f.site.file_pointer,
+            instance_path=None if parent is None else f"{parent}/{escape_token(f.mention.token)}",
+        )
 
 
 def finding_message(f: Finding, *, removed: bool) -> tuple[str, str]:
@@ -61,18 +75,4 @@ class DescriptionMentionsUnknownParameter(Rule):
     )
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
-        for f in analyse(tool, ctx):
-            if f.removed_in is not None:
-                continue
-            msg, hint = finding_message(f, removed=False)
-            yield self.diag(
-                tool,
-                None,
-                msg,
-                hint=hint,
-                severity=f.severity,
-                file_pointer=f.site.file_pointer,
-                instance_path=None
-                if f.site.instance_parent is None
-                else f"{f.site.instance_parent}/{escape_token(f.mention.token)}",
-            )
+        return mention_diagnostics(self, tool, ctx, removed=False)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from schemalint.model import Diagnostic, Severity, Tool, escape_token
+from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.description.mentions import analyse
-from schemalint.rules.description.sl201_description_mentions_unknown_parameter import finding_message
+from schemalint.rules.description.sl201_description_mentions_unknown_parameter import mention_diagnostics
 
 
 class DescriptionMentionsRemovedParameter(Rule):
@@ -33,18 +32,4 @@ class DescriptionMentionsRemovedParameter(Rule):
     source = "incident 2 (context/incidents.md); JSON Schema draft-07 Validation 6.5.6 additionalProperties"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
-        for f in analyse(tool, ctx):
-            if f.removed_in is None:
-                continue
-            msg, hint = finding_message(f, removed=True)
-            yield self.diag(
-                tool,
-                None,
-                msg,
-                hint=hint,
-                severity=f.severity,
-                file_pointer=f.site.file_pointer,
-                instance_path=None
-                if f.site.instance_parent is None
-                else f"{f.site.instance_parent}/{escape_token(f.mention.token)}",
-            )
+        return mention_diagnostics(self, tool, ctx, removed=True)
