@@ -419,3 +419,9 @@ def keyword_findings(
                 hint.format(key=key, where=where(node)),
                 node.instance_path,
             )
+
+
+NAME_AND_ROOT_PROFILES: tuple[str, ...] = (
+    "openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "gemini-json", "mcp", "bedrock",
+)
+"""Every profile with a tool-name and schema-root rule of its own (Ollama has neither)."""

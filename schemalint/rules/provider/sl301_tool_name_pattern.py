@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, tool_pointer
+from schemalint.rules.provider._common import NAME_AND_ROOT_PROFILES, E, Finding, ProviderRule, W, tool_pointer
 from schemalint.rules.shape.sl006_invalid_tool_name import reports_name
 from schemalint.targets import label
 
@@ -45,16 +45,7 @@ class ToolNamePattern(ProviderRule):
     name = "tool-name-pattern"
     severity = E
     summary = "Tool name breaks a target provider's name pattern or length limit beyond what SL006 reports."
-    targets = (
-        "openai",
-        "openai-strict",
-        "anthropic",
-        "anthropic-strict",
-        "gemini",
-        "gemini-json",
-        "mcp",
-        "bedrock",
-    )
+    targets = NAME_AND_ROOT_PROFILES
     source = (
         "OpenAI function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026-08); "
         "Bedrock API_runtime_ToolSpecification; Gemini API server message kaitranntt/ccs#25 "

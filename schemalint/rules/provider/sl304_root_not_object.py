@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W
+from schemalint.rules.provider._common import NAME_AND_ROOT_PROFILES, E, Finding, ProviderRule, W
 from schemalint.rules.shape.sl002_root_not_object import RootNotObject, _has_key
 
 _MAY_OMIT = ("openai", "openai-strict", "gemini", "gemini-json", "bedrock")
@@ -48,16 +48,7 @@ class ProviderRootNotObject(ProviderRule):
         "A target requires a parameters schema the tool's own format lets it omit, or a lower-case "
         'root "object" (beyond SL002).'
     )
-    targets = (
-        "openai",
-        "openai-strict",
-        "anthropic",
-        "anthropic-strict",
-        "gemini",
-        "gemini-json",
-        "mcp",
-        "bedrock",
-    )
+    targets = NAME_AND_ROOT_PROFILES
     source = (
         "OpenAI error chatanywhere/GPT_API_free#403; Anthropic tool_param.py @ 052d9dd; Gemini "
         "FunctionDeclaration (Vertex REST); MCP schema.ts 2025-11-25/2026-07-28; Bedrock "

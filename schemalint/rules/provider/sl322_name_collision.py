@@ -16,7 +16,14 @@ from typing import Any, ClassVar
 
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import Finding, ProviderRule, W, catalog_members, tool_pointer
+from schemalint.rules.provider._common import (
+    NAME_AND_ROOT_PROFILES,
+    Finding,
+    ProviderRule,
+    W,
+    catalog_members,
+    tool_pointer,
+)
 
 _PATTERNS = {"gemini": re.compile(r"[^A-Za-z0-9_.:-]"), "mcp": re.compile(r"[^A-Za-z0-9_.-]")}
 _DEFAULT = re.compile(r"[^A-Za-z0-9_-]")
@@ -38,16 +45,7 @@ class NameCollision(ProviderRule):
         "Two tool names become one once fitted to the provider's name pattern/length "
         "(calls go to the wrong tool)."
     )
-    targets = (
-        "openai",
-        "openai-strict",
-        "anthropic",
-        "anthropic-strict",
-        "gemini",
-        "gemini-json",
-        "mcp",
-        "bedrock",
-    )
+    targets = NAME_AND_ROOT_PROFILES
     source = (
         "MCP 2025-11-25/2026-07-28 server/tools §Tool Names; provider name patterns of reference "
         "§0, §4.2, §4.6 (2026-08)"
