@@ -172,9 +172,16 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
 
 def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
     """The per-tool half of :func:`run_rules`: ``check_tool`` of every rule in ``active`` (rules
-    that apply in ``ctx``) on every tool, tool by tool; crashes become warning diagnostics."""
+    that apply in ``ctx``) on every tool, tool by tool; crashes become warning diagnostics.
+    A rule with :attr:`Rule.targets` is not called for a tool none of whose profiles
+    (:meth:`Context.targets_for`) it has: it would find nothing there."""
+    per_profiles: dict[frozenset[str], list[Rule]] = {}
     for tool in tools:
-        for rule in active:
+        profiles = ctx.targets_for(tool)
+        rules = per_profiles.get(profiles)
+        if rules is None:
+            rules = per_profiles[profiles] = [r for r in active if not r.targets or not profiles.isdisjoint(r.targets)]
+        for rule in rules:
             try:
                 yield from rule.check_tool(tool, ctx)
             except RecursionError:

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from schemalint.model import Severity, Tool, escape_token
+from schemalint.schema.index import SchemaNode, index_schema
 from schemalint.schema.walk import iter_objects
 
 
@@ -916,20 +917,18 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
     schema = tool.advertised
     if not isinstance(schema, Mapping):
         return []
-    parents: dict[str, Mapping[str, Any]] = {"": schema}
-    levels: dict[str, tuple[tuple[str, ...], bool]] = {}
+    levels: dict[int, tuple[tuple[str, ...], bool]] = {}
 
-    def level_at(ptr: str) -> tuple[tuple[str, ...], bool]:
-        if ptr not in levels:
-            if ptr not in parents:
-                return (), False
-            lvl, cl = _level_of(parents[ptr])
-            levels[ptr] = (lvl, cl or tool.strict)
-        return levels[ptr]
+    def level_of(obj: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
+        found = levels.get(id(obj))
+        if found is None:
+            lvl, cl = _level_of(obj)
+            found = levels[id(obj)] = (lvl, cl or tool.strict)
+        return found
 
     sites = []
     if tool.description and (keep is None or keep(tool.description)):
-        root_level, closed_root = level_at("")
+        root_level, closed_root = level_of(schema)
         sites.append(
             Site(
                 tool.description,
@@ -941,7 +940,7 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
         )
     root_desc = schema.get("description")
     if isinstance(root_desc, str) and root_desc != tool.description and (keep is None or keep(root_desc)):
-        root_level, closed_root = level_at("")
+        root_level, closed_root = level_of(schema)
         sites.append(
             Site(
                 schema["description"],
@@ -951,20 +950,24 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
                 closed_root,
             )
         )
-    for sub, pointer, label, keyword in _object_nodes(schema):
-        if "properties" in sub:
-            parents[pointer] = sub
-        desc = sub.get("description")
-        if keyword != "properties" or not isinstance(desc, str) or (keep is not None and not keep(desc)):
+    if not isinstance(schema, dict):
+        return sites
+    for node in index_schema(schema).having("description"):
+        sub = node.schema
+        desc = sub["description"]
+        if node.keyword != "properties" or not isinstance(desc, str) or (keep is not None and not keep(desc)):
             continue
-        level, closed = level_at(pointer.rsplit("/", 2)[0])
+        label = _property_label(node)
+        if label is None or node.parent is None:
+            continue
+        level, closed = level_of(node.parent.schema)
         own = tuple(sub["properties"]) if isinstance(sub.get("properties"), Mapping) else ()
         typ = sub.get("type")
         is_value = typ in ("string", "array") or (isinstance(typ, list) and "string" in typ)
         sites.append(
             Site(
                 desc,
-                tool.pointer_in_file(pointer + "/description"),
+                tool.pointer_in_file(node.pointer + "/description"),
                 f"the description of property `{label}`",
                 tuple(dict.fromkeys(level + own)),
                 closed,
@@ -975,64 +978,29 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
     return sites
 
 
-_CHILD_ONE = ("additionalProperties", "items", "then", "else", "not")
-_CHILD_LIST = ("anyOf", "oneOf", "allOf", "items", "prefixItems")
-_CHILD_MAP = ("$defs", "definitions", "patternProperties")
-_CHILD_KEYS = frozenset(("properties", *_CHILD_ONE, *_CHILD_LIST, *_CHILD_MAP))
+_SAME_LABEL = frozenset(("then", "else", "not", "anyOf", "oneOf", "allOf", "$defs", "definitions",
+                         "patternProperties"))
+_ANY_LABEL = frozenset(("additionalProperties", "items", "prefixItems"))
 
 
-def _object_nodes(
-    schema: Mapping[str, Any], limit: int = 20_000
-) -> Iterator[tuple[Mapping[str, Any], str, str, str]]:
-    """Every dict subschema below ``schema`` (not the root) as ``(schema, pointer, label, keyword)``,
-    depth-first in key order; ``label`` is the property path (``a/b``, ``*`` for items). Local
-    ``$ref`` is not followed (each schema text is visited once where it is written)."""
-    stack: list[tuple[Mapping[str, Any], str, str, str]] = [(schema, "", "", "")]
-    seen = 0
-    while stack and seen < limit:
-        node, ptr, label, keyword = stack.pop()
-        seen += 1
-        if ptr:
-            yield node, ptr, label, keyword
-        children: list[tuple[Mapping[str, Any], str, str, str]] = []
-        for key, value in node.items():
-            if type(key) is str and key not in _CHILD_KEYS:
-                continue
-            kp = ptr + "/" + (escape_token(key) if "/" in key or "~" in key else key)
-            if key == "properties" and isinstance(value, dict):
-                for name, sub in value.items():
-                    if isinstance(sub, dict) and isinstance(name, str):
-                        children.append(
-                            (sub, kp + "/" + escape_token(name), f"{label}/{name}" if label else name, key)
-                        )
-            elif key in _CHILD_ONE and isinstance(value, dict):
-                children.append(
-                    (
-                        value,
-                        kp,
-                        f"{label}/*".lstrip("/") if key in ("items", "additionalProperties") else label,
-                        key,
-                    )
-                )
-            elif key in _CHILD_LIST and isinstance(value, list):
-                for i, sub in enumerate(value):
-                    if isinstance(sub, dict):
-                        children.append(
-                            (
-                                sub,
-                                f"{kp}/{i}",
-                                f"{label}/*".lstrip("/") if key != "allOf" and key not in _UNIONS else label,
-                                key,
-                            )
-                        )
-            elif key in _CHILD_MAP and isinstance(value, dict):
-                for name, sub in value.items():
-                    if isinstance(sub, dict):
-                        children.append((sub, kp + "/" + escape_token(str(name)), label, key))
-        stack.extend(reversed(children))
+def _property_label(node: SchemaNode) -> str | None:
+    """The property path of ``node`` as the descriptions name it (``a/b``, ``*`` for array items
+    and additional properties), or ``None`` when it lies under a keyword whose subschemas
+    declare no parameters (``if``, ``contains``, ``propertyNames``, ``dependencies`` ...)."""
+    parts: list[str] = []
+    current: SchemaNode | None = node
+    while current is not None and current.parent is not None:
+        kw = current.keyword
+        if kw == "properties":
+            parts.append(current.token or "")
+        elif kw in _ANY_LABEL:
+            parts.append("*")
+        elif kw not in _SAME_LABEL:
+            return None
+        current = current.parent
+    return "/".join(reversed(parts))
 
 
-_UNIONS = ("anyOf", "oneOf", "allOf")
 
 
 # ---------------------------------------------------------------- analysis
@@ -1155,6 +1123,7 @@ _FORBID_EXTRAS = {"openai-strict"}
 _RE_QWORD = _lazy(r"'\w+'")
 _RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?\w+(?:\s*\([^)\n]*\))?\s*:|:param", re.M)
 _RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
+_RE_UPPER_OR_DIGIT = _lazy(r"[A-Z0-9]")
 
 
 def _might_mention(text: str) -> bool:
@@ -1165,7 +1134,9 @@ def _might_mention(text: str) -> bool:
         return True
     if ":" in text and _RE_ARGLINE.search(text):
         return True
-    return _RE_CAMEL_DIGIT.search(text) is not None
+    # a single character class scans much faster than the pair pattern; both need an
+    # upper-case letter or a digit after the first character
+    return _RE_UPPER_OR_DIGIT.search(text, 1) is not None and _RE_CAMEL_DIGIT.search(text) is not None
 
 
 def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:

@@ -16,181 +16,75 @@ names its section and date in ``source``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemalint.model import Diagnostic, Severity, Tool, split_pointer
 from schemalint.rules.base import Context, Rule
-from schemalint.schema.walk import Node, walk
+from schemalint.schema.index import SchemaNode, index_schema
 from schemalint.targets import PROFILES, label
+
+if TYPE_CHECKING:
+    from schemalint.schema.walk import Node
 
 E, W = Severity.ERROR, Severity.WARNING
 
-SCHEMA_KEYWORDS = frozenset(
-    (
-        "$schema",
-        "$id",
-        "$ref",
-        "$defs",
-        "definitions",
-        "$anchor",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$recursiveRef",
-        "$recursiveAnchor",
-        "$comment",
-        "$vocabulary",
-        "type",
-        "enum",
-        "const",
-        "properties",
-        "required",
-        "additionalProperties",
-        "patternProperties",
-        "propertyNames",
-        "minProperties",
-        "maxProperties",
-        "dependencies",
-        "dependentRequired",
-        "dependentSchemas",
-        "unevaluatedProperties",
-        "items",
-        "prefixItems",
-        "additionalItems",
-        "unevaluatedItems",
-        "contains",
-        "minContains",
-        "maxContains",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "contentMediaType",
-        "contentEncoding",
-        "contentSchema",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "not",
-        "if",
-        "then",
-        "else",
-        "title",
-        "description",
-        "default",
-        "examples",
-        "example",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "nullable",
-        "discriminator",
-        "propertyOrdering",
-    )
-)
-"""Keywords of JSON Schema (draft-07 to 2020-12) plus the OpenAPI 3.0 ones Gemini knows."""
-
-CONDITIONAL_KEYWORDS = frozenset(
-    ("if", "then", "else", "not", "dependentSchemas", "dependencies", "propertyNames", "contains")
-)
-
-
-@dataclass
 class SchemaIndex:
-    """Every subschema of one advertised schema, visited once.
+    """What the provider rules need of one advertised schema, from the shared walk
+    (:func:`schemalint.schema.index.index_schema`, also used by the shape rules).
 
-    ``nodes``: dict subschemas in walk order (``$defs`` entries included, ``$ref`` not
-    followed). ``by_key``: keyword -> nodes whose schema has it (any position, including
-    ``$defs``). ``conditional``: pointers of subschemas inside ``if``/``then``/``else``/
-    ``not``/``dependentSchemas``/``dependencies``/``propertyNames``/``contains``.
-    ``object_nodes`` / ``property_nodes``: non-conditional object schemas / property schemas.
+    ``root``: the schema. ``nodes``: its dict subschemas in walk order (``$defs`` entries
+    included, ``$ref`` not followed). :meth:`having` gives the nodes with a keyword,
+    :meth:`objects` the object schemas and ``property_nodes`` the property schemas, both
+    without conditional subschemas (:meth:`is_conditional`).
     """
 
-    root: Any
-    nodes: list[Node] = field(default_factory=list)
-    by_key: dict[str, list[Node]] = field(default_factory=dict)
-    conditional: set[str] = field(default_factory=set)
-    object_nodes: list[Node] = field(default_factory=list)
-    property_nodes: list[Node] = field(default_factory=list)
-    _order: dict[int, int] | None = field(default=None, repr=False)
+    __slots__ = ("_objects", "_properties", "_shared", "nodes", "root")
+
+    def __init__(self, root: Any) -> None:
+        shared = index_schema(root)
+        self.root = root
+        self.nodes: list[SchemaNode] = shared.nodes
+        self._objects: list[SchemaNode] | None = None
+        self._properties: list[SchemaNode] | None = None
+        self._shared = shared
 
     @classmethod
     def build(cls, root: Any) -> SchemaIndex:
-        """Walk ``root`` once and index the dict nodes by keyword; never raises."""
-        index = cls(root)
-        if not isinstance(root, Mapping):
-            return index
-        by_key = index.by_key
-        nodes = index.nodes
-        objects = index.object_nodes
-        properties = index.property_nodes
-        conditional = index.conditional
-        open_prefixes: list[str] = []
-        for node in walk(root):
-            schema = node.schema
-            if type(schema) is not dict and not isinstance(schema, Mapping):
-                continue
-            ptr = node.pointer
-            keyword = node.keyword
-            if open_prefixes:
-                while open_prefixes and not ptr.startswith(open_prefixes[-1]):
-                    open_prefixes.pop()
-            if open_prefixes or keyword in CONDITIONAL_KEYWORDS:
-                conditional.add(ptr)
-                if keyword in CONDITIONAL_KEYWORDS:
-                    open_prefixes.append(ptr + "/")
-            nodes.append(node)
-            for key in schema:
-                found = by_key.get(key)
-                if found is None:
-                    by_key[key] = [node]
-                else:
-                    found.append(node)
-            if ptr not in conditional:
-                if keyword == "properties":
-                    properties.append(node)
-                t = schema.get("type")
-                if (
-                    t == "object"
-                    or (t is None and "properties" in schema)
-                    or (type(t) is list and "object" in t)
-                ):
-                    objects.append(node)
-        return index
+        """Index ``root`` (any JSON value; non-dicts give no nodes); never raises."""
+        return cls(root)
 
-    def having(self, *keys: str) -> list[Node]:
+    def having(self, *keys: str) -> list[SchemaNode]:
         """Nodes whose schema has any of ``keys``, in walk order, each once."""
-        if len(keys) == 1:
-            return self.by_key.get(keys[0], [])
-        seen: dict[str, Node] = {}
-        for key in keys:
-            for node in self.by_key.get(key, ()):
-                seen.setdefault(node.pointer, node)
-        return sorted(seen.values(), key=lambda n: self.order(n))
+        return self._shared.having(*keys)
 
-    def order(self, node: Node) -> int:
-        """Position of ``node`` in walk order (for stable output)."""
-        if self._order is None:
-            self._order = {id(n): i for i, n in enumerate(self.nodes)}
-        return self._order.get(id(node), 0)
+    @property
+    def property_nodes(self) -> list[SchemaNode]:
+        """Schemas of named properties (``.../properties/<name>``), conditional ones excluded."""
+        if self._properties is None:
+            self._properties = [n for n in self.nodes if n.keyword == "properties" and not n.conditional]
+        return self._properties
 
-    def objects(self) -> list[Node]:
+    def objects(self) -> list[SchemaNode]:
         """Nodes that describe an object value: ``type: object`` (or a list containing it), or
         ``properties`` without a ``type``; conditional subschemas (``if``/``not`` ...) excluded."""
-        return self.object_nodes
+        if self._objects is None:
+            out = []
+            for n in self.nodes:
+                if n.conditional:
+                    continue
+                schema = n.schema
+                t = schema.get("type")
+                if t == "object" or (t is None and "properties" in schema) or (type(t) is list and "object" in t):
+                    out.append(n)
+            self._objects = out
+        return self._objects
 
-    def is_conditional(self, node: Node) -> bool:
+    @staticmethod
+    def is_conditional(node: SchemaNode) -> bool:
         """True for a subschema inside ``if``/``then``/``else``/``not``/``dependentSchemas``/
         ``dependencies``/``propertyNames``/``contains``: it constrains, it does not declare."""
-        return bool(self.conditional) and node.pointer in self.conditional
+        return node.conditional
 
 
 def index_for(tool: Tool, ctx: Context) -> SchemaIndex:
@@ -200,7 +94,7 @@ def index_for(tool: Tool, ctx: Context) -> SchemaIndex:
     if slot[0] is not tool:
         # one slot: run_rules runs every rule on a tool before the next tool, and keeping
         # every tool's index alive would make the garbage collector rescan them all
-        slot[0], slot[1] = tool, SchemaIndex.build(tool.advertised)
+        slot[0], slot[1] = tool, SchemaIndex(tool.advertised)
     return slot[1]
 
 
@@ -224,12 +118,12 @@ def is_object_schema(schema: Any) -> bool:
     return "properties" in schema and "type" not in schema
 
 
-def is_property(node: Node) -> bool:
+def is_property(node: SchemaNode) -> bool:
     """True when ``node`` is the schema of a named property (``.../properties/<name>``)."""
     return node.keyword == "properties"
 
 
-def property_name(node: Node) -> str:
+def property_name(node: SchemaNode) -> str:
     """The last token of the node's pointer (the property name for a property node)."""
     tokens = split_pointer(node.pointer)
     return tokens[-1] if tokens else ""
@@ -242,7 +136,7 @@ def ptr_key(pointer: str, key: str) -> str:
     return join_pointer(pointer, key)
 
 
-def where(node: Node) -> str:
+def where(node: SchemaNode | Node) -> str:
     """A short human location for messages: ``property 'a/b'`` or ``the root schema``."""
     if node.pointer == "":
         return "the root schema"

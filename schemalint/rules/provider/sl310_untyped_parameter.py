@@ -16,7 +16,7 @@ from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, where
 
-_TYPED = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", "not", "if", "properties", "items")
+_TYPED = frozenset(("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", "not", "if", "properties", "items"))
 
 
 class UntypedParameter(ProviderRule):
@@ -38,7 +38,7 @@ class UntypedParameter(ProviderRule):
         index = index_for(tool, ctx)
         for node in index.property_nodes:
             schema = node.schema
-            typed = any(k in schema for k in _TYPED)
+            typed = not _TYPED.isdisjoint(schema)
             for target in targets:
                 if target == "gemini":
                     if "type" in schema or "anyOf" in schema or "$ref" in schema:

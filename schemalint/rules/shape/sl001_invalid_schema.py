@@ -27,8 +27,8 @@ from typing import Any
 
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.shape._index import MAX_DEPTH, index_schema
 from schemalint.schema.dialect import dialect_of, fast_validator
+from schemalint.schema.index import MAX_DEPTH, index_schema
 
 STANDARD_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
 """The seven primitive type names of JSON Schema (Validation draft-07 section 6.1.1)."""
@@ -329,7 +329,7 @@ class _DialectFile:
 
     def add(self, tool: Tool, where: str, names: set[str]) -> None:
         self.affected += 1
-        self.names.update(names)
+        self.names.update(sorted(names))  # sorted: ties in most_common() keep a fixed order
         if self.first is None:
             self.first = (tool, where)
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.shape._index import SchemaNode, index_schema
+from schemalint.schema.index import SchemaNode, index_schema
 from schemalint.schema.walk import resolve_local_ref
 
 _SAME_INSTANCE_CHILD = frozenset({"allOf", "anyOf", "oneOf", "if", "then", "else", "not", "dependentSchemas",

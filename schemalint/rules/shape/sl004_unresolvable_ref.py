@@ -27,7 +27,7 @@ from urllib.parse import urldefrag, urljoin
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.shape._index import SchemaIndex, index_schema
+from schemalint.schema.index import SchemaIndex, index_schema
 from schemalint.schema.walk import resolve_local_ref
 
 

@@ -1,0 +1,229 @@
+"""One lean walk per schema, shared by the shape, provider and description rules.
+
+Rules run tool by tool (:func:`schemalint.rules.base.run_tool_rules`), so SL001, SL003,
+SL004, the provider rules and SL201 ask for the same schema one after the other;
+:func:`index_schema` walks it once and keeps the last few results (keyed by object
+identity, holding a reference so an id is never reused while cached).
+
+The walk covers the same keywords as :func:`schemalint.schema.walk.walk` (every
+applicator, ``$defs``/``definitions``; ``$ref`` not followed) and visits the same
+dict subschemas in the same order (depth-first, root first, in key order), but builds
+no pointer strings: each visited subschema keeps a link to its parent, and pointers and
+instance paths are computed only for the nodes a rule reports. Nodes with a given
+keyword (:meth:`SchemaIndex.having`) are collected on first request. This keeps all
+per-schema rules near the cost of one bare traversal, which matters on catalogs of
+10,000+ tools (``benchmarks/run.py``).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from schemalint.model import escape_token
+
+MAX_NODES = 200_000
+"""Walk at most this many subschemas of one schema (guards exponential fan-out)."""
+
+MAX_DEPTH = 500
+"""Stop the walk below this many nested keywords: deeper schemas are reported as too deep
+(nothing real nests that far; the native metaschema validator would overflow its stack)."""
+
+CONDITIONAL_KEYWORDS = frozenset(
+    ("if", "then", "else", "not", "dependentSchemas", "dependencies", "propertyNames", "contains")
+)
+"""Keywords whose subschemas constrain an instance without declaring its shape."""
+
+_MAPS = frozenset(("properties", "patternProperties", "dependencies", "dependentSchemas", "$defs", "definitions"))
+_SINGLE = frozenset(("additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems",
+                     "contains", "if", "then", "else", "not", "propertyNames", "items"))
+_LISTS = frozenset(("anyOf", "oneOf", "allOf", "prefixItems", "items"))
+_ANY = "*"
+_NO_INSTANCE = frozenset({"$defs", "definitions", "if", "not", "propertyNames"})
+_ANY_CHILD = frozenset({"patternProperties", "additionalProperties", "unevaluatedProperties",
+                        "additionalItems", "unevaluatedItems", "contains"})
+
+
+class SchemaNode:
+    """One object subschema: ``schema`` (a dict), its ``parent`` node, the ``keyword`` that led
+    here from the parent (``""`` at the root), ``token`` (the map key or list index under that
+    keyword, or ``None``), ``depth`` (keywords descended from the root) and ``conditional``
+    (it lies in or under an ``if``/``then``/``else``/``not``/``dependentSchemas``/
+    ``dependencies``/``propertyNames``/``contains`` subschema: it constrains, it does not declare)."""
+
+    __slots__ = ("_pointer", "conditional", "depth", "keyword", "parent", "schema", "token")
+
+    def __init__(self, schema: dict[str, Any], parent: SchemaNode | None, keyword: str,
+                 token: str | None, depth: int, conditional: bool = False) -> None:
+        self.schema = schema
+        self.parent = parent
+        self.keyword = keyword
+        self.token = token
+        self.depth = depth
+        self.conditional = conditional
+        self._pointer: str | None = None
+
+    @property
+    def pointer(self) -> str:
+        """JSON pointer (RFC 6901) of this subschema relative to the walked root (computed once)."""
+        if self._pointer is not None:
+            return self._pointer
+        chain: list[SchemaNode] = []
+        node: SchemaNode | None = self
+        while node is not None and node._pointer is None:
+            chain.append(node)
+            node = node.parent
+        pointer = "" if node is None else node._pointer or ""
+        for item in reversed(chain):
+            if item.parent is not None:
+                pointer += "/" + escape_token(item.keyword)
+                if item.token is not None:
+                    pointer += "/" + escape_token(item.token)
+            item._pointer = pointer
+        return pointer
+
+    @property
+    def instance_path(self) -> str | None:
+        """Pointer into the instance this subschema governs (``*`` = any index/other key), or
+        ``None`` inside ``$defs``/``not``/``if``/``propertyNames``."""
+        parts: list[str] = []
+        node: SchemaNode | None = self
+        while node is not None and node.parent is not None:
+            kw = node.keyword
+            if kw in _NO_INSTANCE:
+                return None
+            if kw == "properties":
+                parts.append(escape_token(node.token or ""))
+            elif kw in _ANY_CHILD or (kw == "items" and node.token is None):
+                parts.append(_ANY)
+            elif kw in ("items", "prefixItems"):
+                parts.append(node.token or "0")
+            node = node.parent
+        return "".join("/" + p for p in reversed(parts))
+
+    def __repr__(self) -> str:
+        return f"SchemaNode({self.pointer!r})"
+
+
+class SchemaIndex:
+    """Every dict subschema of one schema, from one walk.
+
+    ``nodes``: the subschemas in walk order (root first; ``$defs`` entries included, ``$ref``
+    not followed). ``max_depth``: deepest keyword nesting seen. ``truncated``: the walk
+    stopped at :data:`MAX_NODES` or :data:`MAX_DEPTH` (``too_deep`` tells which).
+    """
+
+    __slots__ = ("_having", "max_depth", "nodes", "root", "too_deep", "truncated")
+
+    def __init__(self, root: Any = None) -> None:
+        self.root = root
+        self.nodes: list[SchemaNode] = []
+        self.max_depth = 0
+        self.truncated = False
+        self.too_deep = False
+        self._having: dict[tuple[str, ...], list[SchemaNode]] = {}
+
+    def having(self, *keys: str) -> list[SchemaNode]:
+        """Nodes whose schema has any of ``keys``, in walk order, each once (cached per ``keys``)."""
+        found = self._having.get(keys)
+        if found is None:
+            if len(keys) == 1:
+                key = keys[0]
+                found = [n for n in self.nodes if key in n.schema]
+            else:
+                found = [n for n in self.nodes if any(k in n.schema for k in keys)]
+            self._having[keys] = found
+        return found
+
+    @property
+    def refs(self) -> list[SchemaNode]:
+        """Nodes with a string ``$ref``."""
+        return [n for n in self.having("$ref") if type(n.schema["$ref"]) is str]
+
+    @property
+    def required(self) -> list[SchemaNode]:
+        """Nodes with a non-empty list ``required``."""
+        return [n for n in self.having("required") if n.schema["required"] and type(n.schema["required"]) is list]
+
+    @property
+    def ids(self) -> list[SchemaNode]:
+        """Nodes with ``$id``/``id``/``$anchor``/``$dynamicAnchor``."""
+        return self.having("$id", "id", "$anchor", "$dynamicAnchor")
+
+
+_APPLICATORS = _MAPS | _SINGLE | _LISTS
+
+
+def _build(schema: dict[str, Any]) -> SchemaIndex:
+    # The hot loop of every check: locals instead of globals, and leaves (no applicator
+    # keyword) cost one set operation.
+    index = SchemaIndex(schema)
+    append = index.nodes.append
+    node_class = SchemaNode
+    applicators, maps, single, lists, conditional = _APPLICATORS, _MAPS, _SINGLE, _LISTS, CONDITIONAL_KEYWORDS
+    stack = [node_class(schema, None, "", None, 0)]
+    pop = stack.pop
+    count = 0
+    max_depth = 0
+    while stack:
+        node = pop()
+        count += 1
+        if count > MAX_NODES:
+            index.truncated = True
+            break
+        depth = node.depth
+        if depth > max_depth:
+            max_depth = depth
+            if depth > MAX_DEPTH:
+                index.truncated = index.too_deep = True
+                break
+        append(node)
+        sub = node.schema
+        if applicators.isdisjoint(sub):
+            continue
+        depth += 1
+        cond = node.conditional
+        children: list[SchemaNode] = []
+        add = children.append
+        for key, value in sub.items():
+            if key not in applicators:
+                continue
+            kind = type(value)
+            if kind is dict:
+                if key in maps:
+                    c = cond or key in conditional
+                    for name, child in value.items():
+                        if type(child) is dict:
+                            add(node_class(child, node, key, name, depth, c))
+                elif key in single:
+                    add(node_class(value, node, key, None, depth, cond or key in conditional))
+            elif kind is list and key in lists:
+                for i, child in enumerate(value):
+                    if type(child) is dict:
+                        add(node_class(child, node, key, str(i), depth, cond))
+        if children:
+            children.reverse()
+            stack.extend(children)
+    index.max_depth = max_depth
+    return index
+
+
+_CACHE: OrderedDict[int, tuple[Any, SchemaIndex]] = OrderedDict()
+_CACHE_SIZE = 4
+
+
+def index_schema(schema: Any) -> SchemaIndex:
+    """The :class:`SchemaIndex` of ``schema`` (any JSON value; non-dicts give an empty index).
+
+    Cached for the last few schemas by identity: the rules checking one tool share one walk.
+    Never raises; a schema too large or too deep is cut off (``truncated``).
+    """
+    key = id(schema)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    index = _build(schema) if isinstance(schema, dict) else SchemaIndex(schema)
+    _CACHE[key] = (schema, index)
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return index
