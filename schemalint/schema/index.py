@@ -131,7 +131,8 @@ class SchemaIndex:
                 key = keys[0]
                 found = [n for n in self.nodes if key in n.schema]
             else:
-                found = [n for n in self.nodes if any(k in n.schema for k in keys)]
+                wanted = frozenset(keys)
+                found = [n for n in self.nodes if not wanted.isdisjoint(n.schema)]
             self._having[keys] = found
         return found
 
@@ -210,6 +211,7 @@ def _build(schema: dict[str, Any]) -> SchemaIndex:
 
 _CACHE: OrderedDict[int, tuple[Any, SchemaIndex]] = OrderedDict()
 _CACHE_SIZE = 4
+_LAST: list[Any] = [None, None]
 
 
 def index_schema(schema: Any) -> SchemaIndex:
@@ -218,12 +220,16 @@ def index_schema(schema: Any) -> SchemaIndex:
     Cached for the last few schemas by identity: the rules checking one tool share one walk.
     Never raises; a schema too large or too deep is cut off (``truncated``).
     """
+    if _LAST[0] is schema:
+        return _LAST[1]
     key = id(schema)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is schema:
+        _LAST[0], _LAST[1] = schema, hit[1]
         return hit[1]
     index = _build(schema) if isinstance(schema, dict) else SchemaIndex(schema)
     _CACHE[key] = (schema, index)
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
+    _LAST[0], _LAST[1] = schema, index
     return index

@@ -1124,10 +1124,16 @@ _RE_QWORD = _lazy(r"'\w+'")
 _RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?\w+(?:\s*\([^)\n]*\))?\s*:|:param", re.M)
 _RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
 _RE_UPPER_OR_DIGIT = _lazy(r"[A-Z0-9]")
+_RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9]")
+_TRIGGER_FIRST = frozenset("`\"{=_':")
 
 
 def _might_mention(text: str) -> bool:
     """Cheap pre-filter: can ``text`` hold a non-plain mention at all (quote, ``_``, camelCase, ``x:``...)?"""
+    # every test below needs one of these characters (an upper-case letter or digit only
+    # after the first character); most descriptions have none and cost one scan
+    if _RE_TRIGGER.search(text, 1) is None and text[:1] not in _TRIGGER_FIRST:
+        return False
     if "`" in text or '"' in text or "{" in text or "=" in text or "_" in text:
         return True
     if "'" in text and _RE_QWORD.search(text):
