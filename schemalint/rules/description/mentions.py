@@ -1145,6 +1145,29 @@ def _might_mention(text: str) -> bool:
     return _RE_UPPER_OR_DIGIT.search(text, 1) is not None and _RE_CAMEL_DIGIT.search(text) is not None
 
 
+_MENTIONS_CACHE: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = {}
+_MENTIONS_NAMES: list[Any] = [None]
+
+
+def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) -> tuple[Mention, ...]:
+    """:func:`extract_mentions` of one site, cached: catalogs repeat a description in many
+    copies of one tool (BFCL and ACEBench files share definitions), and the result depends
+    only on the text, the tool's name, the site's kind and level, and the catalog's names."""
+    if _MENTIONS_NAMES[0] is not catalog_names:
+        _MENTIONS_CACHE.clear()
+        _MENTIONS_NAMES[0] = catalog_names
+    property_level = site.where != "the tool description"
+    key = (site.text, tool_name, site.is_value, property_level, site.level)
+    found = _MENTIONS_CACHE.get(key)
+    if found is None:
+        if len(_MENTIONS_CACHE) > 50_000:
+            _MENTIONS_CACHE.clear()
+        found = _MENTIONS_CACHE[key] = tuple(extract_mentions(
+            site.text, tool_name=tool_name, tool_names=catalog_names, is_value=site.is_value,
+            property_level=property_level, level=site.level))
+    return found
+
+
 def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
     idx, catalog_names = _catalog_info(getattr(ctx, "catalog", ()) or ())
     plain_wanted = (
@@ -1160,14 +1183,7 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
     removed = None
     reported: set[tuple[str, str]] = set()
     for site in sites:
-        for mention in extract_mentions(
-            site.text,
-            tool_name=tool.name,
-            tool_names=catalog_names,
-            is_value=site.is_value,
-            property_level=site.where != "the tool description",
-            level=site.level,
-        ):
+        for mention in _site_mentions(site, tool.name, catalog_names):
             tok = mention.token
             if known is None:
                 known = (
