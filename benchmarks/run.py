@@ -235,6 +235,13 @@ def main() -> int:
             table.add("schemalint check (one small file)", one, one_mem, "typer no-op", one / typer_noop,
                       "imports " + heavy_imports(one_cmd))
             table.budget("check on one small file vs typer no-op CLI", one / typer_noop, 1.3)
+            script = Path(PY).with_name("schemalint")  # the installed console script, as users run it
+            if script.is_file():
+                script_time, script_mem = median_run([str(script), "check", str(small)], args.runs)
+                table.add("console script check (one small file)", script_time, script_mem, "typer no-op",
+                          script_time / typer_noop)
+                table.budget("console script check on one small file vs typer no-op CLI",
+                             script_time / typer_noop, 1.3)
 
         times: dict[int, float] = {}
         for size in sizes:

@@ -5,8 +5,6 @@ above it; 2 usage or configuration error, missing path, failed import.
 Heavy modules are imported inside the commands so that start-up stays fast.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 from pathlib import Path
@@ -249,9 +247,38 @@ def _own_files(cfg: Any, baseline_file: str | None) -> list[str]:
     return [os.path.normpath(p) for p in own]
 
 
+def _invoked_command(args: list[str]) -> str | None:
+    """The subcommand name in ``args`` (the words after the program name): the first word that is
+    not an option, since the group's own options (--version, --help) take no value; else ``None``."""
+    for arg in args:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point.
+
+    Typer turns every registered command into a click command (signature, type hints, one
+    parameter object per option) before it parses anything; one process runs one command, so
+    when the command line names one, only that command is built (start-up time is a budget).
+    Anything else (no command, --help, --version, a misspelt name) builds all of them, so that
+    help and "No such command" list every command. Raises ``SystemExit`` like any typer app.
+    """
+    from typer.main import get_command_name
+
+    name = _invoked_command(sys.argv[1:])
+    registered = app.registered_commands
+    chosen = [c for c in registered
+              if c.callback is not None and (c.name or get_command_name(c.callback.__name__)) == name]
+    if chosen:
+        app.registered_commands = chosen
+    try:
+        app()
+    finally:
+        app.registered_commands = registered
 
 
 # Each command lives in its own module; importing it registers it on `app`.

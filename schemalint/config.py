@@ -174,6 +174,12 @@ def find_config(start: Path | None = None) -> Path | None:
     Walks up from ``start`` (default: the working directory). Raises :class:`ConfigError`
     when a candidate ``pyproject.toml`` is not valid TOML.
     """
+    return _find_config(start)[0]
+
+
+def _find_config(start: Path | None) -> tuple[Path | None, dict[str, Any] | None]:
+    """:func:`find_config`, with the parsed TOML of a ``pyproject.toml`` it found (``None`` for a
+    ``schemalint.toml``, which is read later) so that :func:`load_config` does not parse it twice."""
     here = (start or Path.cwd()).resolve()
     for directory in (here, *here.parents):
         for name in CONFIG_FILES:
@@ -181,11 +187,12 @@ def find_config(start: Path | None = None) -> Path | None:
             if not candidate.is_file():
                 continue
             if name == "schemalint.toml":
-                return candidate
-            tool = _load_toml(candidate).get("tool", {})
+                return candidate, None
+            data = _load_toml(candidate)
+            tool = data.get("tool", {})
             if isinstance(tool, dict) and "schemalint" in tool:
-                return candidate
-    return None
+                return candidate, data
+    return None, None
 
 
 # ---------------------------------------------------------------------------- validation helpers
@@ -464,12 +471,13 @@ def load_config(explicit: Path | None = None, *, start: Path | None = None,
     Raises :class:`ConfigError` for a missing explicit file, invalid TOML, an unknown
     key, rule or option, or a bad value.
     """
-    path = explicit or find_config(start)
+    path, data = (explicit, None) if explicit else _find_config(start)
     if path is None:
         return Config(root=(start or Path.cwd()).resolve())
-    if not path.is_file():
-        raise ConfigError(f"{path}: no such configuration file")
-    data = _load_toml(path)
+    if data is None:
+        if not path.is_file():
+            raise ConfigError(f"{path}: no such configuration file")
+        data = _load_toml(path)
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})
         table = tool.get("schemalint", {}) if isinstance(tool, dict) else {}
