@@ -2,10 +2,12 @@
 
 usage: python benchmarks/run.py [--runs N] [--sizes 1000,10000] [--corpus PATH] [--keep DIR]
 
-Every figure is the median of N runs (default 5) of a whole process, printed as a
-ratio to its baseline together with absolute times (seconds) and peak resident
-memory (MiB, from wait4). Baselines: the floor (benchmarks/floor.py: orjson parse and
-a pure-Python visit of every subschema), a bare typer no-op CLI, and `python -c pass`.
+Every figure is the median of N runs (default 5; start-up: at least 15) of a whole
+process, printed as a ratio to its baseline together with absolute times (seconds) and
+peak resident memory (MiB, from wait4). Commands compared with each other take turns
+within each round of runs, so that a shared machine's changing load hits them alike.
+Baselines: the floor (benchmarks/floor.py: orjson parse and a pure-Python visit of every
+subschema), a bare typer no-op CLI, and `python -c pass`.
 The synthetic catalog is deterministic (seeded); nothing here is collected by pytest.
 """
 
@@ -147,9 +149,20 @@ def run_once(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, int
 
 def median_run(cmd: list[str], runs: int, cwd: Path | None = None) -> tuple[float, float]:
     """Median seconds and median peak MiB over ``runs`` runs (after one warm-up run)."""
-    run_once(cmd, cwd)
-    samples = [run_once(cmd, cwd) for _ in range(runs)]
-    return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
+    return median_runs([cmd], runs, cwd)[0]
+
+
+def median_runs(cmds: list[list[str]], runs: int, cwd: Path | None = None) -> list[tuple[float, float]]:
+    """Median (seconds, peak MiB) of each command over ``runs`` rounds, the commands taking turns
+    within each round (after one warm-up round): on a shared machine a change of load then
+    hits a command and its baseline alike, and their ratio stays meaningful."""
+    for cmd in cmds:
+        run_once(cmd, cwd)
+    samples: list[list[tuple[float, float, int]]] = [[] for _ in cmds]
+    for _ in range(runs):
+        for i, cmd in enumerate(cmds):
+            samples[i].append(run_once(cmd, cwd))
+    return [(statistics.median(s[0] for s in got), statistics.median(s[1] for s in got)) for got in samples]
 
 
 HEAVY = ("pydantic", "deepdiff", "hypothesis", "mcp", "jsonschema", "jsonschema_rs", "referencing",
@@ -220,24 +233,24 @@ def main() -> int:
             noop.write_text("import typer\napp = typer.Typer()\n@app.command()\ndef main() -> None:\n    pass\n"
                             "app()\n")
             small = ROOT / "examples" / "mcp" / "get_me.snap"
-            bare, bare_mem = median_run([PY, "-c", "pass"], args.runs)
-            typer_noop, typer_mem = median_run([PY, str(noop)], args.runs)
-            print("start-up:")
+            version_cmd = [*SCHEMALINT, "--version"]
+            one_cmd = [*SCHEMALINT, "check", str(small)]
+            script = Path(PY).with_name("schemalint")  # the installed console script, as users run it
+            script_cmd = [str(script), "check", str(small)] if script.is_file() else None
+            startup = [[PY, "-c", "pass"], [PY, str(noop)], version_cmd, one_cmd] + ([script_cmd] if script_cmd else [])
+            measured = median_runs(startup, max(args.runs, 15))  # short runs: more of them
+            (bare, bare_mem), (typer_noop, typer_mem), (version, version_mem), (one, one_mem) = measured[:4]
+            print(f"start-up (median of {max(args.runs, 15)} interleaved runs):")
             table.add("python -c pass", bare, bare_mem, "python -c pass", 1.0)
             table.add("typer no-op CLI", typer_noop, typer_mem, "python -c pass", typer_noop / bare,
                       "imports " + heavy_imports([PY, str(noop)]))
-            version_cmd = [*SCHEMALINT, "--version"]
-            version, version_mem = median_run(version_cmd, args.runs)
             table.add("schemalint --version", version, version_mem, "typer no-op", version / typer_noop,
                       "imports " + heavy_imports(version_cmd))
-            one_cmd = [*SCHEMALINT, "check", str(small)]
-            one, one_mem = median_run(one_cmd, args.runs)
             table.add("schemalint check (one small file)", one, one_mem, "typer no-op", one / typer_noop,
                       "imports " + heavy_imports(one_cmd))
             table.budget("check on one small file vs typer no-op CLI", one / typer_noop, 1.3)
-            script = Path(PY).with_name("schemalint")  # the installed console script, as users run it
-            if script.is_file():
-                script_time, script_mem = median_run([str(script), "check", str(small)], args.runs)
+            if script_cmd:
+                script_time, script_mem = measured[4]
                 table.add("console script check (one small file)", script_time, script_mem, "typer no-op",
                           script_time / typer_noop)
                 table.budget("console script check on one small file vs typer no-op CLI",
@@ -256,33 +269,34 @@ def main() -> int:
             mb = sum(f.stat().st_size for f in base.iterdir()) / 1e6
             print(f"\n{size} synthetic tools ({mb:.1f} MB, {mb * 1e3 / size:.1f} KB a tool; "
                   f"{n_changed} tools = {100 * n_changed / size:.1f}% differ in the changed copy):")
-            floor, floor_mem = median_run([*floor_cmd, str(base)], args.runs)
+            snapdir = work / f"snap{size}"
+            shutil.rmtree(snapdir, ignore_errors=True)
+            run_once([*SCHEMALINT, "snapshot", str(base), "--dir", str(snapdir)])
+            rows = median_runs([
+                [*floor_cmd, str(base)],
+                [*floor_cmd, "--hold", str(base)],
+                [*SCHEMALINT, "check", str(base), "--format", "json"],
+                [*SCHEMALINT, "check", str(base), "--format", "json", "--jobs", "1"],
+                [*floor_cmd, str(base), str(changed)],
+                [*SCHEMALINT, "diff", str(base), str(changed), "--format", "json", "--fail-on", "never"],
+                [*SCHEMALINT, "snapshot", str(base), "--dir", str(snapdir), "--check"],
+            ], args.runs)
+            (floor, floor_mem), (_, hold_mem), (check, check_mem), (check1, check1_mem) = rows[:4]
+            (floor2, floor2_mem), (diff, diff_mem), (snap, snap_mem) = rows[4:]
             table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
-            _, hold_mem = median_run([*floor_cmd, "--hold", str(base)], args.runs)
             table.add_memory("floor holding every parsed file", hold_mem, floor_mem)
-            check, check_mem = median_run([*SCHEMALINT, "check", str(base), "--format", "json"], args.runs)
             table.add("schemalint check (default --jobs)", check, check_mem, "floor", check / floor)
             table.add_memory("  peak memory of check", check_mem, hold_mem, "floor holding the files")
-            check1, check1_mem = median_run([*SCHEMALINT, "check", str(base), "--format", "json", "--jobs", "1"],
-                                            args.runs)
             times[size] = check1
             table.add("schemalint check --jobs 1", check1, check1_mem, "floor", check1 / floor)
             if size == max(sizes):
                 table.budget(f"check on {size} tools vs floor (goal 2x)", check / floor, 3.0)
                 table.budget(f"check peak memory on {size} tools vs floor holding the files",
                              check_mem / hold_mem, 3.0)
-            floor2, floor2_mem = median_run([*floor_cmd, str(base), str(changed)], args.runs)
             table.add("floor of parsing both catalogs", floor2, floor2_mem, "floor x2", 1.0)
-            diff, diff_mem = median_run([*SCHEMALINT, "diff", str(base), str(changed), "--format", "json",
-                                         "--fail-on", "never"], args.runs)
             table.add("schemalint diff (1% of tools changed)", diff, diff_mem, "floor x2", diff / floor2)
             if size == max(sizes):
                 table.budget(f"diff of two {size}-tool catalogs vs parsing both", diff / floor2, 2.0)
-            snapdir = work / f"snap{size}"
-            shutil.rmtree(snapdir, ignore_errors=True)
-            run_once([*SCHEMALINT, "snapshot", str(base), "--dir", str(snapdir)])
-            snap, snap_mem = median_run([*SCHEMALINT, "snapshot", str(base), "--dir", str(snapdir), "--check"],
-                                        args.runs)
             table.add("schemalint snapshot --check", snap, snap_mem, "floor", snap / floor)
         if len(sizes) >= 2:
             lo, hi = min(sizes), max(sizes)
@@ -293,16 +307,19 @@ def main() -> int:
         if corpus.is_dir():
             mb = sum(f.stat().st_size for f in corpus.rglob("*") if f.is_file()) / 1e6
             print(f"\nreal corpus ({corpus}, {mb:.1f} MB):")
-            floor, floor_mem = median_run([*floor_cmd, str(corpus)], args.runs)
+            rows = median_runs([
+                [*floor_cmd, str(corpus)],
+                [*floor_cmd, "--hold", str(corpus)],
+                [*SCHEMALINT, "check", str(corpus), "--format", "json"],
+                *([*SCHEMALINT, "check", str(corpus), "--target", "all", "--format", "json", "--jobs", jobs]
+                  for jobs in ("1", "2")),
+            ], args.runs)
+            (floor, floor_mem), (_, hold_mem), (check, check_mem) = rows[:3]
             table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
-            _, hold_mem = median_run([*floor_cmd, "--hold", str(corpus)], args.runs)
             table.add_memory("floor holding every parsed file", hold_mem, floor_mem)
-            check, check_mem = median_run([*SCHEMALINT, "check", str(corpus), "--format", "json"], args.runs)
             table.add("schemalint check", check, check_mem, "floor", check / floor)
             table.add_memory("  peak memory of check", check_mem, hold_mem, "floor holding the files")
-            for jobs in ("1", "2"):
-                cmd = [*SCHEMALINT, "check", str(corpus), "--target", "all", "--format", "json", "--jobs", jobs]
-                full, full_mem = median_run(cmd, args.runs)
+            for jobs, (full, full_mem) in zip(("1", "2"), rows[3:], strict=True):
                 table.add(f"check --target all --jobs {jobs} (84k findings)", full, full_mem, "floor", full / floor)
         return table.print_budgets()
     finally:
