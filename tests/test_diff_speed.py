@@ -1,0 +1,122 @@
+"""The shortcuts that keep ``schemalint diff`` fast give the same answers as the slow paths.
+
+* :func:`~schemalint.diff.classify.diff_locations` shares equal subtrees before deepdiff
+  walks them: its paths must equal deepdiff's on the unshared values (random schemas and
+  random edits, real deepdiff);
+* the order of the changes does not depend on the string hash seed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from schemalint.diff.classify import diff_locations, normalise, share_equal
+
+KEYS = ["type", "properties", "required", "enum", "items", "anyOf", "description", "minimum", "a", "b"]
+
+# few distinct scalars, so that edits often swap values equal in Python but not in JSON (1, 1.0, true)
+scalars = st.sampled_from([None, True, False, 0, 1, 0.0, -0.0, 1.0, math.nan, "string", "x", ""])
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.sampled_from(KEYS), inner, max_size=5),
+    ),
+    max_leaves=30,
+)
+
+
+@st.composite
+def edited(draw: st.DrawFn) -> tuple[Any, Any]:
+    """A value and a copy of it with a few random edits somewhere inside (or none)."""
+    old = draw(json_values)
+    new = json.loads(json.dumps(old))  # NaN survives the round trip
+
+    def edit(value: Any) -> Any:
+        if isinstance(value, dict) and value and draw(st.booleans()):
+            key = draw(st.sampled_from(sorted(value)))
+            value[key] = edit(value[key])
+            return value
+        if isinstance(value, list) and value and draw(st.booleans()):
+            i = draw(st.integers(0, len(value) - 1))
+            value[i] = edit(value[i])
+            return value
+        action = draw(st.integers(0, 3))
+        if action == 0:
+            return draw(json_values)
+        if action == 1 and isinstance(value, dict):
+            value[draw(st.sampled_from(KEYS))] = draw(scalars)
+            return value
+        if action == 2 and isinstance(value, list):
+            value.append(draw(scalars))
+            return value
+        return value
+
+    for _ in range(draw(st.integers(0, 3))):
+        new = edit(new)
+    return old, new
+
+
+def deepdiff_paths(old: Any, new: Any) -> list[list[Any]]:
+    """Every path deepdiff reports on the normalised values, without any sharing."""
+    from deepdiff import DeepDiff
+
+    tree = DeepDiff(normalise(old), normalise(new), view="tree", verbose_level=0)
+    return [list(level.path(output_format="list")) for report in sorted(tree) for level in tree[report]]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edited())
+def test_sharing_equal_subtrees_changes_no_deepdiff_path(pair: tuple[Any, Any]) -> None:
+    old, new = pair
+    assert diff_locations(old, new) == deepdiff_paths(old, new)
+
+
+def test_share_equal_keeps_types_apart_and_shares_equal_parts() -> None:
+    old = {"a": {"minimum": 1}, "b": [1, {"x": "y"}], "c": {"d": 1}}
+    new = {"a": {"minimum": True}, "b": [1, {"x": "y"}], "c": {"d": 1.0}}
+    shared, equal = share_equal(old, new)
+    assert not equal
+    assert shared["b"] is old["b"]  # equal: shared
+    assert shared["a"] is not old["a"] and shared["a"] == {"minimum": True}  # 1 vs true
+    assert shared["c"] == {"d": 1.0} and isinstance(shared["c"]["d"], float)  # 1 vs 1.0
+    assert new == {"a": {"minimum": True}, "b": [1, {"x": "y"}], "c": {"d": 1.0}}  # not modified
+    assert not share_equal({"x": float("nan")}, {"x": float("nan")})[1]  # deepdiff: nan != nan
+    assert share_equal({"k": [1, 2]}, {"k": [1, 2]})[1]
+    assert not share_equal({"k": [1, 2]}, {"k": [1, 2, 3]})[1]
+
+
+def test_change_order_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
+    """deepdiff keeps report types in a set; the diff must still print changes in one order."""
+    props = {f"p{i}": {"type": "string", "description": f"d{i}"} for i in range(6)}
+    old = {"name": "t", "description": "x", "inputSchema": {"type": "object", "properties": props}}
+    new_props = {k: dict(v) for k, v in props.items() if k not in ("p1", "p4")}
+    new_props["p2"]["description"] = "changed"
+    new_props["p3"]["type"] = 3
+    new_props["q"] = {"type": "integer"}
+    new = {**old, "inputSchema": {"type": "object", "properties": new_props, "required": ["p0"]}}
+    (tmp_path / "old.json").write_text(json.dumps([old]))
+    (tmp_path / "new.json").write_text(json.dumps([new]))
+    outputs = set()
+    for seed in ("0", "1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run(
+            [sys.executable, "-m", "schemalint", "diff", "old.json", "new.json", "--format", "json",
+             "--fail-on", "never"],
+            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1
+    report = json.loads(outputs.pop())
+    names = {c["name"] for c in report["changes"]}
+    assert names == {"required-added", "property-removed", "property-added", "type-narrowed", "description-changed"}
