@@ -62,7 +62,7 @@ def diff(
     from schemalint.diff.compare import DiffError, compare_tools
     from schemalint.diff.report import FORMATS, render
     from schemalint.diff.result import FAIL_LEVELS
-    from schemalint.diff.sources import load_base, load_side, load_worktree
+    from schemalint.diff.sources import ParsedFiles, load_base, load_side, load_worktree
 
     if output_format not in FORMATS:
         raise fail(f"unknown --format {output_format!r}; choose from {', '.join(FORMATS)}")
@@ -70,6 +70,7 @@ def diff(
         raise fail(f"unknown --fail-on {fail_on!r}; choose from {', '.join(FAIL_LEVELS)}")
     args = list(paths or [])
     notes: list[str] = []
+    reuse = ParsedFiles()  # the second side parses only the files that differ from the first
     try:
         if base is None:
             if len(args) != 2:
@@ -81,8 +82,8 @@ def diff(
                 roots = load_config(config).import_roots(python_path)
             except ConfigError as exc:
                 raise fail(str(exc)) from None
-            old = load_side(args[0], python_path=roots)
-            new = load_side(args[1], python_path=roots)
+            old = load_side(args[0], python_path=roots, reuse=reuse)
+            new = load_side(args[1], python_path=roots, reuse=reuse)
         else:
             from schemalint.config import ConfigError, load_config, resolve_sources
 
@@ -95,9 +96,10 @@ def diff(
                 raise fail("no sources given and none configured in [tool.schemalint] `sources`")
             excl = [*cfg.exclude, *(exclude or [])]
             roots = cfg.import_roots(python_path)
-            old = load_base(base, srcs, exclude=excl, python_path=roots, notes=notes)
-            new = load_worktree(srcs, exclude=excl, python_path=roots)
+            old = load_base(base, srcs, exclude=excl, python_path=roots, notes=notes, reuse=reuse)
+            new = load_worktree(srcs, exclude=excl, python_path=roots, reuse=reuse)
             old_label, new_label = base, "working tree"
+        del reuse  # the bytes of the first side's files
         result = compare_tools(old, new, old_label=old_label, new_label=new_label)
     except DiffError as exc:
         raise fail(str(exc)) from None

@@ -120,3 +120,100 @@ def test_change_order_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
     report = json.loads(outputs.pop())
     names = {c["name"] for c in report["changes"]}
     assert names == {"required-added", "property-removed", "property-added", "type-narrowed", "description-changed"}
+
+
+# ---------------------------------------------------------------- files parsed once for both sides
+def _tool(i: int, **extra: Any) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}}
+    return {"name": f"t{i}", "description": f"Tool {i}.", "inputSchema": schema, **extra}
+
+
+def _catalog(root: Path, changed: bool) -> Path:
+    """Three files: one identical on both sides, one with an edited tool, one with NaN (which
+    orjson refuses: the loader's own reader parses it) identical on both sides."""
+    root.mkdir(parents=True)
+    (root / "same.json").write_text(json.dumps({"tools": [_tool(0), _tool(1)]}, indent=1))
+    edited = _tool(2, title="New title") if changed else _tool(2)
+    (root / "sub").mkdir()
+    (root / "sub" / "edited.json").write_text(json.dumps([edited, _tool(3)]))
+    (root / "nan.json").write_text('[{"name": "t4", "inputSchema": {"type": "number", "maximum": NaN}}]')
+    return root
+
+
+def test_identical_files_are_parsed_once_and_the_diff_is_unchanged(tmp_path: Path) -> None:
+    from schemalint.diff import compare_tools
+    from schemalint.diff.sources import ParsedFiles, load_side, load_worktree
+
+    old_dir, new_dir = _catalog(tmp_path / "old", False), _catalog(tmp_path / "new", True)
+    reuse = ParsedFiles()
+    old, new = load_side(str(old_dir), reuse=reuse), load_side(str(new_dir), reuse=reuse)
+    by_old, by_new = {t.name: t for t in old}, {t.name: t for t in new}
+    assert by_old["t0"].raw is by_new["t0"].raw  # same.json: parsed once
+    assert by_old["t4"].raw is by_new["t4"].raw  # nan.json: parsed once, by the slow reader
+    assert by_old["t3"].raw is not by_new["t3"].raw  # sub/edited.json differs: parsed on each side
+    assert by_new["t0"].origin.file == str(new_dir / "same.json")
+    with_reuse = compare_tools(old, new).to_json()
+    without = compare_tools(load_worktree([str(old_dir)]), load_worktree([str(new_dir)])).to_json()
+    assert with_reuse == without
+    statuses = {t["tool"]: t["status"] for t in with_reuse["tools"]}
+    assert statuses == {"t0": "identical", "t1": "identical", "t2": "changed", "t3": "identical", "t4": "identical"}
+
+
+def test_a_file_moved_to_another_place_is_parsed_again(tmp_path: Path) -> None:
+    from schemalint.diff.sources import ParsedFiles, load_side
+
+    old_dir, new_dir = _catalog(tmp_path / "old", False), _catalog(tmp_path / "new", False)
+    (new_dir / "same.json").rename(new_dir / "moved.json")
+    reuse = ParsedFiles()
+    old, new = load_side(str(old_dir), reuse=reuse), load_side(str(new_dir), reuse=reuse)
+    by_old, by_new = {t.name: t for t in old}, {t.name: t for t in new}
+    assert by_old["t0"].raw is not by_new["t0"].raw and by_old["t0"].raw == by_new["t0"].raw
+    assert by_new["t0"].origin.file == str(new_dir / "moved.json")
+
+
+def test_an_unreadable_file_is_still_an_error_on_the_second_side(tmp_path: Path) -> None:
+    old_dir, new_dir = _catalog(tmp_path / "old", False), _catalog(tmp_path / "new", False)
+    (new_dir / "sub" / "edited.json").write_text('[{"name": "t2",')
+    proc = subprocess.run(
+        [sys.executable, "-m", "schemalint", "diff", str(old_dir), str(new_dir)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "edited.json" in proc.stderr and "cannot diff an unreadable file" in proc.stderr
+
+
+def test_rev_path_side_reuses_the_blobs_that_did_not_change(tmp_path: Path, monkeypatch: Any) -> None:
+    """``diff HEAD:tools tools`` with one file edited in the working tree: the right statuses
+    (the identical files come from git on one side and from disk on the other)."""
+    root = tmp_path / "repo"
+    _catalog(root / "tools", False)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "commit.gpgsign=false", "commit", "-q", "-m", "v1"]):
+        subprocess.run(["git", *args], cwd=root, check=True, env=env, capture_output=True)
+    (root / "tools" / "sub" / "edited.json").write_text(json.dumps([_tool(2, title="T"), _tool(3)]))
+    for old in ("HEAD:tools", "HEAD:./tools/"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "schemalint", "diff", old, "tools", "--format", "json", "--fail-on", "never"],
+            capture_output=True, text=True, cwd=root, timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        report = json.loads(proc.stdout)
+        statuses = {t["tool"]: t["status"] for t in report["tools"]}
+        assert statuses == {"t0": "identical", "t1": "identical", "t2": "changed", "t3": "identical",
+                            "t4": "identical"}
+        assert report["tools"][0]["old_file"] == f"{old.rstrip('/')}/same.json"
+    from schemalint.diff.sources import ParsedFiles, load_side
+
+    monkeypatch.chdir(root)
+    reuse = ParsedFiles()
+    by_old = {t.name: t for t in load_side("HEAD:tools", reuse=reuse)}
+    by_new = {t.name: t for t in load_side("tools", reuse=reuse)}
+    assert by_old["t0"].raw is by_new["t0"].raw and by_old["t2"].raw is not by_new["t2"].raw
+    from schemalint.diff.sources import load_base, load_worktree
+
+    reuse = ParsedFiles()  # --base: the place of a file is its absolute path
+    by_old = {t.name: t for t in load_base("HEAD", ["tools"], reuse=reuse)}
+    by_new = {t.name: t for t in load_worktree(["tools"], reuse=reuse)}
+    assert by_old["t0"].raw is by_new["t0"].raw and by_old["t2"].raw is not by_new["t2"].raw
+    assert by_old["t0"].origin.file == "HEAD:tools/same.json"
