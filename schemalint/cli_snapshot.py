@@ -79,7 +79,10 @@ def snapshot(
             raise DiffError(f"{directory} exists and is not a directory; choose another --dir")
         tools = load_worktree(srcs, exclude=[*cfg.exclude, *(exclude or [])], python_path=cfg.import_roots(python_path))
         inside = directory.resolve()
-        tools = [t for t in tools if inside not in Path(t.origin.file).resolve().parents]
+        outside: dict[str, bool] = {}  # by file: resolving once per tool cost more than the rendering
+        for file in {t.origin.file for t in tools}:
+            outside[file] = inside not in Path(file).resolve().parents
+        tools = [t for t in tools if outside[t.origin.file]]
         plan = plan_snapshots(tools, ", ".join(srcs))
         if check:
             problems = check_snapshots(plan, directory)

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import datetime
+import enum
 import json
 import math
 import os
@@ -217,3 +219,58 @@ def test_rev_path_side_reuses_the_blobs_that_did_not_change(tmp_path: Path, monk
     by_new = {t.name: t for t in load_worktree(["tools"], reuse=reuse)}
     assert by_old["t0"].raw is by_new["t0"].raw and by_old["t2"].raw is not by_new["t2"].raw
     assert by_old["t0"].origin.file == "HEAD:tools/same.json"
+
+
+# ---------------------------------------------------------------- snapshot rendering by orjson
+def _reference_rendering(value: Any) -> str:
+    """The documented rendering, made by the standard library alone."""
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, indent=2, ensure_ascii=True, default=str) + "\n"
+    return text
+
+
+class Colour(enum.Enum):
+    RED = "red"
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+
+
+odd_scalars = st.one_of(
+    st.text(max_size=6),  # every code point, control characters and lone surrogates included
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([True, False, None, 1e16, 1e-7, 0.1, -0.0, 1e22, 5e-324, Colour.RED, Level.LOW,
+                     datetime.date(2024, 1, 2), datetime.datetime(2024, 1, 2, 3, 4, 5), (1, "a")]),
+)
+odd_values = st.recursive(
+    odd_scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.one_of(st.text(max_size=4), st.integers(-2, 2)), inner, max_size=4),
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(odd_values)
+def test_fast_rendering_is_byte_for_byte_the_documented_one(value: Any) -> None:
+    from schemalint.diff.render import render_value
+
+    assert render_value(value) == _reference_rendering(value)
+
+
+def test_fast_rendering_is_used_for_plain_json() -> None:
+    from schemalint.diff.render import _render_fast
+
+    value = {"name": "t", "inputSchema": {"type": "object", "properties": {"é\n": {"enum": [1, "x", None]}},
+                                          "required": [], "x": {}}}
+    assert _render_fast(value) == _reference_rendering(value)
+    assert _render_fast({"minimum": 1e-05}) is None  # orjson writes 0.00001, the standard library 1e-05
+    assert _render_fast({"maximum": 0.5}) == _reference_rendering({"maximum": 0.5})
+    assert _render_fast({"c": Colour.RED}) is None  # orjson writes the value, default=str the name
