@@ -274,3 +274,31 @@ def test_fast_rendering_is_used_for_plain_json() -> None:
     assert _render_fast({"minimum": 1e-05}) is None  # orjson writes 0.00001, the standard library 1e-05
     assert _render_fast({"maximum": 0.5}) == _reference_rendering({"maximum": 0.5})
     assert _render_fast({"c": Colour.RED}) is None  # orjson writes the value, default=str the name
+
+
+# ---------------------------------------------------------------- leaving without freeing
+def test_the_program_leaves_early_with_all_its_output_and_exit_code(tmp_path: Path) -> None:
+    """``diff`` ends with ``os._exit`` as a program: the output (far more than a pipe buffer)
+    must be complete and the exit code kept, run as ``python -m`` and as the console script."""
+    old = [_tool(i) for i in range(400)]
+    new = [_tool(i, title="x") if i % 2 else _tool(i) for i in range(400)]
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    script = Path(sys.executable).with_name("schemalint")
+    commands = [[sys.executable, "-m", "schemalint"]] + ([[str(script)]] if script.exists() else [])
+    for command in commands:
+        for fail_on, code in (("never", 0), ("meaning", 1)):
+            proc = subprocess.run(
+                [*command, "diff", "old.json", "new.json", "--format", "json", "--fail-on", fail_on],
+                capture_output=True, text=True, cwd=tmp_path, timeout=120,
+            )
+            assert proc.returncode == code, proc.stderr
+            assert len(proc.stdout) > 150_000  # more than two pipe buffers
+            report = json.loads(proc.stdout)
+            assert report["summary"]["by_status"]["changed"] == 200
+
+
+def test_exit_now_returns_inside_another_program() -> None:
+    from schemalint.cli_diff import exit_now
+
+    exit_now(0)  # pytest is the program here: nothing happens
