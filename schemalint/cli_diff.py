@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated
 
@@ -62,7 +63,7 @@ def diff(
     from schemalint.diff.compare import DiffError, compare_tools
     from schemalint.diff.report import FORMATS, render
     from schemalint.diff.result import FAIL_LEVELS
-    from schemalint.diff.sources import load_base, load_side, load_worktree
+    from schemalint.diff.sources import ParsedFiles, load_base, load_side, load_worktree
 
     if output_format not in FORMATS:
         raise fail(f"unknown --format {output_format!r}; choose from {', '.join(FORMATS)}")
@@ -70,6 +71,7 @@ def diff(
         raise fail(f"unknown --fail-on {fail_on!r}; choose from {', '.join(FAIL_LEVELS)}")
     args = list(paths or [])
     notes: list[str] = []
+    reuse = ParsedFiles()  # the second side parses only the files that differ from the first
     try:
         if base is None:
             if len(args) != 2:
@@ -81,8 +83,8 @@ def diff(
                 roots = load_config(config).import_roots(python_path)
             except ConfigError as exc:
                 raise fail(str(exc)) from None
-            old = load_side(args[0], python_path=roots)
-            new = load_side(args[1], python_path=roots)
+            old = load_side(args[0], python_path=roots, reuse=reuse)
+            new = load_side(args[1], python_path=roots, reuse=reuse)
         else:
             from schemalint.config import ConfigError, load_config, resolve_sources
 
@@ -95,9 +97,10 @@ def diff(
                 raise fail("no sources given and none configured in [tool.schemalint] `sources`")
             excl = [*cfg.exclude, *(exclude or [])]
             roots = cfg.import_roots(python_path)
-            old = load_base(base, srcs, exclude=excl, python_path=roots, notes=notes)
-            new = load_worktree(srcs, exclude=excl, python_path=roots)
+            old = load_base(base, srcs, exclude=excl, python_path=roots, notes=notes, reuse=reuse)
+            new = load_worktree(srcs, exclude=excl, python_path=roots, reuse=reuse)
             old_label, new_label = base, "working tree"
+        del reuse  # the bytes of the first side's files
         result = compare_tools(old, new, old_label=old_label, new_label=new_label)
     except DiffError as exc:
         raise fail(str(exc)) from None
@@ -105,5 +108,24 @@ def diff(
     if not old and not new:
         result.notes.append("no tool definitions found on either side")
     render(result, output_format, sys.stdout)
-    if result.fails(fail_on):
-        raise typer.Exit(EXIT_FINDINGS)
+    code = EXIT_FINDINGS if result.fails(fail_on) else 0
+    exit_now(code)
+    if code:
+        raise typer.Exit(code)
+
+
+def exit_now(code: int) -> None:
+    """End the process with ``code`` at once, when it is the ``schemalint`` program itself.
+
+    Freeing two catalogs' worth of parsed tools object by object takes a tenth of a second
+    per 10,000 tools, and the interpreter would do it on the way out for nothing: flush the
+    output and leave with ``os._exit``. Inside another program (tests, an embedding caller)
+    this returns and the caller goes on as usual.
+    """
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if getattr(spec, "name", None) != "schemalint.__main__" and os.path.basename(sys.argv[0]) != "schemalint":
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

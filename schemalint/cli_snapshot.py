@@ -55,6 +55,7 @@ def snapshot(
 
     Exit codes: 0 up to date (or written), 1 stale with --check, 2 error (nothing written).
     """
+    from schemalint.cli_diff import exit_now
     from schemalint.config import ConfigError, load_config, resolve_sources
     from schemalint.diff.compare import DiffError
     from schemalint.diff.snapshot import check_snapshots, plan_snapshots, write_snapshots
@@ -79,7 +80,10 @@ def snapshot(
             raise DiffError(f"{directory} exists and is not a directory; choose another --dir")
         tools = load_worktree(srcs, exclude=[*cfg.exclude, *(exclude or [])], python_path=cfg.import_roots(python_path))
         inside = directory.resolve()
-        tools = [t for t in tools if inside not in Path(t.origin.file).resolve().parents]
+        outside: dict[str, bool] = {}  # by file: resolving once per tool cost more than the rendering
+        for file in {t.origin.file for t in tools}:
+            outside[file] = inside not in Path(file).resolve().parents
+        tools = [t for t in tools if outside[t.origin.file]]
         plan = plan_snapshots(tools, ", ".join(srcs))
         if check:
             problems = check_snapshots(plan, directory)
@@ -105,10 +109,13 @@ def snapshot(
                 f"\n{len(problems)} snapshot problem(s) in {directory} ({len(plan)} tools); run "
                 f"`{command}` and commit the result\n"
             )
+            exit_now(EXIT_FINDINGS)
             raise typer.Exit(EXIT_FINDINGS)
         out.write(f"{len(plan)} snapshot(s) up to date in {directory}\n")
+        exit_now(0)
         return
     out.write(
         f"{directory}: {len(report.written)} written, {len(report.unchanged)} unchanged, "
         f"{len(report.removed)} removed ({len(plan)} tools)\n"
     )
+    exit_now(0)

@@ -120,14 +120,66 @@ def same_meaning(a: Any, b: Any) -> bool:
     return canonical(normalise(a)) == canonical(normalise(b))
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def share_equal(old: Any, new: Any) -> tuple[Any, bool]:
+    """``(new', equal)``: ``new`` with every subtree that equals ``old``'s at the same place
+    replaced by ``old``'s object, and whether the two are equal as a whole.
+
+    Equal means what deepdiff calls equal: same types all the way down (``1``, ``1.0`` and
+    ``true`` differ), same keys (in any order), lists of the same length and equal items.
+    deepdiff stops at ``t1 is t2``, so on the shared pairs it stops at once instead of
+    walking two equal subtrees; everything it reports is unchanged, because equal subtrees
+    produce no report and keys and list lengths (which decide how it walks) are kept.
+    Lists of different lengths are left alone (deepdiff aligns them by content).
+    ``old`` and ``new`` are not modified; parts of ``new`` are copied where needed.
+    """
+    if isinstance(old, dict) and isinstance(new, dict) and type(old) is type(new):
+        out: dict[Any, Any] = {}
+        equal = len(old) == len(new)
+        for key, value in new.items():
+            if key in old:
+                value, same = share_equal(old[key], value)
+                equal = equal and same
+            else:
+                equal = False
+            out[key] = value
+        return (old, True) if equal else (out, False)
+    if isinstance(old, list) and isinstance(new, list) and type(old) is type(new):
+        if len(old) != len(new):
+            return new, False
+        items: list[Any] = []
+        equal = True
+        for a, b in zip(old, new, strict=True):
+            b, same = share_equal(a, b)
+            equal = equal and same
+            items.append(b)
+        return (old, True) if equal else (items, False)
+    if type(old) is type(new) and type(old) in _SCALARS and old == new:
+        return old, True
+    return new, False
+
+
 def diff_locations(old: Any, new: Any) -> list[list[Any]]:
-    """Paths (lists of keys and indexes) where the normalised ``old`` and ``new`` differ (deepdiff)."""
+    """Paths (lists of keys and indexes) where the normalised ``old`` and ``new`` differ (deepdiff).
+
+    Subtrees equal on both sides are shared first (:func:`share_equal`), so deepdiff walks
+    only the branches that lead to a difference. Paths come grouped by deepdiff report type
+    (sorted by name), each group in deepdiff's walk order.
+    """
     from deepdiff import DeepDiff
 
-    tree = DeepDiff(normalise(old), normalise(new), view="tree", verbose_level=0)
+    a = normalise(old)
+    b, equal = share_equal(a, normalise(new))
+    if equal:
+        return []
+    tree = DeepDiff(a, b, view="tree", verbose_level=0)
     paths: list[list[Any]] = []
-    for levels in tree.values():
-        for level in levels:
+    # deepdiff keeps its report types in a set, whose order changes with the string hash
+    # seed: read them in a fixed order so that the changes come out in the same order every run.
+    for report in sorted(tree):
+        for level in tree[report]:
             paths.append(list(level.path(output_format="list")))
     return paths
 

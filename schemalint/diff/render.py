@@ -50,14 +50,62 @@ def shown_definition(tool: Tool) -> Any:
 def render_value(value: Any) -> str:
     """``value`` as canonical JSON text: indent 2, source key order, trailing newline.
 
-    Falls back to ``ensure_ascii=True`` when the text cannot be encoded as UTF-8.
+    Falls back to ``ensure_ascii=True`` when the text cannot be encoded as UTF-8. The text
+    is that of ``json.dumps(indent=2, ensure_ascii=False, default=str)``, written by orjson
+    when it would write the same bytes (:func:`_render_fast`).
     """
+    fast = _render_fast(value)
+    if fast is not None:
+        return fast
     text = json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n"
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         text = json.dumps(value, indent=2, ensure_ascii=True, default=str) + "\n"
     return text
+
+
+_PLAIN = (str, int, bool, type(None))
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` holds only dicts, lists, strings, integers, booleans and ``None``
+    (exact types, no subclasses), iteratively."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        elif kind not in _PLAIN:
+            return False
+    return True
+
+
+def _render_fast(value: Any) -> str | None:
+    """The rendering of ``value`` written by orjson, or ``None`` when it might differ from
+    ``json.dumps(indent=2, ensure_ascii=False, default=str)``.
+
+    orjson's ``OPT_INDENT_2`` lays out objects and arrays (empty ones too) and escapes
+    strings as the standard library does with ``ensure_ascii=False``; it refuses what it
+    cannot write the same way (non-string keys, integers beyond 64 bits, lone surrogates,
+    types the standard library passes to ``default``). Values of other types (floats, whose
+    exponent orjson spells differently; NaN, which it writes as null; enums; subclasses) are
+    accepted only when the compact texts of both encoders are equal, token for token.
+    """
+    import orjson
+
+    try:
+        out = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+        if not _plain(value):
+            compact = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
+            if orjson.dumps(value) != compact.encode("utf-8"):
+                return None
+    except (TypeError, ValueError, UnicodeEncodeError):  # orjson.JSONEncodeError is a TypeError
+        return None
+    return out.decode("utf-8") + "\n"
 
 
 def render(tool: Tool) -> str:
@@ -71,8 +119,11 @@ def same_rendering(old: Tool, new: Tool) -> bool:
     :func:`render_value` uses indentation, which only the pure-Python encoder does (slow on
     thousands of tools); the compact encoding made by the same ``json`` rules (same floats,
     NaN, key conversion, ``default=str``) differs from it only in whitespace outside strings,
-    so two compact texts are equal exactly when the renderings are.
+    so two compact texts are equal exactly when the renderings are. Two tools found in the
+    same parsed definition (:class:`~schemalint.diff.sources.ParsedFiles`) are equal at once.
     """
+    if old.raw is new.raw and isinstance(old.raw, Mapping) and old.origin.format == new.origin.format:
+        return True  # one parsed definition (a file identical on both sides, parsed once)
     a, b = shown_definition(old), shown_definition(new)
     import orjson
 

@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import gc
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from schemalint.diff.compare import DiffError
-from schemalint.loaders.documents import TOOL_FILE_SUFFIXES, Document, parse_text
+from schemalint.loaders.documents import TOOL_FILE_SUFFIXES, Document, kind_for, parse_text, read_document
 from schemalint.loaders.sources import SKIPPED_DIRS, SourceError, _excluded, is_python_source
 from schemalint.model import Origin, Tool
 
@@ -79,12 +80,95 @@ def tools_of_document(doc: Document) -> list[Tool]:
     """Every tool of a parsed document; :class:`DiffError` when the document could not be parsed."""
     from schemalint.api import load_document_tools
 
+    check_document(doc)
+    return load_document_tools(doc)
+
+
+Values = list[tuple[int | None, Any]]
+"""The parsed top-level values of a file with their JSON Lines line numbers (``Document.values``)."""
+
+
+class ParsedFiles:
+    """The parsed files of one side of a diff, so that the other side need not parse its copies.
+
+    Two revisions share most files byte for byte, and equal bytes parse to equal values. A
+    file is known by ``key``, its place in its side (its path relative to the directory
+    compared, or its absolute path for ``--base``); the second side takes the values of the
+    file at the same place, when its bytes and document kind are the same, instead of
+    parsing them again. The tools found in them are then the same objects on both sides,
+    which :func:`schemalint.diff.render.same_rendering` recognises without rendering. The
+    bytes of every file parsed are kept until this object is dropped (``remember=False``:
+    nothing is kept, for a load that has no other side).
+    """
+
+    def __init__(self, *, remember: bool = True) -> None:
+        self._by_key: dict[str, tuple[str, bytes, Values]] = {}
+        self._remember = remember
+
+    def values(self, name: str, data: bytes, key: str, slow: Callable[[], Document]) -> Values:
+        """The parsed values of ``data`` (the file ``name``, at ``key``).
+
+        JSON is parsed with orjson straight from the bytes; anything else, and JSON orjson
+        refuses (invalid UTF-8 or JSON, NaN, huge integers, deep nesting), goes through
+        ``slow()``, the loader's own reading of the file. Raises :class:`DiffError` for a
+        file that cannot be parsed.
+        """
+        kind = kind_for(name)
+        seen = self._by_key.get(key)
+        if seen is not None and seen[0] == kind and seen[1] == data:
+            return seen[2]
+        values: Values | None = None
+        if kind == "json" and not data.startswith(b"\xef\xbb\xbf"):
+            import orjson
+
+            try:
+                values = [(None, orjson.loads(data))]
+            except orjson.JSONDecodeError:
+                values = None
+        if values is None:
+            doc = slow()
+            check_document(doc)
+            values = doc.values
+        if self._remember:
+            self._by_key.setdefault(key, (kind, data, values))
+        return values
+
+
+@contextlib.contextmanager
+def _parsing(tools: list[Tool]) -> Iterator[None]:
+    """As :func:`schemalint.api.load`: parsed JSON holds no reference cycles, so the cyclic
+    collector is paused while files are parsed, and from ``FREEZE_TOOLS`` tools on the loaded
+    objects are frozen afterwards (its later passes skip them)."""
+    from schemalint.api import FREEZE_TOOLS
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+    if len(tools) >= FREEZE_TOOLS:
+        gc.freeze()
+
+
+def check_document(doc: Document) -> None:
+    """Raise :class:`DiffError` when ``doc`` could not be parsed (an error, not a warning)."""
     errors = [p for p in doc.problems if p.severity == "error"]
     if errors:
         p = errors[0]
         where = f":{p.line}:{p.column}" if p.line else ""
         raise DiffError(f"{doc.path}{where}: {p.message}; cannot diff an unreadable file")
-    return load_document_tools(doc)
+
+
+def tools_of_values(values: Values, name: str) -> list[Tool]:
+    """Every tool found by shape in the parsed values of the file ``name``."""
+    from schemalint.loaders.json_tools import find_tools
+
+    tools: list[Tool] = []
+    for line, value in values:
+        tools.extend(find_tools(value, name, line))
+    return tools
 
 
 def _cat_files(specs: Sequence[str], cwd: str | Path) -> list[bytes]:
@@ -110,13 +194,23 @@ def _tool_file(path: str) -> bool:
     return path.lower().endswith(TOOL_FILE_SUFFIXES) and not any(p in SKIPPED_DIRS for p in parts[:-1])
 
 
-def load_rev_path(rev: str, path: str, cwd: str | Path | None = None) -> list[Tool]:
+def _blob_tools(files: ParsedFiles, name: str, data: bytes, key: str) -> list[Tool]:
+    """Tools of the git blob ``data`` shown as ``name`` (``REV:PATH``)."""
+    values = files.values(name, data, key, lambda: parse_text(name, _decode(name, data)))
+    return tools_of_values(values, name)
+
+
+def load_rev_path(
+    rev: str, path: str, cwd: str | Path | None = None, *, reuse: ParsedFiles | None = None
+) -> list[Tool]:
     """Tools of ``path`` (a file or a directory) at revision ``rev``, read with git.
 
     ``path`` follows git's rules: relative to the repository root, or to the working
-    directory when it starts with ``./``. Raises :class:`DiffError` when the directory is
-    not in a repository, the revision does not exist, or the path does not exist at it.
+    directory when it starts with ``./``. ``reuse``: see :func:`load_side`. Raises
+    :class:`DiffError` when the directory is not in a repository, the revision does not
+    exist, or the path does not exist at it.
     """
+    files = reuse if reuse is not None else ParsedFiles(remember=False)
     where = Path(cwd or os.getcwd())
     git_root(where)
     verify_revision(rev, where)
@@ -126,7 +220,7 @@ def load_rev_path(rev: str, path: str, cwd: str | Path | None = None) -> list[To
     except DiffError:
         raise DiffError(f"{path!r} does not exist at revision {rev!r}") from None
     if kind == "blob":
-        return tools_of_document(parse_text(spec, _decode(spec, _cat_files([spec], where)[0])))
+        return _blob_tools(files, spec, _cat_files([spec], where)[0], ".")
     if kind != "tree":
         raise DiffError(f"{spec} is a {kind}, not a file or directory")
     names = [
@@ -136,8 +230,9 @@ def load_rev_path(rev: str, path: str, cwd: str | Path | None = None) -> list[To
     base = path.rstrip("/")
     specs = [f"{rev}:{base}/{n}" if base else f"{rev}:{n}" for n in names]
     tools: list[Tool] = []
-    for s, data in zip(specs, _cat_files(specs, where), strict=True):
-        tools.extend(tools_of_document(parse_text(s, _decode(s, data))))
+    with _parsing(tools):
+        for name, s, data in zip(names, specs, _cat_files(specs, where), strict=True):
+            tools.extend(_blob_tools(files, s, data, name))
     return tools
 
 
@@ -158,38 +253,64 @@ def _is_rev_path(spec: str) -> bool:
     return True
 
 
-def load_side(spec: str, *, python_path: Sequence[str] = ()) -> list[Tool]:
+def load_side(
+    spec: str, *, python_path: Sequence[str] = (), reuse: ParsedFiles | None = None
+) -> list[Tool]:
     """Tools of one side of ``schemalint diff OLD NEW``: a file, a directory, ``REV:PATH`` or ``module:attr``.
 
     An existing path always wins; ``X:Y`` is read as ``REV:PATH`` by :func:`_is_rev_path`.
+    ``reuse``: pass the same :class:`ParsedFiles` for both sides, so that the second side
+    takes each file identical to the file at the same place in the first side (path relative
+    to the directory, or the file itself) from it instead of parsing it again.
     Raises :class:`DiffError`.
     """
     if os.path.exists(spec):
-        return load_worktree([spec], python_path=python_path)
+        return load_worktree([spec], python_path=python_path, reuse=reuse, key_root=spec)
     if ":" in spec:
         if _is_rev_path(spec):
             rev, _, path = spec.partition(":")
-            return load_rev_path(rev, path)
+            return load_rev_path(rev, path, reuse=reuse)
         return load_worktree([spec], python_path=python_path)
     raise DiffError(f"{spec}: no such file or directory (and not REV:PATH)")
 
 
 def load_worktree(
-    sources: Sequence[str], *, exclude: Sequence[str] = (), python_path: Sequence[str] = ()
+    sources: Sequence[str],
+    *,
+    exclude: Sequence[str] = (),
+    python_path: Sequence[str] = (),
+    reuse: ParsedFiles | None = None,
+    key_root: str | None = None,
 ) -> list[Tool]:
-    """Tools of ``sources`` in the working tree; unreadable files raise :class:`DiffError`."""
-    from schemalint.api import load
+    """Tools of ``sources`` in the working tree; unreadable files raise :class:`DiffError`.
 
-    files = [s for s in sources if not is_python_source(s)]
+    ``reuse``: files parsed for the other side of the diff (see :class:`ParsedFiles`); each file
+    is known there by its path relative to ``key_root`` (absolute path without ``key_root``).
+    """
+    from schemalint.loaders.sources import expand_sources
+
+    file_sources = [s for s in sources if not is_python_source(s)]
+    files = reuse if reuse is not None else ParsedFiles(remember=False)
     tools: list[Tool] = []
     try:
-        loaded = load(files, exclude=exclude)
+        paths = expand_sources(file_sources, exclude)
     except SourceError as exc:
         raise DiffError(str(exc)) from None
-    for doc in loaded.documents.values():
-        if doc.problems:
-            tools_of_document(doc)  # raises DiffError for a file that cannot be parsed
-    tools.extend(loaded.tools)
+    with _parsing(tools):
+        for path in paths:
+            try:
+                data = Path(path).read_bytes()
+            except OSError:
+                tools.extend(tools_of_document(read_document(path)))  # DiffError naming the file
+                continue
+            if reuse is None:
+                key = ""
+            elif key_root is None:
+                key = os.path.realpath(path)
+            else:
+                key = os.path.relpath(path, key_root).replace(os.sep, "/")
+            values = files.values(path, data, key, lambda p=path: read_document(p))  # type: ignore[misc]
+            tools.extend(tools_of_values(values, path))
     for source in sources:
         if is_python_source(source):
             tools.extend(load_python_tools(source, python_path))
@@ -249,8 +370,12 @@ def load_base(
     exclude: Sequence[str] = (),
     python_path: Sequence[str] = (),
     notes: list[str] | None = None,
+    reuse: ParsedFiles | None = None,
 ) -> list[Tool]:
     """Tools of the configured ``sources`` as they were at revision ``rev``.
+
+    ``reuse``: pass the same :class:`ParsedFiles` to :func:`load_worktree` (without
+    ``key_root``) for the working-tree side, which then parses only the files that changed.
 
     File sources (files, directories, globs, relative to the working directory) are read
     with ``git ls-tree``/``git cat-file``; a source absent at ``rev`` contributes no tools
@@ -296,9 +421,12 @@ def load_base(
                 wanted.append(name)
     specs = [f"{commit}:{n}" for n in wanted]
     tools: list[Tool] = []
-    for name, data in zip(wanted, _cat_files(specs, root), strict=True):
-        shown = f"{rev}:{os.path.relpath(root / name, cwd)}"
-        tools.extend(tools_of_document(parse_text(shown, _decode(shown, data))))
+    files = reuse if reuse is not None else ParsedFiles(remember=False)
+    with _parsing(tools):
+        for name, data in zip(wanted, _cat_files(specs, root), strict=True):
+            shown = f"{rev}:{os.path.relpath(root / name, cwd)}"
+            key = os.path.realpath(root / name) if reuse is not None else ""
+            tools.extend(_blob_tools(files, shown, data, key))
     python_sources = [s for s in sources if is_python_source(s)]
     if python_sources:
         tools.extend(
