@@ -215,9 +215,10 @@ def check(
     root = working directory. ``baseline``: a :class:`~schemalint.baseline.Baseline` or the
     path of a baseline file whose findings are hidden (stale entries are reported in
     ``CheckResult.stale``). ``rules``: the rule instances to choose from (default: the
-    registry, :func:`schemalint.rules.registry.all_rules`). ``jobs``: processes for the per-tool
-    rules (:mod:`schemalint.parallel`; ``None``: 1 for small catalogs, every CPU above 2,000
-    files or 50 MB); the result is the same for any value.
+    registry, :func:`schemalint.rules.registry.all_rules`, importing only the rules that can report
+    something on the loaded tools, :func:`~schemalint.rules.registry.rules_for_run`). ``jobs``:
+    processes for the per-tool rules (:mod:`schemalint.parallel`; ``None``: 1 for small catalogs,
+    every CPU above 2,000 files or 50 MB); the result is the same for any value.
     Raises :class:`SourceError` (missing path, failed import),
     :class:`~schemalint.config.ConfigError` (a selector naming no rule) and
     :class:`~schemalint.baseline.BaselineError` (unreadable baseline file) and
@@ -226,12 +227,12 @@ def check(
     from schemalint.baseline import Baseline, apply_baseline, fingerprint
     from schemalint.config import Config, build_filter
     from schemalint.rules.base import Context, run_rules
-    from schemalint.rules.registry import all_rules
+    from schemalint.rules.registry import AllRules, rules_for_run
     from schemalint.targets import parse_targets
 
     started = time.perf_counter()
     cfg = config if config is not None else Config()
-    rules = tuple(rules) if rules is not None else all_rules()
+    rules = tuple(rules) if rules is not None else None  # None: the catalog, imported rule by rule
     rule_filter = build_filter(cfg, select=select, extend_select=extend_select, ignore=ignore, rules=rules)
     if isinstance(baseline, (str, os.PathLike)):
         baseline = Baseline.read(baseline)
@@ -243,7 +244,8 @@ def check(
             prev.setdefault(t.name, t)
     ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools,
                   previous=prev, options=cfg.options)
-    active = [r for r in rules if rule_filter.rule_enabled(r.code)]
+    active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
+              else [r for r in rules if rule_filter.rule_enabled(r.code)])
     raw = list(loaded.diagnostics)
     if jobs is None:
         from schemalint.parallel import default_jobs
@@ -283,7 +285,7 @@ def check(
         elapsed=0.0,
         tools_by_format=dict(Counter(t.origin.format for t in loaded.tools)),
         fingerprints=fingerprints,
-        rules=rules,
+        rules=rules if rules is not None else AllRules(),
         suppressed=suppressed,
         unused_suppressions=[f"{s.label} ({', '.join(s.rules)}: {s.reason})"
                              for s in rule_filter.unused_suppressions()],

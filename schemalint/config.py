@@ -56,6 +56,11 @@ from schemalint.model import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from schemalint.rules.base import Rule
+    from schemalint.rules.catalog import RuleEntry
+
+    AnyRule = Rule | RuleEntry
+    """A rule instance, or its :data:`~schemalint.rules.catalog.CATALOG` entry (code, name, targets;
+    ``options`` imports the rule): selection and validation read only ``code`` and ``name``."""
 
 CONFIG_FILES = ("schemalint.toml", "pyproject.toml")
 FAIL_LEVELS = ("error", "warning", "info", "never")
@@ -236,7 +241,7 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean `{close[0]}`?)" if close else ""
 
 
-def selector_specificity(selector: str, rule: Rule) -> int | None:
+def selector_specificity(selector: str, rule: AnyRule) -> int | None:
     """How specifically ``selector`` names ``rule``: ``None`` when it does not match it.
 
     ``ALL`` scores 0, a code prefix its length, the rule's name or full code
@@ -252,7 +257,7 @@ def selector_specificity(selector: str, rule: Rule) -> int | None:
     return None
 
 
-def validate_selector(selector: str, rules: Sequence[Rule]) -> str | None:
+def validate_selector(selector: str, rules: Sequence[AnyRule]) -> str | None:
     """Return an error message when ``selector`` names no rule, else ``None``."""
     if not isinstance(selector, str) or not selector.strip():
         return f"empty rule selector {selector!r}"
@@ -263,7 +268,7 @@ def validate_selector(selector: str, rules: Sequence[Rule]) -> str | None:
             f"{hint}; `schemalint rules` lists them")
 
 
-def _check_selectors(v: _Validator, key: str, selectors: Sequence[str], rules: Sequence[Rule]) -> None:
+def _check_selectors(v: _Validator, key: str, selectors: Sequence[str], rules: Sequence[AnyRule]) -> None:
     for sel in selectors:
         problem = validate_selector(sel, rules)
         if problem:
@@ -306,7 +311,7 @@ def _type_name(default: Any) -> str:
     return type(default).__name__
 
 
-def _find_rule(key: str, rules: Sequence[Rule]) -> Rule | None:
+def _find_rule(key: str, rules: Sequence[AnyRule]) -> AnyRule | None:
     for rule in rules:
         if key.upper() == rule.code.upper() or key.lower() == rule.name:
             return rule
@@ -328,7 +333,7 @@ that validation accepts it; it reads and validates the value itself from ``raw``
 """
 
 
-def _read_severity(v: _Validator, table: Any, rules: Sequence[Rule]) -> dict[str, Severity]:
+def _read_severity(v: _Validator, table: Any, rules: Sequence[AnyRule]) -> dict[str, Severity]:
     key = v.key("severity")
     if not isinstance(table, dict):
         raise v.error(key, f"must be a table of rule = severity, got {table!r}")
@@ -346,7 +351,7 @@ def _read_severity(v: _Validator, table: Any, rules: Sequence[Rule]) -> dict[str
     return out
 
 
-def _read_options(v: _Validator, table: Any, rules: Sequence[Rule]) -> dict[str, dict[str, Any]]:
+def _read_options(v: _Validator, table: Any, rules: Sequence[AnyRule]) -> dict[str, dict[str, Any]]:
     key = v.key("options")
     if not isinstance(table, dict):
         raise v.error(key, f"must be a table of rule tables (e.g. [{key}.SL301]), got {table!r}")
@@ -359,7 +364,7 @@ def _read_options(v: _Validator, table: Any, rules: Sequence[Rule]) -> dict[str,
                           + _suggest(rule_key, [r.code for r in rules] + [r.name for r in rules]))
         if not isinstance(values, dict):
             raise v.error(rkey, f"must be a table of option = value, got {values!r}")
-        declared: Mapping[str, Any] = getattr(rule, "options", {}) or {}
+        declared: Mapping[str, Any] = getattr(rule, "options", {}) or {}  # an entry imports only this rule
         if rule.code in out:
             raise v.error(rkey, f"options for {rule.code} are given twice (by code and by name)")
         checked: dict[str, Any] = {}
@@ -375,7 +380,7 @@ def _read_options(v: _Validator, table: Any, rules: Sequence[Rule]) -> dict[str,
     return out
 
 
-def _read_suppressions(v: _Validator, kind: str, entries: Any, rules: Sequence[Rule]) -> list[Suppression]:
+def _read_suppressions(v: _Validator, kind: str, entries: Any, rules: Sequence[AnyRule]) -> list[Suppression]:
     key = v.key(f"per-{kind}-ignores")
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise v.error(key, f"must be an array of tables ([[{key}]]), got {entries!r}")
@@ -409,16 +414,17 @@ def _read_suppressions(v: _Validator, kind: str, entries: Any, rules: Sequence[R
 
 
 def parse_config(table: Mapping[str, Any], path: Path, *, prefix: str = "tool.schemalint",
-                 rules: Sequence[Rule] | None = None) -> Config:
+                 rules: Sequence[AnyRule] | None = None) -> Config:
     """Validate a ``[tool.schemalint]`` table read from ``path`` into a :class:`Config`.
 
-    ``rules`` defaults to the registry (:func:`schemalint.rules.registry.all_rules`);
-    selectors and option tables are validated against it. Raises :class:`ConfigError`.
+    ``rules`` defaults to the static catalog (:data:`schemalint.rules.catalog.CATALOG`, the
+    same rules as :func:`schemalint.rules.registry.all_rules`); selectors and option tables are
+    validated against it, importing only the rules named in ``options``. Raises :class:`ConfigError`.
     """
     if rules is None:
-        from schemalint.rules.registry import all_rules
+        from schemalint.rules.catalog import CATALOG
 
-        rules = all_rules()
+        rules = CATALOG
     v = _Validator(path, prefix)
     if not isinstance(table, Mapping):
         raise ConfigError(f"{path}: `{prefix}` must be a table")
@@ -463,10 +469,10 @@ def parse_config(table: Mapping[str, Any], path: Path, *, prefix: str = "tool.sc
 
 
 def load_config(explicit: Path | None = None, *, start: Path | None = None,
-                rules: Sequence[Rule] | None = None) -> Config:
+                rules: Sequence[AnyRule] | None = None) -> Config:
     """Read the configuration (``explicit`` path, or the nearest one from ``start``); defaults when none.
 
-    ``rules``: validate selectors and options against these (default: the registry).
+    ``rules``: validate selectors and options against these (default: the catalog).
 
     Raises :class:`ConfigError` for a missing explicit file, invalid TOML, an unknown
     key, rule or option, or a bad value.
@@ -522,7 +528,7 @@ class RuleFilter:
     severity: dict[str, Severity]
     suppressions: list[Suppression]
     config: Config
-    rules: Sequence[Rule]
+    rules: Sequence[AnyRule]
     suppressed: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -532,7 +538,7 @@ class RuleFilter:
         """True when the rule with ``code`` is selected (unknown codes are kept)."""
         return code in self.enabled or code not in self._by_code
 
-    def _rule(self, code: str) -> Rule | None:
+    def _rule(self, code: str) -> AnyRule | None:
         return self._by_code.get(code)
 
     def severity_for(self, d: Diagnostic) -> Severity:
@@ -574,7 +580,7 @@ def path_matches(rel: str, pattern: str) -> bool:
     return fnmatch.fnmatch(rel, pat) or rel.startswith(pat.rstrip("/") + "/")
 
 
-def enabled_codes(rules: Sequence[Rule], select: Sequence[str] | None, extend_select: Sequence[str],
+def enabled_codes(rules: Sequence[AnyRule], select: Sequence[str] | None, extend_select: Sequence[str],
                   ignore: Sequence[str]) -> frozenset[str]:
     """Codes of the rules selected by ``select`` (``None``: all), ``extend_select`` and ``ignore``.
 
@@ -598,7 +604,7 @@ def enabled_codes(rules: Sequence[Rule], select: Sequence[str] | None, extend_se
 
 def build_filter(config: Config, *, select: Sequence[str] | None = None,
                  extend_select: Sequence[str] = (), ignore: Sequence[str] = (),
-                 rules: Sequence[Rule] | None = None) -> RuleFilter:
+                 rules: Sequence[AnyRule] | None = None) -> RuleFilter:
     """The :class:`RuleFilter` for ``config`` with command-line overrides.
 
     Two layers, as in ruff: the configuration's ``select``/``extend-select``/``ignore``
@@ -606,12 +612,13 @@ def build_filter(config: Config, *, select: Sequence[str] | None = None,
     that set with its own selection (configured ``ignore`` no longer applies), while
     without it the command line's ``extend_select`` adds rules and ``ignore`` removes
     them (the more specific of the two wins). Raises
-    :class:`ConfigError` for a selector that names no rule.
+    :class:`ConfigError` for a selector that names no rule. ``rules`` defaults to the static
+    catalog (:data:`schemalint.rules.catalog.CATALOG`): no rule module is imported.
     """
     if rules is None:
-        from schemalint.rules.registry import all_rules
+        from schemalint.rules.catalog import CATALOG
 
-        rules = all_rules()
+        rules = CATALOG
     for key, sels in (("--select", select or ()), ("--extend-select", extend_select), ("--ignore", ignore)):
         for one in sels:
             problem = validate_selector(one, rules)

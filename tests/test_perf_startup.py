@@ -80,6 +80,34 @@ def test_check_of_one_json_file_imports_no_heavy_library() -> None:
     assert not under(names, OWN_LAZY), sorted(under(names, OWN_LAZY))
 
 
+def test_check_imports_only_the_rules_that_can_report() -> None:
+    """Lazy rule loading: the MCP file's check imports the target-free rules and the rules of the
+    ``mcp`` profile, not other profiles' provider rules, and (no runtime contract) no contract rule
+    nor the contract helpers (``schema.shapes``)."""
+    from schemalint.rules.catalog import CATALOG
+
+    names = importtime_modules("check", SMALL)
+    loaded = {n for n in names if n.startswith("schemalint.rules.") and ".sl" in n}
+    expected = {e.path.split(":")[0] for e in CATALOG if not e.runtime and (not e.targets or "mcp" in e.targets)}
+    assert loaded == expected
+    assert "schemalint.rules.provider.sl311_openai_strict_unsupported_keyword" not in names
+    assert not under(names, ("schemalint.rules.contract", "schemalint.schema.shapes"))
+    # another profile brings its rules; a runtime contract brings the contract rules
+    names = importtime_modules("check", SMALL, "examples/zod/contracts.json", "--target", "gemini",
+                               "--fail-on", "never")
+    assert "schemalint.rules.provider.sl313_gemini_unsupported_keyword" in names
+    assert "schemalint.rules.contract.sl101_required_drift" in names
+    assert "schemalint.rules.provider.sl311_openai_strict_unsupported_keyword" not in names
+
+
+def test_sarif_describes_every_rule() -> None:
+    """SARIF lists every rule's metadata, so that check imports every rule module."""
+    from schemalint.rules.catalog import CATALOG
+
+    names = importtime_modules("check", SMALL, "--format", "sarif")
+    assert {e.path.split(":")[0] for e in CATALOG} <= names
+
+
 @pytest.mark.parametrize("fmt", ["json", "sarif"])
 def test_check_imports_only_the_reporter_it_uses(fmt: str) -> None:
     names = importtime_modules("check", SMALL, "--format", fmt, "--fail-on", "never")

@@ -1,33 +1,96 @@
-"""The rule registry: every rule in catalog order.
+"""The rule registry: every rule in catalog order, and the rules one check needs.
 
 Each rule family keeps its own explicit tuple in its package (``shape``,
-``contract``, ``description``, ``provider``); this module concatenates them so the
-catalog order is code order. A test checks this list, ``rules/README.md`` and the
-rule pages agree.
+``contract``, ``description``, ``provider``); :data:`schemalint.rules.catalog.CATALOG`
+lists the same rules statically (a test keeps the two equal) so that a check can select
+rules and validate selectors without importing them, then import only the rule modules
+that can report something (:func:`rules_for_run`). A test checks this list,
+``rules/README.md`` and the rule pages agree.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, overload
 
 from schemalint.rules.base import Rule
+from schemalint.rules.catalog import CATALOG, RuleEntry
+
+if TYPE_CHECKING:
+    from schemalint.model import Tool
+    from schemalint.rules.base import Context
+
+_INSTANCES: dict[str, Rule] = {}
+
+
+def rule_instance(entry: RuleEntry) -> Rule:
+    """The one instance of the catalog ``entry``'s rule (imports its module on first use)."""
+    rule = _INSTANCES.get(entry.code)
+    if rule is None:
+        rule = _INSTANCES[entry.code] = entry.load()()
+    return rule
 
 
 @lru_cache(maxsize=1)
 def all_rules() -> tuple[Rule, ...]:
-    """Instances of every registered rule, ordered by code."""
-    from schemalint.rules import contract, description, provider, shape
-
-    rules: list[Rule] = []
-    for family in (shape, contract, description, provider):
-        rules.extend(cls() for cls in family.RULES)
-    return tuple(sorted(rules, key=lambda r: r.code))
+    """Instances of every registered rule, ordered by code (imports every rule module)."""
+    return tuple(rule_instance(entry) for entry in CATALOG)
 
 
 def find_rule(key: str) -> Rule | None:
-    """The rule whose code or name is ``key`` (case-insensitive), else ``None``."""
+    """The rule whose code or name is ``key`` (case-insensitive), else ``None``.
+
+    Only that rule's module is imported."""
     key = key.strip().lower()
-    for rule in all_rules():
-        if rule.code.lower() == key or rule.name == key:
-            return rule
+    for entry in CATALOG:
+        if entry.code.lower() == key or entry.name == key:
+            return rule_instance(entry)
     return None
+
+
+def rules_for_run(enabled: Collection[str], tools: Sequence[Tool], ctx: Context) -> list[Rule]:
+    """Instances of the rules whose codes are in ``enabled`` that can report something on ``tools``
+    checked in ``ctx``, in catalog order; only their modules are imported.
+
+    Kept: rules without targets, rules with a target among the profiles of some tool
+    (:meth:`Context.targets_for`, which includes ``--target``) or among ``ctx.targets``, and the
+    contract rules (``RuleEntry.runtime``) only when some tool has a runtime contract. The others
+    would report nothing: rules with targets run per tool only for its profiles
+    (:func:`schemalint.rules.base.run_tool_rules`) and their catalog hooks filter the same way.
+    """
+    profiles: set[str] = set(ctx.targets)
+    if not ctx.replace_targets:
+        for found in {ctx.targets_for(tool) for tool in tools}:
+            profiles.update(found)
+    runtime = any(tool.runtime is not None for tool in tools)
+    return [rule_instance(e) for e in CATALOG if e.code in enabled and e.can_report(profiles, runtime)]
+
+
+class AllRules(Sequence[Rule]):
+    """Every registered rule (:func:`all_rules`), imported on first use: what
+    :attr:`schemalint.api.CheckResult.rules` holds by default, so that a check whose reporter
+    never looks at the rule metadata does not import every rule module."""
+
+    @overload
+    def __getitem__(self, index: int) -> Rule: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Rule]: ...
+
+    def __getitem__(self, index: int | slice) -> Rule | Sequence[Rule]:
+        return all_rules()[index]
+
+    def __len__(self) -> int:
+        return len(CATALOG)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, AllRules):
+            return True
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(all_rules())
+
+    def __repr__(self) -> str:
+        return "AllRules()"

@@ -1,0 +1,148 @@
+"""The static rule catalog: every rule's code, name, targets and class, without importing it.
+
+``schemalint check`` selects rules by code and name and validates configuration selectors
+from this table, then imports only the rule modules that can report something in the run
+(:func:`schemalint.rules.registry.rules_for_run`): importing all 43 rule modules and their
+helpers was a third of the start-up time of a check on one small file (issue 9).
+
+Each family's ``RULES`` tuple (``schemalint/rules/<family>/__init__.py``) stays the source of
+truth; ``tests/test_rules_lazy.py`` asserts that :data:`CATALOG` equals them exactly (codes,
+names, targets, class paths, order), so a new rule must be added to both.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from schemalint.rules.base import Rule
+
+_NAME_AND_ROOT = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "gemini-json", "mcp",
+                  "bedrock")
+
+
+class RuleEntry:
+    """One rule of the catalog.
+
+    ``code``/``name``/``targets``: the rule class's attributes of the same name (``targets`` empty:
+    the rule runs for every tool). ``path``: ``"package.module:ClassName"``. ``runtime``: True when
+    the rule's hooks report nothing for a tool whose :attr:`~schemalint.model.Tool.runtime` is
+    ``None`` (the contract rules), so a run without runtime contracts need not import it.
+    """
+
+    __slots__ = ("code", "name", "path", "runtime", "targets")
+
+    def __init__(self, code: str, name: str, targets: tuple[str, ...], path: str, runtime: bool = False) -> None:
+        self.code = code
+        self.name = name
+        self.targets = targets
+        self.path = path
+        self.runtime = runtime
+
+    def __repr__(self) -> str:
+        return f"RuleEntry({self.code!r}, {self.name!r}, {self.targets!r}, {self.path!r}, runtime={self.runtime})"
+
+    def load(self) -> type[Rule]:
+        """Import the rule's module and return its class (raises ``ImportError``/``AttributeError``
+        only when the catalog is wrong, which the catalog test rules out)."""
+        from importlib import import_module
+
+        module, _, attr = self.path.partition(":")
+        cls: type[Rule] = getattr(import_module(module), attr)
+        return cls
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The rule class's declared options (imports the rule's module)."""
+        return self.load().options
+
+    def can_report(self, profiles: frozenset[str] | set[str], runtime: bool) -> bool:
+        """Whether the rule may report anything in a run whose tools are checked against ``profiles``
+        (the union of every tool's profiles) and where ``runtime`` says some tool has a runtime
+        contract. Rules with targets report only for tools checked against one of them
+        (:func:`schemalint.rules.base.run_tool_rules`, ``catalog_members``)."""
+        if self.runtime and not runtime:
+            return False
+        return not self.targets or not profiles.isdisjoint(self.targets)
+
+
+_SHAPE = "schemalint.rules.shape."
+_CONTRACT = "schemalint.rules.contract."
+_DESCRIPTION = "schemalint.rules.description."
+_PROVIDER = "schemalint.rules.provider."
+
+CATALOG: tuple[RuleEntry, ...] = (
+    RuleEntry("SL000", "unreadable-source", (), _SHAPE + "sl000_unreadable_source:UnreadableSource"),
+    RuleEntry("SL001", "invalid-schema", (), _SHAPE + "sl001_invalid_schema:InvalidSchema"),
+    RuleEntry("SL002", "root-not-object", (), _SHAPE + "sl002_root_not_object:RootNotObject"),
+    RuleEntry("SL003", "required-not-in-properties", (),
+              _SHAPE + "sl003_required_not_in_properties:RequiredNotInProperties"),
+    RuleEntry("SL004", "unresolvable-ref", (), _SHAPE + "sl004_unresolvable_ref:UnresolvableRef"),
+    RuleEntry("SL005", "duplicate-tool-name", (), _SHAPE + "sl005_duplicate_tool_name:DuplicateToolName"),
+    RuleEntry("SL006", "invalid-tool-name", (), _SHAPE + "sl006_invalid_tool_name:InvalidToolName"),
+    RuleEntry("SL007", "missing-description", (), _SHAPE + "sl007_missing_description:MissingDescription"),
+    RuleEntry("SL101", "required-drift", (), _CONTRACT + "sl101_required_drift:RequiredDrift", runtime=True),
+    RuleEntry("SL102", "hidden-parameter", (), _CONTRACT + "sl102_hidden_parameter:HiddenParameter", runtime=True),
+    RuleEntry("SL103", "phantom-parameter", (), _CONTRACT + "sl103_phantom_parameter:PhantomParameter",
+              runtime=True),
+    RuleEntry("SL104", "type-drift", (), _CONTRACT + "sl104_type_drift:TypeDrift", runtime=True),
+    RuleEntry("SL105", "mode-drift", (), _CONTRACT + "sl105_mode_drift:ModeDrift", runtime=True),
+    RuleEntry("SL106", "additional-properties-drift", (),
+              _CONTRACT + "sl106_additional_properties_drift:AdditionalPropertiesDrift", runtime=True),
+    RuleEntry("SL107", "probe-refusal", (), _CONTRACT + "sl107_probe_refusal:ProbeRefusal", runtime=True),
+    RuleEntry("SL108", "constraint-drift", (), _CONTRACT + "sl108_constraint_drift:ConstraintDrift", runtime=True),
+    RuleEntry("SL109", "advertised-output-mode", (),
+              _CONTRACT + "sl109_advertised_output_mode:AdvertisedOutputMode", runtime=True),
+    RuleEntry("SL201", "description-mentions-unknown-parameter", (),
+              _DESCRIPTION + "sl201_description_mentions_unknown_parameter:DescriptionMentionsUnknownParameter"),
+    RuleEntry("SL202", "description-mentions-removed-parameter", (),
+              _DESCRIPTION + "sl202_description_mentions_removed_parameter:DescriptionMentionsRemovedParameter"),
+    RuleEntry("SL301", "tool-name-pattern", _NAME_AND_ROOT, _PROVIDER + "sl301_tool_name_pattern:ToolNamePattern"),
+    RuleEntry("SL302", "description-too-long", ("openai", "openai-strict"),
+              _PROVIDER + "sl302_description_too_long:DescriptionTooLong"),
+    RuleEntry("SL303", "empty-description", ("bedrock",), _PROVIDER + "sl303_empty_description:EmptyDescription"),
+    RuleEntry("SL304", "provider-root-not-object", _NAME_AND_ROOT,
+              _PROVIDER + "sl304_root_not_object:ProviderRootNotObject"),
+    RuleEntry("SL305", "root-composition",
+              ("openai", "openai-strict", "anthropic", "anthropic-strict", "bedrock", "gemini-json", "mcp"),
+              _PROVIDER + "sl305_root_composition:RootComposition"),
+    RuleEntry("SL306", "object-without-properties", ("openai", "openai-strict", "gemini"),
+              _PROVIDER + "sl306_object_without_properties:ObjectWithoutProperties"),
+    RuleEntry("SL307", "strict-additional-properties", ("openai-strict", "anthropic-strict", "bedrock"),
+              _PROVIDER + "sl307_strict_additional_properties:StrictAdditionalProperties"),
+    RuleEntry("SL308", "strict-required-all-properties", ("openai-strict",),
+              _PROVIDER + "sl308_strict_required_all:StrictRequiredAllProperties"),
+    RuleEntry("SL309", "array-without-items", ("openai", "openai-strict"),
+              _PROVIDER + "sl309_array_without_items:ArrayWithoutItems"),
+    RuleEntry("SL310", "untyped-parameter", ("anthropic", "anthropic-strict", "gemini", "mcp", "ollama"),
+              _PROVIDER + "sl310_untyped_parameter:UntypedParameter"),
+    RuleEntry("SL311", "openai-strict-unsupported-keyword", ("openai-strict",),
+              _PROVIDER + "sl311_openai_strict_unsupported_keyword:OpenAIStrictUnsupportedKeyword"),
+    RuleEntry("SL312", "anthropic-strict-unsupported-keyword", ("anthropic-strict",),
+              _PROVIDER + "sl312_anthropic_strict_unsupported_keyword:AnthropicStrictUnsupportedKeyword"),
+    RuleEntry("SL313", "gemini-unsupported-keyword", ("gemini",),
+              _PROVIDER + "sl313_gemini_unsupported_keyword:GeminiUnsupportedKeyword"),
+    RuleEntry("SL314", "gemini-invalid-type", ("gemini",), _PROVIDER + "sl314_gemini_invalid_type:GeminiInvalidType"),
+    RuleEntry("SL315", "gemini-json-unsupported-keyword", ("gemini-json",),
+              _PROVIDER + "sl315_gemini_json_unsupported_keyword:GeminiJsonUnsupportedKeyword"),
+    RuleEntry("SL316", "ref-with-siblings", ("openai-strict", "anthropic-strict", "mcp"),
+              _PROVIDER + "sl316_ref_with_siblings:RefWithSiblings"),
+    RuleEntry("SL317", "recursive-schema", ("anthropic-strict", "bedrock"),
+              _PROVIDER + "sl317_recursive_schema:RecursiveSchema"),
+    RuleEntry("SL318", "nesting-depth", ("openai-strict", "gemini", "gemini-json"),
+              _PROVIDER + "sl318_nesting_depth:NestingDepth"),
+    RuleEntry("SL319", "strict-schema-size", ("openai-strict",),
+              _PROVIDER + "sl319_strict_schema_size:StrictSchemaSize"),
+    RuleEntry("SL320", "strict-budget", ("anthropic-strict", "bedrock"),
+              _PROVIDER + "sl320_strict_budget:StrictBudget"),
+    RuleEntry("SL321", "too-many-tools", ("openai", "openai-strict", "gemini", "gemini-json"),
+              _PROVIDER + "sl321_tool_count:TooManyTools"),
+    RuleEntry("SL322", "name-collision", _NAME_AND_ROOT, _PROVIDER + "sl322_name_collision:NameCollision"),
+    RuleEntry("SL323", "bedrock-strict-unsupported-keyword", ("bedrock",),
+              _PROVIDER + "sl323_bedrock_strict_unsupported_keyword:BedrockStrictUnsupportedKeyword"),
+    RuleEntry("SL324", "ollama-dropped-keyword", ("ollama",),
+              _PROVIDER + "sl324_ollama_dropped_keyword:OllamaDroppedKeyword"),
+)
+"""Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
