@@ -62,6 +62,8 @@ class CheckResult:
     baselined: int = 0
     stale: list[BaselineEntry] = field(default_factory=list)
     """Baseline entries that matched no finding (fixed since the baseline was written)."""
+    catalog: Sequence[Tool] = field(default=(), repr=False, compare=False)
+    """The tools that were checked, in load order."""
 
     def fingerprint_of(self, index: int) -> Fingerprint | None:
         """The fingerprint of ``diagnostics[index]``, or ``None`` when not computed."""
@@ -289,6 +291,7 @@ def check(
         suppressed=suppressed,
         unused_suppressions=[f"{s.label} ({', '.join(s.rules)}: {s.reason})"
                              for s in rule_filter.unused_suppressions()],
+        catalog=loaded.tools,
     )
     if baseline is not None:
         outcome = apply_baseline(baseline, fingerprints)

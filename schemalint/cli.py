@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from schemalint import __version__
-from schemalint.cli_options import ConfigOption, ExcludeOption, PythonPathOption
+from schemalint.cli_options import ConfigOption, ExcludeOption, PythonPathOption, exit_now
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -228,11 +228,15 @@ def check(
         result.notes.append("no tool definitions found in " + ", ".join([*srcs, *(mcp_stdio or [])]))
     write_report(output_format, result, sys.stdout)
     worst = result.worst()
+    code = 0
     if fail_level != "never" and worst is not None:
         from schemalint.model import Severity
 
         if worst.rank >= Severity.parse(fail_level).rank:
-            raise typer.Exit(EXIT_FINDINGS)
+            code = EXIT_FINDINGS
+    exit_now(code)  # the result still holds the catalog: leave without freeing it
+    if code:
+        raise typer.Exit(code)
 
 
 def _own_files(cfg: Any, baseline_file: str | None) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -20,3 +22,20 @@ ConfigOption = Annotated[
     typer.Option("--config", help="Configuration file (default: nearest schemalint.toml or pyproject.toml "
                  "with [tool.schemalint])."),
 ]
+
+
+def exit_now(code: int) -> None:
+    """End the process with ``code`` at once, when it is the ``schemalint`` program itself.
+
+    Freeing a catalog's worth of parsed tools (two for diff) object by object takes a tenth of a second
+    per 10,000 tools, and the interpreter would do it on the way out for nothing: flush the
+    output and leave with ``os._exit``. Inside another program (tests, an embedding caller)
+    this returns and the caller goes on as usual.
+    """
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if getattr(spec, "name", None) != "schemalint.__main__" and os.path.basename(sys.argv[0]) != "schemalint":
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

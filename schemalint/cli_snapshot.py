@@ -55,7 +55,7 @@ def snapshot(
 
     Exit codes: 0 up to date (or written), 1 stale with --check, 2 error (nothing written).
     """
-    from schemalint.cli_diff import exit_now
+    from schemalint.cli_options import exit_now
     from schemalint.config import ConfigError, load_config, resolve_sources
     from schemalint.diff.compare import DiffError
     from schemalint.diff.snapshot import check_snapshots, plan_snapshots, write_snapshots

@@ -6,7 +6,8 @@ each worker runs ``check_tool`` of every rule on whole files' worth of tools and
 back only the diagnostics. Results are put back in catalog order, so the output is
 identical to a serial run. Catalog rules run in the parent, except those whose
 ``check_catalog`` only reports what ``check_tool`` gathered per file
-(:attr:`Rule.catalog_from_tools`), which run in the worker that saw those files.
+(:attr:`Rule.catalog_from_tools`), which run in the worker that saw those files; the
+parent runs its catalog rules while the workers run.
 Without the ``fork`` start method (Windows, macOS default) the run stays serial.
 Before forking, the parent's objects are frozen (``gc.freeze()``) so that the workers'
 garbage collector does not touch, and so copy, the inherited pages.
@@ -100,9 +101,15 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
 
     _STATE = (active, tools, ctx, chunks)
     gc.freeze()  # keep the workers' garbage collector from touching (and copying) the inherited objects
+    in_parent: dict[int, list[Diagnostic]] = {}
     try:
         with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
-            results = pool.map(_work, range(len(chunks)), chunksize=1)
+            pending = pool.map_async(_work, range(len(chunks)), chunksize=1)
+            # the catalog rules that need no per-tool pass run here while the workers work
+            for i, rule in enumerate(active):
+                if not rule.catalog_from_tools:
+                    in_parent[i] = list(run_catalog_rule(rule, tools, ctx))
+            results = pending.get()
     except (OSError, RuntimeError, multiprocessing.ProcessError):
         return None
     finally:
@@ -115,5 +122,5 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
             for _, per_file in results:
                 out.extend(per_file.get(i, ()))
         else:
-            out.extend(run_catalog_rule(rule, tools, ctx))
+            out.extend(in_parent[i])
     return out
