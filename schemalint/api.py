@@ -220,7 +220,7 @@ def check(
     registry, :func:`schemalint.rules.registry.all_rules`, importing only the rules that can report
     something on the loaded tools, :func:`~schemalint.rules.registry.rules_for_run`). ``jobs``:
     processes for the per-tool rules (:mod:`schemalint.parallel`; ``None``: 1 for small catalogs,
-    every CPU above 2,000 files or 50 MB); the result is the same for any value.
+    every CPU above 2,000 files, 2,000 tools or 50 MB); the result is the same for any value.
     Raises :class:`SourceError` (missing path, failed import),
     :class:`~schemalint.config.ConfigError` (a selector naming no rule) and
     :class:`~schemalint.baseline.BaselineError` (unreadable baseline file) and
@@ -252,7 +252,8 @@ def check(
     if jobs is None:
         from schemalint.parallel import default_jobs
 
-        jobs = default_jobs(loaded.files, sum(len(doc.text) for doc in loaded.documents.values()))
+        jobs = default_jobs(loaded.files, sum(len(doc.text) for doc in loaded.documents.values()),
+                            len(loaded.tools))
     found = None
     if jobs > 1:
         from schemalint.parallel import run_rules_parallel

@@ -133,8 +133,8 @@ def check(
     ] = None,
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Processes for the per-tool rules. Default: 1 for "
-                                 "small catalogs, every CPU above 2,000 files or 50 MB. Output is the same "
-                                 "for any value.", show_default=False)
+                                 "small catalogs, every CPU above 2,000 files, 2,000 tools or 50 MB. Output is "
+                                 "the same for any value.", show_default=False)
     ] = None,
 ) -> None:
     """Lint tool definitions and report diagnostics.

@@ -25,6 +25,10 @@ PARALLEL_FILES = 2000
 """Above this many files, ``--jobs`` defaults to every available CPU."""
 PARALLEL_BYTES = 50_000_000
 """Above this much source text, ``--jobs`` defaults to every available CPU."""
+PARALLEL_TOOLS = 2000
+"""Above this many tools, ``--jobs`` defaults to every available CPU (measured on 2 cores with
+``benchmarks/run.py`` catalogs: 1,000 tools gain nothing from a second process, 3,000 gain
+about 20%, the 19,000-tool shared corpus 35%)."""
 CHUNKS_PER_JOB = 4
 
 _STATE: tuple[Sequence[Any], Sequence[Tool], Any, list[tuple[int, int]]] | None = None
@@ -38,10 +42,11 @@ def available_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def default_jobs(files: int, text_bytes: int) -> int:
+def default_jobs(files: int, text_bytes: int, tools: int = 0) -> int:
     """``--jobs`` when not given: 1 for small catalogs, every CPU for large ones (more than
-    :data:`PARALLEL_FILES` files or :data:`PARALLEL_BYTES` of source text)."""
-    if files > PARALLEL_FILES or text_bytes > PARALLEL_BYTES:
+    :data:`PARALLEL_FILES` files, :data:`PARALLEL_BYTES` of source text or
+    :data:`PARALLEL_TOOLS` tools)."""
+    if files > PARALLEL_FILES or text_bytes > PARALLEL_BYTES or tools > PARALLEL_TOOLS:
         return available_cpus()
     return 1
 

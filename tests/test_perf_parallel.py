@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 
 from schemalint.api import check, load
-from schemalint.parallel import PARALLEL_BYTES, PARALLEL_FILES, default_jobs, file_chunks
+from schemalint.parallel import (
+    PARALLEL_BYTES,
+    PARALLEL_FILES,
+    PARALLEL_TOOLS,
+    available_cpus,
+    default_jobs,
+    file_chunks,
+)
 from tests.conftest import CORPUS, ROOT, needs_shared, run_json
 
 
@@ -112,6 +119,8 @@ def test_default_jobs_by_size() -> None:
     assert default_jobs(PARALLEL_FILES, PARALLEL_BYTES) == 1
     assert default_jobs(PARALLEL_FILES + 1, 0) >= 1
     assert default_jobs(1, PARALLEL_BYTES + 1) >= 1
+    assert default_jobs(10, 1_000_000, PARALLEL_TOOLS) == 1
+    assert default_jobs(10, 1_000_000, PARALLEL_TOOLS + 1) == available_cpus()
 
 
 def test_metaschemas_read_without_referencing_match_the_registry() -> None:
