@@ -51,7 +51,7 @@ class SchemaNode:
     (it lies in or under an ``if``/``then``/``else``/``not``/``dependentSchemas``/
     ``dependencies``/``propertyNames``/``contains`` subschema: it constrains, it does not declare)."""
 
-    __slots__ = ("_pointer", "conditional", "depth", "keyword", "parent", "schema", "token")
+    __slots__ = ("_instance_path", "_pointer", "conditional", "depth", "keyword", "parent", "schema", "token")
 
     def __init__(self, schema: dict[str, Any], parent: SchemaNode | None, keyword: str,
                  token: str | None, depth: int, conditional: bool = False) -> None:
@@ -62,6 +62,7 @@ class SchemaNode:
         self.depth = depth
         self.conditional = conditional
         self._pointer: str | None = None
+        # _instance_path is set on first use (an unset slot costs nothing on the hot path)
 
     @property
     def pointer(self) -> str:
@@ -85,7 +86,14 @@ class SchemaNode:
     @property
     def instance_path(self) -> str | None:
         """Pointer into the instance this subschema governs (``*`` = any index/other key), or
-        ``None`` inside ``$defs``/``not``/``if``/``propertyNames``."""
+        ``None`` inside ``$defs``/``not``/``if``/``propertyNames`` (computed once)."""
+        try:
+            return self._instance_path
+        except AttributeError:
+            self._instance_path: str | None = self._find_instance_path()
+            return self._instance_path
+
+    def _find_instance_path(self) -> str | None:
         parts: list[str] = []
         node: SchemaNode | None = self
         while node is not None and node.parent is not None:
