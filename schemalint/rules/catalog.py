@@ -5,9 +5,10 @@ from this table, then imports only the rule modules that can report something in
 (:func:`schemalint.rules.registry.rules_for_run`): importing all 43 rule modules and their
 helpers was a third of the start-up time of a check on one small file (issue 9).
 
-Each family's ``RULES`` tuple (``schemalint/rules/<family>/__init__.py``) stays the source of
-truth; ``tests/test_rules_lazy.py`` asserts that :data:`CATALOG` equals them exactly (codes,
-names, targets, class paths, order), so a new rule must be added to both.
+:data:`CATALOG` is the one list of rules: each family's ``RULES``
+(``schemalint/rules/<family>/__init__.py``) is read from it (:func:`family_getattr`), and
+``tests/test_rules_lazy.py`` asserts that every rule module is listed and that each entry's
+code, name and targets are its class's, so a new rule is added here once.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from schemalint.rules.base import Rule
 
-_NAME_AND_ROOT = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "gemini-json", "mcp",
-                  "bedrock")
+NAME_AND_ROOT_PROFILES: tuple[str, ...] = (
+    "openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "gemini-json", "mcp", "bedrock",
+)
+"""Every profile with a tool-name and schema-root rule of its own (Ollama has neither)."""
+_NAME_AND_ROOT = NAME_AND_ROOT_PROFILES
 
 
 class RuleEntry:
@@ -146,3 +150,25 @@ CATALOG: tuple[RuleEntry, ...] = (
               _PROVIDER + "sl324_ollama_dropped_keyword:OllamaDroppedKeyword"),
 )
 """Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
+
+
+def family_rules(package: str) -> tuple[type[Rule], ...]:
+    """The rule classes of the family ``package`` (e.g. ``"schemalint.rules.shape"``) in catalog
+    order; imports their modules."""
+    prefix = package + "."
+    return tuple(entry.load() for entry in CATALOG if entry.path.startswith(prefix))
+
+
+def family_getattr(package: str) -> Callable[[str], object]:
+    """A module ``__getattr__`` (PEP 562) for a family package that builds its ``RULES`` on first
+    access, so that importing one rule module does not import the whole family."""
+    import sys
+
+    def __getattr__(name: str) -> object:
+        if name == "RULES":
+            rules = family_rules(package)
+            sys.modules[package].__dict__["RULES"] = rules
+            return rules
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemalint.model import Diagnostic, Severity, Tool, split_pointer
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.catalog import NAME_AND_ROOT_PROFILES as NAME_AND_ROOT_PROFILES  # for the rules
 from schemalint.schema.index import SchemaNode, index_schema
 from schemalint.targets import PROFILES, label
 
@@ -313,9 +314,3 @@ def keyword_findings(
                 hint.format(key=key, where=where(node)),
                 node.instance_path,
             )
-
-
-NAME_AND_ROOT_PROFILES: tuple[str, ...] = (
-    "openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "gemini-json", "mcp", "bedrock",
-)
-"""Every profile with a tool-name and schema-root rule of its own (Ollama has neither)."""
