@@ -952,10 +952,14 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
         )
     if not isinstance(schema, dict):
         return sites
-    for node in index_schema(schema).having("description"):
+    described = [n for n in index_schema(schema).having("description")
+                 if n.keyword == "properties" and type(n.schema["description"]) is str]
+    if keep is _might_mention and described and not _any_might_mention([n.schema["description"] for n in described]):
+        return sites  # one scan of all the property descriptions instead of one call each
+    for node in described:
         sub = node.schema
         desc = sub["description"]
-        if node.keyword != "properties" or not isinstance(desc, str) or (keep is not None and not keep(desc)):
+        if keep is not None and not keep(desc):
             continue
         label = _property_label(node)
         if label is None or node.parent is None:
@@ -1126,6 +1130,14 @@ _RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
 _RE_UPPER_OR_DIGIT = _lazy(r"[A-Z0-9]")
 _RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9]")
 _TRIGGER_FIRST = frozenset("`\"{=_':")
+_RE_TRIGGER_JOINED = _lazy(r"[`\"{=_':]|(?<!\n)[A-Z0-9]")
+
+
+def _any_might_mention(texts: list[str]) -> bool:
+    """False only when :func:`_might_mention` is false for every text of ``texts`` (one scan:
+    an upper-case letter or digit right after the joining newline cannot complete a camelCase
+    or letter-digit pair, just as at a text's first character)."""
+    return _RE_TRIGGER_JOINED.search("\n" + "\n".join(texts)) is not None
 
 
 def _might_mention(text: str) -> bool:
