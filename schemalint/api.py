@@ -9,7 +9,7 @@ import gc
 import os
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -185,6 +185,18 @@ def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Docum
     return out
 
 
+def _baseline_scope(cfg: Config, loaded: LoadResult) -> Callable[[str], bool]:
+    """Which baseline entries a run can call stale: those of the files (and ``module:attr``
+    sources) it checked, and those of files that no longer exist (deleted since)."""
+    checked = {cfg.relative(path) for path in loaded.documents}
+    checked.update(cfg.relative(t.origin.file) for t in loaded.tools)
+
+    def in_scope(file: str) -> bool:
+        return file in checked or (":" not in file and not (cfg.root / file).exists())
+
+    return in_scope
+
+
 def check(
     sources: Sequence[str],
     *,
@@ -295,7 +307,7 @@ def check(
         catalog=loaded.tools,
     )
     if baseline is not None:
-        outcome = apply_baseline(baseline, fingerprints)
+        outcome = apply_baseline(baseline, fingerprints, _baseline_scope(cfg, loaded))
         hidden = set(outcome.hidden)
         result.diagnostics = [d for i, d in enumerate(diagnostics) if i not in hidden]
         result.fingerprints = [fp for i, fp in enumerate(fingerprints) if i not in hidden]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,9 +197,13 @@ class BaselineOutcome:
     stale: list[BaselineEntry]
 
 
-def apply_baseline(baseline: Baseline, fingerprints: Iterable[Fingerprint]) -> BaselineOutcome:
+def apply_baseline(
+    baseline: Baseline, fingerprints: Iterable[Fingerprint], in_scope: Callable[[str], bool] | None = None
+) -> BaselineOutcome:
     """Match findings (in order) against ``baseline``; a fingerprint recorded ``n`` times hides
-    at most ``n`` findings. Entries (or parts of counts) that matched nothing are stale."""
+    at most ``n`` findings. Entries (or parts of counts) that matched nothing are stale, if
+    ``in_scope(entry file)`` says this run could have found them (default: every entry): a run
+    on some of the files (a pre-commit hook) says nothing of the others' findings."""
     remaining = baseline.counts()
     hidden = []
     for i, fp in enumerate(fingerprints):
@@ -209,7 +213,7 @@ def apply_baseline(baseline: Baseline, fingerprints: Iterable[Fingerprint]) -> B
     stale = []
     for e in baseline.entries:
         left = remaining.get(e.fingerprint, 0)
-        if left > 0:
+        if left > 0 and (in_scope is None or in_scope(e.fingerprint.file)):
             n = min(left, e.count)
             remaining[e.fingerprint] -= n
             stale.append(BaselineEntry(e.fingerprint, n, e.name, e.message))

@@ -65,6 +65,24 @@ def test_counts_and_stale_entries(tmp_path: Path) -> None:
     assert len(thrice.diagnostics) == 1 and thrice.baselined == 2
 
 
+def test_a_run_on_some_files_calls_only_their_entries_stale(tmp_path: Path) -> None:
+    """A pre-commit hook checks the changed files only: the other files' entries are not stale
+    (following the "shrink it" advice would drop them), but a deleted file's entries are."""
+    (tmp_path / "schemalint.toml").write_text("")
+    write_tools(tmp_path / "tools" / "a.json", [openai_tool("alpha", {"x": {}})])
+    write_tools(tmp_path / "tools" / "b.json", [openai_tool("beta", {"y": {}})])
+    full = api_check(tmp_path)
+    baseline = Baseline.from_findings(full.diagnostics, full.fingerprints)
+    assert len(baseline.entries) == 2
+    cfg = load_config(start=tmp_path, rules=TEST_RULES)
+    only_a = check([str(tmp_path / "tools" / "a.json")], config=cfg, rules=TEST_RULES, baseline=baseline)
+    assert only_a.diagnostics == [] and only_a.baselined == 1 and only_a.stale == []
+    assert not any("no longer occur" in n for n in only_a.notes)
+    (tmp_path / "tools" / "b.json").unlink()
+    after_delete = check([str(tmp_path / "tools" / "a.json")], config=cfg, rules=TEST_RULES, baseline=baseline)
+    assert [e.fingerprint.file for e in after_delete.stale] == ["tools/b.json"]
+
+
 def test_file_is_sorted_one_entry_per_line_and_round_trips(tmp_path: Path) -> None:
     (tmp_path / "schemalint.toml").write_text("")
     write_tools(tmp_path / "tools" / "z.json", [openai_tool("zeta", {"b": {}, "a": {}})])
