@@ -269,7 +269,8 @@ def main() -> None:
     parameter object per option) before it parses anything; one process runs one command, so
     when the command line names one, only that command is built (start-up time is a budget).
     Anything else (no command, --help, --version, a misspelt name) builds all of them, so that
-    help and "No such command" list every command. Raises ``SystemExit`` like any typer app.
+    help and "No such command" list every command. Raises ``SystemExit`` like any typer app; an
+    ``OSError`` no command handled (the output cannot be written) ends the process with exit 2.
     """
     from typer.main import get_command_name
 
@@ -281,6 +282,10 @@ def main() -> None:
         app.registered_commands = chosen
     try:
         app()
+    except OSError as exc:  # e.g. the output cannot be written (a full disk): exit 2, not a traceback
+        sys.stderr.write(f"schemalint: error: {exc}\n")
+        sys.stderr.flush()
+        os._exit(2)  # not SystemExit: the interpreter would fail again flushing the same stdout
     finally:
         app.registered_commands = registered
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli, run_json
+from tests.conftest import ROOT, run_cli, run_json
 
 
 def _sl000(report: dict) -> list[dict]:
@@ -135,3 +137,14 @@ def test_deep_yaml_and_json_beyond_the_limit_are_sl000(tmp_path: Path) -> None:
     flagged = {Path(d["file"]).name: d["message"] for d in _sl000(report)}
     assert set(flagged) == {"deep.yaml", "deep.json"}
     assert "nesting" in flagged["deep.yaml"] and "nested deeper" in flagged["deep.json"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux) to make writing fail")
+@pytest.mark.parametrize("args", [("check", "examples"), ("rules",),
+                                  ("diff", "examples/mcp/tools.jsonl", "examples/mcp/tools.jsonl")])
+def test_output_that_cannot_be_written_is_exit_2_without_traceback(args: tuple[str, ...]) -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "schemalint", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "No space left on device" in proc.stderr and "Traceback" not in proc.stderr
