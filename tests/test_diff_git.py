@@ -297,3 +297,9 @@ def test_snapshot_only_touches_its_directory(tmp_path: Path) -> None:
     after = snapshot_tree(tmp_path)
     assert {k: v for k, v in after.items() if not k.startswith("snaps/")} == before
     assert not [p for p in (tmp_path / "snaps").iterdir() if p.name.startswith(".")], "no temp files left"
+
+
+def test_a_mistyped_revision_is_named_as_such() -> None:
+    proc = run_cli("diff", "nosuchrev:examples", "examples")
+    assert proc.returncode == 2
+    assert "'nosuchrev' is not a revision of the git repository here" in proc.stderr, proc.stderr

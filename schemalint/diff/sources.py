@@ -270,7 +270,14 @@ def load_side(
         if _is_rev_path(spec):
             rev, _, path = spec.partition(":")
             return load_rev_path(rev, path, reuse=reuse)
-        return load_worktree([spec], python_path=python_path)
+        try:
+            return load_worktree([spec], python_path=python_path)
+        except DiffError as exc:
+            rev, _, path = spec.partition(":")
+            if os.path.exists(path):  # most likely REV:PATH with a mistyped revision
+                raise DiffError(f"{spec}: {rev!r} is not a revision of the git repository here (and read as "
+                                f"module:attr: {exc})") from None
+            raise
     raise DiffError(f"{spec}: no such file or directory (and not REV:PATH)")
 
 
