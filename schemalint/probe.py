@@ -24,9 +24,11 @@ hypothesis and hypothesis-jsonschema are imported only by :func:`generated_probe
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -588,7 +590,17 @@ class _Caller:
 
 
 def _raise_timeout(signum: int, frame: Any) -> None:
+    # Raised inside a garbage-collector or weakref callback, the exception is swallowed
+    # ("Exception ignored in ..."): re-arm so that the next try lands in ordinary code.
+    signal.setitimer(signal.ITIMER_REAL, 0.01)
     raise _ProbeTimeout()
+
+
+def _quiet_probe_timeouts(unraisable: Any, previous: Callable[[Any], None]) -> None:
+    """``sys.unraisablehook`` while a probe runs: a swallowed :class:`_ProbeTimeout` is expected
+    (it is raised again, see :func:`_raise_timeout`); anything else goes to ``previous``."""
+    if not isinstance(unraisable.exc_value, _ProbeTimeout):
+        previous(unraisable)
 
 
 def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any], time_limit: float,
@@ -606,15 +618,20 @@ def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any]
     use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, _raise_timeout)
+        hook = sys.unraisablehook
+        sys.unraisablehook = functools.partial(_quiet_probe_timeouts, previous=hook)
         signal.setitimer(signal.ITIMER_REAL, max(time_limit, 0.001))
         try:
-            work(caller)
+            try:
+                work(caller)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)  # before anything else: the alarm re-arms itself
         except _ProbeTimeout:
             caller.timed_out = True
             caller.hung = caller.hung or caller.in_validator
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+            sys.unraisablehook = hook
     else:
         errors: list[BaseException] = []
 
