@@ -30,8 +30,8 @@ def exit_now(code: int) -> None:
     Freeing a catalog's worth of parsed tools (two for diff) object by object takes about a
     tenth of a second per 10,000 tools, and the interpreter would do it on the way out for
     nothing: flush the output, run the ``atexit`` handlers and leave with ``os._exit``.
-    Inside another program (tests, an embedding caller)
-    this returns and the caller goes on as usual.
+    Inside another program (tests, an embedding caller) this returns and the caller goes on
+    as usual. Raises ``OSError`` when the output cannot be flushed (the CLI reports it, exit 2).
     """
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
