@@ -95,53 +95,31 @@ class StrictBudget(ProviderRule):
                             ),
                         )
                     )
-            optional = unions = 0
-            opt_done = union_done = False
+            # (finding key, limit, message, hint) per Anthropic budget, in budget_counts() order
+            budgets = (
+                ("optional", max_opt,
+                 "counting up to this tool, the strict tools of this request have {n} optional parameters; "
+                 "Anthropic allows {limit} in total across strict schemas (400)",
+                 "list more parameters in `required`, or make some tools non-strict"),
+                ("unions", max_union,
+                 "counting up to this tool, the strict tools of this request have {n} parameters using anyOf "
+                 "or type arrays; Anthropic allows {limit} in total (400, 'Schema is too complex')",
+                 "make nullable parameters plain required ones whose description says which value means "
+                 "'none', or make some tools non-strict"),
+            )
+            totals = [0, 0]
+            done = [False, False]
             for tool in group:
-                o, u = budget_counts(tool, ctx)
-                optional += o
-                unions += u
-                if optional > max_opt and not opt_done:
-                    opt_done = True
-                    for target in active[id(tool)]:
-                        if target == "anthropic-strict":
-                            findings.append(
-                                (
-                                    tool,
-                                    Finding(
-                                        target,
-                                        E,
-                                        "",
-                                        "optional",
-                                        f"counting up to this tool, the strict tools of this request "
-                                        f"have {optional} optional parameters; Anthropic allows "
-                                        f"{max_opt} in total across strict schemas (400)",
-                                        "list more parameters in `required`, or make some tools non-strict",
-                                    ),
-                                )
-                            )
-                if unions > max_union and not union_done:
-                    union_done = True
-                    for target in active[id(tool)]:
-                        if target == "anthropic-strict":
-                            findings.append(
-                                (
-                                    tool,
-                                    Finding(
-                                        target,
-                                        E,
-                                        "",
-                                        "unions",
-                                        f"counting up to this tool, the strict tools of this request "
-                                        f"have {unions} parameters using anyOf or type arrays; "
-                                        f"Anthropic allows {max_union} in total (400, 'Schema is "
-                                        "too complex')",
-                                        "make nullable parameters plain required ones whose "
-                                        "description says which value means 'none', or make some "
-                                        "tools non-strict",
-                                    ),
-                                )
-                            )
+                for i, count in enumerate(budget_counts(tool, ctx)):
+                    totals[i] += count
+                    what, limit, message, hint = budgets[i]
+                    if totals[i] <= limit or done[i]:
+                        continue
+                    done[i] = True
+                    findings.extend(
+                        (tool, Finding(target, E, "", what, message.format(n=totals[i], limit=limit), hint))
+                        for target in active[id(tool)] if target == "anthropic-strict"
+                    )
             by_tool: dict[int, list[Finding]] = {}
             owners: dict[int, Tool] = {}
             for tool, f in findings:
