@@ -133,15 +133,18 @@ class Baseline:
 
     def dumps(self) -> str:
         """The file text: sorted entries, one per line, trailing newline."""
-        lines = [json.dumps(e.to_json(), ensure_ascii=False) for e in
-                 sorted(self.entries, key=lambda e: e.fingerprint.sort_key())]
+        lines = [_line(e.to_json()) for e in sorted(self.entries, key=lambda e: e.fingerprint.sort_key())]
         body = ",\n    ".join(lines)
         entries = f"[\n    {body}\n  ]" if lines else "[]"
         return f'{{\n  "{VERSION_KEY}": {FORMAT_VERSION},\n  "entries": {entries}\n}}\n'
 
     def write(self, path: str | Path) -> None:
-        """Write :meth:`dumps` to ``path`` (raises ``OSError``)."""
-        Path(path).write_text(self.dumps(), encoding="utf-8")
+        """Write :meth:`dumps` to ``path`` atomically (a reader sees the old or the new file;
+        a symlink is followed). Raises ``OSError``; callers check the target first with
+        :func:`may_overwrite`."""
+        from schemalint.safe_write import atomic_write_text
+
+        atomic_write_text(path, self.dumps())
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Baseline:
@@ -166,6 +169,33 @@ class Baseline:
         for i, item in enumerate(raw):
             entries.append(_entry(item, f"{path}: entries[{i}]"))
         return cls(entries, str(path))
+
+
+def _line(value: Any) -> str:
+    """One entry as JSON text: readable non-ASCII, ``\\u`` escapes when a string cannot be
+    encoded as UTF-8 (a lone surrogate in a tool name)."""
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value)
+    return text
+
+
+def may_overwrite(path: str | os.PathLike[str]) -> bool:
+    """Whether ``--write-baseline`` may replace ``path``: it does not exist, is empty, or is a
+    schemalint baseline (a JSON object with ``"schemalint_baseline"``). Any other file (a tool
+    file, a configuration) is not schemalint's to replace. Never raises."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return not os.path.lexists(path)
+    if not head.strip():
+        return True
+    return head.lstrip().startswith(b"{") and f'"{VERSION_KEY}"'.encode() in head
 
 
 def _entry(item: Any, where: str) -> BaselineEntry:

@@ -188,6 +188,12 @@ def check(
             raise fail(f"unknown --dialect {dialect!r}; choose from {', '.join(DIALECTS)} "
                        "(aliases such as draft7 or a metaschema URI are accepted too)")
         dialect = chosen
+    own_outputs: list[str] = []
+    if write_baseline is not None:
+        refusal = _refuse_baseline_target(write_baseline, srcs, cfg, previous or (), baseline)
+        if refusal:
+            raise fail(refusal)
+        own_outputs.append(os.path.normpath(write_baseline))
     baseline_file: str | None = None
     if write_baseline is None and not no_baseline:
         if baseline is not None:
@@ -197,7 +203,7 @@ def check(
     try:
         result = run_check(
             srcs,
-            exclude=[*cfg.exclude, *(exclude or []), *_own_files(cfg, baseline_file)],
+            exclude=[*cfg.exclude, *(exclude or []), *_own_files(cfg, baseline_file), *own_outputs],
             targets=targets,
             mcp_stdio=mcp_stdio or [],
             previous=previous or (),
@@ -237,6 +243,29 @@ def check(
     exit_now(code)  # the result still holds the catalog: leave without freeing it
     if code:
         raise typer.Exit(code)
+
+
+def _refuse_baseline_target(target: Path, sources: list[str], cfg: Any, previous: Any,
+                            baseline: Path | None) -> str | None:
+    """Why ``--write-baseline target`` must not be written (one line), or ``None``: it is (through
+    symlinks) a source file, the configuration, a ``--previous`` or ``--baseline`` file, or an
+    existing file that is not a schemalint baseline (the guard of :mod:`schemalint.safe_write`)."""
+    from schemalint.baseline import may_overwrite
+    from schemalint.safe_write import WriteRefused, refuse_overwrite
+
+    reads = [s for s in [*sources, *previous] if os.path.isfile(s)]
+    if cfg.path is not None:
+        reads.append(str(cfg.path))
+    if baseline is not None:
+        reads.append(str(baseline))
+    try:
+        refuse_overwrite(target, reads, "baseline")
+    except WriteRefused as exc:
+        return str(exc)
+    if not may_overwrite(target):
+        return (f"{target}: exists and is not a schemalint baseline; refusing to overwrite it "
+                "(remove it first or choose another path)")
+    return None
 
 
 def _own_files(cfg: Any, baseline_file: str | None) -> list[str]:

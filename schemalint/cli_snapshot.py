@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -78,12 +79,9 @@ def snapshot(
     try:
         if directory.exists() and not directory.is_dir():
             raise DiffError(f"{directory} exists and is not a directory; choose another --dir")
+        _refuse_sources_inside(srcs, directory)
         tools = load_worktree(srcs, exclude=[*cfg.exclude, *(exclude or [])], python_path=cfg.import_roots(python_path))
-        inside = directory.resolve()
-        outside: dict[str, bool] = {}  # by file: resolving once per tool cost more than the rendering
-        for file in {t.origin.file for t in tools}:
-            outside[file] = inside not in Path(file).resolve().parents
-        tools = [t for t in tools if outside[t.origin.file]]
+        tools = _drop_own_snapshots(tools, directory)
         plan = plan_snapshots(tools, ", ".join(srcs))
         if check:
             problems = check_snapshots(plan, directory)
@@ -118,4 +116,47 @@ def snapshot(
         f"{directory}: {len(report.written)} written, {len(report.unchanged)} unchanged, "
         f"{len(report.removed)} removed ({len(plan)} tools)\n"
     )
+    for filename in report.kept:
+        out.write(f"{directory / filename}: kept: a snapshot of a tool that no longer exists, written "
+                  "before schemalint recorded its snapshots; delete it if it is yours to delete\n")
     exit_now(0)
+
+
+def _refuse_sources_inside(sources: list[str], directory: Path) -> None:
+    """:class:`DiffError` when a path source is ``directory`` or lies inside it (``snapshot tools
+    --dir tools``): snapshots would overwrite or remove the source files."""
+    from schemalint.diff.compare import DiffError
+    from schemalint.loaders.sources import is_python_source
+    from schemalint.safe_write import is_within, resolved
+
+    target = resolved(directory)
+    for source in sources:
+        if is_python_source(source) or not os.path.lexists(source):
+            continue
+        if is_within(resolved(source), target):
+            raise DiffError(f"--dir {directory} holds the source {source}; snapshots need a directory of "
+                            "their own (e.g. --dir tool-snapshots)")
+
+
+def _drop_own_snapshots(tools: list[Any], directory: Path) -> list[Any]:
+    """``tools`` without those read from schemalint's own snapshots in ``directory`` (a source
+    such as ``.`` that holds the snapshot directory); :class:`DiffError` for a tool read from any
+    other file inside ``directory``: it is not dropped, the directory is not the snapshots' own."""
+    from schemalint.diff.compare import DiffError
+    from schemalint.diff.snapshot import existing_snapshots, ownership
+    from schemalint.safe_write import is_within, resolved
+
+    target = resolved(directory)
+    inside: dict[str, Path | None] = {}  # by file: resolving once per tool cost more than the rendering
+    for file in {t.origin.file for t in tools}:
+        path = resolved(file)
+        inside[file] = path if is_within(path, target) else None
+    if not any(inside.values()):
+        return tools
+    own = ownership(directory, existing_snapshots(directory))
+    for file, found in inside.items():
+        if found is not None and not (found.parent == target and own.owns(found.name)):
+            raise DiffError(f"{file}: a tool definition inside --dir {directory}, which is not a snapshot "
+                            "schemalint wrote; snapshots need a directory of their own (move it out or "
+                            "choose another --dir)")
+    return [t for t in tools if inside[t.origin.file] is None]

@@ -302,10 +302,13 @@ def _string(schema: Mapping[str, Any]) -> str:
             return cand
     if isinstance(pattern, str):
         try:
-            from hypothesis import find
+            _private_hypothesis_home()
+            from hypothesis import find, settings
             from hypothesis import strategies as st
 
-            return str(find(st.from_regex(pattern), fits))
+            # database=None: hypothesis would otherwise keep a .hypothesis/ directory in the
+            # user's working directory
+            return str(find(st.from_regex(pattern), fits, settings=settings(database=None)))
         except Exception as exc:
             raise CannotBuild(f"no string matching pattern {pattern!r}: {type(exc).__name__}") from None
     raise CannotBuild("no string satisfies minLength/maxLength")
@@ -748,6 +751,28 @@ def _size(value: Any) -> int:
         return 1 << 30
 
 
+_HYPOTHESIS_HOME: list[str] = []
+
+
+def _private_hypothesis_home() -> None:
+    """Point hypothesis' storage (its example database, the constants it collects from the
+    user's modules) at a private temporary directory removed at exit: by default it creates
+    ``.hypothesis/`` in the working directory, the user's project. Raises ``ImportError``
+    without hypothesis."""
+    if _HYPOTHESIS_HOME:
+        return
+    import atexit
+    import shutil
+    import tempfile
+
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    home = tempfile.mkdtemp(prefix="schemalint-hypothesis-")
+    _HYPOTHESIS_HOME.append(home)
+    set_hypothesis_home_dir(home)
+    atexit.register(shutil.rmtree, home, True)
+
+
 def generated_probe(schema: Any, validate: Callable[[Any], Any], *, max_examples: int = DEFAULT_MAX_EXAMPLES,
                     time_limit: float = DEFAULT_TIME_LIMIT) -> ProbeResult:
     """Generated probes: up to ``max_examples`` calls drawn from ``schema`` with
@@ -757,6 +782,7 @@ def generated_probe(schema: Any, validate: Callable[[Any], Any], *, max_examples
     """
     result = ProbeResult()
     try:
+        _private_hypothesis_home()
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis_jsonschema import from_schema
     except ImportError:

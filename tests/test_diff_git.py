@@ -256,6 +256,7 @@ def test_snapshot_write_check_stale_missing_orphaned(tmp_path: Path) -> None:
     proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert "2 written, 0 unchanged, 1 removed" in proc.stdout
     assert sorted(p.name for p in (tmp_path / "snaps").iterdir()) == [
+        ".schemalint-snapshots",  # the names of the snapshots schemalint wrote
         "notes.json",
         "pong.json",
         "search.json",
@@ -296,7 +297,8 @@ def test_snapshot_only_touches_its_directory(tmp_path: Path) -> None:
     assert run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
     after = snapshot_tree(tmp_path)
     assert {k: v for k, v in after.items() if not k.startswith("snaps/")} == before
-    assert not [p for p in (tmp_path / "snaps").iterdir() if p.name.startswith(".")], "no temp files left"
+    left = [p.name for p in (tmp_path / "snaps").iterdir() if p.name.startswith(".")]
+    assert left == [".schemalint-snapshots"], "no temp files left, only the record of the snapshots"
 
 
 def test_a_mistyped_revision_is_named_as_such() -> None:

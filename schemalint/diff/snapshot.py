@@ -1,24 +1,28 @@
 """``schemalint snapshot``: one file per tool holding what the model is shown, and ``--check``.
 
 A snapshot directory holds ``<tool>.json`` files (:func:`~schemalint.diff.render.snapshot_filename`),
-each the canonical rendering of one tool (:func:`~schemalint.diff.render.render`).
+each the canonical rendering of one tool (:func:`~schemalint.diff.render.render`), and
+``.schemalint-snapshots`` (:data:`MANIFEST`), the sorted names of the files schemalint wrote there.
 
 * :func:`plan_snapshots` computes the expected files; it raises
   :class:`~schemalint.diff.compare.DiffError` for two tools with one name (or two names
   that map to the same file on a case-insensitive file system).
 * :func:`check_snapshots` compares them with the directory without writing: ``missing``,
   ``stale`` (bytes differ) and ``orphaned`` (a snapshot of a tool that no longer exists).
+  A ``*.json`` file is schemalint's when the manifest names it, or (a directory written before
+  the manifest existed) when its bytes are exactly the rendering of the one tool it holds
+  under that tool's file name. Any other file holding a tool definition makes it raise
+  :class:`DiffError`: the directory is not a snapshot directory of its own.
 * :func:`write_snapshots` writes each changed file atomically (temporary file in the
-  same directory, then ``os.replace``) and removes orphans; nothing outside the directory
-  changes, and nothing is written when any check fails first.
+  same directory, fsync, ``os.replace``), removes only orphans the manifest names, and
+  rewrites the manifest; nothing outside the directory changes, and nothing is written
+  when any check fails first. Two runs on one directory take turns (a ``flock``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import difflib
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +40,9 @@ class Problem:
     filename: str
     tool: str | None
     diff: str
+    recorded: bool = True
+    """For ``orphaned``: the manifest names the file (``snapshot`` removes it); ``False`` for a
+    snapshot written before the manifest existed (kept, for the user to delete)."""
 
 
 @dataclass
@@ -45,6 +52,14 @@ class WriteReport:
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    """Orphaned snapshots not named in the manifest (written by an older schemalint): not removed."""
+
+
+MANIFEST = ".schemalint-snapshots"
+"""The file in a snapshot directory naming (one per line, sorted) the snapshots schemalint wrote."""
+
+_MANIFEST_HEADER = "# schemalint snapshots: the files below were written by `schemalint snapshot`\n"
 
 
 def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[str, tuple[str, str]]:
@@ -75,35 +90,130 @@ def validate_dir(directory: Path, *, create: bool) -> None:
         )
 
 
-def _is_snapshot_file(path: Path) -> tuple[bool, str | None]:
-    """Whether ``path`` holds exactly one tool definition (a snapshot), and that tool's name."""
+def _tools_of(path: Path) -> list[Tool] | None:
+    """The tools of the document at ``path``; ``None`` when it cannot be read or parsed."""
     from schemalint.api import load_document_tools
     from schemalint.loaders.documents import read_document
 
     doc = read_document(path)
     if doc.problems:
-        return False, None
-    tools = load_document_tools(doc)
-    if len(tools) == 1 and tools[0].origin.pointer == "":
-        return True, tools[0].name
-    return False, None
+        return None
+    return load_document_tools(doc)
+
+
+def _single_tool(tools: list[Tool] | None) -> Tool | None:
+    """The tool of a document that is exactly one tool definition, else ``None``."""
+    if tools is not None and len(tools) == 1 and tools[0].origin.pointer == "":
+        return tools[0]
+    return None
+
+
+def read_manifest(directory: Path) -> set[str] | None:
+    """The file names :data:`MANIFEST` in ``directory`` lists; ``None`` when there is none.
+
+    Raises :class:`DiffError` when it cannot be read (a merge conflict leaves ``<<<<<<<``
+    lines: take both sides' names, or delete it and run ``schemalint snapshot`` again).
+    """
+    path = directory / MANIFEST
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DiffError(f"{path}: cannot read the snapshot manifest: {exc}") from None
+    names: set[str] = set()
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith(("<<<<<<<", "=======", ">>>>>>>", "|||||||")) or "/" in line or not line.endswith(".json"):
+            raise DiffError(f"{path}: not a snapshot manifest line: {line[:80]!r} (after a merge conflict keep "
+                            "both sides' names, or delete the file and run `schemalint snapshot`)")
+        names.add(line)
+    return names
 
 
 def existing_snapshots(directory: Path) -> dict[str, str]:
-    """``{file name: text}`` of the ``*.json`` files directly inside ``directory`` (empty if absent)."""
+    """``{file name: text}`` of the ``*.json`` files directly inside ``directory`` (empty if absent).
+
+    A file that disappears while the directory is read (another run removed it) is skipped.
+    """
     if not directory.is_dir():
         return {}
     out: dict[str, str] = {}
     for path in sorted(directory.iterdir()):
-        if path.is_file() and path.name.endswith(".json") and not path.name.startswith("."):
-            out[path.name] = path.read_bytes().decode("utf-8", errors="replace")
+        if path.name.endswith(".json") and not path.name.startswith("."):
+            try:
+                if path.is_file():
+                    out[path.name] = path.read_bytes().decode("utf-8", errors="replace")
+            except FileNotFoundError:
+                continue
     return out
 
 
+@dataclass
+class Ownership:
+    """Which ``*.json`` files of a snapshot directory are schemalint's (see the module docstring)."""
+
+    manifest: set[str] | None
+    recorded: set[str] = field(default_factory=set)
+    recognised: dict[str, str] = field(default_factory=dict)  # file name -> tool name (pre-manifest)
+    foreign: list[str] = field(default_factory=list)  # files holding tools schemalint did not write
+
+    def owns(self, filename: str) -> bool:
+        """Whether ``filename`` is a snapshot schemalint wrote."""
+        return filename in self.recorded or filename in self.recognised
+
+
+def ownership(directory: Path, have: dict[str, str]) -> Ownership:
+    """Classify the files ``have`` (from :func:`existing_snapshots`) of ``directory``."""
+    own = Ownership(read_manifest(directory))
+    for filename, text in have.items():
+        if own.manifest is not None and filename in own.manifest:
+            own.recorded.add(filename)
+            continue
+        tools = _tools_of(directory / filename)
+        if not tools:
+            continue  # not a tool file (or unreadable): not schemalint's, not touched
+        tool = _single_tool(tools)
+        if tool is not None and snapshot_filename(tool.name) == filename and render(tool) == text:
+            own.recognised[filename] = tool.name
+        else:
+            own.foreign.append(filename)
+    return own
+
+
+def refuse_foreign(directory: Path, own: Ownership, plan: dict[str, tuple[str, str]],
+                   have: dict[str, str]) -> None:
+    """Raise :class:`DiffError` (one line) when ``directory`` holds tool files schemalint did not
+    write, or a file it did not write where a snapshot would go."""
+    for filename in plan:
+        if filename in have and not own.owns(filename) and filename not in own.foreign:
+            raise DiffError(f"{directory / filename}: exists and was not written by schemalint; refusing to "
+                            "overwrite it with a snapshot (move it out or choose another --dir)")
+    if own.foreign:
+        first = directory / own.foreign[0]
+        more = f" and {len(own.foreign) - 1} other file(s)" if len(own.foreign) > 1 else ""
+        raise DiffError(
+            f"{first}{more}: a tool definition schemalint did not write; --dir {directory} must be a "
+            "directory of its own for the snapshots (move the file out or choose another --dir)"
+        )
+
+
 def check_snapshots(plan: dict[str, tuple[str, str]], directory: Path) -> list[Problem]:
-    """Every missing, stale or orphaned snapshot in ``directory``; writes nothing."""
+    """Every missing, stale or orphaned snapshot in ``directory``; writes nothing.
+
+    Raises :class:`DiffError` when ``directory`` is a file or holds tool files schemalint did
+    not write (:func:`refuse_foreign`), or its manifest cannot be read.
+    """
+    return _problems(plan, directory)[0]
+
+
+def _problems(plan: dict[str, tuple[str, str]], directory: Path) -> tuple[list[Problem], Ownership]:
     validate_dir(directory, create=False)
     have = existing_snapshots(directory)
+    own = ownership(directory, have)
+    refuse_foreign(directory, own, plan, have)
     problems: list[Problem] = []
     shown = directory.as_posix().lstrip("/")  # git-style a/ and b/ prefixes
     for filename, (tool, text) in plan.items():
@@ -121,8 +231,14 @@ def check_snapshots(plan: dict[str, tuple[str, str]], directory: Path) -> list[P
         )
         problems.append(Problem(kind, filename, tool, diff))
     for filename in sorted(set(have) - set(plan)):
-        is_snap, name = _is_snapshot_file(directory / filename)
-        if not is_snap:
+        if filename in own.recorded:
+            tool_obj = _single_tool(_tools_of(directory / filename))
+            if tool_obj is None:
+                continue  # the manifest names it but it no longer holds one tool: not touched
+            name: str | None = tool_obj.name
+        elif filename in own.recognised:
+            name = own.recognised[filename]
+        else:
             continue
         diff = "".join(
             difflib.unified_diff(
@@ -132,57 +248,47 @@ def check_snapshots(plan: dict[str, tuple[str, str]], directory: Path) -> list[P
                 tofile="/dev/null",
             )
         )
-        problems.append(Problem("orphaned", filename, name, diff))
-    return problems
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    data = text.encode("utf-8")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o644 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+        problems.append(Problem("orphaned", filename, name, diff, recorded=filename in own.recorded))
+    return problems, own
 
 
 def write_snapshots(plan: dict[str, tuple[str, str]], directory: Path) -> WriteReport:
-    """Bring ``directory`` up to date with ``plan`` (atomic writes, orphans removed).
+    """Bring ``directory`` up to date with ``plan`` (atomic writes, recorded orphans removed,
+    :data:`MANIFEST` rewritten).
 
     Creates ``directory`` itself when missing (not its parents). Raises :class:`DiffError`
-    for a directory that is a file or whose parent is missing, and for I/O errors.
+    for a directory that is a file or whose parent is missing, that holds tool files
+    schemalint did not write, and for I/O errors.
     """
+    from schemalint.safe_write import atomic_write_text, directory_lock
+
     validate_dir(directory, create=True)
     report = WriteReport()
     try:
-        if not directory.exists():
-            directory.mkdir()
-        problems = {p.filename: p for p in check_snapshots(plan, directory)}
-        for filename, (_tool, text) in plan.items():
-            if filename in problems:
-                _atomic_write(directory / filename, text)
-                report.written.append(filename)
-            else:
-                report.unchanged.append(filename)
-        for p in problems.values():
-            if p.kind == "orphaned":
-                (directory / p.filename).unlink()
-                report.removed.append(p.filename)
+        directory.mkdir(exist_ok=True)
+        with directory_lock(directory):
+            problem_list, _own = _problems(plan, directory)
+            problems = {p.filename: p for p in problem_list}
+            for filename, (_tool, text) in plan.items():
+                if filename in problems:
+                    atomic_write_text(directory / filename, text)
+                    report.written.append(filename)
+                else:
+                    report.unchanged.append(filename)
+            for p in problems.values():
+                if p.kind != "orphaned":
+                    continue
+                if p.recorded:
+                    (directory / p.filename).unlink(missing_ok=True)
+                    report.removed.append(p.filename)
+                else:
+                    report.kept.append(p.filename)
+            manifest = _MANIFEST_HEADER + "".join(f"{name}\n" for name in sorted(plan))
+            current = None
+            with contextlib.suppress(OSError):
+                current = (directory / MANIFEST).read_text(encoding="utf-8")
+            if current != manifest:
+                atomic_write_text(directory / MANIFEST, manifest)
     except OSError as exc:
         raise DiffError(f"{directory}: cannot write snapshots: {exc.strerror or exc}") from None
     return report
