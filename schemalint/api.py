@@ -288,9 +288,9 @@ def check(
     diagnostics = locate_diagnostics(diagnostics, loaded.documents)
     diagnostics.sort(key=lambda d: (d.file, d.line or 0, d.column or 0, d.code, d.pointer, d.message))
 
-    origins: dict[tuple[str, str], list[str]] = {}
+    origins: dict[tuple[str, str], set[str]] = {}
     for t in loaded.tools:
-        origins.setdefault((t.origin.file, t.name), []).append(t.origin.pointer)
+        origins.setdefault((t.origin.file, t.name), set()).add(t.origin.pointer)
     fingerprints = [fingerprint(d, cfg.relative(d.file), origins) for d in diagnostics]
 
     result = CheckResult(
