@@ -311,7 +311,7 @@ level is one tuple shared by all the sites at that level; hashing it would cost 
 def _name_index(names: Sequence[str]) -> tuple[dict[str, str], dict[str, int]]:
     """First name per :func:`_norm` key, and first index per lower-cased name of two or more characters."""
     if _NAME_INDEX[0] is names:
-        return _NAME_INDEX[1]  # type: ignore[no-any-return]
+        return _NAME_INDEX[1]
     normed: dict[str, str] = {}
     lowered: dict[str, int] = {}
     for i, n in enumerate(names):
