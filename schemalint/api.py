@@ -129,7 +129,13 @@ def load(
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
-        for path in expand_sources(file_sources, exclude):
+        skipped: list[tuple[str, str]] = []
+        paths = expand_sources(file_sources, exclude, skipped)
+        for path, kind in skipped:
+            result.diagnostics.append(problem_diagnostic(path, ParseProblem(
+                f"{kind}, not a regular file: skipped by the directory walk or glob (reading it could block "
+                "or never end)", severity="warning")))
+        for path in paths:
             result.files += 1
             doc = read_document(path)
             result.documents[path] = doc
