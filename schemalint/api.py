@@ -134,7 +134,7 @@ def load(
         for path, kind in skipped:
             result.diagnostics.append(problem_diagnostic(path, ParseProblem(
                 f"{kind}, not a regular file: skipped by the directory walk or glob (reading it could block "
-                "or never end)", severity="warning")))
+                "or never end)", line=1, column=1, severity="warning")))
         for path in paths:
             result.files += 1
             doc = read_document(path)
