@@ -129,7 +129,13 @@ def load(
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
-        for path in expand_sources(file_sources, exclude):
+        skipped: list[tuple[str, str]] = []
+        paths = expand_sources(file_sources, exclude, skipped)
+        for path, kind in skipped:
+            result.diagnostics.append(problem_diagnostic(path, ParseProblem(
+                f"{kind}, not a regular file: skipped by the directory walk or glob (reading it could block "
+                "or never end)", line=1, column=1, severity="warning")))
+        for path in paths:
             result.files += 1
             doc = read_document(path)
             result.documents[path] = doc
@@ -288,9 +294,9 @@ def check(
     diagnostics = locate_diagnostics(diagnostics, loaded.documents)
     diagnostics.sort(key=lambda d: (d.file, d.line or 0, d.column or 0, d.code, d.pointer, d.message))
 
-    origins: dict[tuple[str, str], list[str]] = {}
+    origins: dict[tuple[str, str], set[str]] = {}
     for t in loaded.tools:
-        origins.setdefault((t.origin.file, t.name), []).append(t.origin.pointer)
+        origins.setdefault((t.origin.file, t.name), set()).add(t.origin.pointer)
     fingerprints = [fingerprint(d, cfg.relative(d.file), origins) for d in diagnostics]
 
     result = CheckResult(

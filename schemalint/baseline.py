@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,24 +63,30 @@ class Fingerprint:
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def tool_pointer(d: Diagnostic, origins: dict[tuple[str, str], list[str]]) -> str:
+def tool_pointer(d: Diagnostic, origins: Mapping[tuple[str, str], Collection[str]]) -> str:
     """``d.pointer`` relative to its tool object (the longest tool origin that prefixes it).
 
     ``origins`` maps ``(file, tool name)`` to the origin pointers of tools with that name
-    in that file. Returns ``d.pointer`` unchanged for file-level diagnostics.
+    in that file (pass sets: each lookup then costs the pointer's depth, not the number of
+    tools sharing the name, so a file of 100,000 same-named tools stays linear). Returns
+    ``d.pointer`` unchanged for file-level diagnostics.
     """
     if d.tool is None:
         return d.pointer
-    best: str | None = None
-    for origin in origins.get((d.file, d.tool), ()):
-        if (d.pointer == origin or d.pointer.startswith(origin + "/") or origin == "") and (
-            best is None or len(origin) > len(best)
-        ):
-            best = origin
-    return d.pointer if best is None else d.pointer[len(best):]
+    known = origins.get((d.file, d.tool))
+    if not known:
+        return d.pointer
+    pointer = d.pointer
+    # The candidates, longest first: the pointer itself, then each prefix ending before a "/".
+    end = len(pointer)
+    while end > 0:
+        if pointer[:end] in known:
+            return pointer[end:]
+        end = pointer.rfind("/", 0, end)
+    return pointer  # no origin but "" (the whole document) prefixes it
 
 
-def fingerprint(d: Diagnostic, relative_file: str, origins: dict[tuple[str, str], list[str]]) -> Fingerprint:
+def fingerprint(d: Diagnostic, relative_file: str, origins: Mapping[tuple[str, str], Collection[str]]) -> Fingerprint:
     """The fingerprint of ``d``; ``relative_file`` is its file relative to the configuration root."""
     return Fingerprint(d.code, relative_file, d.tool, tool_pointer(d, origins), d.instance_path)
 

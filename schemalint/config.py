@@ -375,6 +375,13 @@ def _read_options(v: _Validator, table: Any, rules: Sequence[AnyRule]) -> dict[s
                               f"(its options: {known}){_suggest(opt, declared)}")
             if not _option_type_ok(declared[opt], value):
                 raise v.error(f"{rkey}.{opt}", f"must be {_type_name(declared[opt])}, got {value!r}")
+            rule_class = rule.load() if hasattr(rule, "load") else rule  # already imported by .options
+            if opt in getattr(rule_class, "regex_options", ()) and isinstance(value, str) and value:
+                from schemalint.schema.patterns import problem
+
+                why = problem(value)
+                if why is not None:
+                    raise v.error(f"{rkey}.{opt}", f"{value!r} {why}")
             checked[opt] = value
         out[rule.code] = checked
     return out

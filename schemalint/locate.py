@@ -150,13 +150,20 @@ def _json_offsets(text: str, root: _Trie | None) -> dict[tuple[str, ...], int]:
 
 
 def _line_cols(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
-    """1-based (line, column) of each offset, counting newlines in C (sorted, incrementally)."""
+    """1-based (line, column) of each offset, counting newlines in C (sorted, incrementally).
+
+    Each stretch of text is looked at once, so a minified file (one line) with many findings
+    costs its length, not its length times the number of findings.
+    """
     out: dict[int, tuple[int, int]] = {}
-    line, last = 1, 0
+    line, last, line_start = 1, 0, 0
     for off in sorted(set(offsets)):
-        line += text.count("\n", last, off)
+        newlines = text.count("\n", last, off)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", last, off) + 1
         last = off
-        out[off] = (line, off - (text.rfind("\n", 0, off) + 1) + 1)
+        out[off] = (line, off - line_start + 1)
     return out
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import re
 import signal
 import sys
 import threading
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemalint.model import escape_token
+from schemalint.schema.patterns import search as search_pattern
 from schemalint.schema.walk import resolve_local_ref
 
 Path = tuple[str | int, ...]
@@ -162,7 +162,15 @@ def _schema_validator(root: Any) -> Any:
     from jsonschema.validators import Draft7Validator, validator_for
 
     cls = validator_for(root, default=Draft7Validator) if isinstance(root, Mapping) else Draft7Validator
-    return cls(root)
+    return _linear(cls)(root)
+
+
+@functools.cache
+def _linear(cls: Any) -> Any:
+    """``cls`` whose pattern keywords run in linear time (:func:`schemalint.schema.patterns.linear_validator`)."""
+    from schemalint.schema.patterns import linear_validator
+
+    return linear_validator(cls)
 
 
 def _resolve(root: Any, schema: Any, depth: int = 0) -> Any:
@@ -285,10 +293,7 @@ def _string(schema: Mapping[str, Any]) -> str:
         if len(s) < lo or (hi is not None and len(s) > hi):
             return False
         if isinstance(pattern, str):
-            try:
-                return re.search(pattern, s) is not None
-            except re.error:
-                return True
+            return search_pattern(pattern, s) is not False  # undecidable in linear time: assume it fits
         return True
 
     candidates = []
@@ -408,11 +413,8 @@ def _property_schema(schema: Mapping[str, Any], name: str) -> Any:
     pats = schema.get("patternProperties")
     if isinstance(pats, Mapping):
         for pat, sub in pats.items():
-            try:
-                if re.search(pat, name):
-                    return sub
-            except re.error:
-                continue
+            if isinstance(pat, str) and search_pattern(pat, name) is not False:
+                return sub
     extra = schema.get("additionalProperties", True)
     return extra if isinstance(extra, (Mapping, bool)) else True
 

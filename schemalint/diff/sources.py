@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from schemalint.diff.compare import DiffError
-from schemalint.loaders.documents import TOOL_FILE_SUFFIXES, Document, kind_for, parse_text, read_document
+from schemalint.loaders.documents import (
+    TOOL_FILE_SUFFIXES,
+    Document,
+    kind_for,
+    parse_text,
+    read_document,
+    read_source_bytes,
+)
 from schemalint.loaders.sources import SKIPPED_DIRS, SourceError, _excluded, is_python_source
 from schemalint.model import Origin, Tool
 
@@ -299,14 +306,18 @@ def load_worktree(
     file_sources = [s for s in sources if not is_python_source(s)]
     files = reuse if reuse is not None else ParsedFiles(remember=False)
     tools: list[Tool] = []
+    skipped: list[tuple[str, str]] = []
     try:
-        paths = expand_sources(file_sources, exclude)
+        paths = expand_sources(file_sources, exclude, skipped)
     except SourceError as exc:
         raise DiffError(str(exc)) from None
+    for path, kind in skipped:
+        print(f"schemalint: warning: {path}: {kind}, not a regular file: skipped by the directory walk "
+              "or glob", file=sys.stderr)
     with _parsing(tools):
         for path in paths:
             try:
-                data = Path(path).read_bytes()
+                data = read_source_bytes(path)
             except OSError:
                 tools.extend(tools_of_document(read_document(path)))  # DiffError naming the file
                 continue

@@ -7,7 +7,10 @@ them into ``SL000 unreadable-source`` diagnostics and go on with the other files
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -251,11 +254,57 @@ def parse_text(path: str, text: str, kind: str | None = None) -> Document:
     return doc
 
 
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""The size bound of one source file (256 MiB): a larger one is not read (SL000), so a symlink
+onto a huge or endless file cannot exhaust memory."""
+
+_SPECIAL_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                  (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def special_kind(mode: int) -> str | None:
+    """``"a FIFO"``, ``"a character device"``... for a ``st_mode`` that is not a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _SPECIAL_KINDS if test(mode)), "not a regular file")
+
+
+def read_source_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path`` (symlinks followed), at most ``limit`` of them.
+
+    Opened without blocking and checked on the open descriptor, so a FIFO, a device such as
+    ``/dev/zero`` or a socket is refused without being read. Raises ``OSError`` (``strerror``
+    says why: the file kind, or the size bound) for those and for any I/O error.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        kind = special_kind(st.st_mode)
+        if kind is not None:
+            raise OSError(errno.EINVAL, f"{kind}, not a regular file: schemalint reads only regular files")
+        if st.st_size > limit:
+            raise OSError(errno.EFBIG, f"{st.st_size:,} bytes, above the {limit:,}-byte size bound: not read")
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:  # a file that grows while it is read
+                raise OSError(errno.EFBIG, f"more than the {limit:,}-byte size bound: not read")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_document(path: str | Path, display: str | None = None) -> Document:
-    """Read and parse one file. I/O errors and parse errors are recorded, not raised."""
+    """Read and parse one file. I/O errors and parse errors are recorded, not raised; a FIFO,
+    a device or a file above :data:`MAX_FILE_BYTES` is an unreadable file (not read)."""
     name = display or str(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_source_bytes(path)
     except OSError as exc:
         doc = Document(path=name, kind=kind_for(name), text="")
         doc.problems.append(ParseProblem(f"cannot read file: {exc.strerror or exc}"))

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from schemalint.loaders.documents import TOOL_FILE_SUFFIXES
+from schemalint.loaders.documents import TOOL_FILE_SUFFIXES, special_kind
 
 SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
                           ".ruff_cache", ".pytest_cache", ".tox", ".hypothesis"})
@@ -45,22 +45,36 @@ def _excluded(path: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def _walk_dir(root: str) -> Iterable[str]:
+def _walk_dir(root: str, skipped: list[tuple[str, str]] | None = None) -> Iterable[str]:
+    """Tool files under ``root``; one that is (or links to) a FIFO, device or socket is not
+    taken but recorded in ``skipped`` as ``(path, kind)``: reading it would block or never end."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
         for filename in sorted(filenames):
             if filename.lower().endswith(TOOL_FILE_SUFFIXES):
-                yield os.path.join(dirpath, filename)
+                path = os.path.join(dirpath, filename)
+                try:
+                    kind = special_kind(os.stat(path).st_mode)
+                except OSError:
+                    kind = None  # a broken link: reading it reports the error
+                if kind is None:
+                    yield path
+                elif skipped is not None:
+                    skipped.append((path, kind))
 
 
-def expand_sources(sources: Sequence[str], exclude: Sequence[str] = ()) -> list[str]:
+def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
+                   skipped: list[tuple[str, str]] | None = None) -> list[str]:
     """Return the tool files named by ``sources``, de-duplicated, in a stable order.
 
     A file is taken whatever its suffix; a directory contributes its ``.json``,
     ``.snap``, ``.jsonl``, ``.ndjson``, ``.yaml`` and ``.yml`` files (recursively,
     skipping ``.git``, ``node_modules`` and virtual environments); a glob pattern
     (``*``, ``?``, ``[``, ``**``) contributes what it matches. ``exclude`` holds
-    fnmatch patterns matched against the path and each of its components.
+    fnmatch patterns matched against the path and each of its components. A special file
+    (FIFO, device, socket, or a link to one) found by a directory walk or a glob is left out
+    and appended to ``skipped`` as ``(path, kind)``; one named explicitly is returned, and
+    reading it reports the error (:func:`schemalint.loaders.documents.read_source_bytes`).
     Raises :class:`SourceError` when a source does not exist or a glob matches nothing.
     """
     files: list[str] = []
@@ -74,7 +88,7 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = ()) -> list[
 
     for source in sources:
         if os.path.isdir(source):
-            for path in _walk_dir(source):
+            for path in _walk_dir(source, skipped):
                 add(path)
         elif os.path.exists(source):
             add(source)
@@ -84,10 +98,12 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = ()) -> list[
                 raise SourceError(f"{source}: the pattern matches no file")
             for match in matches:
                 if os.path.isdir(match):
-                    for path in _walk_dir(match):
+                    for path in _walk_dir(match, skipped):
                         add(path)
                 elif Path(match).is_file():
                     add(match)
+                elif skipped is not None and os.path.exists(match):
+                    skipped.append((match, special_kind(os.stat(match).st_mode) or "not a regular file"))
         else:
             raise SourceError(f"{source}: no such file or directory")
     return files

@@ -35,7 +35,6 @@ schemas: non-dict values yield shapes that say nothing (``true``) or accept noth
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,14 +189,16 @@ class Shape:
         return self.additional is not False
 
     def pattern_for(self, key: str) -> str | None:
-        """The first ``patternProperties`` pattern that matches ``key`` (Python ``re.search``, which
-        agrees with ECMA 262 for the usual patterns; an invalid pattern never matches), else ``None``."""
+        """The first ``patternProperties`` pattern that matches ``key``, else ``None``.
+
+        Run by :func:`schemalint.schema.patterns.search` (ECMA-262, linear time); a pattern it
+        cannot decide (lookaround, backreference) counts as matching, so nothing is reported
+        about the key; an invalid pattern never matches."""
+        from schemalint.schema.patterns import search
+
         for pattern in self.pattern_properties:
-            try:
-                if re.search(pattern, key):
-                    return pattern
-            except re.error:
-                continue
+            if search(pattern, key) is not False:
+                return pattern
         return None
 
     def refuses_extra(self) -> bool:

@@ -299,12 +299,42 @@ def _norm(name: str) -> str:
     return name.replace("_", "").replace("-", "").lower()
 
 
+NEAREST_FUZZY_LIMIT = 64
+"""Above this many names at one level, :func:`nearest` skips difflib and abbreviations."""
+
+
+_NAME_INDEX: list[Any] = [None, None]
+"""The last names looked up by :func:`_name_index` and their index (by identity: a site's
+level is one tuple shared by all the sites at that level; hashing it would cost its length)."""
+
+
+def _name_index(names: Sequence[str]) -> tuple[dict[str, str], dict[str, int]]:
+    """First name per :func:`_norm` key, and first index per lower-cased name of two or more characters."""
+    if _NAME_INDEX[0] is names:
+        return _NAME_INDEX[1]
+    normed: dict[str, str] = {}
+    lowered: dict[str, int] = {}
+    for i, n in enumerate(names):
+        normed.setdefault(_norm(n), n)
+        if len(n) >= 2:
+            lowered.setdefault(n.lower(), i)
+    _NAME_INDEX[:] = [names, (normed, lowered)]
+    return normed, lowered
+
+
 def nearest(token: str, names: Sequence[str]) -> str | None:
     """The property in ``names`` closest to ``token``: same name ignoring case and
     ``_``/``-`` first, then :func:`difflib.get_close_matches` (cutoff 0.6), then a
-    name that is a prefix/suffix part of ``token`` (``model_name`` -> ``model``)."""
+    name that is a prefix/suffix part of ``token`` (``model_name`` -> ``model``).
+    Above :data:`NEAREST_FUZZY_LIMIT` names only the first and third steps run (looked up
+    in a dict), so 10,000 properties with a mention each stay linear."""
     if not names:
         return None
+    if len(names) > NEAREST_FUZZY_LIMIT:  # a bound: the fuzzy steps cost len(names) per mention
+        normed, lowered = _name_index(names)
+        parts = re.split(r"_|(?<=[a-z])(?=[A-Z])", token)
+        hits = [lowered.get(p.lower(), len(names)) for p in (parts[0], parts[-1])]
+        return normed.get(_norm(token)) or (names[min(hits)] if hits and min(hits) < len(names) else None)
     norm = _norm(token)
     for n in names:
         if _norm(n) == norm:
@@ -860,14 +890,14 @@ def schema_values(schema: Any) -> set[str]:
 
 def _level_of(schema: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
     """Property names of an object schema (its union branches included) and whether it is closed."""
-    names: list[str] = []
+    names: dict[str, None] = {}  # ordered, and a set: 10,000 properties stay linear
     closed = schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False
     stack = [schema]
     while stack:
         s = stack.pop()
         props = s.get("properties")
         if isinstance(props, Mapping):
-            names.extend(k for k in props if isinstance(k, str) and k not in names)
+            names.update((k, None) for k in props if isinstance(k, str))
         for key in ("anyOf", "oneOf", "allOf"):
             branches = s.get(key)
             if isinstance(branches, list):
@@ -977,7 +1007,7 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
                 desc,
                 tool.pointer_in_file(node.pointer + "/description"),
                 f"the description of property `{label}`",
-                tuple(dict.fromkeys(level + own)),
+                tuple(dict.fromkeys(level + own)) if own else level,  # level holds no repeats
                 closed,
                 is_value,
                 None if "*" in label else "".join("/" + escape_token(p) for p in label.split("/")[:-1]),

@@ -24,13 +24,13 @@ Source: Gemini API ``parameters.required[0]: property is not defined`` (provider
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
 from schemalint.schema.index import SchemaNode, index_schema
+from schemalint.schema.patterns import search
 from schemalint.schema.walk import resolve_local_ref
 
 _SAME_INSTANCE_CHILD = frozenset({"allOf", "anyOf", "oneOf", "if", "then", "else", "not", "dependentSchemas",
@@ -69,13 +69,8 @@ class _Scope:
     def declares(self, name: str) -> bool:
         if name in self.names or self.additional_schema:
             return True
-        for pattern in self.patterns:
-            try:
-                if re.search(pattern, name):
-                    return True
-            except re.error:
-                continue
-        return False
+        # ECMA-262 in linear time; a pattern RE2 cannot decide counts as declaring the name.
+        return any(search(pattern, name) is not False for pattern in self.patterns)
 
 
 def _collect(scope: _Scope, schema: Any, root: Any, keywords: tuple[str, ...], budget: list[int]) -> None:

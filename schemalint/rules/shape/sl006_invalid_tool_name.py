@@ -40,6 +40,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.schema.patterns import search
 
 
 class NamePattern(NamedTuple):
@@ -111,6 +112,9 @@ class InvalidToolName(Rule):
     options: ClassVar[Mapping[str, Any]] = {
         "pattern": "",
     }
+    regex_options: ClassVar[frozenset[str]] = frozenset({"pattern"})
+    """Options that hold a regular expression: the configuration refuses one that
+    :func:`schemalint.schema.patterns.search` cannot run (tool names are untrusted input)."""
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         name = tool.name
@@ -124,7 +128,7 @@ class InvalidToolName(Rule):
             return
         custom = self.option(ctx, "pattern")
         if isinstance(custom, str) and custom:
-            if not re.search(custom, name):
+            if search(custom, name) is False:  # ECMA-262, linear time; None: refused by the configuration
                 yield self.diag(
                     tool, None, f"tool name {name!r} does not match the configured pattern {custom!r}",
                     hint="rename the tool or change the SL006 `pattern` option", file_pointer=where,
