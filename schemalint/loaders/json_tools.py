@@ -18,8 +18,14 @@ bedrock             Converse ``toolSpec`` object ``{name, description?, inputSch
                     pointer is the ``toolSpec`` object; schema at ``/inputSchema/json``)
 docker-arguments    ``{name, arguments: [{name, type, desc, optional}]}`` (no schema)
 function            ``{name, parameters}`` or ``{name, arguments: {...}}`` (legacy
-                    OpenAI functions, BFCL, ACEBench, Gorilla)
+                    OpenAI functions, BFCL, ACEBench, Gorilla): in a tools list
+                    (:data:`TOOL_LIST_KEYS`) whatever the schema, elsewhere only with a
+                    JSON-Schema-looking schema (:func:`schema_like`)
 ==================  ==========================================================
+
+Calls are not definitions: subtrees under :data:`CALL_KEYS` (``tool_calls``, ``tool_choice``
+...) are not searched, and objects typed as calls (:data:`CALL_TYPES`) or OpenAI ``function``
+objects with ``arguments`` and no ``parameters`` are not tools.
 
 Sources: OpenAI function calling guide, Anthropic tool use docs, Gemini function
 calling docs, MCP specification (server/tools), AWS Bedrock API_runtime_ToolSpecification;
