@@ -196,3 +196,14 @@ def test_snapshot_of_an_agents_module_does_not_see_two_tools_named(tmp_path, mon
     assert proc.returncode == 0, proc.stderr
     assert "two tools named" not in proc.stderr
     assert sorted(p.name for p in out.iterdir()) == ["SearchArgs.json", "get_weather.json", "search.json"]
+
+
+def test_module_with_an_agent_and_only_its_output_model_has_no_tools(tmp_path, monkeypatch):
+    from schemalint.loaders.python_source import load_python_source
+
+    (tmp_path / "h4_agents_plain.py").write_text(
+        "from agents import Agent\nfrom pydantic import BaseModel\n\n\n"
+        "class Plan(BaseModel):\n    steps: list[str]\n\n\n"
+        "planner = Agent(name='planner', output_type=Plan)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert load_python_source("h4_agents_plain:") == []

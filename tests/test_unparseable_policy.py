@@ -54,6 +54,9 @@ def test_hook_entry_uses_scan_and_cli_exit_codes(tmp_path: Path, repo_root: Path
 
 def test_looks_like_tool_file() -> None:
     assert looks_like_tool_file("a/tools.yaml", "x")
+    assert looks_like_tool_file("proj/tools/weather.json", "[")
+    assert not looks_like_tool_file("proj/tools/sub/tsconfig.json", "[")
+    assert not looks_like_tool_file("src/Functions/Tests/Invalid.json", '{"a": 1,')
     assert looks_like_tool_file("a/weather.tools.json", "x")
     assert looks_like_tool_file("a/x.json", '{"name": "a", "parameters": {')
     assert looks_like_tool_file("a/x.yaml", "- name: a\n  inputSchema: !Ref X\n")

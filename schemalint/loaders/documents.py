@@ -350,6 +350,7 @@ _TOOL_FILE_NAMES = frozenset({
     "tools.json", "tools.yaml", "tools.yml", "tools.jsonl", "functions.json", "mcp.json", "server.json",
     "tool.specs.json",
 })
+_TOOL_DIRS = frozenset({"tools", "tool-definitions"})
 _TOOL_NAME_ENDINGS = (".tools.json", "-tools.json", "_tools.json", ".tools.yaml", ".tools.yml", ".snap")
 _TOOL_TOKENS_JSON = ('"inputSchema"', '"input_schema"', '"parameters"', '"parametersJsonSchema"',
                      '"functionDeclarations"', '"function_declarations"', '"toolSpec"', '"schemalint"')
@@ -362,7 +363,8 @@ _TOOL_TOKENS_YAML = ("inputSchema:", "input_schema:", "parameters:", "parameters
 def looks_like_tool_file(path: str, text: str) -> bool:
     """Whether a file that could not be parsed still looks as if it meant to hold tool definitions.
 
-    By name: ``tools.json``/``.yaml``, ``*.tools.json``, ``*_tools.json``, ``mcp.json``,
+    By name: a file directly inside a ``tools/`` or ``tool-definitions/`` directory,
+    ``tools.json``/``.yaml``, ``*.tools.json``, ``*_tools.json``, ``mcp.json``,
     ``server.json``, ``functions.json``, ``tool.specs.json``, schemalint snapshots (``*.snap``,
     except Jest/Vitest snapshots, which are JavaScript). By content: a ``tools`` or ``functions``
     key (a JSON key anywhere, a YAML key at the start of a line), or a ``name`` key together with a
@@ -372,7 +374,10 @@ def looks_like_tool_file(path: str, text: str) -> bool:
     CloudFormation's ``Parameters:`` is not a tool's. Policy: docs/shape-rules.md, "Files that do
     not parse".
     """
-    base = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    parts = path.replace("\\", "/").lower().split("/")
+    base = parts[-1]
+    if len(parts) > 1 and parts[-2] in _TOOL_DIRS:
+        return True
     if base.endswith(".snap"):
         head = text.lstrip()[:200]
         return not (head.startswith("//") or head.startswith("exports["))

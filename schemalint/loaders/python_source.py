@@ -182,10 +182,10 @@ def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
         yield obj, source
 
 
-def _data_types(obj: Any, members: list[tuple[Any, str]]) -> set[int]:
+def _data_types(obj: Any, members: list[tuple[Any, str]]) -> tuple[set[int], int]:
     """Ids of the classes that the OpenAI Agents agents among ``obj`` and the module members
     use as output or context types, with the models those use as field types: data, not tools
-    (:func:`schemalint.loaders.openai_agents.agent_data_types`)."""
+    (:func:`schemalint.loaders.openai_agents.agent_data_types`); and the number of agents."""
     from schemalint.loaders.openai_agents import agent_data_types, is_agent
 
     candidates = [obj]
@@ -194,12 +194,14 @@ def _data_types(obj: Any, members: list[tuple[Any, str]]) -> set[int]:
     elif isinstance(obj, (list, tuple)):
         candidates.extend(obj)
     found: list[Any] = []
+    agents = 0
     for cand in candidates:
         if is_agent(cand):
+            agents += 1
             found.extend(agent_data_types(cand))
     ids = {id(t) for t in found}
     ids.update(id(t) for model in found for t in _field_types(model))
-    return ids
+    return ids, agents
 
 
 def _problem(where: str, message: str, severity: Severity = Severity.ERROR) -> Diagnostic:
@@ -219,13 +221,15 @@ def load_python_source(
     known kind raises :class:`SourceError`, as does an import failure.
     A recognised object that cannot become a tool (a model without a JSON schema, a
     recognizer that fails) becomes an ``SL000`` diagnostic appended to ``problems``
-    (when given) and the other members are still loaded.
+    (when given) and the other members are still loaded. A module (or list) whose only
+    members of a known kind are OpenAI Agents agents without function tools gives no tools
+    and no error.
     """
     obj = resolve(source, python_path)
     recognizers = _load_recognizers()
     tools: list[Tool] = []
     members = list(itertools.islice(_expand(obj, source), _MAX_EXPANSION))
-    skip = _data_types(obj, members)
+    skip, agents = _data_types(obj, members)
     for member, where in members:
         if id(member) in skip and member is not obj:
             continue
@@ -252,6 +256,8 @@ def load_python_source(
                     "Agents FunctionTool, openai.pydantic_function_tool output, a LangChain tool, or a "
                     "list/dict/module of them)"
                 )
+    if not tools and agents:
+        return tools  # agents with hosted tools only, or none: nothing to check, not a wrong source
     if not tools and not found_any_problem(problems, source):
         raise SourceError(
             f"{source}: {type(obj).__name__} is not a tool source schemalint knows: it holds no tool "
