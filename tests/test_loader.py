@@ -122,6 +122,8 @@ def test_corpus_tool_counts_match_the_sources() -> None:
     assert per_source["livemcpbench"] == 527
     assert per_source["mcp-proxy-snapshots"] == 83
     assert per_source["github-mcp-server"] == 117 + 95 + 101 + 114
+    assert per_source["kubernetes-mcp-server"] == 552
+    assert per_source["docker-mcp-registry"] == 500  # 357 argument lists + 143 MCP schemas
     # ACEBench: 7,567 definitions, one of which uses `_arguments` (not a schema key we know).
     assert per_source["acebench"] == 7566
     assert not [d for d in result.diagnostics if d.severity.value == "error"]
