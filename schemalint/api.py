@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from schemalint.loaders.documents import Document, ParseProblem, read_document
+from schemalint.loaders.documents import Document, ParseProblem, read_document, reportable_problems
 from schemalint.loaders.json_tools import find_tools
 from schemalint.loaders.sources import SourceError, expand_sources, is_python_source
 from schemalint.model import Diagnostic, Severity, Tool
@@ -38,6 +38,8 @@ class LoadResult:
     documents: dict[str, Document] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files: int = 0
+    notes: list[str] = field(default_factory=list)
+    """Remarks for the summary (files skipped because they do not parse and hold no tools)."""
 
 
 @dataclass
@@ -109,11 +111,16 @@ def load(
     exclude: Sequence[str] = (),
     python_path: Sequence[str] = (),
     mcp_stdio: Sequence[str] = (),
+    scan: bool = False,
 ) -> LoadResult:
     """Load every tool from ``sources`` (files, directories, globs, ``module:attr``).
 
     ``mcp_stdio``: MCP server commands (``"python server.py --flag"``) to start as
-    subprocesses; their ``tools/list`` answers are loaded too.
+    subprocesses; their ``tools/list`` answers are loaded too. A file that does not parse is an
+    SL000 diagnostic when it is named as a source, or when it looks like a tool file
+    (:func:`schemalint.loaders.documents.reportable_problems`); ``scan``: treat named files as
+    found by a directory walk (the pre-commit hook), so that only the second case applies. The
+    count of files skipped this way is a note.
     Raises :class:`SourceError` for a missing path, a Python source that cannot be
     imported or an MCP server that cannot be listed; unreadable files become SL000
     diagnostics in the result instead. The cyclic garbage collector is paused while files
@@ -121,6 +128,7 @@ def load(
     (``gc.freeze()``; reference counting still frees them).
     """
     result = LoadResult()
+    skipped = 0
     file_sources = [s for s in sources if not is_python_source(s)]
     python_sources = [s for s in sources if is_python_source(s)]
     # Parsed JSON holds no reference cycles, but every dict it allocates counts towards the
@@ -129,9 +137,10 @@ def load(
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
-        skipped: list[tuple[str, str]] = []
-        paths = expand_sources(file_sources, exclude, skipped)
-        for path, kind in skipped:
+        named = set() if scan else {os.path.normpath(s) for s in file_sources if os.path.isfile(s)}
+        special: list[tuple[str, str]] = []
+        paths = expand_sources(file_sources, exclude, special)
+        for path, kind in special:
             result.diagnostics.append(problem_diagnostic(path, ParseProblem(
                 f"{kind}, not a regular file: skipped by the directory walk or glob (reading it could block "
                 "or never end)", line=1, column=1, severity="warning")))
@@ -139,7 +148,9 @@ def load(
             result.files += 1
             doc = read_document(path)
             result.documents[path] = doc
-            result.diagnostics.extend(problem_diagnostic(path, p) for p in doc.problems)
+            problems = reportable_problems(doc, os.path.normpath(path) in named)
+            skipped += bool(doc.problems) and not problems
+            result.diagnostics.extend(problem_diagnostic(path, p) for p in problems)
             result.tools.extend(load_document_tools(doc))
     finally:
         if gc_enabled:
@@ -148,6 +159,9 @@ def load(
         # Keep later full collections (rules, diff) from rescanning the loaded catalog; the
         # objects are still freed by reference counting when dropped.
         gc.freeze()
+    if skipped:
+        result.notes.append(f"{skipped} file(s) that do not parse and do not look like tool files were skipped "
+                            "(name a file as a source to see why it does not parse)")
     for source in python_sources:
         from schemalint.loaders.python_source import load_python_source
 
@@ -219,6 +233,7 @@ def check(
     baseline: Baseline | str | os.PathLike[str] | None = None,
     rules: Sequence[Rule] | None = None,
     jobs: int | None = None,
+    scan: bool = False,
 ) -> CheckResult:
     """Lint ``sources``: load, run the selected rules, filter, locate and sort the diagnostics.
 
@@ -239,6 +254,7 @@ def check(
     something on the loaded tools, :func:`~schemalint.rules.registry.rules_for_run`). ``jobs``:
     processes for the per-tool rules (:mod:`schemalint.parallel`; ``None``: 1 for small catalogs,
     every CPU above 2,000 files, 2,000 tools or 50 MB); the result is the same for any value.
+    ``scan``: see :func:`load` (files named are judged as if found by a directory walk).
     Raises :class:`SourceError` (missing path, failed import),
     :class:`~schemalint.config.ConfigError` (a selector naming no rule) and
     :class:`~schemalint.baseline.BaselineError` (unreadable baseline file) and
@@ -246,7 +262,7 @@ def check(
     """
     from schemalint.baseline import Baseline, apply_baseline, fingerprint
     from schemalint.config import Config, build_filter
-    from schemalint.rules.base import Context, run_rules
+    from schemalint.rules.base import INTERNAL_ERROR, Context, run_rules
     from schemalint.rules.registry import AllRules, rules_for_run
     from schemalint.targets import parse_targets
 
@@ -257,7 +273,7 @@ def check(
     if isinstance(baseline, (str, os.PathLike)):
         baseline = Baseline.read(baseline)
     spec = parse_targets(targets)
-    loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio)
+    loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, scan=scan)
     prev: dict[str, Tool] = {}
     if previous:
         for t in load(previous, exclude=exclude, python_path=python_path).tools:
@@ -282,6 +298,9 @@ def check(
     diagnostics: list[Diagnostic] = []
     suppressed = 0
     for d in raw:
+        if d.code == INTERNAL_ERROR:  # a crash is never selected, ignored or re-graded away
+            diagnostics.append(d)
+            continue
         if not rule_filter.rule_enabled(d.code):
             continue
         sup = rule_filter.suppression_for(d)
@@ -311,6 +330,7 @@ def check(
         unused_suppressions=[f"{s.label} ({', '.join(s.rules)}: {s.reason})"
                              for s in rule_filter.unused_suppressions()],
         catalog=loaded.tools,
+        notes=list(loaded.notes),
     )
     if baseline is not None:
         outcome = apply_baseline(baseline, fingerprints, _baseline_scope(cfg, loaded))

@@ -136,6 +136,15 @@ def check(
                                  "small catalogs, every CPU above 2,000 files, 2,000 tools or 50 MB. Output is "
                                  "the same for any value.", show_default=False)
     ] = None,
+    scan: Annotated[
+        bool, typer.Option("--scan", help="Treat the files named as found by a directory scan (the pre-commit "
+                           "hook passes changed files): one that does not parse and does not look like a tool "
+                           "file is skipped without a diagnostic (docs/shape-rules.md, SL000).")
+    ] = False,
+    fail_rule: Annotated[
+        str | None, typer.Option("--fail-rule", hidden=True, help="Testing aid: make this rule raise on every "
+                                 "tool, to see an SL900 internal-error report.")
+    ] = None,
 ) -> None:
     """Lint tool definitions and report diagnostics.
 
@@ -200,6 +209,10 @@ def check(
             baseline_file = str(baseline)
         elif cfg.baseline:
             baseline_file = cfg.resolve_path(cfg.baseline)
+    if fail_rule:
+        from schemalint.rules.base import FAIL_RULE_ENV
+
+        os.environ[FAIL_RULE_ENV] = fail_rule  # read by the rule runner, here and in --jobs workers
     try:
         result = run_check(
             srcs,
@@ -215,6 +228,7 @@ def check(
             config=cfg,
             baseline=baseline_file,
             jobs=jobs,
+            scan=scan,
         )
     except (SourceError, ConfigError, BaselineError) as exc:
         raise fail(str(exc)) from None

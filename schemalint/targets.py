@@ -21,7 +21,8 @@ ollama             Ollama ``/api/chat`` tools (Go structs that drop unknown keyw
 Inference (:func:`infer_targets`): an OpenAI tool (``openai-chat``/``openai-responses``)
 is ``openai-strict`` when it says ``"strict": true``, else ``openai``; an Anthropic tool
 is ``anthropic-strict`` or ``anthropic`` likewise; Gemini declarations are ``gemini``
-(``parameters``) or ``gemini-json`` (``parametersJsonSchema``); MCP tools are ``mcp``;
+(``parameters``) or ``gemini-json`` (``parametersJsonSchema``); MCP tools are ``mcp``, whether
+read from JSON or listed from a Python MCP server object (format ``mcp-server``);
 Bedrock Converse ``toolSpec`` objects are ``bedrock``.
 Manifests, legacy ``function`` tools (BFCL, ACEBench, Gorilla) and Docker ``arguments``
 lists get no inferred target.
@@ -123,6 +124,8 @@ def infer_targets(tool: Tool) -> frozenset[str]:
         return frozenset(("anthropic-strict",)) if tool.strict else frozenset(("anthropic",))
     if fmt in ("gemini", "gemini-json", "mcp", "bedrock"):
         return frozenset((fmt,))  # "bedrock": Converse toolSpec (loaders/json_tools.py)
+    if fmt == "mcp-server":  # a Python MCP server object (loaders/mcp_server.py): as its tools/list JSON
+        return frozenset(("mcp",))
     return frozenset()
 
 

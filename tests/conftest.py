@@ -57,3 +57,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """In CI (SCHEMALINT_REQUIRE_SHARED=1) a missing ../shared is a failure, not a skip."""
     if os.environ.get("SCHEMALINT_REQUIRE_SHARED") and not CORPUS.is_dir():
         raise pytest.UsageError(f"SCHEMALINT_REQUIRE_SHARED is set but {CORPUS} is missing")
+
+
+REPOS = SHARED / "repos"
+
+needs_repos = pytest.mark.skipif(
+    not REPOS.is_dir(),
+    reason=f"needs the real-repository data sets at {REPOS} (only project members have it; "
+    "set SCHEMALINT_SHARED to point elsewhere)",
+)
+
+
+def internal_errors(diagnostics: Any) -> list[str]:
+    """The ``SL900 internal-error`` diagnostics (Diagnostic objects or JSON dicts) as text, for
+    ``assert not internal_errors(...)``; also catches the old form, a rule code with
+    "could not check ... internal error"."""
+    out = []
+    for d in diagnostics:
+        code, message, file = ((d["code"], d["message"], d["file"]) if isinstance(d, dict)
+                               else (d.code, d.message, d.file))
+        if code == "SL900" or "internal error" in message:
+            out.append(f"{file}: {code} {message}")
+    return out

@@ -119,3 +119,91 @@ def test_pydantic_function_tool_chat_and_responses():
 def test_plain_dicts_and_other_objects_are_not_mine():
     assert tools_from_object({"type": "function", "function": {"name": "x"}}, "m") is None
     assert tools_from_object(object(), "m") is None
+
+
+AGENTS_MODULE = '''
+from agents import Agent, AgentOutputSchema, RunContextWrapper, function_tool
+from pydantic import BaseModel
+
+
+class AppContext(BaseModel):
+    user_id: str
+
+
+class Address(BaseModel):
+    city: str
+
+
+class Weather(BaseModel):
+    summary: str
+    where: Address
+
+
+class Report(BaseModel):
+    text: str
+
+
+class SearchArgs(BaseModel):
+    query: str
+
+
+@function_tool
+def get_weather(ctx: RunContextWrapper[AppContext], city: str) -> str:
+    """Get the current weather for a city."""
+    return city
+
+
+@function_tool
+def search(args: SearchArgs) -> str:
+    """Search the notes."""
+    return args.query
+
+
+writer = Agent(name="writer", output_type=AgentOutputSchema(Report))
+assistant = Agent[AppContext](name="assistant", tools=[get_weather, search], output_type=Weather,
+                              handoffs=[writer])
+'''
+
+
+def _agents_module(tmp_path, monkeypatch, name):
+    (tmp_path / f"{name}.py").write_text(AGENTS_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return name
+
+
+def test_module_with_agents_loads_each_tool_once_and_no_output_or_context_model(tmp_path, monkeypatch):
+    from schemalint.loaders.python_source import load_python_source
+
+    module = _agents_module(tmp_path, monkeypatch, "h4_agents_app")
+    tools = load_python_source(f"{module}:")
+    # SearchArgs is a plain model of the module (a tool by the pydantic loader's rules); the
+    # models used as output (Weather, its Address, Report) and context (AppContext) are not
+    assert sorted(t.name for t in tools) == ["SearchArgs", "get_weather", "search"]
+    names = [t.name for t in load_python_source(f"{module}:assistant")]
+    assert names == ["get_weather", "search"]
+    # a model named directly is still loaded
+    assert [t.name for t in load_python_source(f"{module}:Weather")] == ["Weather"]
+
+
+def test_snapshot_of_an_agents_module_does_not_see_two_tools_named(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    module = _agents_module(tmp_path, monkeypatch, "h4_agents_snap")
+    out = tmp_path / "snaps"
+    proc = subprocess.run([sys.executable, "-m", "schemalint", "snapshot", f"{module}:", "--python-path",
+                           str(tmp_path), "--dir", str(out)], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "two tools named" not in proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["SearchArgs.json", "get_weather.json", "search.json"]
+
+
+def test_module_with_an_agent_and_only_its_output_model_has_no_tools(tmp_path, monkeypatch):
+    from schemalint.loaders.python_source import load_python_source
+
+    (tmp_path / "h4_agents_plain.py").write_text(
+        "from agents import Agent\nfrom pydantic import BaseModel\n\n\n"
+        "class Plan(BaseModel):\n    steps: list[str]\n\n\n"
+        "planner = Agent(name='planner', output_type=Plan)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert load_python_source("h4_agents_plain:") == []

@@ -176,3 +176,14 @@ def test_stdio_time_limit(tmp_path: Path):
 def test_not_a_server_is_not_mine():
     assert tools_from_object(object(), "x") is None
     assert tools_from_object({"tools": []}, "x") is None
+
+
+def test_python_mcp_server_tools_get_the_mcp_profile():
+    """A Python MCP server is checked as MCP, like its tools/list JSON (issue 13)."""
+    from schemalint.api import load
+    from schemalint.rules.base import Context
+    from schemalint.targets import infer_targets
+
+    tools = load(["examples.mcp_server.server:mcp"]).tools
+    assert tools and all(infer_targets(t) == {"mcp"} for t in tools)
+    assert all(Context().targets_for(t) == {"mcp"} for t in tools)

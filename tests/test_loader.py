@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from schemalint.api import load
+from schemalint.api import check, load
 from schemalint.loaders.sources import SourceError, expand_sources
-from tests.conftest import CORPUS, ROOT, needs_shared
+from tests.conftest import CORPUS, ROOT, internal_errors, needs_shared
 
 
 def _write(tmp_path: Path, name: str, value: object) -> str:
@@ -27,6 +27,9 @@ def test_every_example_format_is_recognised() -> None:
     formats = {t.origin.format for t in result.tools}
     assert {"openai-chat", "openai-responses", "anthropic", "gemini", "mcp", "manifest"} <= formats
     assert not result.diagnostics
+    # every rule, every target, over every example: no rule crashes (SL900)
+    checked = check([str(ROOT / "examples")], targets=["all"])
+    assert not internal_errors(checked.diagnostics)
 
 
 def test_tool_origin_pointer_and_schema_pointer(tmp_path: Path) -> None:
@@ -119,6 +122,16 @@ def test_corpus_tool_counts_match_the_sources() -> None:
     assert per_source["livemcpbench"] == 527
     assert per_source["mcp-proxy-snapshots"] == 83
     assert per_source["github-mcp-server"] == 117 + 95 + 101 + 114
+    assert per_source["kubernetes-mcp-server"] == 552
+    assert per_source["docker-mcp-registry"] == 500  # 357 argument lists + 143 MCP schemas
     # ACEBench: 7,567 definitions, one of which uses `_arguments` (not a schema key we know).
     assert per_source["acebench"] == 7566
     assert not [d for d in result.diagnostics if d.severity.value == "error"]
+
+
+@needs_shared
+def test_no_rule_crashes_on_the_corpus() -> None:
+    """Every rule against every provider profile over the whole corpus: no SL900."""
+    result = check([str(CORPUS)], targets=["all"])
+    assert result.tools > 19_000
+    assert not internal_errors(result.diagnostics)

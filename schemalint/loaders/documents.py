@@ -137,6 +137,14 @@ def _parse_json(doc: Document) -> None:
         return
     except json.JSONDecodeError as exc:
         first_error = exc
+    if is_jsonc_file(doc.path):
+        stripped = strip_jsonc(doc.text)
+        if stripped is not None:
+            try:
+                doc.values.append((None, loads_json(stripped)))
+                return
+            except (json.JSONDecodeError, RecursionError):
+                pass
     # Many datasets store JSON Lines under a .json name (BFCL, ACEBench): "Extra data"
     # after a complete first value is the sign.
     if first_error.msg == "Extra data":
@@ -147,6 +155,71 @@ def _parse_json(doc: Document) -> None:
         doc.values.clear()
         doc.problems.clear()
     doc.problems.append(ParseProblem(f"invalid JSON: {first_error.msg}", first_error.lineno, first_error.colno))
+
+
+_JSONC_DIRS = (".vscode", ".devcontainer")
+_JSONC_PREFIXES = ("tsconfig", "jsconfig", "appsettings", "launchsettings")
+_JSONC_NAMES = frozenset({"devcontainer.json", ".devcontainer.json", ".eslintrc.json", "biome.json",
+                          "deno.json", "turbo.json", "language-configuration.json"})
+
+
+def is_jsonc_file(path: str) -> bool:
+    """Whether ``path`` is a file its tools read as JSON with comments (JSONC): files under
+    ``.vscode/`` or ``.devcontainer/``, ``devcontainer.json``, ``tsconfig*.json``, ``jsconfig*.json``,
+    .NET ``appsettings*.json``/``launchSettings.json``, ``.eslintrc.json``, ``*.jsonc`` and a few
+    other tool configs. Only these are parsed leniently (:func:`strip_jsonc`): a comment or a
+    trailing comma in any other ``.json`` file stays an ``SL000`` error, as a provider's parser
+    refuses it."""
+    parts = path.replace("\\", "/").lower().split("/")
+    base = parts[-1]
+    return (base.endswith(".jsonc") or base in _JSONC_NAMES or base.startswith(_JSONC_PREFIXES)
+            or any(d in parts[:-1] for d in _JSONC_DIRS))
+
+
+def strip_jsonc(text: str) -> str | None:
+    """``text`` with ``//`` and ``/* */`` comments and trailing commas (before ``]``/``}``)
+    replaced by spaces, outside strings; newlines are kept, so line numbers do not move.
+    ``None`` when there is nothing to strip (the text is not JSONC either)."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    changed = False
+    last_comma = -1  # index in ``out`` of a comma that may turn out to be trailing
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+            last_comma = -1
+        elif c == "/" and text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i, changed = j, True
+        elif c == "/" and text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
+            i, changed = j, True
+        elif c == ",":
+            last_comma = len(out)
+            out.append(c)
+            i += 1
+        elif c in "]}":
+            if last_comma >= 0:
+                out[last_comma] = " "
+                changed = True
+            last_comma = -1
+            out.append(c)
+            i += 1
+        else:
+            if not c.isspace():
+                last_comma = -1
+            out.append(c)
+            i += 1
+    return "".join(out) if changed else None
 
 
 def _parse_jsonl(doc: Document) -> None:
@@ -320,3 +393,63 @@ def read_document(path: str | Path, display: str | None = None) -> Document:
 def iter_values(doc: Document) -> Iterator[tuple[int | None, Any]]:
     """The parsed top-level values of ``doc`` with their JSON Lines line numbers."""
     yield from doc.values
+
+
+_TOOL_FILE_NAMES = frozenset({
+    "tools.json", "tools.yaml", "tools.yml", "tools.jsonl", "functions.json", "mcp.json", "server.json",
+    "tool.specs.json",
+})
+_TOOL_DIRS = frozenset({"tools", "tool-definitions"})
+_TOOL_NAME_ENDINGS = (".tools.json", "-tools.json", "_tools.json", ".tools.yaml", ".tools.yml", ".snap")
+_TOOL_TOKENS_JSON = ('"inputSchema"', '"input_schema"', '"parameters"', '"parametersJsonSchema"',
+                     '"functionDeclarations"', '"function_declarations"', '"toolSpec"', '"schemalint"')
+_TOOL_LISTS_JSON = ('"tools"', '"functions"')
+_TOOL_LISTS_YAML = ("tools:", "functions:")
+_TOOL_TOKENS_YAML = ("inputSchema:", "input_schema:", "parameters:", "parametersJsonSchema:",
+                     "functionDeclarations:", "function_declarations:", "toolSpec:", "schemalint:")
+
+
+def looks_like_tool_file(path: str, text: str) -> bool:
+    """Whether a file that could not be parsed still looks as if it meant to hold tool definitions.
+
+    By name: a file directly inside a ``tools/`` or ``tool-definitions/`` directory,
+    ``tools.json``/``.yaml``, ``*.tools.json``, ``*_tools.json``, ``mcp.json``,
+    ``server.json``, ``functions.json``, ``tool.specs.json``, schemalint snapshots (``*.snap``,
+    except Jest/Vitest snapshots, which are JavaScript). By content: a ``tools`` or ``functions``
+    key (a JSON key anywhere, a YAML key at the start of a line), or a ``name`` key together with a
+    key that holds a tool's schema (``inputSchema``, ``input_schema``, ``parameters``,
+    ``parametersJsonSchema``, ``functionDeclarations``, ``toolSpec``) or a schemalint manifest
+    key, spelled as a JSON key (``"parameters"``) or a YAML key (``parameters:``). Case matters:
+    CloudFormation's ``Parameters:`` is not a tool's. Policy: docs/shape-rules.md, "Files that do
+    not parse".
+    """
+    parts = path.replace("\\", "/").lower().split("/")
+    base = parts[-1]
+    if len(parts) > 1 and parts[-2] in _TOOL_DIRS:
+        return True
+    if base.endswith(".snap"):
+        head = text.lstrip()[:200]
+        return not (head.startswith("//") or head.startswith("exports["))
+    if base in _TOOL_FILE_NAMES or base.endswith(_TOOL_NAME_ENDINGS):
+        return True
+    if any(tok in text for tok in _TOOL_LISTS_JSON) or any(line.startswith(_TOOL_LISTS_YAML)
+                                                          for line in text.splitlines()):
+        return True
+    if '"name"' in text and any(tok in text for tok in _TOOL_TOKENS_JSON):
+        return True
+    return "name:" in text and any(tok in text for tok in _TOOL_TOKENS_YAML)
+
+
+def reportable_problems(doc: Document, explicit: bool) -> list[ParseProblem]:
+    """The parse problems of ``doc`` that become ``SL000`` diagnostics.
+
+    ``explicit``: the file was named as a source (not found by a directory walk, a glob or a
+    ``--scan``/hook run); then every problem is reported. Otherwise a file that does not parse
+    (or is empty) is reported only when it looks like a tool file (:func:`looks_like_tool_file`);
+    the others (``tsconfig.json`` with comments, CloudFormation YAML with ``!Ref``, lock files)
+    hold no tool definitions and are skipped without a diagnostic. A file that cannot be read or
+    decoded at all (I/O error, invalid UTF-8) is judged by its name only.
+    """
+    if not doc.problems or explicit:
+        return list(doc.problems)
+    return list(doc.problems) if looks_like_tool_file(doc.path, doc.text) else []

@@ -18,8 +18,14 @@ bedrock             Converse ``toolSpec`` object ``{name, description?, inputSch
                     pointer is the ``toolSpec`` object; schema at ``/inputSchema/json``)
 docker-arguments    ``{name, arguments: [{name, type, desc, optional}]}`` (no schema)
 function            ``{name, parameters}`` or ``{name, arguments: {...}}`` (legacy
-                    OpenAI functions, BFCL, ACEBench, Gorilla)
+                    OpenAI functions, BFCL, ACEBench, Gorilla): in a tools list
+                    (:data:`TOOL_LIST_KEYS`) whatever the schema, elsewhere only with a
+                    JSON-Schema-looking schema (:func:`schema_like`)
 ==================  ==========================================================
+
+Calls are not definitions: subtrees under :data:`CALL_KEYS` (``tool_calls``, ``tool_choice``
+...) are not searched, and objects typed as calls (:data:`CALL_TYPES`) or OpenAI ``function``
+objects with ``arguments`` and no ``parameters`` are not tools.
 
 Sources: OpenAI function calling guide, Anthropic tool use docs, Gemini function
 calling docs, MCP specification (server/tools), AWS Bedrock API_runtime_ToolSpecification;
@@ -35,6 +41,31 @@ from schemalint.model import Contract, Origin, Tool, escape_token
 
 _GEMINI_LISTS = ("functionDeclarations", "function_declarations")
 
+TOOL_LIST_KEYS = frozenset({"tools", "functions", "function", "functionDeclarations", "function_declarations",
+                            "languageModelTools"})
+"""Keys whose list holds tool definitions (a request's ``tools``, legacy ``functions``, BFCL's and
+ACEBench's ``function``, VS Code's ``languageModelTools``): an entry
+of such a list, and the ``function`` object of an entry, is a tool even with a broken schema."""
+
+CALL_KEYS = frozenset({"tool_calls", "toolCalls", "tool_choice", "toolChoice", "function_call", "functionCall",
+                       "function_calls", "functionCalls"})
+"""Keys that hold calls or a choice of tool, never definitions: not searched."""
+
+CALL_TYPES = frozenset({"function_call", "tool_call", "tool-call", "tool_use", "function_call_output",
+                        "tool-result", "tool_result"})
+"""``type`` values of recorded calls and results (Responses API items, AI SDK steps, Anthropic blocks)."""
+
+_SCHEMA_KEYS = ("type", "anyOf", "oneOf", "allOf", "$ref", "$schema", "enum", "const")
+
+
+def schema_like(value: Any) -> bool:
+    """True for a dict that reads as a JSON Schema: it has ``type`` (or a union, ``$ref``,
+    ``$schema``, ``enum``) or a ``properties`` dict. A call's argument values
+    (``{"location": "Paris"}``) or a list of parameter names are not."""
+    if not isinstance(value, Mapping):
+        return False
+    return any(k in value for k in _SCHEMA_KEYS) or isinstance(value.get("properties"), Mapping)
+
 
 def _name(obj: Mapping[str, Any]) -> str | None:
     name = obj.get("name")
@@ -43,6 +74,9 @@ def _name(obj: Mapping[str, Any]) -> str | None:
 
 def _description(obj: Mapping[str, Any]) -> str | None:
     desc = obj.get("description")
+    if desc is None and "inputSchema" in obj:
+        # VS Code `contributes.languageModelTools`: the model is shown `modelDescription`
+        desc = obj.get("modelDescription")
     return desc if isinstance(desc, str) else None
 
 
@@ -101,11 +135,28 @@ def _manifest_tools(doc: Mapping[str, Any], file: str, pointer: str, line: int |
         )
 
 
-def match_tool(obj: Mapping[str, Any], file: str, pointer: str, line: int | None) -> Tool | None:
-    """Return the tool ``obj`` defines, or ``None`` when ``obj`` is not tool-shaped."""
-    if obj.get("type") == "function":
+def match_tool(
+    obj: Mapping[str, Any], file: str, pointer: str, line: int | None, in_list: bool = True
+) -> Tool | None:
+    """Return the tool ``obj`` defines, or ``None`` when ``obj`` is not tool-shaped.
+
+    A call is not a definition: an object whose ``type`` is a call type (:data:`CALL_TYPES`) or an
+    OpenAI ``function`` object carrying ``arguments`` and no ``parameters`` (a recorded
+    ``tool_calls`` entry) is not a tool. ``in_list``: ``obj`` is an entry of a tools list
+    (:data:`TOOL_LIST_KEYS`) or the ``function`` of one; there a ``{name, parameters}`` or
+    ``{name, arguments: {...}}`` object is a tool whatever its schema looks like (a broken one is
+    SL002's to report). Elsewhere it needs more evidence: its ``parameters``/``arguments`` must read
+    as a JSON Schema (:func:`schema_like`), or be ``{}`` beside a description. Distinctive shapes
+    (``type: function``, ``input_schema``, ``inputSchema``, ``parametersJsonSchema``) need no list.
+    """
+    kind = obj.get("type")
+    if isinstance(kind, str) and kind in CALL_TYPES:
+        return None
+    if kind == "function":
         fn = obj.get("function")
         if isinstance(fn, Mapping) and _name(fn) is not None:
+            if "arguments" in fn and "parameters" not in fn:
+                return None  # {"type": "function", "function": {"name", "arguments"}}: a call
             return _tool(obj, "openai-chat", file, pointer, line, "/function/parameters", fields=fn)
         if _name(obj) is not None and ("parameters" in obj or "strict" in obj or "description" in obj):
             return _tool(obj, "openai-responses", file, pointer, line, "/parameters")
@@ -121,13 +172,16 @@ def match_tool(obj: Mapping[str, Any], file: str, pointer: str, line: int | None
             return _tool(obj, "bedrock", file, pointer, line, "/inputSchema/json")
         return _tool(obj, "mcp", file, pointer, line, "/inputSchema", output_key="outputSchema")
     if "parameters" in obj:
-        return _tool(obj, "function", file, pointer, line, "/parameters")
+        params = obj["parameters"]
+        if in_list or schema_like(params) or (params == {} and _description(obj) is not None):
+            return _tool(obj, "function", file, pointer, line, "/parameters")
+        return None
     if "parametersJsonSchema" in obj:
         return _tool(obj, "gemini-json", file, pointer, line, "/parametersJsonSchema")
     args = obj.get("arguments")
     if isinstance(args, list) and all(isinstance(a, Mapping) for a in args):
         return _tool(obj, "docker-arguments", file, pointer, line, None)
-    if isinstance(args, Mapping):
+    if isinstance(args, Mapping) and (in_list or schema_like(args)):
         return _tool(obj, "function", file, pointer, line, "/arguments")
     return None
 
@@ -147,28 +201,33 @@ def find_tools(value: Any, file: str, line: int | None = None, base: str = "") -
     :class:`~schemalint.model.Origin`; ``base`` is the pointer of ``value`` in its file.
     Shared containers (YAML aliases) are visited once. Never raises on odd input.
     """
-    stack: list[tuple[Any, str]] = [(value, base)]
+    # (value, pointer, context): context 2 = a tools list, whose entries get context 1 ("an
+    # entry of a tools list"); 1 is passed on to an entry's "function" object; 0 elsewhere.
+    stack: list[tuple[Any, str, int]] = [(value, base, 0)]
     visited: set[int] = set()
     while stack:
-        obj, ptr = stack.pop()
+        obj, ptr, ctx = stack.pop()
         if isinstance(obj, (Mapping, list)):
             if id(obj) in visited:
                 continue
             visited.add(id(obj))
         if isinstance(obj, list):
-            stack.extend((obj[i], f"{ptr}/{i}") for i in reversed(range(len(obj))))
+            entry_ctx = 1 if ctx == 2 else 0
+            stack.extend((obj[i], f"{ptr}/{i}", entry_ctx) for i in reversed(range(len(obj))))
             continue
         if not isinstance(obj, Mapping):
             continue
         if obj.get("schemalint") == 1 and isinstance(obj.get("tools"), list):
             yield from _manifest_tools(obj, file, ptr, line)
             continue
-        tool = match_tool(obj, file, ptr, line)
+        tool = match_tool(obj, file, ptr, line, in_list=ctx == 1)
         if tool is not None:
             yield tool
             continue
-        children: list[tuple[Any, str]] = []
+        children: list[tuple[Any, str, int]] = []
         for key, sub in obj.items():
+            if key in CALL_KEYS:
+                continue
             kptr = f"{ptr}/{escape_token(key)}"
             if key in _GEMINI_LISTS and isinstance(sub, list):
                 for i, decl in enumerate(sub):
@@ -177,6 +236,8 @@ def find_tools(value: Any, file: str, line: int | None = None, base: str = "") -
                         if gtool is not None:
                             yield gtool
                 continue
-            if isinstance(sub, (Mapping, list)):
-                children.append((sub, kptr))
+            if isinstance(sub, list):
+                children.append((sub, kptr, 2 if key in TOOL_LIST_KEYS else 0))
+            elif isinstance(sub, Mapping):
+                children.append((sub, kptr, 1 if ctx == 1 and key == "function" else 0))
         stack.extend(reversed(children))

@@ -9,7 +9,10 @@ Recognized objects (by class, no framework imported first):
   SDK's argument parsing, ``FuncSchema.params_pydantic_model(**arguments)``, read from
   the tool's own invoker (or rebuilt from the wrapped function). A tool whose
   ``params_json_schema`` was edited after creation therefore shows the edit as drift.
-* ``agents.Agent``: each of its ``FunctionTool`` entries.
+* ``agents.Agent``: each of its ``FunctionTool`` entries. In a module or a list, an agent is
+  expanded into those objects (:func:`agent_function_tools`), so a tool that is also a module
+  attribute is loaded once, and the agent's output and context models
+  (:func:`agent_data_types`) are not loaded as tools (``schemalint.loaders.python_source``).
 * The dict returned by ``openai.pydantic_function_tool(Model)`` (Chat Completions) or
   ``openai.pydantic_responses_function_tool`` (Responses): advertised = its
   ``parameters`` (``to_strict_json_schema(Model)``); runtime = what ``.parse()`` does
@@ -50,6 +53,61 @@ def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
         if _class_is(obj, "openai.", "ResponsesPydanticFunctionTool"):
             return [_pydantic_function_tool(obj, obj, obj, source, "openai-responses")]
     return None
+
+
+def is_agent(obj: Any) -> bool:
+    """True for an ``agents.Agent`` instance (by class, without importing the SDK)."""
+    return not isinstance(obj, type) and _class_is(obj, "agents.", "Agent")
+
+
+def agent_function_tools(agent: Any) -> list[Any]:
+    """The ``FunctionTool`` objects in ``agent.tools`` (the objects themselves, so that a tool
+    also reached as a module attribute is recognised as the same tool)."""
+    tools = getattr(agent, "tools", None)
+    return [t for t in tools if _class_is(t, "agents.", "FunctionTool")] if isinstance(tools, list) else []
+
+
+def _context_types(annotation: Any) -> list[Any]:
+    """``X`` of ``RunContextWrapper[X]`` / ``ToolContext[X]`` annotations."""
+    import typing
+
+    origin = typing.get_origin(annotation)
+    if origin is not None and getattr(origin, "__name__", "") in ("RunContextWrapper", "ToolContext"):
+        return [a for a in typing.get_args(annotation) if isinstance(a, type)]
+    return []
+
+
+def agent_data_types(agent: Any, limit: int = 200) -> list[Any]:
+    """Classes ``agent`` uses as data, not as tools: its ``output_type`` (also inside an
+    ``AgentOutputSchema``), its context type (``Agent[AppContext](...)``, and the ``X`` of the
+    ``RunContextWrapper[X]`` first parameter of its function tools), and the same for the agents
+    it hands off to. Agents SDK docs, "Agents" (output types, context)."""
+    import inspect
+    import typing
+
+    found: list[Any] = []
+    stack: list[Any] = [agent]
+    seen: set[int] = set()
+    while stack and len(seen) < limit:
+        a = stack.pop()
+        if id(a) in seen or not is_agent(a):
+            continue
+        seen.add(id(a))
+        out = getattr(a, "output_type", None)
+        out = getattr(out, "output_type", out)  # AgentOutputSchema(MyModel)
+        found.extend(t for t in (out, *typing.get_args(out)) if isinstance(t, type))
+        found.extend(t for t in typing.get_args(getattr(a, "__orig_class__", None)) if isinstance(t, type))
+        for tool in agent_function_tools(a):
+            fn = getattr(tool, "__wrapped__", None)
+            try:
+                hints = typing.get_type_hints(fn) if fn is not None else {}
+            except Exception:
+                hints = getattr(fn, "__annotations__", {}) or {}
+            for hint in hints.values():
+                found.extend(_context_types(hint))
+        stack.extend(h for h in (getattr(a, "handoffs", None) or []) if is_agent(h))
+        stack.extend(getattr(h, "agent", None) for h in (getattr(a, "handoffs", None) or []) if not is_agent(h))
+    return [t for t in found if inspect.isclass(t)]
 
 
 def _agents_model(tool: Any) -> Any:

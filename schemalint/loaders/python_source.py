@@ -13,7 +13,12 @@ wins. Containers are expanded into their members first:
   object or a list of tools). Plain undecorated functions are skipped there (they are
   helpers, not tools; name one explicitly with ``module:function`` to load it), and so
   is a model class used as a field type by another collected model (a part of a tool,
-  not a tool).
+  not a tool);
+- an OpenAI Agents ``Agent`` into its ``FunctionTool`` objects; the models its agents use as
+  ``output_type`` or context type are data, not tools, and are skipped.
+
+The same object reached twice (a module attribute that is also in an ``Agent.tools`` list)
+is loaded once.
 
 Import failures raise :class:`~schemalint.loaders.sources.SourceError` naming the
 module and the original error; the CLI turns that into exit 2 without a traceback.
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import itertools
 import os
 import sys
 import types
@@ -156,9 +162,14 @@ def _is_tool_data(obj: dict[Any, Any]) -> bool:
 
 
 def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
+    from schemalint.loaders.openai_agents import agent_function_tools, is_agent
+
     if depth > 3:
         return
-    if isinstance(obj, types.ModuleType):
+    if is_agent(obj):
+        for i, value in enumerate(agent_function_tools(obj)):
+            yield value, f"{source}.tools[{i}]"
+    elif isinstance(obj, types.ModuleType):
         for name, value in module_members(obj):
             yield from _expand(value, f"{obj.__name__}:{name}", depth + 1)
     elif isinstance(obj, (list, tuple, set, frozenset)):
@@ -169,6 +180,28 @@ def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
             yield from _expand(value, f"{source}[{key!r}]", depth + 1)
     else:
         yield obj, source
+
+
+def _data_types(obj: Any, members: list[tuple[Any, str]]) -> tuple[set[int], int]:
+    """Ids of the classes that the OpenAI Agents agents among ``obj`` and the module members
+    use as output or context types, with the models those use as field types: data, not tools
+    (:func:`schemalint.loaders.openai_agents.agent_data_types`); and the number of agents."""
+    from schemalint.loaders.openai_agents import agent_data_types, is_agent
+
+    candidates = [obj]
+    if isinstance(obj, types.ModuleType):
+        candidates.extend(v for _, v in module_members(obj))
+    elif isinstance(obj, (list, tuple)):
+        candidates.extend(obj)
+    found: list[Any] = []
+    agents = 0
+    for cand in candidates:
+        if is_agent(cand):
+            agents += 1
+            found.extend(agent_data_types(cand))
+    ids = {id(t) for t in found}
+    ids.update(id(t) for model in found for t in _field_types(model))
+    return ids, agents
 
 
 def _problem(where: str, message: str, severity: Severity = Severity.ERROR) -> Diagnostic:
@@ -188,14 +221,19 @@ def load_python_source(
     known kind raises :class:`SourceError`, as does an import failure.
     A recognised object that cannot become a tool (a model without a JSON schema, a
     recognizer that fails) becomes an ``SL000`` diagnostic appended to ``problems``
-    (when given) and the other members are still loaded.
+    (when given) and the other members are still loaded. A module (or list) whose only
+    members of a known kind are OpenAI Agents agents without function tools gives no tools
+    and no error.
     """
     obj = resolve(source, python_path)
     recognizers = _load_recognizers()
     tools: list[Tool] = []
-    for count, (member, where) in enumerate(_expand(obj, source), start=1):
-        if count > _MAX_EXPANSION:
-            break
+    members = list(itertools.islice(_expand(obj, source), _MAX_EXPANSION))
+    skip, agents = _data_types(obj, members)
+    for member, where in members:
+        if id(member) in skip and member is not obj:
+            continue
+        skip.add(id(member))  # the same object reached twice (module attribute, Agent.tools) is one tool
         for recognize in recognizers:
             try:
                 found = recognize(member, where)
@@ -218,6 +256,8 @@ def load_python_source(
                     "Agents FunctionTool, openai.pydantic_function_tool output, a LangChain tool, or a "
                     "list/dict/module of them)"
                 )
+    if not tools and agents:
+        return tools  # agents with hosted tools only, or none: nothing to check, not a wrong source
     if not tools and not found_any_problem(problems, source):
         raise SourceError(
             f"{source}: {type(obj).__name__} is not a tool source schemalint knows: it holds no tool "

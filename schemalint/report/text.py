@@ -47,6 +47,10 @@ def _lines(result: Any, st: Callable[[str, str | None], str]) -> Iterator[tuple[
     counts = result.counts_by_code()
     if counts:
         yield "by code: " + ", ".join(f"{code} {n}" for code, n in counts.items()), None
+    crashes = sum(1 for d in result.diagnostics if d.code == "SL900")
+    if crashes:
+        yield (f"internal errors: {st(str(crashes), 'bold')} (SL900: schemalint crashed in a rule; "
+               "these tools were not fully checked; please report them)"), None
     for note in result.notes:
         yield "note: " + st(note, None), "dim"
 

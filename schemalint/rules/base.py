@@ -162,8 +162,8 @@ class Rule:
 
 
 def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
-    """Run every applicable rule over ``tools``; a rule that crashes on a tool yields a warning
-    diagnostic naming the exception instead of stopping the run."""
+    """Run every applicable rule over ``tools``; a rule that crashes on a tool yields an
+    ``SL900 internal-error`` diagnostic naming the exception instead of stopping the run."""
     active = [r for r in rules if r.applies(ctx)]
     yield from run_tool_rules(active, tools, ctx)
     for rule in active:
@@ -172,9 +172,13 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
 
 def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
     """The per-tool half of :func:`run_rules`: ``check_tool`` of every rule in ``active`` (rules
-    that apply in ``ctx``) on every tool, tool by tool; crashes become warning diagnostics.
+    that apply in ``ctx``) on every tool, tool by tool; an exception in a rule becomes an
+    ``SL900 internal-error`` (:func:`internal_error`), the other rules and tools go on.
     A rule with :attr:`Rule.targets` is not called for a tool none of whose profiles
     (:meth:`Context.targets_for`) it has: it would find nothing there."""
+    import os
+
+    fail = os.environ.get(FAIL_RULE_ENV)
     per_profiles: dict[frozenset[str], list[Rule]] = {}
     for tool in tools:
         profiles = ctx.targets_for(tool)
@@ -183,19 +187,51 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) 
             rules = per_profiles[profiles] = [r for r in active if not r.targets or not profiles.isdisjoint(r.targets)]
         for rule in rules:
             try:
+                if rule.code == fail:
+                    raise _InjectedFault(f"{FAIL_RULE_ENV}={fail}")
                 yield from rule.check_tool(tool, ctx)
             except RecursionError:
                 yield rule.diag(tool, "", f"{rule.code} could not check this tool: the schema is nested too "
                                 "deeply for it", severity=Severity.WARNING)
             except Exception as exc:  # a rule bug must not lose the other tools' findings
-                yield rule.diag(tool, "", f"{rule.code} could not check this tool: internal error "
-                                f"{type(exc).__name__}: {exc}", severity=Severity.WARNING)
+                yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, tool.name or None,
+                                                           tool.origin.file, tool.origin.pointer, "",
+                                                           line=tool.origin.line))
 
 
 def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
-    """The catalog half of :func:`run_rules` for one rule; a crash becomes a warning diagnostic."""
+    """The catalog half of :func:`run_rules` for one rule; a crash becomes an ``SL900`` diagnostic."""
     try:
         yield from rule.check_catalog(tools, ctx)
     except Exception as exc:
-        yield Diagnostic(rule.code, rule.name, Severity.WARNING, None, "", "",
-                         f"{rule.code} could not check the catalog: {type(exc).__name__}: {exc}")
+        yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, None, "", "", ""),
+                             what="the catalog")
+
+
+INTERNAL_ERROR = "SL900"
+"""The code of an exception inside a rule (:mod:`schemalint.rules.shape.sl900_internal_error`)."""
+
+FAIL_RULE_ENV = "SCHEMALINT_FAIL_RULE"
+"""Fault injection for testing the crash path: a rule code here (``SL007``) makes that rule raise
+on every tool (``schemalint check --fail-rule SL007``); see rules/SL900-internal-error.md."""
+
+
+def internal_error(rule: Rule, exc: BaseException, where: Diagnostic, what: str = "this tool") -> Diagnostic:
+    """The ``SL900 internal-error`` diagnostic for ``exc`` raised by ``rule``, at the tool, file and
+    pointer of ``where`` (the tool object itself, or no tool for a catalog check). The message names the
+    rule, the exception and the innermost traceback frame, and asks for a bug report."""
+    import os
+    import traceback
+    from dataclasses import replace
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    at = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    message = (f"internal error: rule {rule.code} {rule.name} crashed on {what} "
+               f"({type(exc).__name__}: {exc}{at}); this is a bug in schemalint, not a finding: "
+               "please report it with this line and the tool definition")
+    return replace(where, code=INTERNAL_ERROR, name="internal-error", severity=Severity.ERROR, message=message,
+                   instance_path=None, hint=None)
+
+
+class _InjectedFault(RuntimeError):
+    """Raised by :func:`run_tool_rules` inside the rule named by :data:`FAIL_RULE_ENV`."""

@@ -148,6 +148,7 @@ CATALOG: tuple[RuleEntry, ...] = (
               _PROVIDER + "sl323_bedrock_strict_unsupported_keyword:BedrockStrictUnsupportedKeyword"),
     RuleEntry("SL324", "ollama-dropped-keyword", ("ollama",),
               _PROVIDER + "sl324_ollama_dropped_keyword:OllamaDroppedKeyword"),
+    RuleEntry("SL900", "internal-error", (), _SHAPE + "sl900_internal_error:InternalError"),
 )
 """Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
 

@@ -219,7 +219,11 @@ def _build(schema: dict[str, Any]) -> SchemaIndex:
 
 _CACHE: OrderedDict[int, tuple[Any, SchemaIndex]] = OrderedDict()
 _CACHE_SIZE = 4
-_LAST: list[Any] = [None, None]
+_UNSET = object()
+_LAST: list[Any] = [_UNSET, None]
+"""The last schema indexed and its index. The first slot starts as a sentinel, not ``None``:
+with ``None`` a first schema that is ``None`` (a tool with no parameters) hit the empty slot
+and got ``None`` for an index (the SL309 'NoneType has no attribute nodes' crash)."""
 
 
 def index_schema(schema: Any) -> SchemaIndex:
