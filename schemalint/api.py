@@ -137,7 +137,9 @@ def load(
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
-        named = set() if scan else {os.path.normpath(s) for s in file_sources if os.path.isfile(s)}
+        named = set() if scan else {
+            os.path.normpath(s) for s in file_sources if os.path.lexists(s) and not os.path.isdir(s)
+        }
         special: list[tuple[str, str]] = []
         paths = expand_sources(file_sources, exclude, special)
         for path, kind in special:
