@@ -11,7 +11,7 @@ validation vocabulary.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -365,6 +365,23 @@ def shape_key(schema: Any) -> str:
         return v
 
     return canonical(normalise(strip(schema)))
+
+
+def rename_pairs(
+    removed: list[str], added: list[str], old_of: Callable[[str], Any], new_of: Callable[[str], Any]
+) -> dict[str, str]:
+    """Pairs (removed name -> added name) whose schemas (``old_of(name)``/``new_of(name)``) have
+    the same :func:`shape_key`; each added name is used at most once (properties and tools)."""
+    pairs: dict[str, str] = {}
+    taken: set[str] = set()
+    for r in removed:
+        key = shape_key(old_of(r))
+        for a in added:
+            if a not in taken and shape_key(new_of(a)) == key:
+                pairs[r] = a
+                taken.add(a)
+                break
+    return pairs
 
 
 class Classifier(Protocol):

@@ -8,30 +8,13 @@ the same shape; a new property that is also required is one SD103, not SD202 + S
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from schemalint.diff.checks._common import Site, required_names, shape_key
+from schemalint.diff.checks._common import Site, rename_pairs, required_names
 
 
 def matches(keyword: str) -> bool:
     """``properties`` only."""
     return keyword == "properties"
-
-
-def rename_pairs(
-    removed: list[str], added: list[str], old_p: Mapping[str, Any], new_p: Mapping[str, Any]
-) -> dict[str, str]:
-    """Pairs (removed -> added) whose schemas have the same shape; each name used at most once."""
-    pairs: dict[str, str] = {}
-    taken: set[str] = set()
-    for r in removed:
-        key = shape_key(old_p[r])
-        for a in added:
-            if a not in taken and shape_key(new_p[a]) == key:
-                pairs[r] = a
-                taken.add(a)
-                break
-    return pairs
 
 
 def check(site: Site) -> None:
@@ -43,7 +26,7 @@ def check(site: Site) -> None:
     new_req = required_names(site.new_s)
     removed = [k for k in old_p if k not in new_p]
     added = [k for k in new_p if k not in old_p]
-    renames = rename_pairs(removed, added, old_p, new_p)
+    renames = rename_pairs(removed, added, old_p.__getitem__, new_p.__getitem__)
     for name in removed:
         hint = (
             f"looks renamed to `{renames[name]}` (same schema); a model that sends `{name}` "
