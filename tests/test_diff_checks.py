@@ -134,3 +134,37 @@ def test_rules_and_rule_list_the_diff_checks() -> None:
     assert run_cli("rule", "rug-pull").stdout.startswith("# SD401 rug-pull\n")
     proc = run_cli("rule", "SD1033")
     assert proc.returncode == 2 and "SD103" in proc.stderr
+
+
+def test_rug_pull_in_snapshot_check(tmp_path: Path) -> None:
+    case = ROOT / "tests" / "diff_checks" / "SD401"
+    (tmp_path / "tools.json").write_text((case / "base.json").read_text(), encoding="utf-8")
+    assert run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
+    (tmp_path / "tools.json").write_text((case / "revision.json").read_text(), encoding="utf-8")
+    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path)
+    assert proc.returncode == 1 and "stale" in proc.stdout and "SD401" not in proc.stdout  # off by default
+    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nextend-select = ["SD401"]\n', encoding="utf-8")
+    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "snaps/add.json: SD401 rug-pull: the description and input schema of tool `add` changed" in proc.stdout
+    code, report = _diff("snaps", "tools.json", cwd=tmp_path)  # the snapshots as the approved side
+    assert code == 1 and [c["tool"] for c in report["changes"] if c["code"] == "SD401"] == ["add"]
+
+
+def test_rug_pull_of_a_server_listed_over_stdio(tmp_path: Path) -> None:
+    pytest.importorskip("mcp")
+    import sys
+
+    from schemalint.api import load
+
+    command = f'"{sys.executable}" "{ROOT / "examples" / "mcp_server" / "server.py"}"'
+    listed = load([], mcp_stdio=[command]).tools
+    approved = [dict(t.raw) for t in listed]
+    approved[0]["description"] = "The text that was reviewed."
+    (tmp_path / "approved.json").write_text(json.dumps(approved), encoding="utf-8")
+    code, report = _diff("approved.json", "--mcp-stdio", command, "--select", "SD401", cwd=tmp_path)
+    assert code == 1
+    assert [c["tool"] for c in report["changes"]] == [listed[0].name]
+    assert report["summary"]["new"].startswith("mcp-stdio ")
+    proc = run_cli("diff", "approved.json", "other.json", "--mcp-stdio", command, cwd=tmp_path)
+    assert proc.returncode == 2 and "give only OLD" in proc.stderr

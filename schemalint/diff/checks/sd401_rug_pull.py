@@ -9,10 +9,17 @@ Attacks" (April 2025); OWASP MCP Top 10 (MCP03:2025 Tool Poisoning).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from schemalint.diff.checks import check
 from schemalint.diff.checks._common import same_meaning
 from schemalint.diff.result import Change
 from schemalint.model import Tool
+
+if TYPE_CHECKING:
+    from schemalint.config import RuleFilter
 
 
 def rug_pull(old: Tool, new: Tool, *, old_label: str, new_label: str, base: str = "") -> Change | None:
@@ -38,3 +45,34 @@ def rug_pull(old: Tool, new: Tool, *, old_label: str, new_label: str, base: str 
         "definition before it reaches the model, then approve it (commit the new snapshot)",
         file=new.origin.file,
     )
+
+
+def stale_snapshot_pulls(
+    stale: Sequence[tuple[str, str]], directory: Path, tools: Sequence[Tool], rule_filter: RuleFilter
+) -> dict[str, Change]:
+    """SD401 for ``snapshot --check``: ``{file name: change}`` for the stale snapshots (``(file
+    name, tool name)`` pairs in ``directory``) whose tool's description or schema moved.
+
+    Empty unless ``rule_filter`` selects SD401; per-file/per-tool ignores apply. A snapshot that
+    cannot be read is left to the unified diff ``--check`` prints anyway.
+    """
+    if not rule_filter.rule_enabled("SD401"):
+        return {}
+    from schemalint.api import load
+    from schemalint.loaders.sources import SourceError
+
+    by_name = {t.name: t for t in tools}
+    out: dict[str, Change] = {}
+    for filename, name in stale:
+        new = by_name.get(name)
+        try:
+            old = load([str(directory / filename)]).tools
+        except SourceError:
+            continue
+        if new is None or len(old) != 1:
+            continue
+        change = rug_pull(old[0], new, old_label=f"the snapshot {filename}", new_label="the sources",
+                          base="/function" if new.origin.format == "openai-chat" else "")
+        if change is not None and rule_filter.suppression_for(change) is None:
+            out[filename] = change
+    return out
