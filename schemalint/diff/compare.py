@@ -385,18 +385,12 @@ def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> 
         if a is not MISSING and b is not MISSING and canonical(a) == canonical(b):
             continue
         ptr = f"{base}/annotations/{escape_token(key)}"
+
+        def change(code: str, message: str, hint: str | None = None, ptr: str = ptr, a: Any = a, b: Any = b) -> Change:
+            return Change(check(code), name, ptr, message, hint=hint, file=file, before=small(a), after=small(b))
+
         if key == "title":
-            out.append(
-                Change(
-                    check("description-changed"),
-                    name,
-                    ptr,
-                    f"the annotation title of tool `{name}` changed",
-                    file=file,
-                    before=small(a),
-                    after=small(b),
-                )
-            )
+            out.append(change("description-changed", f"the annotation title of tool `{name}` changed"))
             continue
         default = MCP_ANNOTATION_DEFAULTS.get(key, MISSING)
         if default is not MISSING and ((a is MISSING and b is default) or (b is MISSING and a is default)):
@@ -405,17 +399,8 @@ def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> 
                 if a is MISSING
                 else (f"no longer states `{key}: {str(default).lower()}`")
             )
-            out.append(
-                Change(
-                    check("annotation-default-explicit"),
-                    name,
-                    ptr,
-                    f"tool `{name}` {verb}; that is the MCP default, so clients behave the same",
-                    file=file,
-                    before=small(a),
-                    after=small(b),
-                )
-            )
+            out.append(change("annotation-default-explicit",
+                              f"tool `{name}` {verb}; that is the MCP default, so clients behave the same"))
             continue
         meaning = _ANNOTATION_MEANING.get(key)
         shown_a = str(a).lower() if isinstance(a, bool) else ("absent" if a is MISSING else repr(a))
@@ -423,16 +408,6 @@ def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> 
         msg = f"annotation `{key}` of tool `{name}` changed: {shown_a} -> {shown_b}"
         if meaning:
             msg += f" (`{key}`: {meaning}; default {str(default).lower()})"
-        out.append(
-            Change(
-                check("annotation-changed"),
-                name,
-                ptr,
-                msg,
-                hint="clients use these hints to decide whether to ask the user before a call",
-                file=file,
-                before=small(a),
-                after=small(b),
-            )
-        )
+        out.append(change("annotation-changed", msg,
+                          "clients use these hints to decide whether to ask the user before a call"))
     return out

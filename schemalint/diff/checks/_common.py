@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from schemalint.diff.result import Change
+from schemalint.model import escape_token
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
 """Marker for a key that is absent on one side."""
@@ -384,17 +385,63 @@ def rename_pairs(
     return pairs
 
 
-class Classifier(Protocol):
-    """What a check module needs from the classifier (:class:`schemalint.diff.classify.SchemaClassifier`)."""
+class Classifier:
+    """Reports the classified differences between two schemas of one tool (the emit step, once).
 
-    old: Any
-    new: Any
-    changes: list[Change]
-    shifted: dict[tuple[Any, ...], bool]
-    """Schema positions already compared as wrapped into (or unwrapped from) a union."""
+    ``old``/``new``: the two schemas (any JSON values). ``tool``: the tool name for the
+    changes. ``old_base``/``new_base``: JSON pointers of the schemas inside the rendered
+    tool definitions (``/inputSchema``); ``old_file``/``new_file`` go into the changes.
+    ``what``: ``"input"`` or ``"output"`` (output changes are wrapped in SD110).
+    ``old_prefix``/``new_prefix``: schema tokens of these schemas inside the tool's (a branch
+    compared with an unwrapped schema). :meth:`classify` is the dispatcher
+    (:class:`schemalint.diff.classify.SchemaClassifier`).
+    """
+
+    def __init__(
+        self,
+        old: Any,
+        new: Any,
+        *,
+        tool: str,
+        old_base: str,
+        new_base: str,
+        old_file: str | None = None,
+        new_file: str | None = None,
+        what: str = "input",
+        old_prefix: tuple[Any, ...] = (),
+        new_prefix: tuple[Any, ...] = (),
+    ) -> None:
+        self.old, self.new = old, new
+        self.old_prefix, self.new_prefix = old_prefix, new_prefix
+        self.shifted: dict[tuple[Any, ...], bool] = {}
+        """Schema positions already compared as wrapped into (or unwrapped from) a union."""
+        self.tool = tool
+        self.old_base, self.new_base = old_base, new_base
+        self.old_file, self.new_file = old_file, new_file
+        self.what = what
+        self.changes: list[Change] = []
+
+    def nested(
+        self, old: Any, new: Any, *, old_prefix: tuple[Any, ...], new_prefix: tuple[Any, ...]
+    ) -> Classifier:
+        """A classifier of the sub-schemas ``old``/``new`` found at ``old_prefix``/``new_prefix``
+        (relative to this classifier's schemas), reporting into the same tool and files."""
+        return type(self)(
+            old,
+            new,
+            tool=self.tool,
+            old_base=self.old_base,
+            new_base=self.new_base,
+            old_file=self.old_file,
+            new_file=self.new_file,
+            what=self.what,
+            old_prefix=(*self.old_prefix, *old_prefix),
+            new_prefix=(*self.new_prefix, *new_prefix),
+        )
 
     def label(self, tokens: Iterable[Any]) -> str:
-        """Readable name of a schema position, prefix included."""
+        """Readable name of a schema position (see :func:`label`), prefix included."""
+        return label((*self.new_prefix, *tokens))
 
     def emit(
         self,
@@ -407,19 +454,46 @@ class Classifier(Protocol):
         before: Any = MISSING,
         after: Any = MISSING,
     ) -> None:
-        """Record one change of check ``name`` at schema position ``tokens``."""
+        """Record one change of check ``name`` at schema position ``tokens`` of the ``side`` schema."""
+        from schemalint.diff.checks import check
+        from schemalint.diff.checks.sd110_output_schema import as_output
 
-    def classify(self, tokens: tuple[Any, ...], keyword: str | None, sub: Any) -> None:
-        """Classify the change of ``keyword`` (``sub``) in the schema at ``tokens``."""
-
-    def nested(
-        self, old: Any, new: Any, *, old_prefix: tuple[Any, ...], new_prefix: tuple[Any, ...]
-    ) -> Classifier:
-        """A classifier of the sub-schemas ``old``/``new`` found at ``old_prefix``/``new_prefix``
-        (relative to this classifier's schemas), reporting into the same tool and files."""
+        chk = check(name)
+        if self.what == "output":
+            chk, message = as_output(chk, message)
+        base, prefix = (self.new_base, self.new_prefix) if side == "new" else (self.old_base, self.old_prefix)
+        self.changes.append(
+            Change(
+                check=chk,
+                tool=self.tool,
+                pointer=base + "".join("/" + escape_token(t) for t in (*prefix, *tokens)),
+                message=message,
+                hint=hint,
+                file=self.new_file if side == "new" else self.old_file,
+                before=small(before),
+                after=small(after),
+            )
+        )
 
     def run(self) -> list[Change]:
-        """Classify every difference; returns the changes."""
+        """Classify every difference; returns the changes (also kept in ``self.changes``)."""
+        seen: set[tuple[Any, ...]] = set()
+        paths = [fine for coarse in diff_locations(self.old, self.new) for fine in refine(self.old, self.new, coarse)]
+        for path in paths:
+            tokens, keyword, sub = locate(path)
+            if keyword in SET_KEYWORDS or keyword in ("properties", "nullable"):
+                key: tuple[Any, ...] = (tokens, "type" if keyword == "nullable" else keyword)
+            else:
+                key = (tokens, keyword, sub)
+            if key in seen:
+                continue
+            seen.add(key)
+            self.classify(tokens, keyword, sub)
+        return self.changes
+
+    def classify(self, tokens: tuple[Any, ...], keyword: str | None, sub: Any) -> None:
+        """Classify the change of ``keyword`` (``sub``) in the schema at ``tokens`` (the dispatcher)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -456,13 +530,3 @@ class Site:
     def report(self, name: str, message: str, *, hint: str | None = None) -> None:
         """The common case: check ``name`` at the keyword, on :attr:`side`, showing both values."""
         self.c.emit(name, self.pointer, message, side=self.side, hint=hint, before=self.old_v, after=self.new_v)
-
-
-class Check(Protocol):
-    """A schema check module: ``matches(keyword)`` and ``check(site)``."""
-
-    def matches(self, keyword: str) -> bool:
-        """True when this module classifies changes of ``keyword``."""
-
-    def check(self, site: Site) -> None:
-        """Report the changes of ``site``."""
