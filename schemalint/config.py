@@ -437,16 +437,43 @@ def selector_rules() -> tuple[AnyRule, ...]:
     return (*CATALOG, *BY_CODE.values())  # type: ignore[arg-type]  # a DiffCheck has code and name
 
 
+def _strings(value: Any) -> list[str]:
+    """A string or the strings of a list (anything else: none; validation reports it later)."""
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _selectors_in(table: Any) -> list[str]:
+    """Every string the table uses as a rule selector (bad shapes are left to validation)."""
+    if not isinstance(table, Mapping):
+        return []
+    out = [sel for key in ("select", "extend-select", "ignore") for sel in _strings(table.get(key))]
+    severity = table.get("severity")
+    if isinstance(severity, Mapping):
+        out += [k for k in severity if isinstance(k, str)]
+    for kind in ("per-file-ignores", "per-tool-ignores"):
+        entries = table.get(kind)
+        for entry in entries if isinstance(entries, list) else []:
+            out += _strings(entry.get("rules")) if isinstance(entry, Mapping) else []
+    return out
+
+
 def parse_config(table: Mapping[str, Any], path: Path, *, prefix: str = "tool.schemalint",
                  rules: Sequence[AnyRule] | None = None) -> Config:
     """Validate a ``[tool.schemalint]`` table read from ``path`` into a :class:`Config`.
 
-    ``rules`` defaults to :func:`selector_rules` (the static catalog and the diff checks);
-    selectors and option tables are validated against it, importing only the rules named in
+    ``rules`` defaults to the static catalog, and to :func:`selector_rules` (the catalog and the
+    diff checks) when a selector names no rule of the catalog (the SD table is imported only
+    then, for start-up); selectors and option tables are validated against it, importing only the rules named in
     ``options``. Raises :class:`ConfigError`.
     """
     if rules is None:
-        rules = selector_rules()
+        from schemalint.rules.catalog import CATALOG
+
+        rules = CATALOG
+        if any(validate_selector(sel, CATALOG) for sel in _selectors_in(table)):
+            rules = selector_rules()  # a diff check (or a typo): only then import the SD table
     v = _Validator(path, prefix)
     if not isinstance(table, Mapping):
         raise ConfigError(f"{path}: `{prefix}` must be a table")
