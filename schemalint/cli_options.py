@@ -44,3 +44,21 @@ def exit_now(code: int) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
+
+
+SelectOption = Annotated[
+    list[str] | None, typer.Option("--select", help="Only these rule codes, names or code prefixes "
+                                   "(comma-separated; replaces the configured select).")
+]
+ExtendSelectOption = Annotated[
+    list[str] | None, typer.Option("--extend-select", help="Also run these rules (adds to select).")
+]
+IgnoreOption = Annotated[
+    list[str] | None, typer.Option("--ignore", help="Skip these rule codes, names or code prefixes "
+                                   "(adds to the configured ignore).")
+]
+
+
+def split_csv(values: list[str] | None) -> list[str]:
+    """Repeated, comma-separated option values as one list (``["SD1,SD2", "SD3"]`` -> three)."""
+    return [x.strip() for v in values or [] for x in v.split(",") if x.strip()]

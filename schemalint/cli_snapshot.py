@@ -91,7 +91,14 @@ def snapshot(
         raise fail(str(exc)) from None
     out = sys.stdout
     if check:
+        from schemalint.diff.checks.sd401_rug_pull import stale_snapshot_pulls
+        from schemalint.diff.selection import diff_filter
+
+        stale = [(p.filename, p.tool) for p in problems if p.kind == "stale" and p.tool]
+        pulls = stale_snapshot_pulls(stale, directory, tools, diff_filter(cfg))  # SD401 when selected
         for p in problems:
+            if p.filename in pulls:
+                out.write(f"{directory / p.filename}: SD401 rug-pull: {pulls[p.filename].message}\n")
             what = {"missing": "missing", "stale": "stale", "orphaned": "orphaned (no such tool any more)"}[
                 p.kind
             ]

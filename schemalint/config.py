@@ -50,9 +50,9 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from schemalint.model import Diagnostic, Severity
+from schemalint.model import Severity
 
 if TYPE_CHECKING:
     from schemalint.rules.base import Rule
@@ -61,6 +61,21 @@ if TYPE_CHECKING:
     AnyRule = Rule | RuleEntry
     """A rule instance, or its :data:`~schemalint.rules.catalog.CATALOG` entry (code, name, targets;
     ``options`` imports the rule): selection and validation read only ``code`` and ``name``."""
+
+
+class Finding(Protocol):
+    """What selection, re-grading and suppression read from a reported item: a check diagnostic
+    (:class:`~schemalint.model.Diagnostic`) or a diff change (:class:`~schemalint.diff.result.Change`)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def severity(self) -> Severity: ...
+    @property
+    def file(self) -> str | None: ...
+    @property
+    def tool(self) -> str | None: ...
+
 
 CONFIG_FILES = ("schemalint.toml", "pyproject.toml")
 FAIL_LEVELS = ("error", "warning", "info", "never")
@@ -420,18 +435,52 @@ def _read_suppressions(v: _Validator, kind: str, entries: Any, rules: Sequence[A
     return out
 
 
+def selector_rules() -> tuple[AnyRule, ...]:
+    """Everything a configured selector may name: the check rules (the static catalog, no rule
+    module imported) and the diff checks (``SDxxx``, :mod:`schemalint.diff.checks`)."""
+    from schemalint.diff.checks import BY_CODE
+    from schemalint.rules.catalog import CATALOG
+
+    return (*CATALOG, *BY_CODE.values())  # type: ignore[arg-type]  # a DiffCheck has code and name
+
+
+def _strings(value: Any) -> list[str]:
+    """A string or the strings of a list (anything else: none; validation reports it later)."""
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _selectors_in(table: Any) -> list[str]:
+    """Every string the table uses as a rule selector (bad shapes are left to validation)."""
+    if not isinstance(table, Mapping):
+        return []
+    out = [sel for key in ("select", "extend-select", "ignore") for sel in _strings(table.get(key))]
+    severity = table.get("severity")
+    if isinstance(severity, Mapping):
+        out += [k for k in severity if isinstance(k, str)]
+    for kind in ("per-file-ignores", "per-tool-ignores"):
+        entries = table.get(kind)
+        for entry in entries if isinstance(entries, list) else []:
+            out += _strings(entry.get("rules")) if isinstance(entry, Mapping) else []
+    return out
+
+
 def parse_config(table: Mapping[str, Any], path: Path, *, prefix: str = "tool.schemalint",
                  rules: Sequence[AnyRule] | None = None) -> Config:
     """Validate a ``[tool.schemalint]`` table read from ``path`` into a :class:`Config`.
 
-    ``rules`` defaults to the static catalog (:data:`schemalint.rules.catalog.CATALOG`, the
-    same rules as :func:`schemalint.rules.registry.all_rules`); selectors and option tables are
-    validated against it, importing only the rules named in ``options``. Raises :class:`ConfigError`.
+    ``rules`` defaults to the static catalog, and to :func:`selector_rules` (the catalog and the
+    diff checks) when a selector names no rule of the catalog (the SD table is imported only
+    then, for start-up); selectors and option tables are validated against it, importing only the rules named in
+    ``options``. Raises :class:`ConfigError`.
     """
     if rules is None:
         from schemalint.rules.catalog import CATALOG
 
         rules = CATALOG
+        if any(validate_selector(sel, CATALOG) for sel in _selectors_in(table)):
+            rules = selector_rules()  # a diff check (or a typo): only then import the SD table
     v = _Validator(path, prefix)
     if not isinstance(table, Mapping):
         raise ConfigError(f"{path}: `{prefix}` must be a table")
@@ -548,7 +597,7 @@ class RuleFilter:
     def _rule(self, code: str) -> AnyRule | None:
         return self._by_code.get(code)
 
-    def severity_for(self, d: Diagnostic) -> Severity:
+    def severity_for(self, d: Finding) -> Severity:
         """The configured severity for ``d`` (longest matching selector), else its own."""
         rule = self._rule(d.code)
         if rule is None or not self.severity:
@@ -560,12 +609,12 @@ class RuleFilter:
                 best = (spec, sev)
         return best[1] if best else d.severity
 
-    def suppression_for(self, d: Diagnostic) -> Suppression | None:
+    def suppression_for(self, d: Finding) -> Suppression | None:
         """The first suppression that hides ``d``, else ``None``."""
         rule = self._rule(d.code)
         if rule is None:
             return None
-        rel = self.config.relative(d.file)
+        rel = self.config.relative(d.file or "")
         for s in self.suppressions:
             if not any(selector_specificity(sel, rule) is not None for sel in s.rules):
                 continue
@@ -577,8 +626,10 @@ class RuleFilter:
         return None
 
     def unused_suppressions(self) -> list[Suppression]:
-        """Suppressions that hid nothing in this run (candidates for removal)."""
-        return [s for s in self.suppressions if not self.suppressed.get(s.label)]
+        """Suppressions that hid nothing in this run (candidates for removal); a suppression that
+        names none of this run's rules (a diff check's during ``check``) is not counted."""
+        return [s for s in self.suppressions if not self.suppressed.get(s.label)
+                and any(selector_specificity(sel, r) is not None for sel in s.rules for r in self.rules)]
 
 
 def path_matches(rel: str, pattern: str) -> bool:
@@ -587,11 +638,30 @@ def path_matches(rel: str, pattern: str) -> bool:
     return fnmatch.fnmatch(rel, pat) or rel.startswith(pat.rstrip("/") + "/")
 
 
+DEFAULT_OFF_PREFIX = 2
+"""Specificity a selector must exceed to select a ``default_off`` rule (``SD`` and ``ALL`` do not)."""
+
+
+def family_select(select: Sequence[str] | None, rules: Sequence[AnyRule]) -> Sequence[str] | None:
+    """``select`` for one family of rules (the check rules, or the diff checks).
+
+    One ``select`` governs both families, but a ``select`` that names no rule of ``rules``
+    (``select = ["SD1"]`` seen by ``check``, ``select = ["SL1"]`` seen by ``diff``) leaves that
+    family's selection at its default (``None``) instead of turning every rule of it off."""
+    if not select:
+        return select
+    if any(selector_specificity(sel, r) is not None for sel in select for r in rules):
+        return select
+    return None
+
+
 def enabled_codes(rules: Sequence[AnyRule], select: Sequence[str] | None, extend_select: Sequence[str],
                   ignore: Sequence[str]) -> frozenset[str]:
     """Codes of the rules selected by ``select`` (``None``: all), ``extend_select`` and ``ignore``.
 
-    For each rule the most specific matching selector decides; ``ignore`` wins ties.
+    For each rule the most specific matching selector decides; ``ignore`` wins ties. A rule
+    with ``default_off`` set (SD401) is selected only by a selector more specific than its
+    family's two-letter prefix: its code, its name, or a prefix such as ``SD4``.
     """
     selects = [ALL_SELECTOR] if select is None else list(select)
     selects += list(extend_select)
@@ -601,7 +671,7 @@ def enabled_codes(rules: Sequence[AnyRule], select: Sequence[str] | None, extend
                        default=None)
         best_ign = max((s for s in (selector_specificity(x, rule) for x in ignore) if s is not None),
                        default=None)
-        if best_sel is None:
+        if best_sel is None or (getattr(rule, "default_off", False) and best_sel <= DEFAULT_OFF_PREFIX):
             continue
         if best_ign is not None and best_ign >= best_sel:
             continue
@@ -634,7 +704,7 @@ def build_filter(config: Config, *, select: Sequence[str] | None = None,
     if select is not None:
         enabled = enabled_codes(rules, list(select), list(extend_select), list(ignore))
     else:
-        enabled = enabled_codes(rules, config.select, config.extend_select, config.ignore)
+        enabled = enabled_codes(rules, family_select(config.select, rules), config.extend_select, config.ignore)
         if extend_select or ignore:
             layer = enabled_codes(rules, [], extend_select, ignore)
             vetoed = frozenset(r.code for r in rules) - enabled_codes(rules, None, extend_select, ignore)

@@ -13,7 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from schemalint.diff.checks import DiffCheck
     from schemalint.rules.base import Rule
+
+    Documented = Rule | DiffCheck
+    """A check rule (SLxxx) or a diff check (SDxxx): both have a page in ``rules/``."""
 
 HELP_URI_BASE = "https://github.com/schemalint/schemalint/blob/main/rules/"
 """Rule pages online; ``help_uri`` appends ``<CODE>-<name>.md``. Used in SARIF ``helpUri``."""
@@ -21,12 +25,12 @@ HELP_URI_BASE = "https://github.com/schemalint/schemalint/blob/main/rules/"
 REGENERATE = "schemalint rules --format markdown > rules/README.md"
 
 
-def page_name(rule: Rule) -> str:
+def page_name(rule: Documented) -> str:
     """The page file name of ``rule``: ``SL101-required-drift.md``."""
     return f"{rule.code}-{rule.name}.md"
 
 
-def help_uri(rule: Rule) -> str:
+def help_uri(rule: Documented) -> str:
     """The absolute URL of ``rule``'s page (:data:`HELP_URI_BASE` + page name)."""
     return HELP_URI_BASE + page_name(rule)
 
@@ -37,7 +41,7 @@ def pages_dirs() -> list[Path]:
     return [d for d in (package / "_rule_pages", package.parent / "rules") if d.is_dir()]
 
 
-def find_page(rule: Rule) -> Path | None:
+def find_page(rule: Documented) -> Path | None:
     """The page of ``rule`` (``<CODE>-<name>.md``, else any ``<CODE>-*.md``), or ``None``."""
     for directory in pages_dirs():
         exact = directory / page_name(rule)
@@ -53,13 +57,35 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def targets_label(rule: Rule) -> str:
+def targets_label(rule: Documented) -> str:
     """``"all"`` for a target-independent rule, else its targets comma-separated."""
     return ", ".join(rule.targets) if rule.targets else "all"
 
 
-def catalog_markdown(rules: Sequence[Rule]) -> str:
-    """The rule catalog as Markdown: the content of ``rules/README.md`` (ends with a newline)."""
+def diff_checks() -> tuple[DiffCheck, ...]:
+    """Every diff check (SDxxx), in code order."""
+    from schemalint.diff.checks import BY_CODE
+
+    return tuple(BY_CODE.values())
+
+
+def diff_check_json(chk: DiffCheck) -> dict[str, Any]:
+    """Catalog metadata of a diff check as a JSON-ready dict."""
+    return {
+        "code": chk.code,
+        "name": chk.name,
+        "severity": chk.severity.value,
+        "kind": chk.kind,
+        "default": "off" if chk.default_off else "on",
+        "summary": chk.summary,
+        "help_uri": help_uri(chk),
+    }
+
+
+def catalog_markdown(rules: Sequence[Rule], checks: Sequence[DiffCheck] | None = None) -> str:
+    """The rule catalog as Markdown: the content of ``rules/README.md`` (ends with a newline).
+
+    ``checks``: the diff checks listed after the rules (default: all of them)."""
     lines = [
         "# Rule catalog",
         "",
@@ -79,6 +105,21 @@ def catalog_markdown(rules: Sequence[Rule]) -> str:
             f"| [{rule.code}]({page_name(rule)}) | `{rule.name}` | {rule.severity.value} | "
             f"{_cell(targets_label(rule))} | {_cell(rule.summary)} |"
         )
+    lines += [
+        "",
+        "## Diff checks",
+        "",
+        "Every change `schemalint diff` reports is classified by one of these checks (see `docs/diff.md`). "
+        "They are selected, ignored and re-graded like the rules above, in `[tool.schemalint]` and with "
+        "`schemalint diff --select/--ignore`; a check that is off by default runs only when named.",
+        "",
+        "| Code | Name | Severity | Kind | Summary |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for chk in diff_checks() if checks is None else checks:
+        severity = chk.severity.value + (" (off by default)" if chk.default_off else "")
+        lines.append(f"| [{chk.code}]({page_name(chk)}) | `{chk.name}` | {severity} | {chk.kind} | "
+                     f"{_cell(chk.summary)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -96,7 +137,7 @@ def rule_json(rule: Rule) -> dict[str, Any]:
     }
 
 
-def fallback_page(rule: Rule) -> str:
+def fallback_page(rule: Documented) -> str:
     """A page built from the registry metadata, for a rule whose page is missing."""
     lines = [f"# {rule.code} {rule.name}", "", rule.summary, "",
              f"Default severity: {rule.severity.value}. Targets: {targets_label(rule)}."]

@@ -260,5 +260,7 @@ def test_check_table_is_consistent() -> None:
     assert len(BY_CODE) == len(CHECKS)
     for code, chk in BY_CODE.items():
         assert chk.name == chk.name.lower() and " " not in chk.name
-        prefix = {"bytes": "SD0", "breaking": "SD1", "compatible": "SD2", "description": "SD3"}[chk.kind]
+        prefix = {"bytes": "SD0", "breaking": "SD1", "compatible": "SD2", "description": "SD3", "security": "SD4"}[
+            chk.kind
+        ]
         assert code.startswith(prefix), code

@@ -1,6 +1,6 @@
 """The shortcuts that keep ``schemalint diff`` fast give the same answers as the slow paths.
 
-* :func:`~schemalint.diff.classify.diff_locations` shares equal subtrees before deepdiff
+* :func:`~schemalint.diff.checks._common.diff_locations` shares equal subtrees before deepdiff
   walks them: its paths must equal deepdiff's on the unshared values (random schemas and
   random edits, real deepdiff);
 * the order of the changes does not depend on the string hash seed.
@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from schemalint.diff.classify import diff_locations, normalise, share_equal
+from schemalint.diff.checks._common import diff_locations, normalise, share_equal
 
 KEYS = ["type", "properties", "required", "enum", "items", "anyOf", "description", "minimum", "a", "b"]
 

@@ -6,6 +6,10 @@ catches``, ``## Why it matters``, ``## Bad`` and ``## Good`` (optionally ``## So
 that is not JSON, written to the file as is) must make ``schemalint check FILE --select
 CODE`` report CODE; the block under ``## Good`` must not. An HTML comment
 ``<!-- args: --target gemini -->`` right above a block adds CLI arguments.
+
+A diff check's page (``SDxxx``) holds two blocks under ``## Bad`` and under ``## Good``: the
+base and the revision; ``schemalint diff BASE REVISION --select CODE`` must report CODE for
+the Bad pair and must not for the Good pair.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from schemalint.rule_docs import diff_checks
 from schemalint.rules.registry import all_rules
 from tests.conftest import ROOT, run_cli
 
@@ -60,7 +65,7 @@ def _codes_for(tmp_path: Path, name: str, lang: str, body: str, code: str, args:
 
 
 def test_every_rule_has_a_page_and_every_page_a_rule() -> None:
-    rules = {f"{r.code}-{r.name}.md" for r in all_rules()}
+    rules = {f"{r.code}-{r.name}.md" for r in [*all_rules(), *diff_checks()]}
     pages = {p.name for p in _pages()}
     assert not rules - pages, f"registered rules without a page in rules/: {sorted(rules - pages)}"
     assert not pages - rules, f"pages in rules/ without a registered rule: {sorted(pages - rules)}"
@@ -84,9 +89,33 @@ def test_page_structure(page: Path) -> None:
         assert len(sections[s].split()) >= 10, f"section {s!r} is too short to explain anything"
 
 
+def _diff_codes(tmp_path: Path, name: str, section: str, code: str) -> list[str]:
+    """Codes ``schemalint diff`` reports for the two blocks (base, revision) of a section."""
+    blocks = list(_BLOCK.finditer(section))
+    assert len(blocks) == 2, "a diff check's example is two ```json blocks: base, then revision"
+    paths = []
+    for label, m in zip(("base", "revision"), blocks, strict=True):
+        path = tmp_path / f"{name}-{label}.json"
+        json.loads(m["body"])
+        path.write_text(m["body"], encoding="utf-8")
+        paths.append(str(path))
+    args = shlex.split(blocks[0]["args"] or "")
+    proc = run_cli("diff", *paths, "--select", code, *args, "--format", "json", "--fail-on", "never")
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    return [c["code"] for c in json.loads(proc.stdout)["changes"]]
+
+
 @pytest.mark.parametrize("page", _pages(), ids=lambda p: p.stem)
 def test_page_examples(page: Path, tmp_path: Path) -> None:
     code = page.stem.split("-", 1)[0]
+    if code.startswith("SD"):
+        sections = _sections(page.read_text(encoding="utf-8"))
+        bad = _diff_codes(tmp_path, "bad", sections["Bad"], code)
+        assert code in bad, f"the Bad pair of {page.name} does not make diff report {code} (got {bad})"
+        good = _diff_codes(tmp_path, "good", sections["Good"], code)
+        assert code not in good, f"the Good pair of {page.name} makes diff report {code}"
+        return
     sections = _sections(page.read_text(encoding="utf-8"))
     lang, body, args = _example(sections["Bad"])
     bad = _codes_for(tmp_path, "bad", lang, body, code, args)

@@ -2,8 +2,9 @@
 
 * :mod:`~schemalint.diff.render`: the canonical rendering (snapshot bytes);
 * :mod:`~schemalint.diff.compare`: bytes -> meaning -> classified changes per tool;
-* :mod:`~schemalint.diff.classify`: deepdiff locations -> SDxxx checks;
-* :mod:`~schemalint.diff.checks`: the table of diff checks;
+* :mod:`~schemalint.diff.classify`: deepdiff locations -> the check module of each keyword;
+* :mod:`~schemalint.diff.checks`: the table of diff checks and one module per keyword group;
+* :mod:`~schemalint.diff.selection`: select/ignore/severity/suppressions for SD codes;
 * :mod:`~schemalint.diff.sources`: the two sides (files, directories, ``REV:PATH``, ``--base``);
 * :mod:`~schemalint.diff.snapshot`: ``schemalint snapshot`` (write / ``--check``);
 * :mod:`~schemalint.diff.report`: text, JSON and GitHub output.

@@ -15,23 +15,27 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemalint.diff.checks import check
-from schemalint.diff.classify import (
+from schemalint.diff.checks._common import (
     MISSING,
     SET_KEYWORDS,
     canonical,
-    classify_schema,
     is_noop,
     normalise,
+    rename_pairs,
     same_meaning,
-    shape_key,
     small,
 )
+from schemalint.diff.checks.sd401_rug_pull import rug_pull
+from schemalint.diff.classify import classify_schema
 from schemalint.diff.render import same_rendering, shown_definition
 from schemalint.diff.result import Change, DiffResult, ToolDiff
 from schemalint.model import Tool, escape_token
+
+if TYPE_CHECKING:
+    from schemalint.config import RuleFilter
 
 
 class DiffError(Exception):
@@ -120,19 +124,38 @@ def semantic_view(tool: Tool) -> dict[str, Any]:
 
 
 def compare_tools(
-    old: Sequence[Tool], new: Sequence[Tool], *, old_label: str = "old", new_label: str = "new"
+    old: Sequence[Tool],
+    new: Sequence[Tool],
+    *,
+    old_label: str = "old",
+    new_label: str = "new",
+    selection: RuleFilter | None = None,
 ) -> DiffResult:
-    """Compare the tools of two revisions; raises :class:`DiffError` for duplicate names."""
+    """Compare the tools of two revisions; raises :class:`DiffError` for duplicate names.
+
+    ``selection``: which SD checks to report at which severity
+    (:func:`schemalint.diff.selection.diff_filter`; default: every check but the
+    off-by-default SD401, at its default severity).
+    """
+    from schemalint.diff.selection import apply_selection, diff_filter
+
+    selection = selection or diff_filter()
+    rug_pulls = selection.rule_enabled("SD401")
     old_by, new_by = index_tools(old, old_label), index_tools(new, new_label)
     result = DiffResult(old_label=old_label, new_label=new_label)
     removed = [n for n in old_by if n not in new_by]
     added = [n for n in new_by if n not in old_by]
-    renames = _tool_renames(removed, added, old_by, new_by)
+    renames = rename_pairs(removed, added, lambda n: old_by[n].advertised, lambda n: new_by[n].advertised)
     back = {v: k for k, v in renames.items()}
     for name in sorted(set(old_by) | set(new_by)):
         o, n = old_by.get(name), new_by.get(name)
         if o is not None and n is not None:
-            result.tools.append(compare_tool(o, n))
+            diff = compare_tool(o, n)
+            if rug_pulls and diff.status == "changed":
+                pulled = rug_pull(o, n, old_label=old_label, new_label=new_label, base=_field_base(n))
+                if pulled is not None:
+                    diff.changes.append(pulled)
+            result.tools.append(diff)
         elif o is not None:
             hint = (
                 f"looks renamed to `{renames[name]}` (same input schema); clients and prompts that name "
@@ -153,22 +176,8 @@ def compare_tools(
                 check("tool-added"), name, "", f"new tool `{name}`", hint=added_hint, file=n.origin.file
             )
             result.tools.append(ToolDiff(name, "added", new=n, changes=[change]))
+    apply_selection(result, selection)
     return result
-
-
-def _tool_renames(
-    removed: list[str], added: list[str], old_by: Mapping[str, Tool], new_by: Mapping[str, Tool]
-) -> dict[str, str]:
-    pairs: dict[str, str] = {}
-    taken: set[str] = set()
-    for r in removed:
-        key = shape_key(old_by[r].advertised)
-        for a in added:
-            if a not in taken and shape_key(new_by[a].advertised) == key:
-                pairs[r] = a
-                taken.add(a)
-                break
-    return pairs
 
 
 def compare_tool(old: Tool, new: Tool) -> ToolDiff:
@@ -376,18 +385,12 @@ def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> 
         if a is not MISSING and b is not MISSING and canonical(a) == canonical(b):
             continue
         ptr = f"{base}/annotations/{escape_token(key)}"
+
+        def change(code: str, message: str, hint: str | None = None, ptr: str = ptr, a: Any = a, b: Any = b) -> Change:
+            return Change(check(code), name, ptr, message, hint=hint, file=file, before=small(a), after=small(b))
+
         if key == "title":
-            out.append(
-                Change(
-                    check("description-changed"),
-                    name,
-                    ptr,
-                    f"the annotation title of tool `{name}` changed",
-                    file=file,
-                    before=small(a),
-                    after=small(b),
-                )
-            )
+            out.append(change("description-changed", f"the annotation title of tool `{name}` changed"))
             continue
         default = MCP_ANNOTATION_DEFAULTS.get(key, MISSING)
         if default is not MISSING and ((a is MISSING and b is default) or (b is MISSING and a is default)):
@@ -396,17 +399,8 @@ def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> 
                 if a is MISSING
                 else (f"no longer states `{key}: {str(default).lower()}`")
             )
-            out.append(
-                Change(
-                    check("annotation-default-explicit"),
-                    name,
-                    ptr,
-                    f"tool `{name}` {verb}; that is the MCP default, so clients behave the same",
-                    file=file,
-                    before=small(a),
-                    after=small(b),
-                )
-            )
+            out.append(change("annotation-default-explicit",
+                              f"tool `{name}` {verb}; that is the MCP default, so clients behave the same"))
             continue
         meaning = _ANNOTATION_MEANING.get(key)
         shown_a = str(a).lower() if isinstance(a, bool) else ("absent" if a is MISSING else repr(a))
@@ -414,16 +408,6 @@ def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> 
         msg = f"annotation `{key}` of tool `{name}` changed: {shown_a} -> {shown_b}"
         if meaning:
             msg += f" (`{key}`: {meaning}; default {str(default).lower()})"
-        out.append(
-            Change(
-                check("annotation-changed"),
-                name,
-                ptr,
-                msg,
-                hint="clients use these hints to decide whether to ask the user before a call",
-                file=file,
-                before=small(a),
-                after=small(b),
-            )
-        )
+        out.append(change("annotation-changed", msg,
+                          "clients use these hints to decide whether to ask the user before a call"))
     return out

@@ -34,7 +34,7 @@ def render_text(result: DiffResult, stream: IO[str]) -> None:
     """Readable report: one block per tool that is not identical, then a summary line."""
     stream.write(f"schemalint diff {result.old_label} -> {result.new_label}\n")
     for tool in result.tools:
-        if tool.status == "identical":
+        if not tool.reported:
             continue
         stream.write(f"\n{_STATUS_MARK[tool.status]} {tool.name}: {tool.status}\n")
         for c in tool.changes:
@@ -53,7 +53,9 @@ def render_text(result: DiffResult, stream: IO[str]) -> None:
         f"{status['same-meaning']} same meaning (different bytes), {status['changed']} changed, "
         f"{status['added']} added, {status['removed']} removed; "
         f"changes: {kinds['breaking']} breaking, {kinds['compatible']} compatible, "
-        f"{kinds['description']} description, {kinds['bytes']} bytes-only\n"
+        f"{kinds['description']} description, {kinds['bytes']} bytes-only"
+        + (f", {kinds['security']} security" if "security" in kinds else "")
+        + "\n"
     )
 
 

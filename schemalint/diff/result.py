@@ -6,8 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemalint.diff.checks import KINDS, DiffCheck
-from schemalint.model import Tool
+from schemalint.diff.checks import KINDS, SECURITY, DiffCheck
+from schemalint.model import Severity, Tool
 
 STATUSES = ("identical", "same-meaning", "changed", "added", "removed")
 """Per-tool status: identical bytes, same meaning / different bytes, changed meaning, added, removed."""
@@ -38,8 +38,18 @@ class Change:
 
     @property
     def kind(self) -> str:
-        """``breaking``, ``compatible``, ``description`` or ``bytes``."""
+        """``breaking``, ``compatible``, ``description``, ``bytes`` or ``security``."""
         return self.check.kind
+
+    @property
+    def code(self) -> str:
+        """The check's code (``SD103``)."""
+        return self.check.code
+
+    @property
+    def severity(self) -> Severity:
+        """The check's severity (the configured one once :mod:`schemalint.diff.selection` applied it)."""
+        return self.check.severity
 
     def to_json(self) -> dict[str, Any]:
         """The change as a JSON-ready dict (the ``changes`` entries of the JSON report)."""
@@ -67,6 +77,13 @@ class ToolDiff:
     old: Tool | None = None
     new: Tool | None = None
     changes: list[Change] = field(default_factory=list)
+    ignored: int = 0
+    """How many of its changes the selection (``select``/``ignore``/suppressions) left out."""
+
+    @property
+    def reported(self) -> bool:
+        """False for an identical tool and for one whose every change was left out by the selection."""
+        return self.status != "identical" and bool(self.changes or not self.ignored)
 
     def to_json(self) -> dict[str, Any]:
         """``{"tool", "status", "old_file", "new_file", "changes": [...]}``."""
@@ -106,18 +123,26 @@ class DiffResult:
     def counts_by_kind(self) -> dict[str, int]:
         """Number of changes per kind (every kind present, zeros included)."""
         counts = Counter(c.kind for c in self.changes)
-        return {k: counts.get(k, 0) for k in KINDS}
+        out = {k: counts.get(k, 0) for k in KINDS}
+        if counts.get(SECURITY):
+            out[SECURITY] = counts[SECURITY]
+        return out
 
     def fails(self, level: str) -> bool:
-        """True when a difference at or above ``level`` (one of :data:`FAIL_LEVELS`) exists."""
+        """True when a difference at or above ``level`` (one of :data:`FAIL_LEVELS`) exists.
+
+        ``breaking``: a change at severity ``error`` (by default exactly the breaking kind; also a
+        check re-graded to error, and SD401 when selected). ``meaning``/``bytes``: a tool changed
+        in meaning / in bytes, unless the selection left out every change of it.
+        """
         if level == "never":
             return False
         if level == "breaking":
-            return any(c.kind == "breaking" for c in self.changes)
+            return any(c.severity is Severity.ERROR for c in self.changes)
         if level == "meaning":
-            return any(t.status in ("changed", "added", "removed") for t in self.tools)
+            return any(t.status in ("changed", "added", "removed") and t.reported for t in self.tools)
         if level == "bytes":
-            return any(t.status != "identical" for t in self.tools)
+            return any(t.reported for t in self.tools)
         raise ValueError(f"unknown --fail-on level {level!r}")
 
     def summary(self) -> dict[str, Any]:

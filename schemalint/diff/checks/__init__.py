@@ -15,9 +15,17 @@ description    warning      only human-language text changed (tool or property d
                             title, examples): part of the prompt, so worth a review
 bytes          info         same meaning, different bytes: key order or the order of a
                             ``required``/``enum``/``type`` list (the model still sees it)
+security       error        (SD401, off by default) what the model is told about a tool
+                            changed after it was reviewed: a "rug pull" when the server is
+                            not yours
 =============  ===========  ==============================================================
 
-Codes: SD0xx bytes, SD1xx breaking, SD2xx compatible, SD3xx description.
+Codes: SD0xx bytes, SD1xx breaking, SD2xx compatible, SD3xx description, SD4xx security.
+Each check has a page ``rules/<CODE>-<name>.md``; the classification of schema keywords
+lives in one module per keyword group beside this table (``sd102_properties.py`` ...), the
+tool-level comparisons (tools added/removed, annotations, byte-only changes, SD401) in
+:mod:`schemalint.diff.compare`. Selection, ignores and severities come from the
+configuration and the command line like the SL rules (:mod:`schemalint.diff.selection`).
 
 Sources for the classification: JSON Schema validation vocabulary (draft-07 section 6,
 2020-12 "JSON Schema Validation" sections 6.1-6.5) for what each keyword restricts, and the
@@ -32,25 +40,38 @@ from dataclasses import dataclass
 from schemalint.model import Severity
 
 KINDS = ("breaking", "compatible", "description", "bytes")
-"""Kinds from most to least severe."""
+"""Kinds from most to least severe (always counted in a report's summary)."""
+
+SECURITY = "security"
+"""The kind of SD401, counted in a summary only when such a change is reported."""
 
 SEVERITY_OF_KIND = {
     "breaking": Severity.ERROR,
     "compatible": Severity.WARNING,
     "description": Severity.WARNING,
     "bytes": Severity.INFO,
+    SECURITY: Severity.ERROR,
 }
 
 
 @dataclass(frozen=True)
 class DiffCheck:
-    """One row of the diff-check table: ``code`` (``SD103``), kebab ``name``, ``kind``, ``summary``."""
+    """One row of the diff-check table: ``code`` (``SD103``), kebab ``name``, ``kind``, ``summary``.
+
+    ``severity_override``: a default other than the kind's, or the configured one (a copy made
+    by :mod:`schemalint.diff.selection`). ``default_off``: reported only when selected by code,
+    name or a prefix longer than ``SD`` (:func:`schemalint.config.enabled_codes`).
+    ``targets`` is empty (a diff check runs for every tool); ``source`` names the specification.
+    """
 
     code: str
     name: str
     kind: str
     summary: str
     severity_override: Severity | None = None
+    default_off: bool = False
+    source: str = ""
+    targets: tuple[str, ...] = ()
 
     @property
     def severity(self) -> Severity:
@@ -166,6 +187,15 @@ _TABLE = (
         "description-changed",
         "description",
         "a tool or property description, title or examples changed: the prompt the model reads changed",
+    ),
+    # security
+    DiffCheck(
+        "SD401",
+        "rug-pull",
+        SECURITY,
+        "the description or schema of a tool changed since the reviewed revision or snapshot "
+        "(off by default: select it for servers you do not own)",
+        default_off=True,
     ),
 )
 

@@ -1,0 +1,532 @@
+"""Shared parts of the schema checks: JSON Schema keyword groups, normalisation, paths, the emit step.
+
+deepdiff finds *where* two normalised schemas differ (:func:`diff_locations`, :func:`refine`);
+:func:`locate` splits a location into the schema object, the keyword and the sub-key;
+each check module (``sd1xx_*.py``, ``sd2xx_*.py``, ``sd301_text.py``) decides what a change of
+its keywords means and reports it through :meth:`Site.report` (or :meth:`Classifier.emit`),
+the one place where a change is built. Keyword semantics: JSON Schema draft-07 / 2020-12
+validation vocabulary.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from schemalint.diff.result import Change
+from schemalint.model import escape_token
+
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
+"""Marker for a key that is absent on one side."""
+
+SET_KEYWORDS = frozenset({"required", "enum", "type"})
+"""Keywords whose list value is a set: order never changes validation."""
+
+NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+LISTED = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+SINGLE = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "not",
+        "contains",
+        "propertyNames",
+        "if",
+        "then",
+        "else",
+        "additionalItems",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+    }
+)
+
+LOWER_BOUNDS = frozenset(
+    {"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}
+)
+UPPER_BOUNDS = frozenset(
+    {"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
+)
+TEXT_KEYWORDS = frozenset({"description", "title", "examples", "example"})
+METADATA_KEYWORDS = frozenset(
+    {
+        "deprecated",
+        "$comment",
+        "readOnly",
+        "writeOnly",
+        "$schema",
+        "$id",
+        "$anchor",
+        "propertyOrdering",
+        "markdownDescription",
+        "discriminator",
+        "$defs",
+        "definitions",
+    }
+)
+ALL_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+
+_SMALL = 200  # largest rendered value copied into a change's before/after
+
+
+EMPTY_NOOPS: dict[str, Any] = {
+    "properties": {},
+    "required": [],
+    "patternProperties": {},
+    "$defs": {},
+    "definitions": {},
+}
+"""Keywords whose empty value validates exactly like their absence (JSON Schema validation)."""
+
+
+def is_noop(key: Any, value: Any) -> bool:
+    """True for ``"properties": {}``, ``"required": []`` and the like (no effect on validation)."""
+    return key in EMPTY_NOOPS and value == EMPTY_NOOPS[key] and isinstance(value, type(EMPTY_NOOPS[key]))
+
+
+def normalise(value: Any) -> Any:
+    """A copy of ``value`` where the list of every ``required``, ``enum`` and ``type`` key is a set.
+
+    Sets are represented as dicts keyed by the canonical JSON of each entry, so that
+    deepdiff reports an added ``required`` entry as one added key instead of a shifted
+    list. Empty no-op keywords (:data:`EMPTY_NOOPS`) are dropped. Dict key order is
+    irrelevant to deepdiff and to ``==``.
+    """
+    if isinstance(value, Mapping):
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            if is_noop(k, v):
+                continue
+            if k in SET_KEYWORDS and isinstance(v, list):
+                out[k] = {canonical(x): True for x in v}
+            else:
+                out[k] = normalise(v)
+        return out
+    if isinstance(value, list):
+        return [normalise(v) for v in value]
+    return value
+
+
+def canonical(value: Any) -> str:
+    """Order-independent JSON text of ``value`` (sorted keys); ``1`` and ``true`` stay distinct."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def same_meaning(a: Any, b: Any) -> bool:
+    """True when two schemas differ at most in key order and the order of set keywords."""
+    return canonical(normalise(a)) == canonical(normalise(b))
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def share_equal(old: Any, new: Any) -> tuple[Any, bool]:
+    """``(new', equal)``: ``new`` with every subtree that equals ``old``'s at the same place
+    replaced by ``old``'s object, and whether the two are equal as a whole.
+
+    Equal means what deepdiff calls equal: same types all the way down (``1``, ``1.0`` and
+    ``true`` differ), same keys (in any order), lists of the same length and equal items.
+    deepdiff stops at ``t1 is t2``, so on the shared pairs it stops at once instead of
+    walking two equal subtrees; everything it reports is unchanged, because equal subtrees
+    produce no report and keys and list lengths (which decide how it walks) are kept.
+    Lists of different lengths are left alone (deepdiff aligns them by content).
+    ``old`` and ``new`` are not modified; parts of ``new`` are copied where needed.
+    """
+    if isinstance(old, dict) and isinstance(new, dict) and type(old) is type(new):
+        out: dict[Any, Any] = {}
+        equal = len(old) == len(new)
+        for key, value in new.items():
+            if key in old:
+                value, same = share_equal(old[key], value)
+                equal = equal and same
+            else:
+                equal = False
+            out[key] = value
+        return (old, True) if equal else (out, False)
+    if isinstance(old, list) and isinstance(new, list) and type(old) is type(new):
+        if len(old) != len(new):
+            return new, False
+        items: list[Any] = []
+        equal = True
+        for a, b in zip(old, new, strict=True):
+            b, same = share_equal(a, b)
+            equal = equal and same
+            items.append(b)
+        return (old, True) if equal else (items, False)
+    if type(old) is type(new) and type(old) in _SCALARS and old == new:
+        return old, True
+    return new, False
+
+
+def diff_locations(old: Any, new: Any) -> list[list[Any]]:
+    """Paths (lists of keys and indexes) where the normalised ``old`` and ``new`` differ (deepdiff).
+
+    Subtrees equal on both sides are shared first (:func:`share_equal`), so deepdiff walks
+    only the branches that lead to a difference. Paths come grouped by deepdiff report type
+    (sorted by name), each group in deepdiff's walk order.
+    """
+    from deepdiff import DeepDiff
+
+    a = normalise(old)
+    b, equal = share_equal(a, normalise(new))
+    if equal:
+        return []
+    tree = DeepDiff(a, b, view="tree", verbose_level=0)
+    paths: list[list[Any]] = []
+    # deepdiff keeps its report types in a set, whose order changes with the string hash
+    # seed: read them in a fixed order so that the changes come out in the same order every run.
+    for report in sorted(tree):
+        for level in tree[report]:
+            paths.append(list(level.path(output_format="list")))
+    return paths
+
+
+def refine(old: Any, new: Any, path: list[Any]) -> Iterable[list[Any]]:
+    """Split a coarse difference into the keys that differ.
+
+    deepdiff reports two dicts with no common key as one replaced value; the classifier
+    needs each keyword, so a path whose old and new values are both objects (or lists of
+    equal length) is replaced by the paths of its differing members. Set keywords
+    (``required``, ``enum``, ``type``) are never split.
+    """
+    a, b = resolve(old, path), resolve(new, path)
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        for k in [*a, *(k for k in b if k not in a)]:
+            if k in a and k in b:
+                if canonical(normalise(a[k])) == canonical(normalise(b[k])):
+                    continue
+                if k in SET_KEYWORDS:
+                    yield [*path, k]
+                else:
+                    yield from refine(old, new, [*path, k])
+            else:
+                yield [*path, k]
+    elif (
+        isinstance(a, list)
+        and isinstance(b, list)
+        and len(a) == len(b)
+        and a
+        and not (path and path[-1] in SET_KEYWORDS)
+    ):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            if canonical(normalise(x)) != canonical(normalise(y)):
+                yield from refine(old, new, [*path, i])
+    else:
+        yield path
+
+
+def locate(path: list[Any]) -> tuple[tuple[Any, ...], str | None, Any]:
+    """Split a deepdiff path into ``(schema tokens, keyword, sub-key)``.
+
+    ``schema tokens`` lead from the root schema to the schema object the change is in;
+    ``keyword`` is the keyword of that schema that changed (``None`` when the whole schema
+    at that position was added, removed or replaced); ``sub-key`` is the property name or
+    branch index below a ``properties``/``anyOf``... keyword (``None`` for the keyword itself).
+    """
+    schema: list[Any] = []
+    i = 0
+    while i < len(path):
+        token = path[i]
+        if not isinstance(token, str):
+            return tuple(schema), None, None
+        nxt = path[i + 1] if i + 1 < len(path) else None
+        if token in NAMED or token in LISTED:
+            if i + 1 >= len(path):
+                return tuple(schema), token, None
+            if i + 2 >= len(path):
+                return tuple(schema), token, nxt
+            schema += [token, nxt]
+            i += 2
+            continue
+        if token in SINGLE:
+            if i + 1 >= len(path):
+                return tuple(schema), token, None
+            if isinstance(nxt, int):
+                if i + 2 >= len(path):
+                    return tuple(schema), token, nxt
+                schema += [token, nxt]
+                i += 2
+                continue
+            schema.append(token)
+            i += 1
+            continue
+        return tuple(schema), token, None
+    return tuple(schema), None, None
+
+
+def resolve(root: Any, tokens: Iterable[Any]) -> Any:
+    """The value at ``tokens`` below ``root``, or :data:`MISSING`."""
+    value = root
+    for token in tokens:
+        in_map = isinstance(value, Mapping) and token in value
+        in_list = isinstance(value, list) and isinstance(token, int) and 0 <= token < len(value)
+        if in_map or in_list:
+            value = value[token]
+        else:
+            return MISSING
+    return value
+
+
+def label(tokens: Iterable[Any]) -> str:
+    """A readable name for a schema position: ``presentation.spec``, ``items[]``, ``(root)``."""
+    parts: list[str] = []
+    toks = list(tokens)
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t in NAMED and i + 1 < len(toks):
+            name = str(toks[i + 1])
+            parts.append(name if t == "properties" else f"{t}[{name}]")
+            i += 2
+        elif t in LISTED and i + 1 < len(toks):
+            parts.append(f"({t} {toks[i + 1]})")
+            i += 2
+        elif t == "items":
+            parts.append("[]")
+            i += 1
+        else:
+            parts.append(str(t))
+            i += 1
+    text = ""
+    for p in parts:
+        text += p if (not text or p.startswith("[") or p.startswith("(")) else "." + p
+    return text or "(root)"
+
+
+def small(value: Any) -> Any:
+    """``value`` when its JSON is short enough to show in a report, else ``None``."""
+    if value is MISSING:
+        return None
+    try:
+        return value if len(canonical(value)) <= _SMALL else None
+    except (TypeError, ValueError):
+        return None
+
+
+def types_of(schema: Any) -> frozenset[str]:
+    """The JSON types ``schema`` accepts by its ``type``/``nullable`` keywords (all when absent)."""
+    if not isinstance(schema, Mapping):
+        return ALL_TYPES
+    t = schema.get("type", MISSING)
+    if t is MISSING:
+        types = set(ALL_TYPES)
+    elif isinstance(t, str):
+        types = {t}
+    elif isinstance(t, list):
+        types = {x for x in t if isinstance(x, str)}
+    else:
+        types = set()
+    if "number" in types:
+        types.add("integer")
+    if schema.get("nullable") is True:
+        types.add("null")
+    return frozenset(types)
+
+
+def closedness(value: Any) -> str:
+    """``open`` (absent, true, {}), ``closed`` (false) or ``schema`` for additionalProperties."""
+    if value is MISSING or value is True or value == {}:
+        return "open"
+    if value is False:
+        return "closed"
+    return "schema"
+
+
+def fmt(value: Any) -> str:
+    """``value`` as short JSON for a message (``absent`` for :data:`MISSING`)."""
+    if value is MISSING:
+        return "absent"
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def required_names(schema: Any) -> set[str]:
+    """The string entries of ``schema``'s ``required`` list (empty when there is none)."""
+    if not isinstance(schema, Mapping) or not isinstance(schema.get("required"), list):
+        return set()
+    return {r for r in schema["required"] if isinstance(r, str)}
+
+
+def declared_properties(schema: Any) -> Mapping[str, Any]:
+    """``schema``'s ``properties`` object (empty when there is none)."""
+    if not isinstance(schema, Mapping) or not isinstance(schema.get("properties"), Mapping):
+        return {}
+    return schema["properties"]
+
+
+def shape_key(schema: Any) -> str:
+    """Canonical text of a schema without its descriptions/titles: equal keys = same shape."""
+
+    def strip(v: Any) -> Any:
+        if isinstance(v, Mapping):
+            return {k: strip(x) for k, x in v.items() if k not in TEXT_KEYWORDS}
+        if isinstance(v, list):
+            return [strip(x) for x in v]
+        return v
+
+    return canonical(normalise(strip(schema)))
+
+
+def rename_pairs(
+    removed: list[str], added: list[str], old_of: Callable[[str], Any], new_of: Callable[[str], Any]
+) -> dict[str, str]:
+    """Pairs (removed name -> added name) whose schemas (``old_of(name)``/``new_of(name)``) have
+    the same :func:`shape_key`; each added name is used at most once (properties and tools)."""
+    pairs: dict[str, str] = {}
+    taken: set[str] = set()
+    for r in removed:
+        key = shape_key(old_of(r))
+        for a in added:
+            if a not in taken and shape_key(new_of(a)) == key:
+                pairs[r] = a
+                taken.add(a)
+                break
+    return pairs
+
+
+class Classifier:
+    """Reports the classified differences between two schemas of one tool (the emit step, once).
+
+    ``old``/``new``: the two schemas (any JSON values). ``tool``: the tool name for the
+    changes. ``old_base``/``new_base``: JSON pointers of the schemas inside the rendered
+    tool definitions (``/inputSchema``); ``old_file``/``new_file`` go into the changes.
+    ``what``: ``"input"`` or ``"output"`` (output changes are wrapped in SD110).
+    ``old_prefix``/``new_prefix``: schema tokens of these schemas inside the tool's (a branch
+    compared with an unwrapped schema). :meth:`classify` is the dispatcher
+    (:class:`schemalint.diff.classify.SchemaClassifier`).
+    """
+
+    def __init__(
+        self,
+        old: Any,
+        new: Any,
+        *,
+        tool: str,
+        old_base: str,
+        new_base: str,
+        old_file: str | None = None,
+        new_file: str | None = None,
+        what: str = "input",
+        old_prefix: tuple[Any, ...] = (),
+        new_prefix: tuple[Any, ...] = (),
+    ) -> None:
+        self.old, self.new = old, new
+        self.old_prefix, self.new_prefix = old_prefix, new_prefix
+        self.shifted: dict[tuple[Any, ...], bool] = {}
+        """Schema positions already compared as wrapped into (or unwrapped from) a union."""
+        self.tool = tool
+        self.old_base, self.new_base = old_base, new_base
+        self.old_file, self.new_file = old_file, new_file
+        self.what = what
+        self.changes: list[Change] = []
+
+    def nested(
+        self, old: Any, new: Any, *, old_prefix: tuple[Any, ...], new_prefix: tuple[Any, ...]
+    ) -> Classifier:
+        """A classifier of the sub-schemas ``old``/``new`` found at ``old_prefix``/``new_prefix``
+        (relative to this classifier's schemas), reporting into the same tool and files."""
+        return type(self)(
+            old,
+            new,
+            tool=self.tool,
+            old_base=self.old_base,
+            new_base=self.new_base,
+            old_file=self.old_file,
+            new_file=self.new_file,
+            what=self.what,
+            old_prefix=(*self.old_prefix, *old_prefix),
+            new_prefix=(*self.new_prefix, *new_prefix),
+        )
+
+    def label(self, tokens: Iterable[Any]) -> str:
+        """Readable name of a schema position (see :func:`label`), prefix included."""
+        return label((*self.new_prefix, *tokens))
+
+    def emit(
+        self,
+        name: str,
+        tokens: Iterable[Any],
+        message: str,
+        *,
+        side: str = "new",
+        hint: str | None = None,
+        before: Any = MISSING,
+        after: Any = MISSING,
+    ) -> None:
+        """Record one change of check ``name`` at schema position ``tokens`` of the ``side`` schema."""
+        from schemalint.diff.checks import check
+        from schemalint.diff.checks.sd110_output_schema import as_output
+
+        chk = check(name)
+        if self.what == "output":
+            chk, message = as_output(chk, message)
+        base, prefix = (self.new_base, self.new_prefix) if side == "new" else (self.old_base, self.old_prefix)
+        self.changes.append(
+            Change(
+                check=chk,
+                tool=self.tool,
+                pointer=base + "".join("/" + escape_token(t) for t in (*prefix, *tokens)),
+                message=message,
+                hint=hint,
+                file=self.new_file if side == "new" else self.old_file,
+                before=small(before),
+                after=small(after),
+            )
+        )
+
+    def run(self) -> list[Change]:
+        """Classify every difference; returns the changes (also kept in ``self.changes``)."""
+        seen: set[tuple[Any, ...]] = set()
+        paths = [fine for coarse in diff_locations(self.old, self.new) for fine in refine(self.old, self.new, coarse)]
+        for path in paths:
+            tokens, keyword, sub = locate(path)
+            if keyword in SET_KEYWORDS or keyword in ("properties", "nullable"):
+                key: tuple[Any, ...] = (tokens, "type" if keyword == "nullable" else keyword)
+            else:
+                key = (tokens, keyword, sub)
+            if key in seen:
+                continue
+            seen.add(key)
+            self.classify(tokens, keyword, sub)
+        return self.changes
+
+    def classify(self, tokens: tuple[Any, ...], keyword: str | None, sub: Any) -> None:
+        """Classify the change of ``keyword`` (``sub``) in the schema at ``tokens`` (the dispatcher)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Site:
+    """One changed keyword: ``keyword`` (``sub``: property name or branch index below it) of the
+    schemas ``old_s``/``new_s`` at ``tokens``, with its values ``old_v``/``new_v`` (:data:`MISSING`
+    when absent). ``c`` is the classifier that reports the changes.
+    """
+
+    c: Classifier
+    tokens: tuple[Any, ...]
+    keyword: str
+    sub: Any
+    old_s: Any
+    new_s: Any
+    old_v: Any
+    new_v: Any
+
+    @property
+    def where(self) -> str:
+        """The readable name of the schema position (``options.presentation``, ``(root)``)."""
+        return self.c.label(self.tokens)
+
+    @property
+    def pointer(self) -> tuple[Any, ...]:
+        """Schema tokens of the keyword itself."""
+        return (*self.tokens, self.keyword)
+
+    @property
+    def side(self) -> str:
+        """``"old"`` when the keyword was removed (the pointer goes into the old schema), else ``"new"``."""
+        return "old" if self.new_v is MISSING else "new"
+
+    def report(self, name: str, message: str, *, hint: str | None = None) -> None:
+        """The common case: check ``name`` at the keyword, on :attr:`side`, showing both values."""
+        self.c.emit(name, self.pointer, message, side=self.side, hint=hint, before=self.old_v, after=self.new_v)

@@ -1,0 +1,47 @@
+"""SD103 required-added and SD203 required-dropped: a ``required`` entry added to or removed
+from an existing schema (JSON Schema validation, ``required``: draft-07 section 6.5.3).
+
+Entries of a property that is itself added or removed are left to
+:mod:`~schemalint.diff.checks.sd102_properties` (reported there once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from schemalint.diff.checks._common import Site, declared_properties, required_names
+
+
+def matches(keyword: str) -> bool:
+    """``required`` only."""
+    return keyword == "required"
+
+
+def check(site: Site) -> None:
+    """One change per name that became required or stopped being required."""
+    c, tokens = site.c, site.tokens
+    old_r, new_r = required_names(site.old_s), required_names(site.new_s)
+    old_props, new_props = declared_properties(site.old_s), declared_properties(site.new_s)
+    ptr = (*tokens, "required")
+    for name in sorted(new_r - old_r):
+        if name in new_props and name not in old_props:
+            continue  # reported as a new required property
+        c.emit(
+            "required-added",
+            ptr,
+            f"`{c.label((*tokens, 'properties', name))}` is now required: calls without it are refused",
+            hint="give it a default and keep it optional, or announce the breaking change",
+            before=sorted(old_r),
+            after=sorted(new_r),
+        )
+    for name in sorted(old_r - new_r):
+        if name in old_props and name not in new_props:
+            continue  # reported as a removed property
+        c.emit(
+            "required-dropped",
+            ptr,
+            f"`{c.label((*tokens, 'properties', name))}` is no longer required",
+            side="new" if isinstance(site.new_s, Mapping) else "old",
+            before=sorted(old_r),
+            after=sorted(new_r),
+        )

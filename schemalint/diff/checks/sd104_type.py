@@ -1,0 +1,53 @@
+"""SD104 type-narrowed, SD204 type-widened, SD108 type-changed (and SD212 for the same types
+written differently). Keywords: ``type`` (draft-07 section 6.1.1; ``number`` includes
+``integer``) and OpenAPI's ``nullable``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from schemalint.diff.checks._common import Site, fmt, types_of
+
+
+def matches(keyword: str) -> bool:
+    """``type`` and ``nullable`` (both decide the accepted JSON types)."""
+    return keyword in ("type", "nullable")
+
+
+def _shown(schema: Any) -> dict[str, Any]:
+    return {k: schema.get(k) for k in ("type", "nullable") if isinstance(schema, Mapping) and k in schema}
+
+
+def check(site: Site) -> None:
+    """Compare the sets of accepted JSON types."""
+    old_t, new_t = types_of(site.old_s), types_of(site.new_s)
+    where = site.where
+    shown_old, shown_new = _shown(site.old_s), _shown(site.new_s)
+    side = "new" if isinstance(site.new_s, Mapping) and "type" in site.new_s else "old"
+
+    def report(name: str, message: str, hint: str | None = None) -> None:
+        site.c.emit(name, (*site.tokens, "type"), message, side=side, hint=hint, before=shown_old, after=shown_new)
+
+    if old_t == new_t:
+        report(
+            "metadata-changed",
+            f"type of `{where}` is written differently "
+            f"({fmt(shown_old)} -> {fmt(shown_new)}) but accepts the same values",
+        )
+    elif new_t < old_t:
+        report(
+            "type-narrowed",
+            f"`{where}` no longer accepts {', '.join(sorted(old_t - new_t))} "
+            f"({fmt(shown_old)} -> {fmt(shown_new)})",
+            "calls sending the dropped types are refused now",
+        )
+    elif new_t > old_t:
+        report("type-widened", f"`{where}` now also accepts {', '.join(sorted(new_t - old_t))}")
+    else:
+        report(
+            "type-changed",
+            f"type of `{where}` changed from {fmt(shown_old)} to {fmt(shown_new)}",
+            "calls with the old type are refused now",
+        )

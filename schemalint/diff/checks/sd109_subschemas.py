@@ -1,0 +1,160 @@
+"""SD109 union-branch-removed and SD211 union-branch-added, and the other keywords that hold
+subschemas (``items``, ``not``, ``allOf``, ``patternProperties``, ``$defs`` ...).
+
+A schema wrapped into ``anyOf``/``oneOf`` (``{"type": "string"}`` ->
+``{"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]}``) is compared with its
+closest branch (here: ``minLength`` tightened) and the other branches are SD211
+(:func:`union_shift`). A subschema keyword that appears is SD107, one that disappears
+SD207, one that changes where the classifier cannot descend SD111; ``$defs`` entries are
+SD212 (what refers to them is classified where the ``$ref`` is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from schemalint.diff.checks._common import (
+    LISTED,
+    MISSING,
+    NAMED,
+    SINGLE,
+    TEXT_KEYWORDS,
+    Classifier,
+    Site,
+    canonical,
+    fmt,
+    resolve,
+    same_meaning,
+    types_of,
+)
+
+_REFUSED_HINT = "calls that matched only this branch are refused now"
+
+
+def matches(keyword: str) -> bool:
+    """Every keyword whose value is a subschema, a list of them or a map of them."""
+    return keyword in SINGLE or keyword in LISTED or keyword in NAMED
+
+
+def check(site: Site) -> None:
+    """Classify a subschema keyword, or one entry (``sub``) of it."""
+    c, tokens, keyword, sub, old_v, new_v, where = (
+        site.c, site.tokens, site.keyword, site.sub, site.old_v, site.new_v, site.where
+    )
+    if keyword in ("$defs", "definitions"):
+        name = f"{keyword}/{sub}" if sub is not None else keyword
+        c.emit(
+            "metadata-changed",
+            (*tokens, keyword, *(() if sub is None else (sub,))),
+            f"definition `{name}` of `{where}` was added, removed or replaced "
+            "(what refers to it is classified where the $ref is)",
+            side="old" if resolve(new_v, () if sub is None else (sub,)) is MISSING else "new",
+        )
+        return
+    if sub is None:
+        if old_v is MISSING:
+            c.emit("constraint-tightened", site.pointer, f"`{where}` has a new `{keyword}`", after=new_v,
+                   hint="calls valid before may be refused now")
+        elif new_v is MISSING:
+            c.emit("constraint-loosened", site.pointer, f"`{keyword}` of `{where}` was removed", side="old",
+                   before=old_v)
+        else:
+            c.emit("schema-changed", site.pointer, f"`{keyword}` of `{where}` changed: {fmt(old_v)} -> {fmt(new_v)}",
+                   before=old_v, after=new_v)
+        return
+    old_b, new_b = resolve(old_v, (sub,)), resolve(new_v, (sub,))
+    ptr = (*tokens, keyword, sub)
+    if old_b is not MISSING and new_b is not MISSING:
+        c.classify(ptr, None, None)
+    elif keyword in ("anyOf", "oneOf"):
+        if old_b is MISSING:
+            c.emit("union-branch-added", ptr, f"`{where}` accepts a new `{keyword}` branch {fmt(new_b)}", after=new_b)
+        else:
+            c.emit("union-branch-removed", ptr, f"`{keyword}` branch {sub} of `{where}` was removed ({fmt(old_b)})",
+                   side="old", before=old_b, hint=_REFUSED_HINT)
+    elif old_b is MISSING:
+        c.emit("constraint-tightened", ptr, f"`{where}` has a new `{keyword}` entry {fmt(new_b)}", after=new_b,
+               hint="calls valid before may be refused now")
+    else:
+        c.emit("constraint-loosened", ptr, f"`{keyword}` entry {sub} of `{where}` was removed", side="old",
+               before=old_b)
+
+
+def union_shift(c: Classifier, tokens: tuple[Any, ...], old_s: Any, new_s: Any) -> bool:
+    """Handle a schema wrapped into (or unwrapped from) ``anyOf``/``oneOf``; True when handled.
+
+    Every non-text keyword of that schema is covered by this comparison, so it is done once
+    per schema position (remembered in ``c.shifted``).
+    """
+    if tokens in c.shifted:
+        return c.shifted[tokens]
+    c.shifted[tokens] = False
+    if not isinstance(old_s, Mapping) or not isinstance(new_s, Mapping):
+        return False
+    for kw in ("anyOf", "oneOf"):
+        if isinstance(new_s.get(kw), list) and kw not in old_s and new_s[kw]:
+            c.shifted[tokens] = True
+            _wrap(c, tokens, kw, old_s, new_s, wrapped_side="new")
+            return True
+        if isinstance(old_s.get(kw), list) and kw not in new_s and old_s[kw]:
+            c.shifted[tokens] = True
+            _wrap(c, tokens, kw, old_s, new_s, wrapped_side="old")
+            return True
+    return False
+
+
+def _strip_text(schema: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in schema.items() if k not in TEXT_KEYWORDS}
+
+
+def _closest(core: Any, branches: list[Any]) -> int:
+    """Index of the branch most like ``core``: same meaning, else most shared types, else keys."""
+    for i, b in enumerate(branches):
+        if same_meaning(core, b):
+            return i
+    core_types = types_of(core)
+
+    def score(item: tuple[int, Any]) -> tuple[int, int, int]:
+        i, b = item
+        if not isinstance(b, Mapping):
+            return (-1, -1, -i)
+        shared_types = len(core_types & types_of(b)) if "type" in b or "type" in core else 0
+        shared = sum(
+            1
+            for k, v in b.items()
+            if isinstance(core, Mapping)
+            and canonical(core.get(k, MISSING) if k in core else None) == canonical(v)
+        )
+        return (shared_types, shared, -i)
+
+    return max(enumerate(branches), key=score)[0]
+
+
+def _wrap(
+    c: Classifier, tokens: tuple[Any, ...], kw: str, old_s: Mapping[str, Any], new_s: Mapping[str, Any],
+    wrapped_side: str,
+) -> None:
+    plain, wrapped = (old_s, new_s) if wrapped_side == "new" else (new_s, old_s)
+    core = _strip_text({k: v for k, v in plain.items()})
+    rest = _strip_text({k: v for k, v in wrapped.items() if k != kw})
+    branches = [_strip_text({**rest, **b}) if isinstance(b, Mapping) else b for b in wrapped[kw]]
+    best = _closest(core, branches)
+    sub_tokens = (*tokens, kw, best)
+    if wrapped_side == "new":
+        sub = c.nested(core, branches[best], old_prefix=tokens, new_prefix=sub_tokens)
+    else:
+        sub = c.nested(branches[best], core, old_prefix=sub_tokens, new_prefix=tokens)
+    if not same_meaning(sub.old, sub.new):
+        c.changes.extend(sub.run())
+    where = c.label(tokens)
+    for i, branch in enumerate(wrapped[kw]):
+        if i == best:
+            continue
+        if wrapped_side == "new":
+            c.emit("union-branch-added", (*tokens, kw, i),
+                   f"`{where}` now also accepts {fmt(branch)} (a new `{kw}` branch)", after=branch)
+        else:
+            c.emit("union-branch-removed", (*tokens, kw, i),
+                   f"`{where}` no longer accepts {fmt(branch)} (its `{kw}` was reduced to one schema)",
+                   side="old", before=branch, hint=_REFUSED_HINT)
