@@ -85,6 +85,10 @@ class Tool:
     ``raw`` is the tool object itself (for rules that look at other fields, e.g.
     ``strict``, ``annotations``); ``output_schema`` is an advertised output schema
     (MCP ``outputSchema``) when present.
+    ``schema_view`` says how ``advertised`` was read when it is not the file's bytes as they stand
+    (:data:`SCHEMA_VIEWS`): ``None`` for a schema as written; otherwise the schema was decoded or
+    translated, and a finding inside it is located at the deepest key that exists in the file
+    (:func:`schemalint.rules.base.relocate`).
     """
 
     name: str
@@ -95,6 +99,7 @@ class Tool:
     runtime: Contract | None = None
     output_schema: Any = None
     raw: Mapping[str, Any] | None = field(default=None, compare=False, hash=False)
+    schema_view: str | None = None
 
     @property
     def schema_pointer(self) -> str:
@@ -113,6 +118,18 @@ class Tool:
             return True
         fn = raw.get("function")
         return isinstance(fn, Mapping) and fn.get("strict") is True
+
+
+SCHEMA_VIEWS = {
+    "json-string": "the schema is a JSON-encoded string (xAI gRPC `Function.parameters`), read as the "
+                   "object it encodes",
+    "snake-case": "Gemini Schema fields in the Python SDK's snake_case spelling (`any_of`, `min_items`), "
+                  "read as their camelCase names",
+    "agentschema": "an AgentSchema `parameters` block (`kind` per property, `required: true|false`), read "
+                   "as the JSON Schema it stands for",
+}
+"""The values of :attr:`Tool.schema_view` and what each means (docs/shape-rules.md, "Schemas read
+through a view")."""
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,8 @@ def test_broken_tool_in_a_tools_list_is_still_sl002(tmp_path: Path) -> None:
     path.write_text(json.dumps(request))
     result = check([str(path)])
     assert result.tools == 3
-    assert sorted(d.tool for d in result.diagnostics if d.code == "SL002") == ["a", "b", "c"]
+    errors = [d.tool for d in result.diagnostics if d.code == "SL002" and d.severity.value == "error"]
+    assert sorted(errors) == ["a", "b", "c"]  # b: the string decodes to {}, an empty schema
 
 
 def test_vscode_language_model_tools_use_model_description(tmp_path: Path) -> None:

@@ -56,12 +56,15 @@ def test_gemini_both_spellings_and_json_schema_field(tmp_path: Path) -> None:
 def test_broken_shapes_are_still_loaded(tmp_path: Path) -> None:
     path = _write(tmp_path, "broken.json", [
         {"type": "function", "function": {"name": "arr", "parameters": [{"name": "x"}]}},
-        {"type": "function", "function": {"name": "str", "parameters": "{\"type\": \"object\"}"}},
+        {"type": "function", "function": {"name": "str", "parameters": "type: object"}},
+        {"type": "function", "function": {"name": "enc", "parameters": "{\"type\": \"object\"}"}},
         {"name": "nul", "inputSchema": None},
     ])
     tools = {t.name: t for t in load([path]).tools}
     assert tools["arr"].advertised == [{"name": "x"}]
     assert isinstance(tools["str"].advertised, str)
+    # a string holding the JSON text of an object is read as that object (tests/test_schema_views.py)
+    assert tools["enc"].advertised == {"type": "object"} and tools["enc"].schema_view == "json-string"
     assert tools["nul"].advertised is None and tools["nul"].schema_path == "/inputSchema"
 
 

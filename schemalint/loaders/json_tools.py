@@ -27,6 +27,14 @@ Calls are not definitions: subtrees under :data:`CALL_KEYS` (``tool_calls``, ``t
 ...) are not searched, and objects typed as calls (:data:`CALL_TYPES`) or OpenAI ``function``
 objects with ``arguments`` and no ``parameters`` are not tools.
 
+Schemas read through a view (``Tool.schema_view``, docs/shape-rules.md): a ``parameters`` string
+that decodes to a JSON object (xAI's gRPC API encodes the schema so) is read as that object; the
+snake_case field names of a Gemini Schema in a ``function_declarations`` list (the Python SDKs'
+spelling: ``any_of``, ``min_items``) are read as their camelCase names; an AgentSchema
+``parameters`` block (``kind: function`` tools: ``kind`` per property, ``required: true``) is read
+as the JSON Schema it stands for. A response that echoes a request's tool (same name, description
+and schema in a ``response`` part of the same document) is not a second definition.
+
 Sources: OpenAI function calling guide, Anthropic tool use docs, Gemini function
 calling docs, MCP specification (server/tools), AWS Bedrock API_runtime_ToolSpecification;
 see ``reference/provider-constraints.md`` sections 1-4 and 5.1.
@@ -34,6 +42,7 @@ see ``reference/provider-constraints.md`` sections 1-4 and 5.1.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -91,15 +100,21 @@ def _tool(
     fields: Mapping[str, Any] | None = None,
     output_key: str | None = None,
     runtime: Contract | None = None,
+    view: str | None = None,
+    schema: Any = None,
 ) -> Tool:
     fields = obj if fields is None else fields
-    advertised = None
-    if schema_path is not None:
+    advertised = schema
+    if schema_path is not None and view is None:
         if fmt == "bedrock":  # /inputSchema/json: the JSON Schema sits one level down
             holder = fields.get("inputSchema")
             advertised = holder.get("json") if isinstance(holder, Mapping) else None
         else:
             advertised = fields.get(schema_path.rsplit("/", 1)[-1])
+        if isinstance(advertised, str):
+            decoded = decode_schema_string(advertised)
+            if decoded is not None:
+                advertised, view = decoded, "json-string"
     return Tool(
         name=_name(fields) or "",
         description=_description(fields),
@@ -109,6 +124,7 @@ def _tool(
         runtime=runtime,
         output_schema=fields.get(output_key) if output_key else None,
         raw=obj,
+        schema_view=view,
     )
 
 
@@ -173,6 +189,11 @@ def match_tool(
         return _tool(obj, "mcp", file, pointer, line, "/inputSchema", output_key="outputSchema")
     if "parameters" in obj:
         params = obj["parameters"]
+        if isinstance(obj.get("kind"), str) and isinstance(params, Mapping):
+            converted = agentschema_schema(params)
+            if converted is not None:
+                return _tool(obj, "function", file, pointer, line, "/parameters", view="agentschema",
+                             schema=converted)
         if in_list or schema_like(params) or (params == {} and _description(obj) is not None):
             return _tool(obj, "function", file, pointer, line, "/parameters")
         return None
@@ -186,12 +207,188 @@ def match_tool(
     return None
 
 
-def _gemini_tool(obj: Mapping[str, Any], file: str, pointer: str, line: int | None) -> Tool | None:
+def _gemini_tool(obj: Mapping[str, Any], file: str, pointer: str, line: int | None,
+                 snake: bool = False) -> Tool | None:
     if _name(obj) is None:
         return None
     if "parametersJsonSchema" in obj:
         return _tool(obj, "gemini-json", file, pointer, line, "/parametersJsonSchema")
+    if snake and isinstance(obj.get("parameters"), Mapping):
+        camel = camel_case_schema(obj["parameters"])
+        if camel is not None:
+            return _tool(obj, "gemini", file, pointer, line, "/parameters", view="snake-case", schema=camel)
     return _tool(obj, "gemini", file, pointer, line, "/parameters" if "parameters" in obj else None)
+
+
+MAX_DECODED_SCHEMA = 4 * 1024 * 1024
+"""Longest ``parameters`` string decoded as a schema (4 MiB); a longer one stays a string (SL002)."""
+
+
+def decode_schema_string(text: str) -> dict[str, Any] | None:
+    """The JSON object a schema string encodes (xAI gRPC ``Function.parameters`` is a string of
+    JSON), or ``None`` when ``text`` is not the JSON text of an object (then it stays a string,
+    which SL002 reports). Never raises."""
+    stripped = text.strip()
+    if not stripped.startswith("{") or len(stripped) > MAX_DECODED_SCHEMA:
+        return None
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+SNAKE_CASE_FIELDS = {
+    "any_of": "anyOf", "min_items": "minItems", "max_items": "maxItems", "min_length": "minLength",
+    "max_length": "maxLength", "min_properties": "minProperties", "max_properties": "maxProperties",
+    "property_ordering": "propertyOrdering", "additional_properties": "additionalProperties",
+}
+"""Gemini ``Schema`` fields spelled as the proto field names (the google-genai and Vertex AI Python
+SDKs' ``types.Schema`` attributes, ``any_of = 11`` in the proto) and their JSON (camelCase) names.
+Proto3's JSON mapping accepts both spellings."""
+
+_CAMEL_MAX_DEPTH = 256
+
+
+def camel_case_schema(schema: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``schema`` with every snake_case Gemini Schema field (:data:`SNAKE_CASE_FIELDS`) renamed to
+    its camelCase name, through ``properties`` values, ``items`` and ``any_of``/``anyOf`` branches
+    (property names are kept); ``None`` when nothing is renamed, when both spellings of a field
+    sit in one node, or when the schema is nested deeper than 256 levels. Never raises."""
+    changed = False
+
+    def convert(node: Any, depth: int) -> Any:
+        nonlocal changed
+        if depth > _CAMEL_MAX_DEPTH:
+            raise _TooDeep
+        if not isinstance(node, Mapping):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            name = SNAKE_CASE_FIELDS.get(key, key) if isinstance(key, str) else key
+            if name != key:
+                if name in node:
+                    raise _TooDeep  # both spellings: not a translation we can make
+                changed = True
+            if name == "properties" and isinstance(value, Mapping):
+                value = {k: convert(v, depth + 1) for k, v in value.items()}
+            elif name == "items":
+                value = convert(value, depth + 1)
+            elif name == "anyOf" and isinstance(value, list):
+                value = [convert(v, depth + 1) for v in value]
+            out[name] = value
+        return out
+
+    try:
+        result = convert(schema, 0)
+    except (_TooDeep, RecursionError):
+        return None
+    return result if changed else None
+
+
+class _TooDeep(Exception):
+    """Raised inside :func:`camel_case_schema` and :func:`agentschema_schema` to give up."""
+
+
+_AGENT_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object"})
+
+
+def agentschema_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The JSON Schema an AgentSchema ``parameters`` block stands for, or ``None`` when ``params``
+    is not one.
+
+    AgentSchema (microsoft/agent-framework declarative agents, https://microsoft.github.io/AgentSchema/reference:
+    ``PropertySchema.properties``; each ``Property`` has ``kind``, ``description``, ``required``
+    (a boolean), ``default``, ``enumValues``) writes a property's type as ``kind`` and its
+    requiredness on the property. ``params`` qualifies when it has no ``type`` and its
+    ``properties`` (a mapping by name, or a list of ``{name, ...}``) all carry ``kind`` or a boolean
+    ``required``. The result is ``{"type": "object", "properties": ..., "required": [...]}`` with
+    ``kind`` as ``type``, ``enumValues`` as ``enum`` and the other keys kept; nested ``object`` and
+    ``array`` properties are converted likewise. Never raises."""
+    if "type" in params:
+        return None
+    try:
+        return _agent_object(params, 0)
+    except (_TooDeep, RecursionError):
+        return None
+
+
+def _agent_object(params: Mapping[str, Any], depth: int) -> dict[str, Any] | None:
+    if depth > _CAMEL_MAX_DEPTH:
+        raise _TooDeep
+    props = params.get("properties")
+    if isinstance(props, Mapping):
+        entries = list(props.items())
+    elif isinstance(props, list) and all(isinstance(p, Mapping) and isinstance(p.get("name"), str) for p in props):
+        entries = [(p["name"], p) for p in props]
+    else:
+        return None
+    if not entries or not all(isinstance(p, Mapping) and ("kind" in p or isinstance(p.get("required"), bool))
+                              for _, p in entries):
+        return None
+    out: dict[str, Any] = {"type": "object", "properties": {}}
+    required = []
+    for name, prop in entries:
+        out["properties"][name] = _agent_property(prop, depth + 1)
+        if prop.get("required") is True:
+            required.append(name)
+    if required:
+        out["required"] = required
+    return out
+
+
+def _agent_property(prop: Mapping[str, Any], depth: int) -> dict[str, Any]:
+    if depth > _CAMEL_MAX_DEPTH:
+        raise _TooDeep
+    out: dict[str, Any] = {}
+    for key, value in prop.items():
+        if key in ("required", "name"):
+            continue
+        if key == "kind":
+            out["type"] = value
+        elif key == "enumValues":
+            out["enum"] = value
+        else:
+            out[key] = value
+    kind = prop.get("kind", prop.get("type"))
+    if kind == "object" and "properties" in prop:
+        nested = _agent_object(prop, depth + 1)
+        if nested is not None:
+            out.update(nested)
+    elif kind == "array" and isinstance(prop.get("items"), Mapping):
+        out["items"] = _agent_property(prop["items"], depth + 1)
+    return out
+
+
+RESPONSE_KEYS = frozenset({"response", "response_sample", "responseBody", "response_body"})
+"""Keys of the recorded response in a request/response recording (VCR cassettes, replays)."""
+
+
+def _in_response(pointer: str) -> bool:
+    return any(token in RESPONSE_KEYS for token in pointer.split("/"))
+
+
+def _signature(tool: Tool) -> str:
+    try:
+        schema = json.dumps(tool.advertised, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        schema = repr(id(tool))
+    return f"{tool.origin.format}\0{tool.name}\0{tool.description}\0{schema}"
+
+
+def drop_response_echoes(tools: list[Tool]) -> list[Tool]:
+    """``tools`` without the copies a recorded response echoes of its request's tools.
+
+    A tool found under a response part (:data:`RESPONSE_KEYS`: the OpenAI Responses API echoes the
+    request's ``tools``; xAI echoes them in ``settings.tools``) with the same format, name,
+    description and schema as a tool found outside any response part of the same document is the
+    same definition reached twice: it is dropped (the provider may add normalised fields such as
+    ``strict`` to the echo; the schema is what is compared). A tool only a response holds (a
+    fixture that recorded just the response, an MCP ``mcp_list_tools`` item) is kept."""
+    if not any(_in_response(t.origin.pointer) for t in tools):
+        return tools
+    requested = {_signature(t) for t in tools if not _in_response(t.origin.pointer)}
+    return [t for t in tools if not _in_response(t.origin.pointer) or _signature(t) not in requested]
 
 
 def find_tools(value: Any, file: str, line: int | None = None, base: str = "") -> Iterator[Tool]:
@@ -199,8 +396,13 @@ def find_tools(value: Any, file: str, line: int | None = None, base: str = "") -
 
     ``file`` and ``line`` (JSON Lines line number, or ``None``) go into each tool's
     :class:`~schemalint.model.Origin`; ``base`` is the pointer of ``value`` in its file.
-    Shared containers (YAML aliases) are visited once. Never raises on odd input.
+    Shared containers (YAML aliases) are visited once; a response's echo of a request's tool is
+    dropped (:func:`drop_response_echoes`). Never raises on odd input.
     """
+    yield from drop_response_echoes(list(_find_tools(value, file, line, base)))
+
+
+def _find_tools(value: Any, file: str, line: int | None, base: str) -> Iterator[Tool]:
     # (value, pointer, context): context 2 = a tools list, whose entries get context 1 ("an
     # entry of a tools list"); 1 is passed on to an entry's "function" object; 0 elsewhere.
     stack: list[tuple[Any, str, int]] = [(value, base, 0)]
@@ -232,7 +434,7 @@ def find_tools(value: Any, file: str, line: int | None = None, base: str = "") -
             if key in _GEMINI_LISTS and isinstance(sub, list):
                 for i, decl in enumerate(sub):
                     if isinstance(decl, Mapping):
-                        gtool = _gemini_tool(decl, file, f"{kptr}/{i}", line)
+                        gtool = _gemini_tool(decl, file, f"{kptr}/{i}", line, key == "function_declarations")
                         if gtool is not None:
                             yield gtool
                 continue

@@ -19,6 +19,17 @@ are not JSON Schema), ``parameters: null`` in the OpenAI Responses shape (docume
 as nullable), and a root ``type`` that is a known non-standard spelling of object
 (``dict``: SL001 reports it with the fix). Gemini's upper-case ``OBJECT`` is accepted.
 
+A schema given as a string that decodes to a JSON object (``"parameters": "{\"type\": ...}"``) is
+the encoding of xAI's gRPC API (xai-sdk ``chat_pb2.Function.parameters`` is a string; pydantic-ai's
+xAI cassettes record such requests being answered with tool calls). The loader reads the object it
+encodes (``Tool.schema_view == "json-string"``), the other rules check that, and this rule notes the
+encoding once: ``info`` for a tool in no provider's own shape (a ``{function: {name, parameters}}``
+entry, as the xAI SDK sends it), ``warning`` for an OpenAI, Anthropic, Gemini, MCP or Bedrock tool
+object, whose field is typed as an object (reference/provider-constraints.md §1.1, §2.1, §3.1,
+§4.1, §5.1: ``FunctionParameters`` is ``Dict[str, object]``; ``input_schema``/``inputSchema`` are
+objects), so sent to that provider as it stands the string is refused. A string that is not the
+JSON text of an object stays an SL002 error.
+
 Source: MCP specification 2025-11-25 server/tools (``inputSchema`` "MUST be a valid JSON
 Schema object", typed ``type: "object"``); openai-python ``shared_params/function_definition.py``
 @ e43b422 (2026-08-21); Anthropic define-tools docs (``input_schema`` required); see
@@ -80,6 +91,8 @@ class RootNotObject(Rule):
         fmt = tool.origin.format
         key = _KEY_BY_FORMAT.get(fmt, "the input schema")
         schema = tool.advertised
+        if tool.schema_view == "json-string":
+            yield self._encoded_note(tool, key)
         # Python sources (pydantic, MCP servers...) carry the schema without a key in a file.
         if schema is None and (tool.schema_path is None or not _has_key(tool)):
             if fmt in _OPTIONAL_SCHEMA_FORMATS:
@@ -148,6 +161,25 @@ class RootNotObject(Rule):
             hint = ('wrap the value in an object: {"type": "object", "properties": {"value": '
                     f'{{"type": {shown}}}}}, "required": ["value"]}}')
         yield self.diag(tool, "/type", msg, hint=hint)
+
+
+    def _encoded_note(self, tool: Tool, key: str) -> Diagnostic:
+        """The one note on a schema written as a JSON-encoded string (read as the object it encodes)."""
+        typed = tool.origin.format in _OBJECT_TYPED_FORMATS
+        who = (f"the {tool.origin.format} API types `{key}` as an object and refuses a string there"
+               if typed else "xAI's gRPC API takes this encoding; OpenAI, Anthropic, Gemini and MCP type the "
+               "field as an object and refuse a string")
+        return self.diag(
+            tool, "",
+            f"`{key}` is a JSON-encoded string; it was read as the schema it encodes and checked as such. {who}",
+            hint="send the decoded object (json.loads of the string) to any provider other than xAI's gRPC API",
+            severity=Severity.WARNING if typed else Severity.INFO,
+        )
+
+
+_OBJECT_TYPED_FORMATS = frozenset({"openai-chat", "openai-responses", "anthropic", "mcp", "gemini",
+                                   "gemini-json", "bedrock"})
+"""Tool shapes whose provider types the schema field as a JSON object (a string there is refused)."""
 
 
 def _has_key(tool: Tool) -> bool:
