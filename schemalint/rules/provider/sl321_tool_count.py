@@ -4,8 +4,11 @@ Source: reference/provider-constraints.md §1.1 and §3.1 (read 2026-08). OpenAI
 Completions: "A max of 128 functions are supported" (openai-python
 ``evals/create_eval_completions_run_data_source_param.py`` @ e43b422; openai-openapi PR #76).
 Gemini: "At most 512 function declarations can be specified" (google-gemini/gemini-cli#19083,
-2026; current Vertex value UNCONFIRMED). A request is taken to be the tools of one file (one
-JSON Lines line). Options ``openai_max_tools``, ``gemini_max_tools``.
+2026; current Vertex value UNCONFIRMED). A request is one tools list: the tools of one list in
+one file (one JSON Lines line), so a replay log or cassette that records several requests is
+counted request by request (:func:`request_key`); Gemini's declarations count across the
+``functionDeclarations`` lists of one ``tools`` array. Options ``openai_max_tools``,
+``gemini_max_tools``.
 """
 
 from __future__ import annotations
@@ -16,6 +19,22 @@ from typing import Any, ClassVar
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, Finding, ProviderRule, catalog_members
+
+_GEMINI_LISTS = frozenset({"functionDeclarations", "function_declarations"})
+
+
+def request_key(tool: Tool) -> str:
+    """The pointer of the tools list ``tool`` is an entry of: the tool's pointer cut before its
+    list index (an OpenAI ``function`` object counts as its entry); for a Gemini declaration, the
+    ``tools`` array holding its ``functionDeclarations`` list. ``""`` for a whole-file tool."""
+    tokens = tool.origin.pointer.split("/")[1:] if tool.origin.pointer else []
+    while tokens and not tokens[-1].isdigit():
+        tokens.pop()
+    if tokens:
+        tokens.pop()  # the index in its list
+    if len(tokens) >= 2 and tokens[-1] in _GEMINI_LISTS and tokens[-2].isdigit():
+        tokens = tokens[:-2]  # tools/N/functionDeclarations: the request's tools array
+    return "".join("/" + t for t in tokens)
 
 
 class TooManyTools(ProviderRule):
@@ -43,12 +62,13 @@ class TooManyTools(ProviderRule):
         }
         members = catalog_members(self, tools, ctx)
         for fam, limit in limits.items():
-            groups: dict[tuple[str, int | None], list[tuple[Tool, tuple[str, ...]]]] = {}
+            groups: dict[tuple[str, int | None, str], list[tuple[Tool, tuple[str, ...]]]] = {}
             for tool, active in members:
                 fam_targets = tuple(t for t in active if t.startswith(fam))
                 if fam_targets:
-                    groups.setdefault((tool.origin.file, tool.origin.line), []).append((tool, fam_targets))
-            for (file, _line), entries in groups.items():
+                    groups.setdefault((tool.origin.file, tool.origin.line, request_key(tool)), []).append(
+                        (tool, fam_targets))
+            for (file, _line, at_list), entries in groups.items():
                 if len(entries) <= limit:
                     continue
                 over, targets = entries[limit]
@@ -60,7 +80,8 @@ class TooManyTools(ProviderRule):
                             E,
                             None,
                             "count",
-                            f"{file} declares {len(entries)} tools for one request; the provider "
+                            f"{file} declares {len(entries)} tools for one request"
+                            f"{' (the list at ' + at_list + ')' if at_list else ''}; the provider "
                             f"accepts at most "
                             f"{limit} (this tool is number {limit + 1}) and refuses the request",
                             "send only the tools relevant to the task (select them per request), or "
