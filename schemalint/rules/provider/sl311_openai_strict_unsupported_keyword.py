@@ -4,11 +4,18 @@ Source: reference/provider-constraints.md §1.3 and §1.7 (read 2026-08), OpenAI
 structured-outputs "Supported schemas" (developers.openai.com, via a verbatim mirror):
 unsupported composition ``allOf``, ``not``, ``dependentRequired``, ``dependentSchemas``,
 ``if``/``then``/``else`` ("you will receive an error"); ``oneOf`` is not in the supported list
-(openai-agents rewrites it); ``default`` refused ("'default' is not permitted", zenn.dev
-capture); ``format`` only date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid.
+(openai-agents rewrites it); ``format`` only date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid.
 UNCONFIRMED on base models, so warnings: ``minLength``/``maxLength``/``patternProperties``/
 ``propertyNames``/``min|maxProperties``/``uniqueItems``/``contains``/``unevaluated*``,
 ``definitions``, and patterns with lookaround (pydantic-ai ``_STRICT_INCOMPATIBLE_KEYS`` @ 4fda389).
+
+``default`` is a warning, not an error: a refusal was captured once ("'default' is not permitted",
+zenn.dev scrap, reference §1.3), but a recorded OpenAI Responses answer (vercel/ai
+``packages/openai/src/responses/__fixtures__/openai-reasoning-encrypted-content.1.json`` @ ed857f5:
+model gpt-5-mini-2025-08-07, 2025-12-13, status completed) echoes a ``strict: true`` tool whose
+property carries ``default`` and answers the request, so the server accepted it there. What remains
+true is that strict mode does not apply the default (every property is required, the model must
+send a value), so the default only misleads.
 """
 
 from __future__ import annotations
@@ -55,8 +62,10 @@ TABLE = {
     "dependentSchemas": (E, _NOT_PERMITTED, _RULE_HINT),
     "dependencies": (E, _NOT_PERMITTED, _RULE_HINT),
     "default": (
-        E,
-        _NOT_PERMITTED,
+        W,
+        "{where} uses `default`, which OpenAI strict mode does not apply (every property is required, so "
+        "the model always sends a value); older strict servers refused it (\"'default' is not permitted\"), "
+        "a 2025-12 gpt-5-mini answer accepted it",
         "remove `default`, make the property nullable and say in the "
         "description what null means (the tool applies the default)",
     ),
