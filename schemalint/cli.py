@@ -5,6 +5,7 @@ above it; 2 usage or configuration error, missing path, failed import.
 Heavy modules are imported inside the commands so that start-up stays fast.
 """
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -305,6 +306,18 @@ def _invoked_command(args: list[str]) -> str | None:
     return None
 
 
+def _tolerate_lone_surrogates() -> None:
+    """Write a string that UTF-8 cannot encode (a lone surrogate such as ``"\\ud800"`` read from
+    a ``\\u`` escape in a tool file) as its ``\\ud800`` escape instead of failing with
+    ``UnicodeEncodeError``: in JSON and SARIF reports it stays a valid JSON escape (the output is
+    valid UTF-8 JSON), in text it is readable. Other characters are written as before."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # a closed or replaced stream
+                reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -323,6 +336,7 @@ def main() -> None:
               if c.callback is not None and (c.name or get_command_name(c.callback.__name__)) == name]
     if chosen:
         app.registered_commands = chosen
+    _tolerate_lone_surrogates()
     try:
         app()
     except OSError as exc:  # e.g. the output cannot be written (a full disk): exit 2, not a traceback

@@ -182,18 +182,42 @@ def _cat_files(specs: Sequence[str], cwd: str | Path) -> list[bytes]:
     """Contents of ``REV:PATH`` blobs, read in one ``git cat-file --batch`` call."""
     if not specs:
         return []
-    out = git(["cat-file", "--batch"], cwd=cwd, input="".join(s + "\n" for s in specs).encode())
+    if any("\n" in s or "\r" in s for s in specs):  # --batch reads one spec per line
+        return [b for spec in specs for b in (_cat_files([spec], cwd) if "\n" not in spec and "\r" not in spec
+                                              else [git(["cat-file", "blob", spec], cwd=cwd)])]
+    out = git(["cat-file", "--batch"], cwd=cwd,
+              input="".join(s + "\n" for s in specs).encode("utf-8", "surrogateescape"))
     blobs: list[bytes] = []
     pos = 0
     for spec in specs:
         end = out.index(b"\n", pos)
-        header = out[pos:end].decode()
+        header = out[pos:end].decode("utf-8", "replace")
         if header.endswith(" missing") or header.endswith(" ambiguous"):
             raise DiffError(f"{spec} does not exist")
         size = int(header.rsplit(" ", 1)[1])
         blobs.append(out[end + 1 : end + 1 + size])
         pos = end + 1 + size + 1
     return blobs
+
+
+def _tree_files(spec: str, cwd: str | Path, *, full_tree: bool = False) -> list[str]:
+    """Paths of the regular files under the tree ``spec`` (``git ls-tree -r -z``).
+
+    Names that are not UTF-8 are decoded as the file system decodes them (surrogate escapes),
+    and encoded back the same way for git. Symbolic links (mode 120000) and submodules are
+    left out: at a revision a link is only the text of its target, not a tool file.
+    """
+    args = ["ls-tree", "-r", "-z", *(["--full-tree"] if full_tree else []), spec]
+    out = git(args, cwd=cwd)
+    names = []
+    for entry in out.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, name = entry.partition(b"\t")
+        if meta.split(b" ", 1)[0] not in (b"100644", b"100755"):
+            continue
+        names.append(name.decode("utf-8", "surrogateescape"))
+    return names
 
 
 def _tool_file(path: str) -> bool:
@@ -230,9 +254,7 @@ def load_rev_path(
         return _blob_tools(files, spec, _cat_files([spec], where)[0], ".")
     if kind != "tree":
         raise DiffError(f"{spec} is a {kind}, not a file or directory")
-    names = [
-        n for n in git(["ls-tree", "-r", "-z", "--name-only", spec], cwd=where).decode().split("\0") if n
-    ]
+    names = _tree_files(spec, where)
     names = sorted(n for n in names if _tool_file(n))
     base = path.rstrip("/")
     specs = [f"{rev}:{base}/{n}" if base else f"{rev}:{n}" for n in names]
@@ -405,13 +427,7 @@ def load_base(
     root = git_root(cwd)
     commit = verify_revision(rev, cwd)
     prefix = git(["rev-parse", "--show-prefix"], cwd=cwd).decode().strip()
-    listing = [
-        n
-        for n in git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit], cwd=root)
-        .decode()
-        .split("\0")
-        if n
-    ]
+    listing = _tree_files(commit, root, full_tree=True)
     files_at_rev = set(listing)
     wanted: list[str] = []
     for source in sources:
@@ -489,8 +505,12 @@ def load_python_at_revision(
         if proc.returncode != 0:
             lines = proc.stderr.strip().splitlines() or [f"exit code {proc.returncode}"]
             raise DiffError(f"at {label}: {lines[-1]}")
-        payload = json.loads(proc.stdout)
-        return [tool_from_json(t, f"{label}:{t['origin']['file']}") for t in payload["tools"]]
+        try:
+            payload = json.loads(proc.stdout)
+            return [tool_from_json(t, f"{label}:{t['origin']['file']}") for t in payload["tools"]]
+        except (ValueError, KeyError, TypeError) as exc:  # the import wrote to the output itself
+            raise DiffError(f"importing {', '.join(sources)} at {label} gave no readable list of tools "
+                            f"({type(exc).__name__}: {str(exc)[:80]}); does it write to stdout at import?") from None
     finally:
         with contextlib.suppress(DiffError):
             git(["worktree", "remove", "--force", str(checkout)], cwd=root)

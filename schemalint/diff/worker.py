@@ -27,13 +27,17 @@ def main() -> None:
     os.chdir(root)
     sys.path[:0] = [root, *extra]
     tools: list[dict[str, object]] = []
+    out = sys.stdout
+    sys.stdout = sys.stderr  # what the imported modules print must not mix with the tools' JSON
     try:
         for source in request["sources"]:
             tools.extend(tool_to_json(t) for t in load_python_tools(source, extra))
     except DiffError as exc:
         print(str(exc), file=sys.stderr)
         raise SystemExit(2) from None
-    json.dump({"tools": tools}, sys.stdout, default=str)
+    finally:
+        sys.stdout = out
+    json.dump({"tools": tools}, out, default=str)
 
 
 if __name__ == "__main__":  # pragma: no cover
