@@ -123,13 +123,27 @@ def load(
     result = LoadResult()
     file_sources = [s for s in sources if not is_python_source(s)]
     python_sources = [s for s in sources if is_python_source(s)]
+    pending = None
+    if python_sources:
+        # Imported in a worker process (schemalint.bridge), started first so that the import runs
+        # while the files are parsed here: what the module prints, hangs on or exits with cannot
+        # reach this process's output; its validators are answered over a pipe.
+        from schemalint.bridge.client import PendingSources
+
+        pending = PendingSources(python_sources, python_path, None, None)
     # Parsed JSON holds no reference cycles, but every dict it allocates counts towards the
     # cyclic collector's thresholds, whose full passes rescan everything loaded so far: on
     # 10k tools that was 3 of 4 seconds of loading. Pause it while parsing.
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
-        for path in expand_sources(file_sources, exclude):
+        paths = expand_sources(file_sources, exclude)
+    except BaseException:
+        if pending is not None:
+            pending.worker.close()
+        raise
+    try:
+        for path in paths:
             result.files += 1
             doc = read_document(path)
             result.documents[path] = doc
@@ -142,11 +156,11 @@ def load(
         # Keep later full collections (rules, diff) from rescanning the loaded catalog; the
         # objects are still freed by reference counting when dropped.
         gc.freeze()
-    for source in python_sources:
-        from schemalint.loaders.python_source import load_python_source
-
-        result.files += 1
-        result.tools.extend(load_python_source(source, python_path, problems=result.diagnostics))
+    if pending is not None:
+        tools, problems = pending.finish()
+        result.files += len(python_sources)
+        result.tools.extend(tools)
+        result.diagnostics.extend(problems)
     for command in mcp_stdio:
         from schemalint.loaders.mcp_server import load_stdio
 

@@ -1,0 +1,209 @@
+"""Untrusted Python sources, MCP servers and tool files cannot corrupt, hang or fake the report.
+
+Real modules written to temporary folders and imported through the CLI (in its worker
+process), real git repositories and real signals; every run is bounded in time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+SCHEMALINT = [sys.executable, "-m", "schemalint"]
+
+
+def run(*args: str, cwd: Path | str | None = None, timeout: float = 120, env: dict[str, str] | None = None,
+        ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*SCHEMALINT, *args], capture_output=True, text=True, cwd=cwd or ROOT, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+MODEL = '''
+    from pydantic import BaseModel, field_validator
+
+    class Ping(BaseModel):
+        """Ping a host."""
+        host: str
+        count: int = 1
+
+        @field_validator("host")
+        @classmethod
+        def _loud(cls, v):
+            print("PRINTED IN A VALIDATOR")
+            return v
+'''
+
+NOISY = {
+    "import": 'print("PRINTED AT IMPORT")\n',
+    "atexit": 'import atexit\natexit.register(lambda: print("PRINTED IN ATEXIT"))\n',
+    "fork": 'import os\nif os.fork() == 0:\n    print("PRINTED BY A FORKED CHILD")\n',
+    "stdout-fd": 'import os\nos.write(1, b"WRITTEN TO FD 1\\n")\n',
+}
+
+
+@pytest.mark.parametrize("how", sorted(NOISY))
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_module_output_never_reaches_the_report(tmp_path: Path, how: str, fmt: str) -> None:
+    write(tmp_path, "noisy_tools.py", NOISY[how] + textwrap.dedent(MODEL))
+    proc = run("check", "noisy_tools:", "--python-path", str(tmp_path), "--format", fmt)
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)  # the whole of stdout is the report
+    assert "PRINTED" not in proc.stdout and "WRITTEN" not in proc.stdout
+    if fmt == "json":
+        assert report["summary"]["tools"] == 1
+
+
+def test_probe_json_stays_clean_with_a_printing_validator(tmp_path: Path) -> None:
+    write(tmp_path, "noisy_probe.py", NOISY["import"] + textwrap.dedent(MODEL))
+    proc = run("probe", "noisy_probe:", "--python-path", str(tmp_path), "--format", "json", "--max-examples", "5")
+    report = json.loads(proc.stdout)
+    assert report["summary"]["probed"] == 1 and "PRINTED" not in proc.stdout
+
+
+def test_os_exit_at_import_is_a_located_failure_not_a_pass(tmp_path: Path) -> None:
+    write(tmp_path, "quits.py", "import os\nos._exit(0)\n")
+    proc = run("check", "quits:", "--python-path", str(tmp_path), "--format", "json")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "quits:" in proc.stderr and "exit status 0" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_module_hanging_at_import_is_stopped_at_the_time_limit(tmp_path: Path) -> None:
+    write(tmp_path, "hangs.py", 'import sys, time\nprint("about to hang", file=sys.stderr)\nwhile True:\n'
+          '    time.sleep(0.05)\n')
+    started = time.monotonic()
+    proc = run("check", "hangs:", "--python-path", str(tmp_path), "--format", "json",
+               env={"SCHEMALINT_IMPORT_TIME_LIMIT": "1.5"}, timeout=60)
+    elapsed = time.monotonic() - started
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "did not finish within 1.5 s" in proc.stderr and "about to hang" in proc.stderr
+    assert elapsed < 20
+
+
+def test_non_json_values_are_rendered_the_same_every_run_and_reported(tmp_path: Path) -> None:
+    write(tmp_path, "odd_defaults.py", '''
+        from pydantic import BaseModel
+
+        class Odd(BaseModel):
+            """Odd defaults."""
+            ratio: float = float("nan")
+            limit: float = float("inf")
+    ''')
+    outs = []
+    for i in range(2):
+        proc = run("show", "Odd", "odd_defaults:Odd", "--python-path", str(tmp_path), "--format", "json",
+                   cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(proc.stdout)
+        json.loads(proc.stdout, parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
+        snaps = tmp_path / f"snaps{i}"
+        proc = run("snapshot", "odd_defaults:Odd", "--python-path", str(tmp_path), "--dir", str(snaps),
+                   cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        (snap,) = snaps.glob("*.json")
+        outs.append(snap.read_text())
+        json.loads(outs[-1], parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
+    assert outs[0] == outs[2] and outs[1] == outs[3] and "0x" not in outs[0] + outs[1]
+    proc = run("check", "odd_defaults:Odd", "--python-path", str(tmp_path), "--format", "json", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    (diag,) = [d for d in report["diagnostics"] if d["code"] == "SL000"]
+    assert "NaN" in diag["message"] and "Infinity" in diag["message"] and diag["severity"] == "warning"
+
+
+def _worker_pids() -> set[int]:
+    out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    return {int(line.split()[0]) for line in out.splitlines()[1:] if "schemalint.bridge.python_worker" in line}
+
+
+def test_hung_validator_is_reported_and_no_worker_outlives_the_run(tmp_path: Path) -> None:
+    write(tmp_path, "spins.py", '''
+        import time
+        from pydantic import BaseModel, field_validator
+
+        class Spins(BaseModel):
+            """Never returns."""
+            q: str
+
+            @field_validator("q")
+            @classmethod
+            def _spin(cls, v):
+                while True:
+                    time.sleep(0.001)
+
+        class Fine(BaseModel):
+            """Fine."""
+            q: str
+    ''')
+    before = _worker_pids()
+    proc = run("check", "spins:", "--python-path", str(tmp_path), "--format", "json", "--select", "SL107")
+    report = json.loads(proc.stdout)
+    found = {d["tool"]: d["message"] for d in report["diagnostics"]}
+    assert set(found) == {"Spins"} and "did not return within" in found["Spins"]
+    time.sleep(0.5)
+    assert _worker_pids() <= before
+
+
+
+
+# ------------------------------------------------------------------ diff --base
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout
+
+
+def _repo_with_slow_base(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.email", "t@example.com")
+    _git(repo, "config", "user.name", "t")
+    write(repo, "slow_tools.py", 'import time\nprint("BASE PRINTS")\ntime.sleep(60)\n' + textwrap.dedent(MODEL))
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "base")
+    write(repo, "slow_tools.py", textwrap.dedent(MODEL))  # the working tree imports quickly
+    return repo
+
+
+def test_diff_base_import_has_the_time_limit(tmp_path: Path) -> None:
+    repo = _repo_with_slow_base(tmp_path)
+    proc = run("diff", "--base", "HEAD", "slow_tools:", "--format", "json", cwd=repo,
+               env={"SCHEMALINT_IMPORT_TIME_LIMIT": "1.5"}, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout
+    assert "did not finish within 1.5 s" in proc.stderr and "Traceback" not in proc.stderr
+    assert _git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_during_diff_base_leaves_no_worktree_behind(tmp_path: Path, signum: int) -> None:
+    repo = _repo_with_slow_base(tmp_path)
+    before = _worker_pids()
+    proc = subprocess.Popen([*SCHEMALINT, "diff", "--base", "HEAD", "slow_tools:"], cwd=repo,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while _git(repo, "worktree", "list", "--porcelain").count("worktree ") < 2:  # the base checkout exists
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    time.sleep(0.5)  # the worker is importing the base revision now
+    proc.send_signal(signum)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode != 0 and "Traceback" not in err, err
+    assert _git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
+    assert not list(Path(repo, ".git", "worktrees").glob("*"))
+    time.sleep(0.5)
+    assert _worker_pids() <= before
