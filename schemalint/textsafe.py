@@ -31,10 +31,15 @@ def _one(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def visible(text: object) -> str:
-    """``text`` (any object, through ``str``) with the unsafe characters above made visible."""
+def visible(text: object, keep: str = "") -> str:
+    """``text`` (any object, through ``str``) with the unsafe characters above made visible,
+    except those in ``keep`` (e.g. ``"\r\n"`` where the caller escapes them its own way)."""
     s = text if isinstance(text, str) else str(text)
-    return _UNSAFE.sub(_one, s) if _UNSAFE.search(s) else s
+    if not _UNSAFE.search(s):
+        return s
+    if keep:
+        return _UNSAFE.sub(lambda m: m.group() if m.group() in keep else _one(m), s)
+    return _UNSAFE.sub(_one, s)
 
 
 def visible_lines(text: object) -> str:

@@ -14,6 +14,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT
@@ -207,3 +208,97 @@ def test_a_signal_during_diff_base_leaves_no_worktree_behind(tmp_path: Path, sig
     assert not list(Path(repo, ".git", "worktrees").glob("*"))
     time.sleep(0.5)
     assert _worker_pids() <= before
+
+
+# ------------------------------------------------------------------ one escaping step for untrusted text
+
+HOSTILE = "x\x1b]52;c;ZXZpbA==\x07\x1b[2J\rnl\n::error file=README.md::forged\x9b31m\u202e,%:end"
+RAW = ("\x1b", "\x07", "\r", "\x9b", "\u202e")
+
+
+def _hostile_tools(name_suffix: str = "") -> list[dict[str, Any]]:
+    return [{"type": "function", "function": {
+        "name": "t" + HOSTILE + name_suffix, "description": "Desc " + HOSTILE,
+        "parameters": {"type": "object", "properties": {"a" + HOSTILE: {"type": "string"}},
+                       "required": ["a" + HOSTILE, "missing" + HOSTILE]}}}]
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _holds_exact(value: Any) -> bool:
+    """JSON output keeps the untrusted text unchanged (JSON's own escaping)."""
+    return any(HOSTILE in s for s in _strings(value))
+
+
+def _assert_inert(text: str, commands: int | None = None) -> None:
+    for ch in RAW:
+        assert ch not in text, repr(ch)
+    forged = [line for line in text.splitlines() if "forged" in line and not line.startswith(("::error ", "  ", "::"))]
+    assert all("::error file=README.md::forged" not in line[:40] for line in forged)
+    for line in text.splitlines():
+        assert not line.startswith("::error file=README.md"), line
+        assert not line.startswith("::add-mask::"), line
+    if commands is not None:
+        assert sum(1 for line in text.splitlines() if line.startswith("::")) == commands
+
+
+def test_untrusted_text_is_inert_in_every_check_format(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_hostile_tools()), encoding="utf-8")
+    proc = run("check", str(path), "--format", "json", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] and any(d["tool"] == "t" + HOSTILE for d in report["diagnostics"])
+    sarif = json.loads(run("check", str(path), "--format", "sarif", cwd=tmp_path).stdout)
+    assert _holds_exact(sarif)
+    text = run("check", str(path), "--format", "text", cwd=tmp_path).stdout
+    _assert_inert(text)
+    assert "\\x1b]52" in text and "\\r" in text and "\\n::error" in text
+    github = run("check", str(path), "--format", "github", cwd=tmp_path).stdout
+    _assert_inert(github, commands=len(report["diagnostics"]))
+    assert "%0A::error" not in github  # a newline from the file is shown, not decoded by the runner
+
+
+def test_untrusted_text_is_inert_in_diff_and_show(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(_hostile_tools()), encoding="utf-8")
+    changed = _hostile_tools()
+    changed[0]["function"]["parameters"]["required"].append("b" + HOSTILE)
+    new.write_text(json.dumps(changed), encoding="utf-8")
+    as_json = json.loads(run("diff", str(old), str(new), "--format", "json", cwd=tmp_path).stdout)
+    assert _holds_exact(as_json)
+    for fmt in ("text", "github"):
+        proc = run("diff", str(old), str(new), "--format", fmt, cwd=tmp_path)
+        assert "Traceback" not in proc.stderr and proc.stdout
+        _assert_inert(proc.stdout)
+    proc = run("show", "t" + HOSTILE, str(old), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    _assert_inert(proc.stdout)
+    assert "missingx\\x1b]52" in proc.stdout or "missingx\\u001b]52" in proc.stdout
+    shown = json.loads(run("show", "t" + HOSTILE, str(old), "--format", "json", cwd=tmp_path).stdout)
+    assert _holds_exact(shown)
+
+
+def test_github_notes_cannot_forge_commands() -> None:
+    from types import SimpleNamespace
+
+    from schemalint.report.github import render
+
+    class Out:
+        text = ""
+
+        def write(self, s: str) -> None:
+            self.text += s
+
+    out = Out()
+    result = SimpleNamespace(diagnostics=[], files=1, tools=0, notes=["a\n::add-mask::secret\r::error file=README.md::x"])
+    render(result, out)
+    _assert_inert(out.text)
+    assert out.text.count("\n") == 2
