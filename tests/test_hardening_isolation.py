@@ -298,7 +298,8 @@ def test_github_notes_cannot_forge_commands() -> None:
             self.text += s
 
     out = Out()
-    result = SimpleNamespace(diagnostics=[], files=1, tools=0, notes=["a\n::add-mask::secret\r::error file=README.md::x"])
+    result = SimpleNamespace(diagnostics=[], files=1, tools=0,
+                             notes=["a\n::add-mask::secret\r::error file=README.md::x"])
     render(result, out)
     _assert_inert(out.text)
     assert out.text.count("\n") == 2
