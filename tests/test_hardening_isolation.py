@@ -303,3 +303,115 @@ def test_github_notes_cannot_forge_commands() -> None:
     render(result, out)
     _assert_inert(out.text)
     assert out.text.count("\n") == 2
+
+
+# ------------------------------------------------------------------ MCP servers over stdio
+
+RAW_SERVER = r'''
+import json, sys
+NAME = "evil\x1b]52;c;ZXZpbA==\x07\r\n::error::x"
+EXTRA = {extra}
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        res = {{"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {{"tools": {{}}}},
+               "serverInfo": {{"name": "raw", "version": "1"}}}}
+    elif msg["method"] == "tools/list":
+        res = {{"tools": [{{"name": NAME + EXTRA, "description": "d \x1b[31m" + EXTRA,
+                          "inputSchema": {{"type": "object", "properties": {{"q": {{"type": "string"}}}},
+                                          "required": ["q", "z"]}}}}]}}
+    else:
+        res = {{}}
+    sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "result": res}}) + "\n")
+    sys.stdout.flush()
+'''
+
+MCP_LIMIT = {"SCHEMALINT_IMPORT_TIME_LIMIT": "4"}
+
+
+def _mcp(tmp_path: Path, name: str, text: str, *args: str, fmt: str = "json") -> subprocess.CompletedProcess[str]:
+    script = tmp_path / name
+    script.write_text(textwrap.dedent(text), encoding="utf-8")
+    return run("check", "--mcp-stdio", f'"{sys.executable}" "{script}" {" ".join(args)}', "--format", fmt,
+               cwd=tmp_path, env=MCP_LIMIT, timeout=60)
+
+
+def test_mcp_hostile_tool_names_are_inert_and_a_lone_surrogate_is_no_traceback(tmp_path: Path) -> None:
+    pytest.importorskip("mcp")
+    proc = _mcp(tmp_path, "names.py", RAW_SERVER.format(extra='""'))
+    report = json.loads(proc.stdout)
+    assert {d["tool"] for d in report["diagnostics"]} == {"evil\x1b]52;c;ZXZpbA==\x07\r\n::error::x"}
+    for fmt in ("text", "github"):
+        proc = _mcp(tmp_path, "names.py", RAW_SERVER.format(extra='""'), fmt=fmt)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr
+        for ch in RAW:
+            assert ch not in proc.stdout
+        assert not any(line.startswith("::error::x") for line in proc.stdout.splitlines())
+    proc = _mcp(tmp_path, "surrogate.py", RAW_SERVER.format(extra='"\\ud800"'))
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "not JSON-RPC" in proc.stderr
+
+
+def test_mcp_garbage_and_silence_get_a_located_message_in_time(tmp_path: Path) -> None:
+    pytest.importorskip("mcp")
+    started = time.monotonic()
+    proc = _mcp(tmp_path, "garbage.py", 'import time\nfor _ in range(20):\n    print("not json {", flush=True)\n'
+                'time.sleep(120)\n')
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "garbage.py" in proc.stderr and "no tools/list answer within 4s" in proc.stderr
+    assert "20 line(s) to stdout that are not JSON-RPC" in proc.stderr
+    proc = _mcp(tmp_path, "silent.py", "import sys\nsys.stdin.read()\n")
+    assert proc.returncode == 2 and "no tools/list answer within 4s" in proc.stderr
+    assert time.monotonic() - started < 40
+
+
+def test_mcp_stderr_flood_is_bounded(tmp_path: Path) -> None:
+    pytest.importorskip("mcp")
+    tmp_before = sum(f.stat().st_size for f in Path(os.environ.get("TMPDIR", "/tmp")).glob("tmp*") if f.is_file())
+    proc = _mcp(tmp_path, "flood.py", 'import os\nchunk = b"E" * 65536\nwhile True:\n    os.write(2, chunk)\n')
+    assert proc.returncode == 2 and "server stderr" in proc.stderr
+    assert len(proc.stderr) < 10_000
+    tmp_after = sum(f.stat().st_size for f in Path(os.environ.get("TMPDIR", "/tmp")).glob("tmp*") if f.is_file())
+    assert tmp_after - tmp_before < 10_000_000
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("detach", [False, True])
+def test_mcp_server_leaves_no_grandchild(tmp_path: Path, detach: bool) -> None:
+    pytest.importorskip("mcp")
+    pidfile = tmp_path / "grandchild.pid"
+    proc = _mcp(tmp_path, "grandchild.py", f'''
+        import os, sys, time
+        from mcp.server.mcpserver import MCPServer
+
+        if os.fork() == 0:
+            if {detach!r}:
+                os.setsid()
+            open({str(pidfile)!r}, "w").write(str(os.getpid()))
+            time.sleep(300)
+            os._exit(0)
+        app = MCPServer("g")
+
+        @app.tool()
+        def ping(host: str) -> str:
+            """Ping a host."""
+            return host
+
+        app.run()
+    ''')
+    assert proc.returncode in (0, 1), proc.stderr
+    assert json.loads(proc.stdout)["summary"]["tools"] == 1
+    deadline = time.monotonic() + 5
+    pid = int(pidfile.read_text())
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid)
