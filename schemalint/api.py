@@ -137,7 +137,9 @@ def load(
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
-        paths = expand_sources(file_sources, exclude)
+        walk_problems: list[tuple[str, str]] = []
+        paths = expand_sources(file_sources, exclude, walk_problems)
+        result.diagnostics.extend(_unreadable_dir(where, message) for where, message in walk_problems)
     except BaseException:
         if pending is not None:
             pending.worker.close()
@@ -167,6 +169,13 @@ def load(
         result.files += 1
         result.tools.extend(load_stdio(command))
     return result
+
+
+def _unreadable_dir(where: str, message: str) -> Diagnostic:
+    """SL000 warning for the directory ``where`` of a walk that could not be read."""
+    return Diagnostic(code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=None, file=where,
+                      pointer="", message=message,
+                      hint="give schemalint read access to the directory, or exclude it with --exclude")
 
 
 def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Document]) -> list[Diagnostic]:

@@ -415,3 +415,32 @@ def test_mcp_server_leaves_no_grandchild(tmp_path: Path, detach: bool) -> None:
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(pid)
+
+
+# ------------------------------------------------------------------ directory walks
+
+
+def test_an_unreadable_subdirectory_is_reported_not_skipped(tmp_path: Path) -> None:
+    root = tmp_path / "tools"
+    root.mkdir()
+    (root / "ok.json").write_text(json.dumps({"name": "ok", "description": "Fine.",
+                                              "inputSchema": {"type": "object"}}), encoding="utf-8")
+    # A directory os.scandir cannot open even as root: its path is longer than PATH_MAX.
+    fd = os.open(root, os.O_RDONLY)
+    top = "d" * 200
+    try:
+        for _ in range(25):
+            os.mkdir(top, dir_fd=fd)
+            nxt = os.open(top, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+    finally:
+        os.close(fd)
+    proc = run("check", "tools", "--format", "json", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    unread = [d for d in report["diagnostics"] if d["code"] == "SL000"]
+    assert unread and unread[0]["severity"] == "warning" and "cannot read this directory" in unread[0]["message"]
+    assert unread[0]["file"].startswith("tools/" + top)
+    assert report["summary"]["tools"] == 1
+    text = run("check", "tools", cwd=tmp_path).stdout
+    assert "cannot read this directory" in text

@@ -45,15 +45,22 @@ def _excluded(path: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def _walk_dir(root: str) -> Iterable[str]:
-    for dirpath, dirnames, filenames in os.walk(root):
+def _walk_dir(root: str, problems: list[tuple[str, str]] | None = None) -> Iterable[str]:
+    def unreadable(exc: OSError) -> None:
+        if problems is not None:
+            where = exc.filename if isinstance(exc.filename, str) else root
+            problems.append((where, f"cannot read this directory ({exc.strerror or type(exc).__name__}); "
+                             "its files were not checked"))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
         for filename in sorted(filenames):
             if filename.lower().endswith(TOOL_FILE_SUFFIXES):
                 yield os.path.join(dirpath, filename)
 
 
-def expand_sources(sources: Sequence[str], exclude: Sequence[str] = ()) -> list[str]:
+def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
+                   problems: list[tuple[str, str]] | None = None) -> list[str]:
     """Return the tool files named by ``sources``, de-duplicated, in a stable order.
 
     A file is taken whatever its suffix; a directory contributes its ``.json``,
@@ -62,6 +69,8 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = ()) -> list[
     (``*``, ``?``, ``[``, ``**``) contributes what it matches. ``exclude`` holds
     fnmatch patterns matched against the path and each of its components.
     Raises :class:`SourceError` when a source does not exist or a glob matches nothing.
+    A directory of the walk that cannot be read appends ``(directory, message)`` to ``problems``
+    (when given; the caller reports it) and the walk goes on.
     """
     files: list[str] = []
     seen: set[str] = set()
@@ -74,7 +83,7 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = ()) -> list[
 
     for source in sources:
         if os.path.isdir(source):
-            for path in _walk_dir(source):
+            for path in _walk_dir(source, problems):
                 add(path)
         elif os.path.exists(source):
             add(source)
@@ -84,7 +93,7 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = ()) -> list[
                 raise SourceError(f"{source}: the pattern matches no file")
             for match in matches:
                 if os.path.isdir(match):
-                    for path in _walk_dir(match):
+                    for path in _walk_dir(match, problems):
                         add(path)
                 elif Path(match).is_file():
                     add(match)
