@@ -444,3 +444,34 @@ def test_an_unreadable_subdirectory_is_reported_not_skipped(tmp_path: Path) -> N
     assert report["summary"]["tools"] == 1
     text = run("check", "tools", cwd=tmp_path).stdout
     assert "cannot read this directory" in text
+
+
+def test_a_validator_ending_its_process_fails_the_source_not_the_report(tmp_path: Path) -> None:
+    write(tmp_path, "exits_in_validator.py", '''
+        import os
+        from pydantic import BaseModel, field_validator
+
+        class Quits(BaseModel):
+            """Ends the process."""
+            q: str
+
+            @field_validator("q")
+            @classmethod
+            def _quit(cls, v):
+                os._exit(0)
+
+        class Picky(BaseModel):
+            """Refuses blank names."""
+            name: str
+
+            @field_validator("name")
+            @classmethod
+            def _not_blank(cls, v):
+                if v == "a":
+                    raise ValueError("name must not be 'a'")
+                return v
+    ''')
+    proc = run("check", "exits_in_validator:", "--python-path", str(tmp_path), "--format", "json", cwd=tmp_path)
+    # the loader's own omission probes call the validator while listing: like an exit at import
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "exits_in_validator:" in proc.stderr and "exit status 0" in proc.stderr
