@@ -295,6 +295,10 @@ def check(
 
         found = run_rules_parallel(active, loaded.tools, ctx, jobs)
     raw.extend(found if found is not None else run_rules(active, loaded.tools, ctx))
+    if any(is_python_source(s) for s in sources):
+        from schemalint.bridge.client import stop_workers
+
+        stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
 
     diagnostics: list[Diagnostic] = []
     suppressed = 0

@@ -502,6 +502,19 @@ class PendingSources:
         return tools, problems
 
 
+def stop_workers(tools: Sequence[Tool]) -> None:
+    """Stop the worker processes answering the validators of ``tools`` (a later call of one of
+    those validators starts its worker again, replaying the loads)."""
+    seen: set[int] = set()
+    for tool in tools:
+        validate = tool.runtime.validate if tool.runtime is not None else None
+        worker = getattr(validate, "worker", None)
+        if isinstance(worker, Worker) and id(worker) not in seen:
+            seen.add(id(worker))
+            with worker.lock:
+                worker.close()
+
+
 def load_python_sources(sources: Sequence[str], python_path: Sequence[str] = (), *, cwd: str | None = None,
                         time_limit: float | None = None) -> tuple[list[Tool], list[Diagnostic]]:
     """Import each ``module:attr`` of ``sources`` in one worker process and return the tools
