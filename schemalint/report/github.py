@@ -26,7 +26,7 @@ def escape_data(text: str) -> str:
 
 def escape_property(text: str) -> str:
     """Escape a workflow-command property value (``:`` and ``,`` too)."""
-    return escape_data(visible(text)).replace(":", "%3A").replace(",", "%2C")
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def _file(path: str) -> str:
