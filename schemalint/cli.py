@@ -51,7 +51,9 @@ def _main(
 
 def fail(message: str) -> typer.Exit:
     """Print ``schemalint: error: message`` to stderr and return the exit-2 exception to raise."""
-    typer.echo(f"schemalint: error: {message}", err=True)
+    from schemalint.textsafe import visible_lines
+
+    typer.echo(f"schemalint: error: {visible_lines(message)}", err=True)
     return typer.Exit(EXIT_USAGE)
 
 
@@ -340,7 +342,9 @@ def main() -> None:
     try:
         app()
     except OSError as exc:  # e.g. the output cannot be written (a full disk): exit 2, not a traceback
-        sys.stderr.write(f"schemalint: error: {exc}\n")
+        from schemalint.textsafe import visible_lines
+
+        sys.stderr.write(f"schemalint: error: {visible_lines(str(exc))}\n")
         sys.stderr.flush()
         os._exit(2)  # not SystemExit: the interpreter would fail again flushing the same stdout
     finally:

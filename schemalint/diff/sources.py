@@ -10,13 +10,12 @@ that is removed afterwards. Every failure raises :class:`~schemalint.diff.compar
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fnmatch
 import gc
-import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -32,7 +31,7 @@ from schemalint.loaders.documents import (
     read_source_bytes,
 )
 from schemalint.loaders.sources import SKIPPED_DIRS, SourceError, _excluded, is_python_source
-from schemalint.model import Origin, Tool
+from schemalint.model import Tool
 
 GIT_TIMEOUT = 120
 
@@ -328,14 +327,13 @@ def load_worktree(
     file_sources = [s for s in sources if not is_python_source(s)]
     files = reuse if reuse is not None else ParsedFiles(remember=False)
     tools: list[Tool] = []
-    skipped: list[tuple[str, str]] = []
+    walk_problems: list[tuple[str, str]] = []
     try:
-        paths = expand_sources(file_sources, exclude, skipped)
+        paths = expand_sources(file_sources, exclude, walk_problems)
     except SourceError as exc:
         raise DiffError(str(exc)) from None
-    for path, kind in skipped:
-        print(f"schemalint: warning: {path}: {kind}, not a regular file: skipped by the directory walk "
-              "or glob", file=sys.stderr)
+    for path, message in walk_problems:
+        print(f"schemalint: warning: {path}: {message}", file=sys.stderr)
     with _parsing(tools):
         for path in paths:
             try:
@@ -358,49 +356,17 @@ def load_worktree(
 
 
 def load_python_tools(source: str, python_path: Sequence[str] = ()) -> list[Tool]:
-    """Tools of a ``module:attr`` Python source, imported in this process
-    (:func:`schemalint.loaders.python_source.load_python_source`).
+    """Tools of a ``module:attr`` Python source, imported in a worker process
+    (:func:`schemalint.bridge.client.load_python_sources`, with its time limit).
 
     Raises :class:`DiffError` when the import fails.
     """
-    from schemalint.loaders.python_source import load_python_source
+    from schemalint.bridge.client import load_python_sources
 
     try:
-        return list(load_python_source(source, python_path))
+        return load_python_sources([source], python_path)[0]
     except SourceError as exc:
         raise DiffError(str(exc)) from None
-
-
-def tool_to_json(tool: Tool) -> dict[str, Any]:
-    """A JSON-ready form of ``tool`` (runtime validators are dropped) for the worktree worker."""
-    return {
-        "name": tool.name,
-        "description": tool.description,
-        "advertised": tool.advertised,
-        "schema_path": tool.schema_path,
-        "output_schema": tool.output_schema,
-        "raw": dict(tool.raw) if tool.raw is not None else None,
-        "origin": {
-            "file": tool.origin.file,
-            "pointer": tool.origin.pointer,
-            "format": tool.origin.format,
-            "line": tool.origin.line,
-        },
-    }
-
-
-def tool_from_json(data: dict[str, Any], file: str) -> Tool:
-    """Rebuild a :class:`Tool` from :func:`tool_to_json` output, with ``file`` as its origin."""
-    o = data["origin"]
-    return Tool(
-        name=data["name"],
-        description=data["description"],
-        advertised=data["advertised"],
-        origin=Origin(file, o["pointer"], o["format"], o["line"]),
-        schema_path=data["schema_path"],
-        output_schema=data["output_schema"],
-        raw=data["raw"],
-    )
 
 
 def load_base(
@@ -477,41 +443,38 @@ def load_python_at_revision(
     """Import ``module:attr`` sources as they were at ``commit``.
 
     Creates a detached ``git worktree`` in a temporary directory (the main working tree,
-    index and ``HEAD`` are not touched, so a dirty working tree is fine), runs
-    :mod:`schemalint.diff.worker` in a subprocess with that checkout first on
-    ``sys.path``, and removes the worktree afterwards (also on failure).
+    index and ``HEAD`` are not touched, so a dirty working tree is fine), imports the
+    sources in a worker process (:mod:`schemalint.bridge`) running in that checkout (same
+    isolation and time limit as for the working tree), and removes the worktree afterwards,
+    also on failure and on SIGTERM/SIGHUP (raised as ``SystemExit`` while it exists) or
+    Ctrl-C.
     """
-    tmp = Path(tempfile.mkdtemp(prefix="schemalint-base-"))
-    checkout = tmp / "checkout"
-    try:
-        git(["worktree", "add", "--detach", "--quiet", str(checkout), commit], cwd=root)
-        request = {
-            "root": str(checkout / prefix),
-            "sources": list(sources),
-            "python_path": [str(p) for p in python_path],
-        }
+    from schemalint.bridge.client import load_python_sources, terminate_as_exit
+
+    with terminate_as_exit():
+        tmp = Path(tempfile.mkdtemp(prefix="schemalint-base-"))
+        checkout = tmp / "checkout"
         try:
-            proc = subprocess.run(
-                [sys.executable, "-c", "from schemalint.diff.worker import main; main()"],
-                input=json.dumps(request),
-                capture_output=True,
-                text=True,
-                cwd=tmp,
-                timeout=600,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise DiffError(f"importing {', '.join(sources)} at {label} took more than 600 s") from None
-        if proc.returncode != 0:
-            lines = proc.stderr.strip().splitlines() or [f"exit code {proc.returncode}"]
-            raise DiffError(f"at {label}: {lines[-1]}")
-        try:
-            payload = json.loads(proc.stdout)
-            return [tool_from_json(t, f"{label}:{t['origin']['file']}") for t in payload["tools"]]
-        except (ValueError, KeyError, TypeError) as exc:  # the import wrote to the output itself
-            raise DiffError(f"importing {', '.join(sources)} at {label} gave no readable list of tools "
-                            f"({type(exc).__name__}: {str(exc)[:80]}); does it write to stdout at import?") from None
-    finally:
+            git(["worktree", "add", "--detach", "--quiet", str(checkout), commit], cwd=root)
+            where = checkout / prefix
+            roots = [p if os.path.isabs(p) else str(where / p) for p in (str(p) for p in python_path)]
+            try:
+                tools, _ = load_python_sources(sources, roots, cwd=str(where))
+            except SourceError as exc:
+                raise DiffError(f"at {label}: {exc}") from None
+            return [dataclasses.replace(t, origin=dataclasses.replace(t.origin, file=f"{label}:{t.origin.file}"),
+                                        runtime=None) for t in tools]
+        finally:
+            _remove_worktree(root, checkout, tmp)
+
+
+def _remove_worktree(root: Path, checkout: Path, tmp: Path) -> None:
+    """Remove the temporary worktree with SIGINT/SIGTERM/SIGHUP held back until it is gone."""
+    import signal
+
+    from schemalint.bridge.client import held_signals
+
+    with held_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         with contextlib.suppress(DiffError):
             git(["worktree", "remove", "--force", str(checkout)], cwd=root)
         shutil.rmtree(tmp, ignore_errors=True)
