@@ -175,10 +175,10 @@ def load(
         result.notes.append(f"{skipped} file(s) that do not parse and do not look like tool files were skipped "
                             "(name a file as a source to see why it does not parse)")
     if pending is not None:
-        tools, problems = pending.finish()
+        python_tools, python_problems = pending.finish()
         result.files += len(python_sources)
-        result.tools.extend(tools)
-        result.diagnostics.extend(problems)
+        result.tools.extend(python_tools)
+        result.diagnostics.extend(python_problems)
     for command in mcp_stdio:
         from schemalint.loaders.mcp_server import load_stdio
 

@@ -115,8 +115,10 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
                         add(path)
                 elif Path(match).is_file():
                     add(match)
-                elif skipped is not None and os.path.exists(match):
-                    skipped.append((match, special_kind(os.stat(match).st_mode) or "not a regular file"))
+                elif problems is not None and os.path.exists(match):
+                    kind = special_kind(os.stat(match).st_mode) or "not a regular file"
+                    problems.append((match, f"{kind}, not a regular file: skipped by the directory walk or glob "
+                                     "(reading it could block or never end)"))
         else:
             raise SourceError(f"{source}: no such file or directory")
     return files
