@@ -21,7 +21,7 @@ FIXTURE = ROOT / "tests" / "fixtures" / "sl201_reviewed.json"
 
 
 def _token(message: str) -> str:
-    for marker in (" presents `", " asks for `"):
+    for marker in (" presents `", " asks for `", " writes `", " documents `"):
         if marker in message:
             return message.split(marker, 1)[1].split("`", 1)[0]
     return message

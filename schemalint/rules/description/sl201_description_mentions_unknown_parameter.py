@@ -36,6 +36,12 @@ def finding_message(f: Finding, *, removed: bool) -> tuple[str, str]:
     if removed:
         head = (f"{where} asks for `{tok}`, which the advertised schema does not declare although "
                 f"{f.removed_in} does (removed here, or not yet added)")
+    elif f.spelling_of:
+        head = (f"{where} writes `{tok}`, a different spelling of the declared property `{f.spelling_of}` "
+                f"(same name after case and separator folding); the schema declares no `{tok}`")
+    elif f.declared_at is not None:
+        head = (f"{where} documents `{tok}` as an argument of the call, but the schema declares it one level "
+                f"down, at {f.declared_at} (the text addresses the top level of the arguments)")
     else:
         head = f"{where} presents `{tok}` as a parameter, but the schema at that level declares no `{tok}`"
     if f.severity is Severity.ERROR:
@@ -47,6 +53,11 @@ def finding_message(f: Finding, *, removed: bool) -> tuple[str, str]:
         head += "; a model that follows the description sends a key the tool does not declare"
     near = f.suggestion()
     hint = f"did you mean `{near}`? " if near and near != tok else ""
+    if f.spelling_of:
+        return head, f"Write `{f.spelling_of}`, the declared spelling, in the description."
+    if f.declared_at is not None:
+        return head, (f"Document `{tok}` under its parent object (as declared at {f.declared_at}), or "
+                      "flatten the schema to match the description.")
     if removed:
         hint += f"Either restore `{tok}` in the advertised schema or remove it from the description."
     else:
