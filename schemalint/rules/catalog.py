@@ -148,6 +148,8 @@ CATALOG: tuple[RuleEntry, ...] = (
               _PROVIDER + "sl323_bedrock_strict_unsupported_keyword:BedrockStrictUnsupportedKeyword"),
     RuleEntry("SL324", "ollama-dropped-keyword", ("ollama",),
               _PROVIDER + "sl324_ollama_dropped_keyword:OllamaDroppedKeyword"),
+    RuleEntry("SL325", "property-key-pattern", ("anthropic", "anthropic-strict", "bedrock", "mcp"),
+              _PROVIDER + "sl325_property_key_pattern:PropertyKeyPattern"),
 )
 """Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
 
