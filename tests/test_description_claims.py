@@ -97,3 +97,18 @@ def test_sl206_required_in_a_branch_is_fine(tmp_path: Path) -> None:
     diags = _run(tmp_path, "SL206", {"type": STR, "description": "Required."},
                  extra={"anyOf": [{"required": ["p"]}, {"required": ["other"]}]})
     assert diags == []
+
+
+@pytest.mark.parametrize(
+    ("desc", "extra"),
+    [
+        ("Timeframe in ms. Defaults to 10 minutes (600,000 milliseconds).", {"default": 600000}),
+        ("Interval in bp (max 1,000,000)", {"maximum": 1000000}),
+        ("Start. If not provided, defaults to 10 minutes before 'to'.", {"default": None}),
+        ("Rounds. Defaults to 3 if not provided.", {"default": "3"}),
+    ],
+)
+def test_sl203_units_separators_and_spelled_defaults_are_quiet(tmp_path: Path, desc: str,
+                                                               extra: dict[str, Any]) -> None:
+    """Seen on the corpus (BFCL events_api, livemcpbench alphagenome, BFCL game_score)."""
+    assert _run(tmp_path, "SL203", dict({"type": INT, "description": desc}, **extra)) == []

@@ -20,7 +20,7 @@ from schemalint.schema.index import SchemaNode, index_schema
 
 __all__ = ["Claim", "PropertySite", "property_sites", "quote"]
 
-_NUM = r"-?\d+(?:\.\d+)?"
+_NUM = r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,8 @@ def types_of(schema: Mapping[str, Any]) -> set[str]:
 
 
 def to_number(text: str) -> int | float:
-    """``"10"`` -> 10, ``"0.5"`` -> 0.5."""
+    """``"10"`` -> 10, ``"0.5"`` -> 0.5, ``"1,000,000"`` -> 1000000."""
+    text = text.replace(",", "")
     return float(text) if "." in text else int(text)
 
 
@@ -108,7 +109,9 @@ _MIN = re.compile(rf"\b(?:min(?:imum)?(?:\s+(?:value|is|of))?\s*[:=]?|at\s+least
                   r"(?!\s*(?:%|percent|characters?|chars?|bytes?|items?|elements?|entries|words?|digits?|"
                   r"decimal|[KMG]B|ms|seconds?|minutes?|hours?|days?))", re.I)
 _DEFAULT = re.compile(
-    rf"\bdefaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*([`'\"]?)({_NUM}|true|false|null|none)\1(?![\w%-]|\.\d)",
+    rf"\bdefaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*([`'\"]?)({_NUM}|true|false|null|none)\1(?![\w%-]|\.\d)"
+    r"(?!\s*(?:%|percent|ms|milli\w*|seconds?|secs?|minutes?|mins?|hours?|days?|weeks?|months?|years?|"
+    r"characters?|bytes?|[KMG]B|items?|results?|before|after|ago)\b)",
     re.I,
 )
 

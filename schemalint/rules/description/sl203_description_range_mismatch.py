@@ -65,7 +65,7 @@ class DescriptionRangeMismatch(Rule):
                     quoted.append(claim.text)
             default = read_default(desc)
             if default is not None and default.value is not None:
-                if "default" in schema and schema["default"] != default.value:
+                if "default" in schema and str(schema["default"]).lower() != str(default.value).lower():
                     problems.append(f"default {schema['default']!r} (the text says {default.value!r})"
                                     .replace("None", "null"))
                     quoted.append(default.text)
