@@ -143,10 +143,22 @@ def test_flat_arguments_against_a_wrapped_request(tmp_path: Path) -> None:
              "required": ["serverless_cache_name", "engine"]}
     tool = _mcp(desc, {"request": inner}, required=["request"], closed=True)
     diags = _run(tmp_path, [tool])
-    got = sorted((d.code, d.severity, d.message.split("`")[1]) for d in diags)
-    assert got == [("SL201", Severity.ERROR, "description"), ("SL201", Severity.ERROR, "engine"),
-                   ("SL201", Severity.ERROR, "serverless_cache_name")]
-    assert all("/properties/request/properties/" in d.message and "level" in d.message for d in diags)
+    [d] = diags  # one finding for the whole list
+    assert (d.code, d.severity, d.message.split("`")[1]) == ("SL201", Severity.ERROR, "serverless_cache_name")
+    assert "`engine`" in d.message and "`description`" in d.message and "inside `request`" in d.message
+    assert "/properties/request/properties/serverless_cache_name" in d.message and "top level" in d.message
+    assert '"request"' in (d.hint or "")
+
+
+def test_flat_arguments_against_a_request_model_in_defs(tmp_path: Path) -> None:
+    """The pydantic shape of real servers: `request: {$ref: #/$defs/CreateRequest}`."""
+    desc = "Create a cache.\n\nArgs:\n    cache_name: the name\n    engine: redis or valkey\n"
+    model = {"type": "object", "properties": {"cache_name": S, "engine": S}, "required": ["cache_name"]}
+    tool = _mcp(desc, {"request": {"$ref": "#/$defs/CreateRequest"}}, required=["request"],
+                **{"$defs": {"CreateRequest": model}})
+    [d] = _run(tmp_path, [tool])
+    assert d.severity is Severity.WARNING and "inside `request`" in d.message
+    assert "/$defs/CreateRequest/properties/cache_name" in d.message
 
 
 def test_nested_name_mentioned_loosely_is_not_a_level_finding(tmp_path: Path) -> None:

@@ -295,6 +295,10 @@ class Finding:
     declared_at: str | None = None
     """Schema pointer where the token *is* declared, when the text addresses it at another
     level (flat arguments documented for a schema that wraps them in ``request``)."""
+    also: tuple[str, ...] = ()
+    """Further names of the same wrong-level argument list (one finding per list)."""
+    wrapper: str | None = None
+    """The top-level property that holds the names of a wrong-level finding (``request``)."""
 
     def suggestion(self) -> str | None:
         """The declared spelling of a near-miss, else the nearest property at the described level,
@@ -1332,11 +1336,29 @@ def _near_misses(site: Site, table: tuple[tuple[str, str], ...]) -> Iterator[tup
             break
 
 
-def _declared_pointer(tool: Tool, name: str) -> str | None:
-    """Schema pointer of the first property ``name`` declared anywhere in the advertised schema."""
+def _declared_pointer(tool: Tool, name: str) -> tuple[str | None, str | None]:
+    """(schema pointer of the first property ``name`` declared anywhere in the advertised schema,
+    the top-level property that holds it, directly or through a local ``$ref``)."""
     for node in index_schema(tool.advertised).nodes:
         if node.keyword == "properties" and node.token == name:
-            return node.pointer
+            return node.pointer, _holder(tool.advertised, node.pointer)
+    return None, None
+
+
+def _holder(schema: Any, pointer: str) -> str | None:
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(props, Mapping):
+        return None
+    for key, sub in props.items():
+        if pointer.startswith(f"/properties/{escape_token(key)}/"):
+            return key
+        refs = [sub.get("$ref")] if isinstance(sub, Mapping) else []
+        if isinstance(sub, Mapping):
+            refs += [b.get("$ref") for k in ("anyOf", "allOf", "oneOf") for b in sub.get(k) or ()
+                     if isinstance(b, Mapping)]
+        for ref in refs:
+            if isinstance(ref, str) and ref.startswith("#/") and pointer.startswith(ref[1:] + "/"):
+                return key
     return None
 
 
@@ -1384,11 +1406,12 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
             reported.add((site.file_pointer, tok))
             yield Finding(site, mention, sev, where, spelled.get(tok) if where is None else None)
         if len(elsewhere) >= 2 and not at_level and site.where == "the tool description":
-            # an argument list of names that all live one level down (inside `request`)
-            for mention in elsewhere:
-                if (site.file_pointer, mention.token) not in reported:
-                    reported.add((site.file_pointer, mention.token))
-                    yield Finding(site, mention, sev, declared_at=_declared_pointer(tool, mention.token))
+            # an argument list of names that all live one level down (inside `request`): one finding
+            first = elsewhere[0]
+            pointer, holder = _declared_pointer(tool, first.token)
+            reported.update((site.file_pointer, m.token) for m in elsewhere)
+            yield Finding(site, first, sev, declared_at=pointer, also=tuple(m.token for m in elsewhere[1:]),
+                          wrapper=holder)
         if table:
             for mention, declared in _near_misses(site, table):
                 tok = mention.token
