@@ -11,7 +11,7 @@ claim. Every reader returns the quoted text and its offset so that a finding can
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,16 +23,37 @@ __all__ = ["Claim", "PropertySite", "property_sites", "quote"]
 _NUM = r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 
 
-@dataclass(frozen=True)
 class PropertySite:
     """One described property: its schema ``node``, ``name`` (last path segment), ``label``
-    (``a/b``), the ``description`` text and the ``parent`` object node (``None`` at the root)."""
+    (``a/b``, computed on first use), the ``description`` text, ``lower`` (the text in lower
+    case, for cheap pre-filters) and the ``parent`` object node (``None`` at the root)."""
 
-    node: SchemaNode
-    name: str
-    label: str
-    description: str
-    parent: SchemaNode | None
+    __slots__ = ("_label", "description", "lower", "name", "node", "numeric", "parent")
+
+    def __init__(self, node: SchemaNode, description: str, lower: str) -> None:
+        self.node = node
+        self.name = node.token or ""
+        self.description = description
+        self.lower = lower
+        self.parent = node.parent
+        t = node.schema.get("type")
+        self.numeric = t in ("integer", "number") or (not isinstance(t, str) and bool(
+            types_of(node.schema) & {"integer", "number"}))
+        """The schema may be an integer or a number (SL203, SL204 read only these)."""
+        self._label: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The property path as descriptions name it (``a/b``)."""
+        if self._label is None:
+            parts: list[str] = []
+            cur: SchemaNode | None = self.node
+            while cur is not None and cur.parent is not None:
+                if cur.keyword == "properties":
+                    parts.append(cur.token or "")
+                cur = cur.parent
+            self._label = "/".join(reversed(parts))
+        return self._label
 
 
 @dataclass(frozen=True)
@@ -44,25 +65,38 @@ class Claim:
     text: str
 
 
-def property_sites(tool: Tool) -> Iterator[PropertySite]:
+_SITES: dict[int, tuple[Tool, tuple[PropertySite, ...]]] = {}
+_TRIGGER = re.compile(
+    r"[0-9]|one of|value|option|choice|either|required|mandatory|integer|whole number|decimal|e\.g\.|example|such as"
+)
+"""Every claim reader needs one of these in the lower-cased text; a description without any is
+no site (one case-sensitive scan: a case-insensitive one costs three times as much)."""
+
+
+def property_sites(tool: Tool) -> tuple[PropertySite, ...]:
     """Every property of ``tool``'s advertised schema (any depth, ``$defs`` included, conditional
-    subschemas excluded) that has a string ``description``."""
+    subschemas excluded) whose string ``description`` holds something a claim reader needs (a
+    digit, "one of", "value", "required" ...); computed once per tool for the four rules."""
+    hit = _SITES.get(id(tool))
+    if hit is not None and hit[0] is tool:
+        return hit[1]
     schema = tool.advertised
-    if not isinstance(schema, dict):
-        return
-    for node in index_schema(schema).having("description"):
-        if node.keyword != "properties" or node.conditional:
-            continue
-        desc = node.schema.get("description")
-        if type(desc) is not str or not desc.strip():
-            continue
-        parts: list[str] = []
-        cur: SchemaNode | None = node
-        while cur is not None and cur.parent is not None:
-            if cur.keyword == "properties":
-                parts.append(cur.token or "")
-            cur = cur.parent
-        yield PropertySite(node, node.token or "", "/".join(reversed(parts)), desc, node.parent)
+    sites: tuple[PropertySite, ...] = ()
+    if isinstance(schema, dict):
+        trigger = _TRIGGER.search
+        found = []
+        for node in index_schema(schema).having("description"):
+            desc = node.schema["description"]
+            if node.keyword != "properties" or node.conditional or type(desc) is not str:
+                continue
+            low = desc.lower()
+            if trigger(low) is not None:
+                found.append(PropertySite(node, desc, low))
+        sites = tuple(found)
+    if len(_SITES) > 4096:
+        _SITES.clear()
+    _SITES[id(tool)] = (tool, sites)
+    return sites
 
 
 def quote(text: str, limit: int = 80) -> str:
@@ -116,6 +150,10 @@ _DEFAULT = re.compile(
 )
 
 
+HAS_DIGIT = re.compile(r"\d")
+"""A description without a digit states no bound and no numeric default."""
+
+
 def read_bounds(text: str) -> list[Claim]:
     """``min``/``max`` claims (a range "(1-50)", "between 1 and 50", "range: 1-50", "max 100",
     "at least 1"); never inside an example ("e.g. 1-5")."""
@@ -167,6 +205,11 @@ _INTEGER_ONLY = re.compile(
 _DECIMAL_EXAMPLE = re.compile(r"(?:e\.g\.|for example|example|such as)\s*:?,?\s*[`'\"]?(-?\d+\.\d+)(?!\d|\.\d)", re.I)
 
 
+INTEGER_WORDS = re.compile(r"integer|whole number|decimal|e\.g\.|example|such as")
+"""No match in the lower-cased description: neither :func:`read_integer_only` nor
+:func:`read_decimal_example` has anything to read."""
+
+
 def read_integer_only(text: str) -> Claim | None:
     """"Integer only", "must be an integer", "whole numbers only", "no decimals"."""
     m = _INTEGER_ONLY.search(text)
@@ -189,6 +232,10 @@ _QUOTED = re.compile(r"\s*(?:,|\||/|\bor\b|,\s*or\b|\band\b)?\s*([`'\"])([^`'\"\
 _BARE_ITEM = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s\|\s|\s+or\s+|/)?\s*([A-Za-z0-9_](?:[\w-]|\.(?=\w)){0,29})")
 _VERB_BEFORE = re.compile(r"\b(?:use|pass|set|specify|provide|supply|give|include)\s+$", re.I)
 _OPEN_LIST = re.compile(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|\.\.\.|…)|,\s*\.\.\.)", re.I)
+
+
+VALUE_WORDS = re.compile(r"one of|value|option|choice|either")
+"""No match in the lower-cased description: :func:`read_values` has nothing to read."""
 
 
 def read_values(text: str) -> Claim | None:

@@ -35,6 +35,7 @@ Which names are *known* (and so never reported) is decided in :func:`analyse`.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -1279,6 +1280,7 @@ def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) ->
 _RE_WORDS = _lazy(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
+@functools.lru_cache(maxsize=8192)
 def _spellings(name: str) -> tuple[str, ...]:
     """The snake_case and camelCase spellings of ``name`` other than ``name`` itself (none for a
     one-word name): ``filePath`` -> ``("file_path",)``, ``replace_all`` -> ``("replaceAll",)``."""
@@ -1291,23 +1293,13 @@ def _spellings(name: str) -> tuple[str, ...]:
     return tuple(v for v in dict.fromkeys((snake, camel)) if v != name)
 
 
-_SPELLINGS_CACHE: dict[int, tuple[Tool, tuple[tuple[str, str], ...]]] = {}
-
-
-def _near_miss_table(tool: Tool) -> tuple[tuple[str, str], ...]:
-    """(other spelling, declared name) pairs of ``tool``'s declared properties, cached per tool."""
-    hit = _SPELLINGS_CACHE.get(id(tool))
-    if hit is not None and hit[0] is tool:
-        return hit[1]
-    declared = _tool_names(tool)
-    table = tuple(
-        (v, n) for n in sorted(declared) if ("_" in n or _RE_CAMEL.search(n)) for v in _spellings(n)
-        if v not in declared
+def _near_miss_table(sites: Sequence[Site]) -> tuple[tuple[str, str], ...]:
+    """(other spelling, declared name) pairs of the properties at the levels the ``sites`` speak
+    about (a spelling that is itself declared somewhere is dropped where a hit is reported)."""
+    names = dict.fromkeys(n for site in sites for n in site.level)
+    return tuple(
+        (v, n) for n in names if "_" in n or _RE_CAMEL.search(n) for v in _spellings(n) if v not in names
     )
-    if len(_SPELLINGS_CACHE) > 50_000:
-        _SPELLINGS_CACHE.clear()
-    _SPELLINGS_CACHE[id(tool)] = (tool, table)
-    return table
 
 
 def _near_misses(site: Site, table: tuple[tuple[str, str], ...]) -> Iterator[tuple[Mention, str]]:
@@ -1376,7 +1368,7 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
     known: set[str] | None = None
     removed = None
     reported: set[tuple[str, str]] = set()
-    table = _near_miss_table(tool)
+    table = _near_miss_table(sites)
     spelled = dict(table)
     forbid = bool(_FORBID_EXTRAS & set(getattr(ctx, "targets", ()) or ()))
     for site in sites:
@@ -1415,7 +1407,7 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
         if table:
             for mention, declared in _near_misses(site, table):
                 tok = mention.token
-                if (site.file_pointer, tok) in reported or tok in catalog_names:
+                if (site.file_pointer, tok) in reported or tok in catalog_names or tok in _tool_names(tool):
                     continue
                 if known is not None and tok in known:
                     continue

@@ -13,7 +13,14 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.description.claims import property_sites, quote, read_bounds, read_default, types_of
+from schemalint.rules.description.claims import (
+    HAS_DIGIT,
+    property_sites,
+    quote,
+    read_bounds,
+    read_default,
+    types_of,
+)
 
 _KEYS = {"min": ("minimum", "exclusiveMinimum"), "max": ("maximum", "exclusiveMaximum")}
 
@@ -41,11 +48,12 @@ class DescriptionRangeMismatch(Rule):
 
     def _check(self, tool: Tool) -> Iterator[Diagnostic]:
         for site in property_sites(tool):
-            schema = site.node.schema
-            if not types_of(schema) & {"integer", "number"} or types_of(schema) & {"string", "array", "object"}:
-                continue
             desc = site.description
-            if not any(c.isdigit() for c in desc):
+            if not site.numeric or HAS_DIGIT.search(desc) is None:
+                continue
+            schema = site.node.schema
+            types = types_of(schema)
+            if not types & {"integer", "number"} or types & {"string", "array", "object"}:
                 continue
             problems: list[str] = []
             quoted: list[str] = []

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.description.claims import (
+    INTEGER_WORDS,
     property_sites,
     quote,
     read_decimal_example,
@@ -39,6 +40,8 @@ class DescriptionTypeMismatch(Rule):
 
     def _check(self, tool: Tool) -> Iterator[Diagnostic]:
         for site in property_sites(tool):
+            if not site.numeric or INTEGER_WORDS.search(site.lower) is None:
+                continue
             types = types_of(site.node.schema) - {"null"}
             if types == {"number"}:
                 claim = read_integer_only(site.description)

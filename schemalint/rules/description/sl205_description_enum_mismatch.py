@@ -12,7 +12,14 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.description.claims import enum_values, property_sites, quote, read_values, types_of
+from schemalint.rules.description.claims import (
+    VALUE_WORDS,
+    enum_values,
+    property_sites,
+    quote,
+    read_values,
+    types_of,
+)
 from schemalint.rules.description.mentions import schema_names
 
 
@@ -36,6 +43,8 @@ class DescriptionEnumMismatch(Rule):
     def _check(self, tool: Tool) -> Iterator[Diagnostic]:
         names: set[str] | None = None
         for site in property_sites(tool):
+            if VALUE_WORDS.search(site.lower) is None:
+                continue
             claim = read_values(site.description)
             if claim is None:
                 continue

@@ -34,7 +34,7 @@ class DescriptionRequiredMismatch(Rule):
 
     def _check(self, tool: Tool) -> Iterator[Diagnostic]:
         for site in property_sites(tool):
-            low = site.description.lower()
+            low = site.lower
             if site.parent is None or ("required" not in low and "mandatory" not in low):
                 continue
             parent: Mapping[str, object] = site.parent.schema
