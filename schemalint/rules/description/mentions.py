@@ -552,6 +552,9 @@ def _blank_output_sections(text: str) -> str:
     describes what the tool gives back, never what to pass."""
     if ":" not in text:
         return text
+    low = text.lower()
+    if "return" not in low and "respon" not in low and "output" not in low and "result" not in low:
+        return text
     out = text
     for m in _OUTPUT_HEADER.finditer(text):
         if m.group(1).strip():
