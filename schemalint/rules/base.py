@@ -64,9 +64,14 @@ class Context:
     def targets_for(self, tool: Tool) -> frozenset[str]:
         """Provider profiles ``tool`` is checked against: those inferred from its format
         (:func:`schemalint.targets.infer_targets`) plus :attr:`targets`, or only
-        :attr:`targets` when :attr:`replace_targets` is set."""
+        :attr:`targets` when :attr:`replace_targets` is set. A Gemini declaration that uses
+        ``parametersJsonSchema`` (format ``gemini-json``) is checked as ``gemini-json`` when
+        ``gemini`` is asked for: that is the surface it is sent on."""
         if self.replace_targets:
-            return self.targets
+            targets = self.targets
+            if "gemini" in targets and tool.origin.format == "gemini-json":
+                return (targets - {"gemini"}) | {"gemini-json"}
+            return targets
         last = self._last_targets
         if last[0] is tool:
             return last[1]
@@ -75,7 +80,12 @@ class Context:
         inferred = infer_targets(tool)
         found = self._memo.get(("targets-union", inferred))
         if found is None:
-            found = self._memo[("targets-union", inferred)] = inferred | self.targets
+            found = inferred | self.targets
+            if "gemini-json" in inferred:
+                # `--target gemini` on a declaration that uses parametersJsonSchema checks the surface
+                # the declaration uses, not the `parameters` subset it does not send
+                found = found - {"gemini"}
+            self._memo[("targets-union", inferred)] = found
         last[0], last[1] = tool, found
         return found
 
@@ -114,11 +124,13 @@ class Rule:
 
     def applies(self, ctx: Context) -> bool:
         """True when this rule may run in ``ctx``. Rules with targets run unless the targets
-        were replaced (``--target =...``) by a set that shares none of theirs, because
+        were replaced (``--target =...``) by a set that shares none of theirs (``gemini`` also
+        stands for ``gemini-json``, see :meth:`Context.targets_for`), because
         targets inferred per tool may select them; their hooks filter per tool."""
         if not self.targets or not ctx.replace_targets:
             return True
-        return bool(ctx.targets.intersection(self.targets))
+        wanted = ctx.targets | {"gemini-json"} if "gemini" in ctx.targets else ctx.targets
+        return bool(wanted.intersection(self.targets))
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         """Diagnostics for one tool; default: none."""

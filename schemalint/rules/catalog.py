@@ -103,6 +103,14 @@ CATALOG: tuple[RuleEntry, ...] = (
               _DESCRIPTION + "sl201_description_mentions_unknown_parameter:DescriptionMentionsUnknownParameter"),
     RuleEntry("SL202", "description-mentions-removed-parameter", (),
               _DESCRIPTION + "sl202_description_mentions_removed_parameter:DescriptionMentionsRemovedParameter"),
+    RuleEntry("SL203", "description-range-mismatch", (),
+              _DESCRIPTION + "sl203_description_range_mismatch:DescriptionRangeMismatch"),
+    RuleEntry("SL204", "description-type-mismatch", (),
+              _DESCRIPTION + "sl204_description_type_mismatch:DescriptionTypeMismatch"),
+    RuleEntry("SL205", "description-enum-mismatch", (),
+              _DESCRIPTION + "sl205_description_enum_mismatch:DescriptionEnumMismatch"),
+    RuleEntry("SL206", "description-required-mismatch", (),
+              _DESCRIPTION + "sl206_description_required_mismatch:DescriptionRequiredMismatch"),
     RuleEntry("SL301", "tool-name-pattern", _NAME_AND_ROOT, _PROVIDER + "sl301_tool_name_pattern:ToolNamePattern"),
     RuleEntry("SL302", "description-too-long", ("openai", "openai-strict"),
               _PROVIDER + "sl302_description_too_long:DescriptionTooLong"),
@@ -148,6 +156,8 @@ CATALOG: tuple[RuleEntry, ...] = (
               _PROVIDER + "sl323_bedrock_strict_unsupported_keyword:BedrockStrictUnsupportedKeyword"),
     RuleEntry("SL324", "ollama-dropped-keyword", ("ollama",),
               _PROVIDER + "sl324_ollama_dropped_keyword:OllamaDroppedKeyword"),
+    RuleEntry("SL325", "property-key-pattern", ("anthropic", "anthropic-strict", "bedrock", "mcp"),
+              _PROVIDER + "sl325_property_key_pattern:PropertyKeyPattern"),
     RuleEntry("SL900", "internal-error", (), _SHAPE + "sl900_internal_error:InternalError"),
 )
 """Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
