@@ -9,7 +9,7 @@ import gc
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -155,6 +155,14 @@ def load(
     return result
 
 
+def plain_files(documents: Mapping[str, Document]) -> frozenset[str]:
+    """The paths of ``documents`` whose text is ASCII without a ``\\u``, ``\\x`` or ``\\U`` escape:
+    no string parsed from them holds a non-ASCII character (:attr:`Context.plain_files`)."""
+    return frozenset(path for path, doc in documents.items()
+                     if doc.text.isascii() and "\\u" not in doc.text and "\\x" not in doc.text
+                     and "\\U" not in doc.text)
+
+
 def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Document]) -> list[Diagnostic]:
     """Fill in ``line``/``column`` from each diagnostic's file pointer (one scan per file)."""
     from schemalint.locate import locate
@@ -257,7 +265,7 @@ def check(
         for t in load(previous, exclude=exclude, python_path=python_path).tools:
             prev.setdefault(t.name, t)
     ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools,
-                  previous=prev, options=cfg.options)
+                  previous=prev, options=cfg.options, plain_files=plain_files(loaded.documents))
     active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
               else [r for r in rules if rule_filter.rule_enabled(r.code)])
     raw = list(loaded.diagnostics)
