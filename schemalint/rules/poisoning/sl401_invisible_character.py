@@ -87,7 +87,7 @@ def describe_runs(text: str, runs: list[tuple[int, int]]) -> str:
         clause = f"at character {start}: {what} ({', '.join(kinds)})"
         hidden = _decoded_tags(run)
         if hidden:
-            clause += f", spelling {show(hidden)!r}"
+            clause += f", spelling '{show(hidden)}'"
         parts.append(clause)
     if len(runs) > 4:
         parts.append(f"and {len(runs) - 4} more run(s)")
@@ -130,7 +130,7 @@ class InvisibleCharacter(Rule):
             yield self.diag(
                 tool, None,
                 f"{t.where} holds invisible characters the model reads and a reviewer does not see, "
-                f"{describe_runs(t.text, runs)}; the text without them reads {show(visible)!r}",
+                f"{describe_runs(t.text, runs)}; the text without them reads '{show(visible)}'",
                 hint="remove the characters (or escape them visibly); if the text was pasted, retype it",
                 file_pointer=t.pointer,
             )

@@ -97,7 +97,7 @@ class HomoglyphToolName(Rule):
                 chars += f"; and {len(odd) - 4} more"
             yield self.diag(
                 tool, None,
-                f"the tool name {show(tool.name)!r} looks like the tool name `{show(other.name)}` "
+                f"the tool name '{show(tool.name)}' looks like the tool name `{show(other.name)}` "
                 f"({other.origin.file}{'#' + other.origin.pointer if other.origin.pointer else ''}) but is "
                 f"a different string ({chars}); a model or a user approving the call cannot tell them apart",
                 hint="rename the tool with plain characters; if it is not yours, do not load this server",

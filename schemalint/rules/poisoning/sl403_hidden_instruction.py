@@ -80,7 +80,7 @@ class HiddenInstruction(Rule):
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
             yield self.diag(
                 tool, None,
-                f"{t.where} holds {label} at character {first.start()}: {show(first.group(0))!r}{more}; "
+                f"{t.where} holds {label} at character {first.start()}: '{show(first.group(0))}'{more}; "
                 "a description that addresses the model instead of describing the tool is the form "
                 "tool-poisoning attacks take",
                 hint="describe what the tool does and what each parameter means; if the server is not "

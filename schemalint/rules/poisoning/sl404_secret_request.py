@@ -122,7 +122,7 @@ class SecretRequest(Rule):
             yield self.diag(
                 tool, None,
                 f"{t.where} tells the model {show(what, 60)} at character {m.start('verb')}: "
-                f"{show(m.group(0).strip())!r}{more}; a tool has no need for the model to fetch or forward "
+                f"'{show(m.group(0).strip())}'{more}; a tool has no need for the model to fetch or forward "
                 "credentials, and this is how poisoned tools exfiltrate them",
                 hint="remove the request; a tool that needs a credential takes it from its own configuration",
                 severity=Severity.ERROR if any(s for _, s, _ in found) else Severity.WARNING,

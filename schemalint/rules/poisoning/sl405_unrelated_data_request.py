@@ -109,10 +109,10 @@ class UnrelatedDataRequest(Rule):
             for what, m in data_requests(t):
                 if _on_topic(what, tool, t):
                     continue
-                asker = f"the parameter `{t.prop}`" if t.param is not None else "the tool"
+                asker = f"the parameter `{show(t.prop, 60)}`" if t.param is not None else "the tool"
                 yield self.diag(
                     tool, None,
-                    f"{t.where} asks for {what} at character {m.start()}: {show(m.group(0))!r}; nothing "
+                    f"{t.where} asks for {what} at character {m.start()}: '{show(m.group(0))}'; nothing "
                     f"in the tool's name says {asker} needs it, and a parameter that collects it sends "
                     "what the model has seen to the server",
                     hint="ask only for the data the tool works on; if the server is not yours, do not load it",

@@ -84,7 +84,7 @@ class ToolShadowing(Rule):
             yield self.diag(
                 tool, None,
                 f"{t.where} instructs how to call another tool, `{show(other)}`, at character {m.start()}: "
-                f"{show(m.group(0))!r}{more}; a description that changes another tool's calls can redirect "
+                f"'{show(m.group(0))}'{more}; a description that changes another tool's calls can redirect "
                 "what a trusted tool does (tool shadowing)",
                 hint=f"describe only this tool; if `{show(other)}` needs the behaviour, put it in its own "
                      "description; if this server is not yours, do not load it",

@@ -132,12 +132,15 @@ def _prop_path(node: SchemaNode) -> str:
 
 
 def _where(role: str, prop: str) -> str:
+    """A label for messages; the property path is escaped (:func:`show`), it may hold the very
+    characters reported."""
+    label = show(prop, 60)
     if role == "property":
-        return f"the property name `{prop}`"
+        return f"the property name `{label}`"
     if not prop:
-        return f"the {role} of the parameters schema" if role != "description" else \
-            "the description of the parameters schema"
-    return f"the {role} of property `{prop}`"
+        return "the description of the parameters schema" if role == "description" else \
+            f"the {role} of the parameters schema"
+    return f"the {role} of property `{label}`"
 
 
 def _strings(value: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, str]]:
@@ -208,8 +211,8 @@ def _docker_texts(tool: Tool, keep_ascii: bool) -> list[Text]:
             if isinstance(value, str) and (keep_ascii or not value.isascii()):
                 if role == "property" and keep_ascii:
                     continue
-                where = f"the argument name `{name}`" if role == "property" else \
-                    f"the description of argument `{name}`"
+                where = f"the argument name `{show(name, 60)}`" if role == "property" else \
+                    f"the description of argument `{show(name, 60)}`"
                 out.append(Text(value, role, pointer=f"{tool.origin.pointer}/arguments/{i}/{key}", where=where,
                                 prop=name, param=name if role == "description" else None))
     return out
