@@ -155,12 +155,14 @@ def load(
     return result
 
 
-def plain_files(documents: Mapping[str, Document]) -> frozenset[str]:
-    """The paths of ``documents`` whose text is ASCII without a ``\\u``, ``\\x`` or ``\\U`` escape:
-    no string parsed from them holds a non-ASCII character (:attr:`Context.plain_files`)."""
-    return frozenset(path for path, doc in documents.items()
-                     if doc.text.isascii() and "\\u" not in doc.text and "\\x" not in doc.text
-                     and "\\U" not in doc.text)
+def files_without_invisibles(documents: Mapping[str, Document]) -> frozenset[str]:
+    """The paths of ``documents`` whose text holds no invisible character that SL401 looks for,
+    neither raw nor as a ``\\u``/``\\U`` escape: no string parsed from them can hold one
+    (:attr:`Context.invisible_free_files`). An ASCII text without ``\\u`` and ``\\U`` costs two
+    C-level scans."""
+    from schemalint.rules.poisoning.chars import may_hold_invisibles
+
+    return frozenset(path for path, doc in documents.items() if not may_hold_invisibles(doc.text))
 
 
 def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Document]) -> list[Diagnostic]:
@@ -265,9 +267,11 @@ def check(
         for t in load(previous, exclude=exclude, python_path=python_path).tools:
             prev.setdefault(t.name, t)
     ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools,
-                  previous=prev, options=cfg.options, plain_files=plain_files(loaded.documents))
+                  previous=prev, options=cfg.options)
     active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
               else [r for r in rules if rule_filter.rule_enabled(r.code)])
+    if any(r.code == "SL401" for r in active):
+        ctx.invisible_free_files = files_without_invisibles(loaded.documents)
     raw = list(loaded.diagnostics)
     if jobs is None:
         from schemalint.parallel import default_jobs

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from schemalint.api import check, plain_files
+from schemalint.api import check, files_without_invisibles
 from schemalint.loaders.documents import read_document
 from schemalint.model import Diagnostic
 from schemalint.rules.poisoning.sl401_invisible_character import hidden_runs
@@ -83,14 +83,21 @@ def test_yaml_escapes_are_read(tmp_path: Path) -> None:
     assert [(d.code, d.pointer) for d in diags] == [("SL401", "/tools/0/description")]
 
 
-def test_plain_files_are_ascii_without_escapes(tmp_path: Path) -> None:
-    plain = tmp_path / "plain.json"
-    plain.write_text(json.dumps({"tools": [tool("a", "A tool.")]}), encoding="utf-8")
-    escaped = tmp_path / "escaped.json"
-    escaped.write_text(json.dumps({"tools": [tool("a", "A\u200b tool.")]}), encoding="utf-8")
-    assert "\\u200b" in escaped.read_text(encoding="utf-8")
-    docs = {str(p): read_document(str(p)) for p in (plain, escaped)}
-    assert plain_files(docs) == frozenset({str(plain)})
+def test_files_without_invisibles(tmp_path: Path) -> None:
+    texts = {
+        "plain.json": json.dumps({"tools": [tool("a", "A tool.")]}),
+        "accents.json": json.dumps({"tools": [tool("a", "Caf\u00e9 \\u0041.")]}, ensure_ascii=False),
+        "escaped.json": json.dumps({"tools": [tool("a", "A\u200b tool.")]}),
+        "escaped_tag.json": json.dumps({"tools": [tool("a", "A\U000e0041")]}),
+        "raw.json": json.dumps({"tools": [tool("a", "A\u2066 tool.")]}, ensure_ascii=False),
+        "yaml_escape.yaml": 'tools:\n  - name: a\n    description: "A\\U000E0041"\n',
+    }
+    docs = {}
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        docs[name] = read_document(str(tmp_path / name))
+    assert "\\u200b" in texts["escaped.json"] and "\\udb40" in texts["escaped_tag.json"]
+    assert files_without_invisibles(docs) == frozenset({"plain.json", "accents.json"})
 
 
 # ------------------------------------------------------------------ SL402

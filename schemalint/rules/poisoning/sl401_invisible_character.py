@@ -15,9 +15,10 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.poisoning.chars import INVISIBLE_CLASS
 from schemalint.rules.poisoning.texts import Text, describe_char, non_ascii_texts, show
 
-_INVISIBLE = re.compile("[\U000e0000-\U000e007f\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069]+")
+_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]+")
 """Runs of tag characters, zero-width characters (U+200B-U+200D, U+2060, U+FEFF), and
 bidirectional controls (U+200E/U+200F marks, U+202A-U+202E embeddings and overrides,
 U+2066-U+2069 isolates)."""

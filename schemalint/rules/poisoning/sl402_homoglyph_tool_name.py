@@ -49,6 +49,8 @@ def skeleton(name: str) -> str:
     """The comparison form of a tool name: NFKC, default-ignorable characters removed, each
     character replaced by its prototype (:data:`_PROTOTYPES`), lowercased. Two names with one
     skeleton look alike (UTS #39 section 4, restricted to the table above)."""
+    if name.isascii():  # NFKC and the ignorable characters change nothing
+        return name.translate(_PROTOTYPES).lower()
     folded = unicodedata.normalize("NFKC", name).translate(_IGNORABLE)
     return folded.translate(_PROTOTYPES).lower()
 

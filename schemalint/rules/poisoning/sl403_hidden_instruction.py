@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.poisoning.texts import Text, description_texts, show, triggered, triggers
+from schemalint.rules.poisoning.texts import Text, show, triggered
 
 _TAG_NAMES = (r"important|system|instructions?|hidden|secret|admin|sys|assistant|critical|override|"
               r"internal|ai|llm|model")
@@ -67,9 +67,7 @@ class HiddenInstruction(Rule):
               "OWASP MCP Top 10, MCP03 Tool Poisoning, MCP06 Prompt Injection via Contextual Payloads")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
-        if "instruction" not in triggers(tool, ctx):
-            return ()
-        return self._check(tool, triggered("instruction", description_texts(tool, ctx)))
+        return self._check(tool, triggered("instruction", tool, ctx))
 
     def _check(self, tool: Tool, texts: list[Text]) -> Iterator[Diagnostic]:
         for t in texts:

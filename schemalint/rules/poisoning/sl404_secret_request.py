@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.poisoning.texts import Text, description_texts, show, triggered, triggers
+from schemalint.rules.poisoning.texts import Text, show, triggered
 from schemalint.schema.index import index_schema
 
 SECRET_FILE = (
@@ -107,9 +107,8 @@ class SecretRequest(Rule):
               "OWASP MCP Top 10, MCP01 Token Mismanagement and Secret Exposure, MCP03 Tool Poisoning")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
-        if "secret" not in triggers(tool, ctx):
-            return ()
-        return self._check(tool, triggered("secret", description_texts(tool, ctx)))
+        texts = triggered("secret", tool, ctx)
+        return self._check(tool, texts) if texts else ()
 
     def _check(self, tool: Tool, texts: list[Text]) -> Iterator[Diagnostic]:
         params = _property_names(tool)

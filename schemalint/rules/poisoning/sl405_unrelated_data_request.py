@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.poisoning.texts import Text, description_texts, sentence_at, show, triggered, triggers
+from schemalint.rules.poisoning.texts import Text, sentence_at, show, triggered
 
 KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     ("the conversation history", re.compile(
@@ -100,9 +100,7 @@ class UnrelatedDataRequest(Rule):
               "OWASP MCP Top 10, MCP03 Tool Poisoning, MCP10 Context Injection and Over-Sharing")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
-        if "data" not in triggers(tool, ctx):
-            return ()
-        return self._check(tool, triggered("data", description_texts(tool, ctx)))
+        return self._check(tool, triggered("data", tool, ctx))
 
     def _check(self, tool: Tool, texts: list[Text]) -> Iterator[Diagnostic]:
         for t in texts:

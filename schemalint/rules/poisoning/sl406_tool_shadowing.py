@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.poisoning.texts import Text, catalog_names, description_texts, show, triggered, triggers
+from schemalint.rules.poisoning.texts import Text, catalog_names, name_words, show, triggered, words_of
 
 _NAME = r"[`'\"]?(?P<tool>[A-Za-z_][\w.-]*[\w])[`'\"]?(?:\s+(?:tool|function|command))?"
 _CHANGE = (r"(?:set|add|include|send|bcc|cc|change|replace|redirect|forward|copy|append|attach|insert|"
@@ -69,9 +69,15 @@ class ToolShadowing(Rule):
               "OWASP MCP Top 10, MCP03 Tool Poisoning")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
-        if "shadow" not in triggers(tool, ctx) or len(catalog_names(ctx)) < 2:
+        names = catalog_names(ctx)
+        if len(names) < 2:
             return ()
-        return self._check(tool, triggered("shadow", description_texts(tool, ctx)), catalog_names(ctx))
+        texts = triggered("shadow", tool, ctx)
+        if not texts:
+            return ()
+        gate = name_words(ctx)
+        texts = [t for t in texts if not gate.isdisjoint(words_of(t.text))]
+        return self._check(tool, texts, names) if texts else ()
 
     def _check(self, tool: Tool, texts: list[Text], names: frozenset[str]) -> Iterator[Diagnostic]:
         for t in texts:

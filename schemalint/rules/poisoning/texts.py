@@ -9,21 +9,21 @@ string of the advertised schema (every depth, from the shared walk
 Cost is the point of this module: the family runs by default on every check, so a tool whose
 text is plain ASCII and holds no trigger word must cost one fast scan.
 
-- Characters: a file whose source text is ASCII and holds no ``\\u`` escape
-  (:attr:`schemalint.rules.base.Context.plain_files`) cannot hold an invisible or non-Latin
-  character, so its tools are skipped by SL401 without a walk; elsewhere only non-ASCII strings
-  are looked at.
+- Characters: a file whose text holds no invisible character, raw or escaped
+  (:attr:`schemalint.rules.base.Context.invisible_free_files`,
+  :func:`schemalint.rules.poisoning.chars.may_hold_invisibles`), is skipped by SL401 without a
+  walk; elsewhere only non-ASCII strings are looked at.
 - Words: the descriptions of a tool are joined and split into a set of lowercase words once,
   in C (:func:`word_groups`; regular expressions over every description cost 40 ns a character,
   which the 10,000-tool benchmark cannot afford); a rule's own patterns run only on the tools
-  holding one of its trigger words, and there only on the strings holding one of its stems
-  (:data:`TRIGGERS`, :func:`triggered`).
+  holding one of its trigger words, and there only on the strings holding one
+  (:func:`triggered`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from schemalint.model import Tool, escape_token
@@ -37,11 +37,13 @@ __all__ = [
     "description_pointer",
     "description_texts",
     "name_pointer",
+    "name_words",
     "non_ascii_texts",
     "sentence_at",
     "show",
     "triggered",
     "triggers",
+    "words_of",
 ]
 
 
@@ -159,9 +161,10 @@ def _strings(value: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, st
 _VALUE_ROLES = (("enum", "enum"), ("const", "const"), ("default", "default"), ("examples", "example"))
 
 
-def _schema_texts(tool: Tool, keep_ascii: bool) -> list[Text]:
+def _schema_texts(tool: Tool, keep_ascii: bool, keep: Callable[[str], bool] | None = None) -> list[Text]:
     """Strings of the advertised schema (see the module docstring): descriptions and titles only
-    when ``keep_ascii``, else every kind of string, the non-ASCII ones only."""
+    when ``keep_ascii`` (and only those for which ``keep`` is true, when given), else every kind
+    of string, the non-ASCII ones only."""
     schema = tool.advertised
     if not isinstance(schema, dict):
         return []
@@ -173,6 +176,8 @@ def _schema_texts(tool: Tool, keep_ascii: bool) -> list[Text]:
             value = sub.get(key)
             if type(value) is str and (keep_ascii or not value.isascii()):
                 if key == "description" and node.parent is None and value == root_description:
+                    continue
+                if keep is not None and not keep(value):
                     continue
                 out.append(Text(value, key, node=node, key=key, tool=tool))
         if keep_ascii:
@@ -195,7 +200,7 @@ def _schema_texts(tool: Tool, keep_ascii: bool) -> list[Text]:
     return out
 
 
-def _docker_texts(tool: Tool, keep_ascii: bool) -> list[Text]:
+def _docker_texts(tool: Tool, keep_ascii: bool, keep: Callable[[str], bool] | None = None) -> list[Text]:
     raw = tool.raw or {}
     args = raw.get("arguments") if tool.origin.format == "docker-arguments" else None
     out: list[Text] = []
@@ -209,7 +214,7 @@ def _docker_texts(tool: Tool, keep_ascii: bool) -> list[Text]:
         for key, role in (("name", "property"), ("desc", "description")):
             value = arg.get(key)
             if isinstance(value, str) and (keep_ascii or not value.isascii()):
-                if role == "property" and keep_ascii:
+                if (role == "property" and keep_ascii) or (keep is not None and not keep(value)):
                     continue
                 where = f"the argument name `{show(name, 60)}`" if role == "property" else \
                     f"the description of argument `{show(name, 60)}`"
@@ -220,8 +225,8 @@ def _docker_texts(tool: Tool, keep_ascii: bool) -> list[Text]:
 
 def non_ascii_texts(tool: Tool, ctx: Context) -> list[Text]:
     """Every string of ``tool`` the model is shown that holds a non-ASCII character (empty, without
-    a walk, when the tool's file is in ``ctx.plain_files``)."""
-    if tool.origin.file in ctx.plain_files:
+    a walk, when the tool's file is in ``ctx.invisible_free_files``)."""
+    if tool.origin.file in ctx.invisible_free_files:
         return []
 
     def compute() -> list[Text]:
@@ -239,37 +244,17 @@ def non_ascii_texts(tool: Tool, ctx: Context) -> list[Text]:
     return found
 
 
-def description_texts(tool: Tool, ctx: Context) -> list[Text]:
+def description_texts(tool: Tool, keep: Callable[[str], bool] | None = None) -> list[Text]:
     """The tool description and every description and title of its schema (and of its Docker
-    arguments), in walk order (computed once per tool)."""
-
-    def compute() -> list[Text]:
-        out: list[Text] = []
-        if tool.description:
-            out.append(Text(tool.description, "description", pointer=description_pointer(tool),
-                            where="the tool description"))
-        out.extend(_schema_texts(tool, keep_ascii=True))
-        out.extend(_docker_texts(tool, keep_ascii=True))
-        return out
-
-    found: list[Text] = ctx.memo(("poisoning-descriptions", id(tool)), compute)
-    return found
-
-
-TRIGGERS: dict[str, re.Pattern[str]] = {
-    "instruction": re.compile(r"<|\[/?(?:inst|system)\]|\b(?:ignor|disregard|forget|overrid|tell|inform|notif|"
-                              r"alert|reveal|disclos|mention|hid|conceal|keep|show)", re.I),
-    "secret": re.compile(r"~/|\.env|\.ssh|\b(?:ssh|id_|aws|credential|secret|passw|passphrase|api|access|"
-                         r"private|auth|bearer|session|mcp|netrc|npmrc|pypirc|git-cred|docker|kube|etc/|"
-                         r"gnupg|mnemonic|seed|environment|env)", re.I),
-    "data": re.compile(r"\b(?:histor|conversation|chat|dialog|transcript|messag|turns|prompt|instruct|other|"
-                       r"previous|prior|result|output|respons|return|everything|every|all|availab|said|wrote)",
-                       re.I),
-    "shadow": re.compile(r"\b(?:when|before|after|each|every|if|must|should|shall)\b", re.I),
-}
-"""Per rule group, the word stems (and ``<``, ``~/``) that every pattern of SL403 (instruction),
-SL404 (secret), SL405 (data) and SL406 (shadow) needs: a text without any of them cannot match
-that rule, so the rule does not look at it. Each is one fast scan (anchored on word starts)."""
+    arguments), in walk order; only the strings for which ``keep`` is true, when given (no
+    :class:`Text` is built for the others)."""
+    out: list[Text] = []
+    if tool.description and (keep is None or keep(tool.description)):
+        out.append(Text(tool.description, "description", pointer=description_pointer(tool),
+                        where="the tool description"))
+    out.extend(_schema_texts(tool, keep_ascii=True, keep=keep))
+    out.extend(_docker_texts(tool, keep_ascii=True, keep=keep))
+    return out
 
 
 def _joined_descriptions(tool: Tool) -> str:
@@ -350,16 +335,55 @@ def triggers(tool: Tool, ctx: Context) -> frozenset[str]:
     return hits
 
 
-def triggered(group: str, texts: list[Text]) -> list[Text]:
-    """The strings of ``texts`` that hold a trigger stem of ``group`` (see :data:`TRIGGERS`)."""
-    search = TRIGGERS[group].search
-    return [t for t in texts if search(t.text)]
+def triggered(group: str, tool: Tool, ctx: Context) -> list[Text]:
+    """The description strings of ``tool`` that hold a trigger word of ``group``
+    (:func:`word_groups` per string, computed once per tool and shared by the four rules); empty,
+    without looking at single strings, when the joined descriptions hold none (:func:`triggers`)."""
+    if group not in triggers(tool, ctx):
+        return []
+
+    def compute() -> dict[str, list[Text]]:
+        groups: dict[str, frozenset[str]] = {}
+
+        def keep(text: str) -> bool:
+            found = groups[text] = word_groups(text)
+            return bool(found)
+
+        by_group: dict[str, list[Text]] = {}
+        for t in description_texts(tool, keep):
+            for g in groups[t.text]:
+                by_group.setdefault(g, []).append(t)
+        return by_group
+
+    by_group: dict[str, list[Text]] = ctx.memo(("poisoning-by-group", id(tool)), compute)
+    return by_group.get(group, [])
 
 
 def catalog_names(ctx: Context) -> frozenset[str]:
     """The names of every tool in the run (``ctx.catalog``), computed once."""
     names: frozenset[str] = ctx.memo(("poisoning-names",), lambda: frozenset(t.name for t in ctx.catalog if t.name))
     return names
+
+
+def words_of(text: str) -> list[bytes]:
+    """The lowercase ASCII words of ``text`` (as :func:`word_groups` splits it)."""
+    return text.encode("ascii", "replace").translate(_TO_WORDS).split()
+
+
+def name_words(ctx: Context) -> frozenset[bytes]:
+    """For each tool name of the run, its longest word (:func:`words_of`): a text that mentions
+    a tool by name holds that word (computed once)."""
+
+    def compute() -> frozenset[bytes]:
+        out = set()
+        for name in catalog_names(ctx):
+            parts = words_of(name)
+            if parts:
+                out.add(max(parts, key=len))
+        return frozenset(out)
+
+    found: frozenset[bytes] = ctx.memo(("poisoning-name-words",), compute)
+    return found
 
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n|\n(?=\s*[-*•\d])")
