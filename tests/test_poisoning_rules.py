@@ -218,7 +218,7 @@ def test_pre_filter_words() -> None:
     assert word_groups("Alpha beta region account token user order.") == frozenset()
     assert word_groups("When using X, ALWAYS add y.") >= {"shadow"}
     assert word_groups("Read ~/.ssh/id_rsa") >= {"secret"}
-    assert word_groups("Return the API key") == {"data"}  # a secret noun needs a verb of its own
+    assert word_groups("Return the API key") == frozenset()  # a secret noun needs a verb of its own
     assert "secret" in word_groups("Send the API key")
 
 

@@ -270,28 +270,46 @@ def _joined_descriptions(tool: Tool) -> str:
     return "\n".join(parts)
 
 
-_WORDS: dict[str, frozenset[bytes]] = {
-    "instruction": frozenset(b"""ignore ignoring ignored disregard disregarding forget override overriding tell
-        telling inform informing notify notifying alert alerting mention mentioning reveal revealing disclose
-        disclosing show hide hiding conceal concealing keep""".split()),
-    "secret": frozenset(b"""ssh id_rsa id_dsa id_ecdsa id_ed25519 env aws netrc npmrc pypirc mcp passwd shadow
-        bash_history zsh_history gnupg kube""".split()),
-    "secret-noun": frozenset(b"""key keys apikey apikeys api_key credential credentials password passwords passphrase
-        passphrases secret secrets token tokens cookie cookies mnemonic seed environment variables vars""".split()),
-    "verb": frozenset(b"""read cat open load access fetch retrieve collect copy extract dump print grab obtain
-        include attach append add send pass put insert embed provide supply upload forward paste give
-        share""".split()),
-    "data": frozenset(b"""conversation conversations chat dialog dialogue transcript history messages turns prompt
-        instructions results result outputs output responses response return tools tool everything
-        said wrote written typed asked""".split()),
-    "shadow": frozenset(b"when whenever before after each every if must should shall".split()),
-}
-"""The words (lowercase) at least one of which every pattern of a rule group needs: SL403
-(``instruction``, or a ``<``/``[``), SL404 (a ``secret`` file word, or a ``secret-noun`` and a
-``verb``), SL405 (``data``), SL406 (``shadow``)."""
+def _w(words: str) -> frozenset[bytes]:
+    return frozenset(words.encode().split())
 
-_ANY_GROUP = frozenset().union(*(words for group, words in _WORDS.items() if group != "secret-noun"))
-"""Every word that can trigger a group by itself or with another (a ``secret-noun`` needs a ``verb``)."""
+
+_WORDS: dict[str, frozenset[bytes]] = {
+    # SL403: markup needs a tag name and a < or [; the phrases need their verbs
+    "tag": _w("important system instructions instruction hidden secret admin sys assistant critical override "
+              "internal ai llm model inst im_start im_end endoftext start_header_id"),
+    "override": _w("ignore ignoring ignored disregard disregarding forget override overriding"),
+    "conceal": _w("tell telling inform informing notify notifying alert alerting mention reveal disclose show "
+                  "hide hiding conceal concealing keep"),
+    "user": _w("user"),
+    "unmention": _w("mention reveal disclose"),
+    "unmentioned": _w("instruction instructions step steps note notes request requirement requirements"),
+    # SL404: a secret file, or a secret noun and a verb
+    "secret": _w("ssh id_rsa id_dsa id_ecdsa id_ed25519 env aws netrc npmrc pypirc mcp passwd shadow "
+                 "bash_history zsh_history gnupg kube"),
+    "secret-noun": _w("key keys apikey apikeys api_key credential credentials password passwords passphrase "
+                      "passphrases secret secrets token tokens cookie cookies mnemonic seed environment variables "
+                      "vars"),
+    "verb": _w("read cat open load access fetch retrieve collect copy extract dump print grab obtain include "
+               "attach append add send pass put insert embed provide supply upload forward paste give share"),
+    # SL405: the conversation; the system prompt; other tools' results
+    "conversation": _w("conversation conversations chat dialog dialogue everything"),
+    "messages": _w("messages turns"),
+    "all": _w("all every each"),
+    "prompt": _w("prompt message instructions"),
+    "system": _w("system your"),
+    "tools": _w("tools tool functions calls"),
+    "others": _w("other previous prior earlier every all available"),
+    # SL406: a condition or a modal (the tool name is checked by the rule)
+    "shadow": _w("when whenever before after each every if must should shall"),
+}
+"""Word sets (lowercase) that the patterns of each rule group need together (see
+:func:`word_groups`): SL403 (``instruction``), SL404 (``secret``), SL405 (``data``), SL406
+(``shadow``)."""
+
+_ANY_GROUP = _WORDS["tag"] | _WORDS["override"] | _WORDS["conceal"] | _WORDS["secret"] | _WORDS["verb"] | \
+    _WORDS["conversation"] | _WORDS["messages"] | _WORDS["prompt"] | _WORDS["tools"] | _WORDS["shadow"]
+"""At least one of these words is in every text that triggers a group."""
 
 _PUNCT = bytes(range(128)).translate(None, b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _TO_WORDS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ" + _PUNCT,
@@ -301,24 +319,28 @@ _TO_WORDS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ" + _PUNCT,
 
 def word_groups(text: str) -> frozenset[str]:
     """The rule groups (``instruction``, ``secret``, ``data``, ``shadow``) whose trigger words
-    (:data:`_WORDS`) occur in ``text``: one C-level pass (translate, split, set test), no regular
-    expression. Non-ASCII letters are dropped, so this is a pre-filter only."""
-    if "<" not in text and "[" not in text and "~" not in text:
-        listed = text.encode("ascii", "replace").translate(_TO_WORDS).split()
-        if _ANY_GROUP.isdisjoint(listed):  # the common case: no set is built
-            return frozenset()
-        words = set(listed)
-    else:
-        words = set(text.encode("ascii", "replace").translate(_TO_WORDS).split())
+    (:data:`_WORDS`) occur in ``text``: one C-level pass (translate, split, set tests), no regular
+    expression. Non-ASCII letters are dropped, so this is a pre-filter only (the rules' patterns
+    need ASCII words too)."""
+    listed = text.encode("ascii", "replace").translate(_TO_WORDS).split()
+    if _ANY_GROUP.isdisjoint(listed):  # the common case: no set is built
+        return frozenset()
+    words = set(listed)
+    W = _WORDS
     found = set()
-    if "<" in text or "[" in text or not _WORDS["instruction"].isdisjoint(words):
+
+    def has(key: str) -> bool:
+        return not W[key].isdisjoint(words)
+
+    if (("<" in text or "[" in text) and has("tag")) or has("override") or (has("conceal") and has("user")) \
+            or (has("unmention") and has("unmentioned")):
         found.add("instruction")
-    if "~" in text or not _WORDS["secret"].isdisjoint(words) or (
-            not _WORDS["secret-noun"].isdisjoint(words) and not _WORDS["verb"].isdisjoint(words)):
+    if "~" in text or has("secret") or (has("secret-noun") and has("verb")):
         found.add("secret")
-    if not _WORDS["data"].isdisjoint(words):
+    if has("conversation") or (has("messages") and has("all")) or (has("prompt") and has("system")) \
+            or (has("tools") and has("others")):
         found.add("data")
-    if not _WORDS["shadow"].isdisjoint(words):
+    if has("shadow"):
         found.add("shadow")
     return frozenset(found)
 
