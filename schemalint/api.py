@@ -9,7 +9,7 @@ import gc
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -195,6 +195,16 @@ def _walk_problem(where: str, message: str) -> Diagnostic:
                       hint="give schemalint read access to it, or exclude it with --exclude")
 
 
+def files_without_invisibles(documents: Mapping[str, Document]) -> frozenset[str]:
+    """The paths of ``documents`` whose text holds no invisible character that SL401 looks for,
+    neither raw nor as a ``\\u``/``\\U`` escape: no string parsed from them can hold one
+    (:attr:`Context.invisible_free_files`). An ASCII text without ``\\u`` and ``\\U`` costs two
+    C-level scans."""
+    from schemalint.rules.poisoning.chars import may_hold_invisibles
+
+    return frozenset(path for path, doc in documents.items() if not may_hold_invisibles(doc.text))
+
+
 def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Document]) -> list[Diagnostic]:
     """Fill in ``line``/``column`` from each diagnostic's file pointer (one scan per file)."""
     from schemalint.locate import locate
@@ -302,6 +312,8 @@ def check(
                   previous=prev, options=cfg.options)
     active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
               else [r for r in rules if rule_filter.rule_enabled(r.code)])
+    if any(r.code == "SL401" for r in active):
+        ctx.invisible_free_files = files_without_invisibles(loaded.documents)
     raw = list(loaded.diagnostics)
     if jobs is None:
         from schemalint.parallel import default_jobs

@@ -24,7 +24,7 @@ from schemalint.rules.catalog import CATALOG
 from schemalint.rules.registry import AllRules, all_rules, find_rule, rules_for_run
 from schemalint.targets import PROFILES, parse_targets
 
-FAMILIES = ("shape", "contract", "description", "provider")
+FAMILIES = ("shape", "contract", "description", "provider", "poisoning")
 
 
 def family_rules() -> dict[str, tuple[type[Rule], ...]]:

@@ -33,6 +33,8 @@ class Context:
     ``probe``: whether rules may call runtime validators (omission probes).
     ``replace_targets``: when true, ``targets`` replaces the targets inferred from each
     tool's format (``--target =openai``); otherwise it adds to them.
+    ``invisible_free_files``: source files whose text holds no invisible character, raw or
+    escaped, so SL401 skips their tools without a walk; empty when unknown.
     """
 
     targets: frozenset[str] = frozenset()
@@ -42,6 +44,7 @@ class Context:
     previous: Mapping[str, Tool] = field(default_factory=dict)
     probe: bool = True
     replace_targets: bool = False
+    invisible_free_files: frozenset[str] = frozenset()
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     _last_targets: list[Any] = field(default_factory=lambda: [None, frozenset()], repr=False, compare=False)
 

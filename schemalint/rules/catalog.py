@@ -2,7 +2,7 @@
 
 ``schemalint check`` selects rules by code and name and validates configuration selectors
 from this table, then imports only the rule modules that can report something in the run
-(:func:`schemalint.rules.registry.rules_for_run`): importing all 43 rule modules and their
+(:func:`schemalint.rules.registry.rules_for_run`): importing all the rule modules and their
 helpers was a third of the start-up time of a check on one small file (issue 9).
 
 :data:`CATALOG` is the one list of rules: each family's ``RULES``
@@ -76,6 +76,7 @@ _SHAPE = "schemalint.rules.shape."
 _CONTRACT = "schemalint.rules.contract."
 _DESCRIPTION = "schemalint.rules.description."
 _PROVIDER = "schemalint.rules.provider."
+_POISONING = "schemalint.rules.poisoning."
 
 CATALOG: tuple[RuleEntry, ...] = (
     RuleEntry("SL000", "unreadable-source", (), _SHAPE + "sl000_unreadable_source:UnreadableSource"),
@@ -158,6 +159,13 @@ CATALOG: tuple[RuleEntry, ...] = (
               _PROVIDER + "sl324_ollama_dropped_keyword:OllamaDroppedKeyword"),
     RuleEntry("SL325", "property-key-pattern", ("anthropic", "anthropic-strict", "bedrock", "mcp"),
               _PROVIDER + "sl325_property_key_pattern:PropertyKeyPattern"),
+    RuleEntry("SL401", "invisible-character", (), _POISONING + "sl401_invisible_character:InvisibleCharacter"),
+    RuleEntry("SL402", "homoglyph-tool-name", (), _POISONING + "sl402_homoglyph_tool_name:HomoglyphToolName"),
+    RuleEntry("SL403", "hidden-instruction", (), _POISONING + "sl403_hidden_instruction:HiddenInstruction"),
+    RuleEntry("SL404", "secret-request", (), _POISONING + "sl404_secret_request:SecretRequest"),
+    RuleEntry("SL405", "unrelated-data-request", (),
+              _POISONING + "sl405_unrelated_data_request:UnrelatedDataRequest"),
+    RuleEntry("SL406", "tool-shadowing", (), _POISONING + "sl406_tool_shadowing:ToolShadowing"),
     RuleEntry("SL900", "internal-error", (), _SHAPE + "sl900_internal_error:InternalError"),
 )
 """Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
