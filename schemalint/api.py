@@ -196,7 +196,7 @@ def _walk_problem(where: str, message: str) -> Diagnostic:
 
 
 def files_without_invisibles(documents: Mapping[str, Document]) -> frozenset[str]:
-    """The paths of ``documents`` whose text holds no invisible character that SL401 looks for,
+    """The paths of ``documents`` whose text holds no invisible character that SL501 looks for,
     neither raw nor as a ``\\u``/``\\U`` escape: no string parsed from them can hold one
     (:attr:`Context.invisible_free_files`). An ASCII text without ``\\u`` and ``\\U`` costs two
     C-level scans."""
@@ -312,7 +312,7 @@ def check(
                   previous=prev, options=cfg.options)
     active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
               else [r for r in rules if rule_filter.rule_enabled(r.code)])
-    if any(r.code == "SL401" for r in active):
+    if any(r.code == "SL501" for r in active):
         ctx.invisible_free_files = files_without_invisibles(loaded.documents)
     raw = list(loaded.diagnostics)
     if jobs is None:

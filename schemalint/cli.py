@@ -146,7 +146,7 @@ def check(
     ] = False,
     fail_rule: Annotated[
         str | None, typer.Option("--fail-rule", hidden=True, help="Testing aid: make this rule raise on every "
-                                 "tool, to see an SL900 internal-error report.")
+                                 "tool, to see an SL999 internal-error report.")
     ] = None,
 ) -> None:
     """Lint tool definitions and report diagnostics.

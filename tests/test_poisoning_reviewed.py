@@ -1,6 +1,6 @@
-"""Hand-reviewed verdicts of the tool-poisoning family (SL4xx) on the real corpus and repositories.
+"""Hand-reviewed verdicts of the tool-poisoning family (SL5xx) on the real corpus and repositories.
 
-``tests/fixtures/poisoning_reviewed.json`` holds ``findings`` (every SL4xx finding on
+``tests/fixtures/poisoning_reviewed.json`` holds ``findings`` (every SL5xx finding on
 ``../shared/corpus``, checked as one catalog, and on each ``../shared/repos/<dir>``, checked one
 directory at a time, with a verdict true/false/debatable and a reason) and
 ``reviewed_near_misses`` (strings reviewed as not poisoning: an earlier version reported them, or
@@ -40,9 +40,9 @@ def reported() -> set[Key]:
     out: set[Key] = set()
     runs = [CORPUS, *sorted(p for p in REPOS.iterdir() if p.is_dir())]
     for source in runs:
-        result = check([str(source)], select=["SL4"])
+        result = check([str(source)], select=["SL5"])
         for d in result.diagnostics:
-            assert d.code.startswith("SL4"), d
+            assert d.code.startswith("SL5"), d
             assert "could not check" not in d.message, d.message  # an exception is never a finding
             rel = Path(d.file).resolve().relative_to(SHARED.resolve()).as_posix()
             out.add((rel, d.tool or "", d.pointer, d.code))
@@ -56,7 +56,7 @@ def test_fixture_is_well_formed() -> None:
     for e in entries:
         assert set(e) == {"file", "tool", "pointer", "code", "verdict", "reason"}, e
         assert e["verdict"] in ("true", "false", "debatable"), e
-        assert e["code"].startswith("SL4") and e["reason"].strip(), e
+        assert e["code"].startswith("SL5") and e["reason"].strip(), e
     for e in data["reviewed_near_misses"]:
         assert e["verdict"] == "false", e
     assert len({_key(e) for e in entries}) == len(entries), "an entry is listed twice"
@@ -66,7 +66,7 @@ def test_fixture_is_well_formed() -> None:
 def test_no_unreviewed_finding(reported: set[Key]) -> None:
     reviewed = {_key(e) for e in _fixture()["findings"]}
     unreviewed = sorted(reported - reviewed)
-    assert not unreviewed, ("SL4xx findings nobody reviewed; review each and add it to "
+    assert not unreviewed, ("SL5xx findings nobody reviewed; review each and add it to "
                             f"{FIXTURE.name} with a verdict: {unreviewed[:20]}")
 
 

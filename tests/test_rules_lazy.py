@@ -77,7 +77,7 @@ def test_find_rule_and_all_rules_share_instances() -> None:
     for entry in CATALOG:
         assert find_rule(entry.code) is by_code[entry.code]
         assert find_rule(entry.name.upper()) is by_code[entry.code]
-    assert find_rule("SL999") is None
+    assert find_rule("SL998") is None
 
 
 def test_check_result_rules_is_every_rule() -> None:

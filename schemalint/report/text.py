@@ -49,9 +49,9 @@ def _lines(result: Any, st: Callable[[str, str | None], str]) -> Iterator[tuple[
     counts = result.counts_by_code()
     if counts:
         yield "by code: " + st(", ".join(f"{code} {n}" for code, n in counts.items()), None), None
-    crashes = sum(1 for d in result.diagnostics if d.code == "SL900")
+    crashes = sum(1 for d in result.diagnostics if d.code == "SL999")
     if crashes:
-        yield (f"internal errors: {st(str(crashes), 'bold')} (SL900: schemalint crashed in a rule; "
+        yield (f"internal errors: {st(str(crashes), 'bold')} (SL999: schemalint crashed in a rule; "
                "these tools were not fully checked; please report them)"), None
     for note in result.notes:
         yield "note: " + st(note, None), "dim"

@@ -34,7 +34,7 @@ class Context:
     ``replace_targets``: when true, ``targets`` replaces the targets inferred from each
     tool's format (``--target =openai``); otherwise it adds to them.
     ``invisible_free_files``: source files whose text holds no invisible character, raw or
-    escaped, so SL401 skips their tools without a walk; empty when unknown.
+    escaped, so SL501 skips their tools without a walk; empty when unknown.
     """
 
     targets: frozenset[str] = frozenset()
@@ -178,7 +178,7 @@ class Rule:
 
 def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
     """Run every applicable rule over ``tools``; a rule that crashes on a tool yields an
-    ``SL900 internal-error`` diagnostic naming the exception instead of stopping the run."""
+    ``SL999 internal-error`` diagnostic naming the exception instead of stopping the run."""
     active = [r for r in rules if r.applies(ctx)]
     yield from run_tool_rules(active, tools, ctx)
     for rule in active:
@@ -188,7 +188,7 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
 def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
     """The per-tool half of :func:`run_rules`: ``check_tool`` of every rule in ``active`` (rules
     that apply in ``ctx``) on every tool, tool by tool; an exception in a rule becomes an
-    ``SL900 internal-error`` (:func:`internal_error`), the other rules and tools go on.
+    ``SL999 internal-error`` (:func:`internal_error`), the other rules and tools go on.
     A rule with :attr:`Rule.targets` is not called for a tool none of whose profiles
     (:meth:`Context.targets_for`) it has: it would find nothing there."""
     import os
@@ -215,7 +215,7 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) 
 
 
 def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
-    """The catalog half of :func:`run_rules` for one rule; a crash becomes an ``SL900`` diagnostic."""
+    """The catalog half of :func:`run_rules` for one rule; a crash becomes an ``SL999`` diagnostic."""
     try:
         yield from rule.check_catalog(tools, ctx)
     except Exception as exc:
@@ -223,16 +223,16 @@ def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterato
                              what="the catalog")
 
 
-INTERNAL_ERROR = "SL900"
-"""The code of an exception inside a rule (:mod:`schemalint.rules.shape.sl900_internal_error`)."""
+INTERNAL_ERROR = "SL999"
+"""The code of an exception inside a rule (:mod:`schemalint.rules.shape.sl999_internal_error`)."""
 
 FAIL_RULE_ENV = "SCHEMALINT_FAIL_RULE"
 """Fault injection for testing the crash path: a rule code here (``SL007``) makes that rule raise
-on every tool (``schemalint check --fail-rule SL007``); see rules/SL900-internal-error.md."""
+on every tool (``schemalint check --fail-rule SL007``); see rules/SL999-internal-error.md."""
 
 
 def internal_error(rule: Rule, exc: BaseException, where: Diagnostic, what: str = "this tool") -> Diagnostic:
-    """The ``SL900 internal-error`` diagnostic for ``exc`` raised by ``rule``, at the tool, file and
+    """The ``SL999 internal-error`` diagnostic for ``exc`` raised by ``rule``, at the tool, file and
     pointer of ``where`` (the tool object itself, or no tool for a catalog check). The message names the
     rule, the exception and the innermost traceback frame, and asks for a bug report."""
     import os

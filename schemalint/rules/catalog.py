@@ -159,14 +159,14 @@ CATALOG: tuple[RuleEntry, ...] = (
               _PROVIDER + "sl324_ollama_dropped_keyword:OllamaDroppedKeyword"),
     RuleEntry("SL325", "property-key-pattern", ("anthropic", "anthropic-strict", "bedrock", "mcp"),
               _PROVIDER + "sl325_property_key_pattern:PropertyKeyPattern"),
-    RuleEntry("SL401", "invisible-character", (), _POISONING + "sl401_invisible_character:InvisibleCharacter"),
-    RuleEntry("SL402", "homoglyph-tool-name", (), _POISONING + "sl402_homoglyph_tool_name:HomoglyphToolName"),
-    RuleEntry("SL403", "hidden-instruction", (), _POISONING + "sl403_hidden_instruction:HiddenInstruction"),
-    RuleEntry("SL404", "secret-request", (), _POISONING + "sl404_secret_request:SecretRequest"),
-    RuleEntry("SL405", "unrelated-data-request", (),
-              _POISONING + "sl405_unrelated_data_request:UnrelatedDataRequest"),
-    RuleEntry("SL406", "tool-shadowing", (), _POISONING + "sl406_tool_shadowing:ToolShadowing"),
-    RuleEntry("SL900", "internal-error", (), _SHAPE + "sl900_internal_error:InternalError"),
+    RuleEntry("SL501", "invisible-character", (), _POISONING + "sl501_invisible_character:InvisibleCharacter"),
+    RuleEntry("SL502", "homoglyph-tool-name", (), _POISONING + "sl502_homoglyph_tool_name:HomoglyphToolName"),
+    RuleEntry("SL503", "hidden-instruction", (), _POISONING + "sl503_hidden_instruction:HiddenInstruction"),
+    RuleEntry("SL504", "secret-request", (), _POISONING + "sl504_secret_request:SecretRequest"),
+    RuleEntry("SL505", "unrelated-data-request", (),
+              _POISONING + "sl505_unrelated_data_request:UnrelatedDataRequest"),
+    RuleEntry("SL506", "tool-shadowing", (), _POISONING + "sl506_tool_shadowing:ToolShadowing"),
+    RuleEntry("SL999", "internal-error", (), _SHAPE + "sl999_internal_error:InternalError"),
 )
 """Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
 

@@ -1,4 +1,4 @@
-"""Rules of the tool-poisoning family (SL4xx, see rules/README.md): text a tool shows the model
+"""Rules of the tool-poisoning family (SL5xx, see rules/README.md): text a tool shows the model
 that hides characters, instructions, requests for secrets or unrelated data, or instructions
 about another tool. The shared text collection and pre-filters live in
 :mod:`schemalint.rules.poisoning.texts`."""

@@ -1,4 +1,4 @@
-"""Which characters SL401 reports, and a file-level test that no string of a file can hold one.
+"""Which characters SL501 reports, and a file-level test that no string of a file can hold one.
 
 Kept apart from :mod:`schemalint.rules.poisoning.texts` so that :func:`schemalint.api.check`
 can ask :func:`may_hold_invisibles` of each file without importing the rules.

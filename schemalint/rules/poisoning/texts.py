@@ -11,7 +11,7 @@ text is plain ASCII and holds no trigger word must cost one fast scan.
 
 - Characters: a file whose text holds no invisible character, raw or escaped
   (:attr:`schemalint.rules.base.Context.invisible_free_files`,
-  :func:`schemalint.rules.poisoning.chars.may_hold_invisibles`), is skipped by SL401 without a
+  :func:`schemalint.rules.poisoning.chars.may_hold_invisibles`), is skipped by SL501 without a
   walk; elsewhere only non-ASCII strings are looked at.
 - Words: the descriptions of a tool are joined and split into a set of lowercase words once,
   in C (:func:`word_groups`; regular expressions over every description cost 40 ns a character,
@@ -275,7 +275,7 @@ def _w(words: str) -> frozenset[bytes]:
 
 
 _WORDS: dict[str, frozenset[bytes]] = {
-    # SL403: markup needs a tag name and a < or [; the phrases need their verbs
+    # SL503: markup needs a tag name and a < or [; the phrases need their verbs
     "tag": _w("important system instructions instruction hidden secret admin sys assistant critical override "
               "internal ai llm model inst im_start im_end endoftext start_header_id"),
     "override": _w("ignore ignoring ignored disregard disregarding forget override overriding"),
@@ -284,7 +284,7 @@ _WORDS: dict[str, frozenset[bytes]] = {
     "user": _w("user"),
     "unmention": _w("mention reveal disclose"),
     "unmentioned": _w("instruction instructions step steps note notes request requirement requirements"),
-    # SL404: a secret file, or a secret noun and a verb
+    # SL504: a secret file, or a secret noun and a verb
     "secret": _w("ssh id_rsa id_dsa id_ecdsa id_ed25519 env aws netrc npmrc pypirc mcp passwd shadow "
                  "bash_history zsh_history gnupg kube"),
     "secret-noun": _w("key keys apikey apikeys api_key credential credentials password passwords passphrase "
@@ -292,7 +292,7 @@ _WORDS: dict[str, frozenset[bytes]] = {
                       "vars"),
     "verb": _w("read cat open load access fetch retrieve collect copy extract dump print grab obtain include "
                "attach append add send pass put insert embed provide supply upload forward paste give share"),
-    # SL405: the conversation; the system prompt; other tools' results
+    # SL505: the conversation; the system prompt; other tools' results
     "conversation": _w("conversation conversations chat dialog dialogue everything"),
     "messages": _w("messages turns"),
     "all": _w("all every each"),
@@ -300,11 +300,11 @@ _WORDS: dict[str, frozenset[bytes]] = {
     "system": _w("system your"),
     "tools": _w("tools tool functions calls"),
     "others": _w("other previous prior earlier every all available"),
-    # SL406: a condition or a modal (the tool name is checked by the rule)
+    # SL506: a condition or a modal (the tool name is checked by the rule)
     "shadow": _w("when whenever before after each every if must should shall"),
 }
 """Word sets (lowercase) that the patterns of each rule group need together (see
-:func:`word_groups`): SL403 (``instruction``), SL404 (``secret``), SL405 (``data``), SL406
+:func:`word_groups`): SL503 (``instruction``), SL504 (``secret``), SL505 (``data``), SL506
 (``shadow``)."""
 
 _ANY_GROUP = _WORDS["tag"] | _WORDS["override"] | _WORDS["conceal"] | _WORDS["secret"] | _WORDS["verb"] | \

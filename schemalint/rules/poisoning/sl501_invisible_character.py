@@ -1,4 +1,4 @@
-"""SL401 invisible-character: a string the model is shown holds characters a reader does not see.
+"""SL501 invisible-character: a string the model is shown holds characters a reader does not see.
 
 Source: Unicode Technical Report #36 "Unicode Security Considerations" (bidirectional text
 spoofing, invisible characters); Unicode Technical Standard #39 "Unicode Security Mechanisms"
@@ -108,7 +108,7 @@ class InvisibleCharacter(Rule):
     Characters; Invariant Labs tool-poisoning notification (2025-04); OWASP MCP Top 10 MCP03.
     """
 
-    code = "SL401"
+    code = "SL501"
     name = "invisible-character"
     severity = Severity.ERROR
     summary = "A string the model is shown holds invisible tag, zero-width or bidirectional control characters."

@@ -1,4 +1,4 @@
-"""SL402 homoglyph-tool-name: a tool name that looks like another tool's name in the catalog.
+"""SL502 homoglyph-tool-name: a tool name that looks like another tool's name in the catalog.
 
 Source: Unicode Technical Standard #39 "Unicode Security Mechanisms", section 4 "Confusable
 Detection" (the skeleton transform: two strings are confusable when their skeletons are equal)
@@ -67,7 +67,7 @@ class HomoglyphToolName(Rule):
     (2025-04); OWASP MCP Top 10 MCP03.
     """
 
-    code = "SL402"
+    code = "SL502"
     name = "homoglyph-tool-name"
     severity = Severity.ERROR
     summary = "A tool name imitates another tool's name with look-alike (homoglyph) characters."

@@ -1,4 +1,4 @@
-"""SL406 tool-shadowing: a description tells the model how to use *another* tool of the catalog.
+"""SL506 tool-shadowing: a description tells the model how to use *another* tool of the catalog.
 
 Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04: "shadowing",
 a tool of one server whose description changes how the model calls a trusted tool of another,
@@ -61,7 +61,7 @@ class ToolShadowing(Rule):
     MCP03.
     """
 
-    code = "SL406"
+    code = "SL506"
     name = "tool-shadowing"
     severity = Severity.WARNING
     summary = "A description instructs the model how to call another tool of the catalog (tool shadowing)."

@@ -1,4 +1,4 @@
-"""SL405 unrelated-data-request: a parameter asks for data the tool has no business with.
+"""SL505 unrelated-data-request: a parameter asks for data the tool has no business with.
 
 Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04) and the
 WhatsApp exfiltration experiment (a tool description that has the model send the message
@@ -85,13 +85,13 @@ class UnrelatedDataRequest(Rule):
     tools' results and the list of available tools. Such parameters are how a poisoned tool
     exfiltrates what the model has seen. Not flagged when the data is the tool's subject: the
     tool's name (or, for a parameter, the tool description) is about conversations, memory,
-    messages, prompts, agents, tools or workflows. Secrets are SL404's.
+    messages, prompts, agents, tools or workflows. Secrets are SL504's.
 
     Source: Invariant Labs tool-poisoning notification and WhatsApp experiment (2025-04); OWASP
     MCP Top 10, MCP03 and MCP10.
     """
 
-    code = "SL405"
+    code = "SL505"
     name = "unrelated-data-request"
     severity = Severity.WARNING
     summary = "A description asks the model for data unrelated to the tool: conversation history, the system "\

@@ -1,4 +1,4 @@
-"""SL403 hidden-instruction: a description carries instructions addressed to the model.
+"""SL503 hidden-instruction: a description carries instructions addressed to the model.
 
 Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04: the
 ``<IMPORTANT>`` block and "do not mention" instructions of the proof of concept) and its scanner
@@ -58,7 +58,7 @@ class HiddenInstruction(Rule):
     MCP03 and MCP06.
     """
 
-    code = "SL403"
+    code = "SL503"
     name = "hidden-instruction"
     severity = Severity.ERROR
     summary = "A description holds instructions addressed to the model (instruction markup, 'ignore previous "\

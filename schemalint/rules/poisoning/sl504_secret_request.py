@@ -1,4 +1,4 @@
-"""SL404 secret-request: a description tells the model to read a secret or pass one in a parameter.
+"""SL504 secret-request: a description tells the model to read a secret or pass one in a parameter.
 
 Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04: the proof
 of concept reads ``~/.cursor/mcp.json`` and ``~/.ssh/id_rsa`` and passes them in a parameter) and
@@ -99,7 +99,7 @@ class SecretRequest(Rule):
     MCP01 and MCP03.
     """
 
-    code = "SL404"
+    code = "SL504"
     name = "secret-request"
     severity = Severity.WARNING
     summary = "A description tells the model to read a credentials file or to pass a secret in an unrelated parameter."
