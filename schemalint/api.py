@@ -9,7 +9,7 @@ import gc
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -131,21 +131,31 @@ def load(
     skipped = 0
     file_sources = [s for s in sources if not is_python_source(s)]
     python_sources = [s for s in sources if is_python_source(s)]
+    pending = None
+    if python_sources:
+        # Imported in a worker process (schemalint.bridge), started first so that the import runs
+        # while the files are parsed here: what the module prints, hangs on or exits with cannot
+        # reach this process's output; its validators are answered over a pipe.
+        from schemalint.bridge.client import PendingSources
+
+        pending = PendingSources(python_sources, python_path, None, None)
     # Parsed JSON holds no reference cycles, but every dict it allocates counts towards the
     # cyclic collector's thresholds, whose full passes rescan everything loaded so far: on
     # 10k tools that was 3 of 4 seconds of loading. Pause it while parsing.
     gc_enabled = gc.isenabled()
-    gc.disable()
     try:
         named = set() if scan else {
             os.path.normpath(s) for s in file_sources if os.path.lexists(s) and not os.path.isdir(s)
         }
-        special: list[tuple[str, str]] = []
-        paths = expand_sources(file_sources, exclude, special)
-        for path, kind in special:
-            result.diagnostics.append(problem_diagnostic(path, ParseProblem(
-                f"{kind}, not a regular file: skipped by the directory walk or glob (reading it could block "
-                "or never end)", line=1, column=1, severity="warning")))
+        walk_problems: list[tuple[str, str]] = []
+        paths = expand_sources(file_sources, exclude, walk_problems)
+        result.diagnostics.extend(_walk_problem(where, message) for where, message in walk_problems)
+    except BaseException:
+        if pending is not None:
+            pending.worker.close()
+        raise
+    gc.disable()
+    try:
         for path in paths:
             result.files += 1
             doc = read_document(path)
@@ -164,17 +174,35 @@ def load(
     if skipped:
         result.notes.append(f"{skipped} file(s) that do not parse and do not look like tool files were skipped "
                             "(name a file as a source to see why it does not parse)")
-    for source in python_sources:
-        from schemalint.loaders.python_source import load_python_source
-
-        result.files += 1
-        result.tools.extend(load_python_source(source, python_path, problems=result.diagnostics))
+    if pending is not None:
+        python_tools, python_problems = pending.finish()
+        result.files += len(python_sources)
+        result.tools.extend(python_tools)
+        result.diagnostics.extend(python_problems)
     for command in mcp_stdio:
         from schemalint.loaders.mcp_server import load_stdio
 
         result.files += 1
         result.tools.extend(load_stdio(command))
     return result
+
+
+def _walk_problem(where: str, message: str) -> Diagnostic:
+    """SL000 warning at ``where`` for what a directory walk or glob left out: a directory it could
+    not read, or a special file (FIFO, device, socket) it did not open."""
+    return Diagnostic(code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=None, file=where,
+                      pointer="", line=1, column=1, message=message,
+                      hint="give schemalint read access to it, or exclude it with --exclude")
+
+
+def files_without_invisibles(documents: Mapping[str, Document]) -> frozenset[str]:
+    """The paths of ``documents`` whose text holds no invisible character that SL501 looks for,
+    neither raw nor as a ``\\u``/``\\U`` escape: no string parsed from them can hold one
+    (:attr:`Context.invisible_free_files`). An ASCII text without ``\\u`` and ``\\U`` costs two
+    C-level scans."""
+    from schemalint.rules.poisoning.chars import may_hold_invisibles
+
+    return frozenset(path for path, doc in documents.items() if not may_hold_invisibles(doc.text))
 
 
 def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Document]) -> list[Diagnostic]:
@@ -284,6 +312,8 @@ def check(
                   previous=prev, options=cfg.options)
     active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
               else [r for r in rules if rule_filter.rule_enabled(r.code)])
+    if any(r.code == "SL501" for r in active):
+        ctx.invisible_free_files = files_without_invisibles(loaded.documents)
     raw = list(loaded.diagnostics)
     if jobs is None:
         from schemalint.parallel import default_jobs
@@ -296,6 +326,10 @@ def check(
 
         found = run_rules_parallel(active, loaded.tools, ctx, jobs)
     raw.extend(found if found is not None else run_rules(active, loaded.tools, ctx))
+    if any(is_python_source(s) for s in sources):
+        from schemalint.bridge.client import stop_workers
+
+        stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
 
     diagnostics: list[Diagnostic] = []
     suppressed = 0

@@ -165,6 +165,10 @@ class Baseline:
         except json.JSONDecodeError as exc:
             raise BaselineError(f"{path}: baseline is not valid JSON: line {exc.lineno} column "
                                 f"{exc.colno}: {exc.msg}") from None
+        except RecursionError:
+            raise BaselineError(f"{path}: not a schemalint baseline: nested too deeply") from None
+        except ValueError as exc:  # an integer beyond Python's int/str conversion limit
+            raise BaselineError(f"{path}: not a schemalint baseline: {str(exc).split(';')[0]}") from None
         if not isinstance(data, dict) or data.get(VERSION_KEY) != FORMAT_VERSION:
             raise BaselineError(f"{path}: not a schemalint baseline (expected "
                                 f'"{VERSION_KEY}": {FORMAT_VERSION})')

@@ -5,6 +5,7 @@ above it; 2 usage or configuration error, missing path, failed import.
 Heavy modules are imported inside the commands so that start-up stays fast.
 """
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -50,7 +51,9 @@ def _main(
 
 def fail(message: str) -> typer.Exit:
     """Print ``schemalint: error: message`` to stderr and return the exit-2 exception to raise."""
-    typer.echo(f"schemalint: error: {message}", err=True)
+    from schemalint.textsafe import visible_lines
+
+    typer.echo(f"schemalint: error: {visible_lines(message)}", err=True)
     return typer.Exit(EXIT_USAGE)
 
 
@@ -143,7 +146,7 @@ def check(
     ] = False,
     fail_rule: Annotated[
         str | None, typer.Option("--fail-rule", hidden=True, help="Testing aid: make this rule raise on every "
-                                 "tool, to see an SL900 internal-error report.")
+                                 "tool, to see an SL999 internal-error report.")
     ] = None,
 ) -> None:
     """Lint tool definitions and report diagnostics.
@@ -305,6 +308,18 @@ def _invoked_command(args: list[str]) -> str | None:
     return None
 
 
+def _tolerate_lone_surrogates() -> None:
+    """Write a string that UTF-8 cannot encode (a lone surrogate such as ``"\\ud800"`` read from
+    a ``\\u`` escape in a tool file) as its ``\\ud800`` escape instead of failing with
+    ``UnicodeEncodeError``: in JSON and SARIF reports it stays a valid JSON escape (the output is
+    valid UTF-8 JSON), in text it is readable. Other characters are written as before."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # a closed or replaced stream
+                reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -323,10 +338,13 @@ def main() -> None:
               if c.callback is not None and (c.name or get_command_name(c.callback.__name__)) == name]
     if chosen:
         app.registered_commands = chosen
+    _tolerate_lone_surrogates()
     try:
         app()
     except OSError as exc:  # e.g. the output cannot be written (a full disk): exit 2, not a traceback
-        sys.stderr.write(f"schemalint: error: {exc}\n")
+        from schemalint.textsafe import visible_lines
+
+        sys.stderr.write(f"schemalint: error: {visible_lines(str(exc))}\n")
         sys.stderr.flush()
         os._exit(2)  # not SystemExit: the interpreter would fail again flushing the same stdout
     finally:

@@ -128,8 +128,13 @@ def probe(
 
 def _render_text(rows: list[dict[str, Any]], diagnostics: list[Any], elapsed: float) -> None:
     from rich.console import Console
-    from rich.markup import escape
+    from rich.markup import escape as markup_escape
     from rich.table import Table
+
+    from schemalint.textsafe import visible
+
+    def escape(text: str) -> str:
+        return markup_escape(visible(text))
 
     console = Console(file=sys.stdout, highlight=False, soft_wrap=True, emoji=False,
                       width=None if sys.stdout.isatty() else 160)

@@ -11,9 +11,6 @@ import typer
 
 from schemalint.cli import EXIT_FINDINGS, app, fail
 from schemalint.cli_options import ConfigOption, ExcludeOption, PythonPathOption
-from schemalint.config import EXTRA_KEYS
-
-EXTRA_KEYS["snapshot-dir"] = "directory of the advertised-schema snapshots (`schemalint snapshot`)"
 
 
 @app.command()

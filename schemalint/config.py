@@ -186,6 +186,11 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:  # tomllib decodes the whole file first
+        raise ConfigError(f"{path}: invalid TOML: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at "
+                          f"offset {exc.start})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
 
 
 def find_config(start: Path | None = None) -> Path | None:
@@ -340,11 +345,14 @@ TOP_LEVEL_KEYS = (
     "select", "extend-select", "ignore", "severity", "options", "per-file-ignores", "per-tool-ignores",
 )
 DIALECTS = ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12")
-EXTRA_KEYS: dict[str, str] = {}
-"""Keys that other commands read from ``Config.raw`` (key -> one-line description).
+EXTRA_KEYS: dict[str, str] = {
+    "snapshot-dir": "directory of the advertised-schema snapshots (`schemalint snapshot`)",
+}
+"""Keys that a single command reads from ``Config.raw`` (key -> one-line description).
 
-A command module that needs its own configuration key adds it here at import time, so
-that validation accepts it; it reads and validates the value itself from ``raw``.
+Declared here, not by the command's module, so that :func:`load_config` accepts them whether
+or not the CLI was imported (the Python API calls it without the CLI); the command reads and
+validates the value itself from ``raw``.
 """
 
 

@@ -579,19 +579,34 @@ class _Caller:
         arg = copy.deepcopy(call)
         self.in_validator = True
         try:
-            self.validate(arg)
-            return Outcome("accepted")
+            remote = getattr(self.validate, "outcome_of", None)
+            if remote is not None:  # a validator in a worker process (schemalint.bridge)
+                outcome: Outcome = remote(arg, self.deadline)
+                if outcome.status == "timeout":
+                    raise _ProbeTimeout()
+                return outcome
+            return call_outcome(self.validate, arg)
         except _ProbeTimeout:
             self.hung = self.timed_out = True
             raise  # stops the whole probe run
-        except Exception as exc:
-            if _is_validation_error(exc):
-                details = _errors(exc)
-                return Outcome("refused", _first_line(exc), type(exc).__name__,
-                               frozenset((p, t) for p, t, _ in details), details)
-            return Outcome("crash", _first_line(exc), type(exc).__name__)
         finally:
             self.in_validator = False
+
+
+def call_outcome(validate: Callable[[Any], Any], arg: Any) -> Outcome:
+    """Call ``validate(arg)`` and classify what happened (see the module docstring):
+    ``accepted``, ``refused`` (a ``...ValidationError``, with the errors it names) or
+    ``crash`` (any other ``Exception``). :class:`_ProbeTimeout` and other
+    ``BaseException`` propagate."""
+    try:
+        validate(arg)
+        return Outcome("accepted")
+    except Exception as exc:
+        if _is_validation_error(exc):
+            details = _errors(exc)
+            return Outcome("refused", _first_line(exc), type(exc).__name__,
+                           frozenset((p, t) for p, t, _ in details), details)
+        return Outcome("crash", _first_line(exc), type(exc).__name__)
 
 
 def _raise_timeout(signum: int, frame: Any) -> None:

@@ -110,20 +110,25 @@ def render_text(view: ToolView, stream: IO[str], color: bool | None = None) -> N
     from rich.table import Table
     from rich.text import Text
 
+    from schemalint.textsafe import visible
+
+    def T(text: str, style: str = "") -> Text:  # untrusted text, never rich markup
+        return Text(visible(text), style=style)
+
     console = Console(file=stream, force_terminal=color, no_color=color is False, highlight=False,
                       width=None if stream.isatty() else 160)
     tool = view.tool
-    console.print(Text.assemble(("tool ", "bold"), (tool.name, "bold cyan"),
-                                 f"  ({tool.origin.format}, {tool.origin.file} at {tool.origin.pointer or '/'})"))
+    where = f"  ({tool.origin.format}, {tool.origin.file} at {tool.origin.pointer or '/'})"
+    console.print(Text.assemble(("tool ", "bold"), (visible(tool.name), "bold cyan"), visible(where)))
     for pointer, keyword in view.unsupported:
-        console.print(f"  note: `{keyword}` at {pointer} cannot be said in draft-07; shown as written", style="yellow")
+        console.print(T(f"  note: `{keyword}` at {pointer} cannot be said in draft-07; shown as written", "yellow"))
     left, right = _lines(view.advertised), _lines(view.runtime_input)
     if view.runtime_input is None:
         console.print("no runtime contract is known for this tool: showing the advertised schema only\n")
         table = Table(show_header=True, box=None, pad_edge=False)
         table.add_column("advertised (draft-07)")
         for line in left:
-            table.add_row(line)
+            table.add_row(T(line))
         console.print(table)
     else:
         table = Table(show_header=True, box=None, pad_edge=False)
@@ -134,28 +139,28 @@ def render_text(view: ToolView, stream: IO[str], color: bool | None = None) -> N
         for op, a0, a1, b0, b1 in matcher.get_opcodes():
             if op == "equal":
                 for a, b in zip(left[a0:a1], right[b0:b1], strict=True):
-                    table.add_row(" ", a, b)
+                    table.add_row(" ", T(a), T(b))
                 continue
             span = max(a1 - a0, b1 - b0)
             for i in range(span):
                 a = left[a0 + i] if a0 + i < a1 else ""
                 b = right[b0 + i] if b0 + i < b1 else ""
                 mark = "~" if a and b else ("-" if a else "+")
-                table.add_row(Text(mark, style="bold yellow"), Text(a, style="red"), Text(b, style="green"))
+                table.add_row(Text(mark, style="bold yellow"), T(a, "red"), T(b, "green"))
         console.print(table)
         console.print("  ~ differs   - advertised only   + runtime only", style="dim")
     req = Table(title="required keys per instance path", show_header=True, title_justify="left")
     for name in ("instance path", "advertised", "runtime input", "runtime output", "probed"):
         req.add_column(name)
 
-    def cell(value: list[str] | None) -> str:
-        return "n/a" if value is None else (", ".join(value) or "-")
+    def cell(value: list[str] | None) -> Text:
+        return Text("n/a") if value is None else T(", ".join(value) or "-")
 
     for row in view.required:
         sides = [row["advertised"], row["runtime_input"], row["runtime_output"], row["probed"]]
         known = [set(s) for s in sides[1:2] + sides[3:] if s is not None]
         differs = any(s != set(row["advertised"] or []) for s in known)
-        req.add_row(row["instance_path"] or "/", *(cell(s) for s in sides), style="bold red" if differs else None)
+        req.add_row(T(row["instance_path"] or "/"), *(cell(s) for s in sides), style="bold red" if differs else None)
     console.print()
     console.print(req)
 

@@ -69,13 +69,13 @@ needs_repos = pytest.mark.skipif(
 
 
 def internal_errors(diagnostics: Any) -> list[str]:
-    """The ``SL900 internal-error`` diagnostics (Diagnostic objects or JSON dicts) as text, for
+    """The ``SL999 internal-error`` diagnostics (Diagnostic objects or JSON dicts) as text, for
     ``assert not internal_errors(...)``; also catches the old form, a rule code with
     "could not check ... internal error"."""
     out = []
     for d in diagnostics:
         code, message, file = ((d["code"], d["message"], d["file"]) if isinstance(d, dict)
                                else (d.code, d.message, d.file))
-        if code == "SL900" or "internal error" in message:
+        if code == "SL999" or "internal error" in message:
             out.append(f"{file}: {code} {message}")
     return out

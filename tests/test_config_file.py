@@ -237,3 +237,24 @@ reason = "only elsewhere"
     assert result.suppressed == 3
     assert len(result.unused_suppressions) == 1 and "per-tool-ignores[1]" in result.unused_suppressions[0]
     assert any("per-tool-ignores[1]" in n and "matched no finding" in n for n in result.notes)
+
+
+def test_snapshot_dir_is_accepted_without_importing_the_cli(tmp_path: Path) -> None:
+    """The Python API's ``load_config`` accepts ``snapshot-dir`` in a fresh interpreter that never
+    imported ``schemalint.cli`` (the key used to be registered by the CLI module at import)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "schemalint.toml").write_text('sources = ["tools"]\nsnapshot-dir = "tool-snapshots"\n')
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from schemalint.config import load_config\n"
+        f"cfg = load_config(Path({str(tmp_path / 'schemalint.toml')!r}))\n"
+        "assert not any(m == 'schemalint.cli' or m.startswith('schemalint.cli_') for m in sys.modules), "
+        "sorted(m for m in sys.modules if m.startswith('schemalint.cli'))\n"
+        "print(cfg.raw['snapshot-dir'])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "tool-snapshots"

@@ -39,7 +39,7 @@ def _run(tmp_path: Path, tools: list[dict[str, Any]], **kwargs: Any) -> list[Dia
 
 
 def _token(d: Diagnostic) -> str:
-    for marker in (" presents `", " asks for `"):
+    for marker in (" presents `", " asks for `", " writes `", " documents `"):
         if marker in d.message:
             return d.message.split(marker, 1)[1].split("`", 1)[0]
     raise AssertionError(d.message)

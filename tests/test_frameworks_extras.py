@@ -11,16 +11,24 @@ from conftest import ROOT, run_cli
 
 
 def _run_without(modules: list[str], *cli_args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """Run the CLI in a subprocess where importing each of ``modules`` fails (as if not installed)."""
-    code = (
-        "import sys\n"
-        f"for name in {modules!r}:\n"
-        "    sys.modules[name] = None\n"
-        "from schemalint.cli import main\n"
-        f"sys.argv = ['schemalint', *{list(cli_args)!r}]\n"
-        "main()\n"
-    )
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, timeout=120)
+    """Run the CLI in a subprocess where importing each of ``modules`` fails (as if not installed),
+    in schemalint and in the worker process that imports Python sources (a ``sitecustomize`` on
+    ``PYTHONPATH`` blocks them in every Python process started)."""
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as blocker:
+        Path(blocker, "sitecustomize.py").write_text(
+            "import sys\n" f"for name in {modules!r}:\n" "    sys.modules[name] = None\n")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([blocker, os.environ.get("PYTHONPATH", "")])}
+        code = (
+            "import sys\n"
+            "from schemalint.cli import main\n"
+            f"sys.argv = ['schemalint', *{list(cli_args)!r}]\n"
+            "main()\n"
+        )
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, timeout=120,
+                              env=env)
 
 
 def test_mcp_stdio_without_mcp_names_the_extra():

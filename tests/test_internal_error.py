@@ -1,4 +1,4 @@
-"""An exception inside a rule is SL900 internal-error, counted, and never configured away."""
+"""An exception inside a rule is SL999 internal-error, counted, and never configured away."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from schemalint.api import check
 from schemalint.model import Origin, Severity, Tool
 from schemalint.rules.base import Context, Rule, run_rules
 from schemalint.rules.shape.sl007_missing_description import MissingDescription
-from schemalint.rules.shape.sl900_internal_error import InternalError
+from schemalint.rules.shape.sl999_internal_error import InternalError
 from tests.conftest import run_cli, run_json
 
 TOOL = {"name": "get_weather", "inputSchema": {"type": "object", "properties": {}}}
@@ -32,9 +32,9 @@ def _file(tmp_path: Path) -> Path:
     return path
 
 
-def test_crash_is_sl900_naming_rule_exception_and_frame(tmp_path: Path) -> None:
+def test_crash_is_sl999_naming_rule_exception_and_frame(tmp_path: Path) -> None:
     result = check([str(_file(tmp_path))], rules=[Broken(), MissingDescription()])
-    crashes = [d for d in result.diagnostics if d.code == "SL900"]
+    crashes = [d for d in result.diagnostics if d.code == "SL999"]
     assert len(crashes) == 2, result.diagnostics
     tool_crash = next(d for d in crashes if d.tool)
     assert tool_crash.severity.value == "error" and tool_crash.name == "internal-error"
@@ -47,23 +47,23 @@ def test_crash_is_sl900_naming_rule_exception_and_frame(tmp_path: Path) -> None:
     assert [d.code for d in result.diagnostics if d.code == "SL007"] == ["SL007"]
 
 
-def test_sl900_cannot_be_ignored_or_regraded(tmp_path: Path) -> None:
+def test_sl999_cannot_be_ignored_or_regraded(tmp_path: Path) -> None:
     from schemalint.config import Config
 
     path = _file(tmp_path)
-    for kwargs in ({"ignore": ["SL900"]}, {"select": ["SL007"]}):
+    for kwargs in ({"ignore": ["SL999"]}, {"select": ["SL007"]}):
         result = check([str(path)], rules=[Broken(), InternalError()], **kwargs)  # type: ignore[arg-type]
-        assert [d.code for d in result.diagnostics] == ["SL900", "SL900"], kwargs
-    cfg = Config(severity={"SL900": Severity.INFO, "SL007": Severity.INFO})
+        assert [d.code for d in result.diagnostics] == ["SL999", "SL999"], kwargs
+    cfg = Config(severity={"SL999": Severity.INFO, "SL007": Severity.INFO})
     result = check([str(path)], rules=[Broken(), InternalError()], config=cfg)
     assert {d.severity.value for d in result.diagnostics} == {"error"}
 
 
 def test_cli_counts_internal_errors_in_both_summaries(tmp_path: Path) -> None:
     path = _file(tmp_path)
-    code, report = run_json("check", str(path), "--fail-rule", "SL007", "--ignore", "SL900")
+    code, report = run_json("check", str(path), "--fail-rule", "SL007", "--ignore", "SL999")
     assert code == 1
-    assert report["summary"]["internal_errors"] == 1 and report["summary"]["by_code"]["SL900"] == 1
+    assert report["summary"]["internal_errors"] == 1 and report["summary"]["by_code"]["SL999"] == 1
     proc = run_cli("check", str(path), "--fail-rule", "SL007")
     assert "internal errors: 1" in proc.stdout and "Traceback" not in proc.stderr
     code, report = run_json("check", str(path))
@@ -82,4 +82,4 @@ def test_tool_without_schema_first_in_a_run_does_not_crash_provider_rules(tmp_pa
     from schemalint.rules.registry import all_rules
 
     diags = list(run_rules(list(all_rules()), [tool], Context()))
-    assert not [d for d in diags if d.code == "SL900"], diags
+    assert not [d for d in diags if d.code == "SL999"], diags

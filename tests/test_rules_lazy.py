@@ -24,7 +24,7 @@ from schemalint.rules.catalog import CATALOG
 from schemalint.rules.registry import AllRules, all_rules, find_rule, rules_for_run
 from schemalint.targets import PROFILES, parse_targets
 
-FAMILIES = ("shape", "contract", "description", "provider")
+FAMILIES = ("shape", "contract", "description", "provider", "poisoning")
 
 
 def family_rules() -> dict[str, tuple[type[Rule], ...]]:
@@ -77,7 +77,7 @@ def test_find_rule_and_all_rules_share_instances() -> None:
     for entry in CATALOG:
         assert find_rule(entry.code) is by_code[entry.code]
         assert find_rule(entry.name.upper()) is by_code[entry.code]
-    assert find_rule("SL999") is None
+    assert find_rule("SL998") is None
 
 
 def test_check_result_rules_is_every_rule() -> None:
@@ -214,9 +214,13 @@ def test_find_rule_imports_one_rule() -> None:
 
 
 def test_family_rules_still_import_every_rule_of_the_family() -> None:
-    mods = rule_modules_after("from schemalint.rules.description import RULES\nassert len(RULES) == 2")
+    mods = rule_modules_after("from schemalint.rules.description import RULES\nassert len(RULES) == 6")
     assert mods == ["schemalint.rules.description.sl201_description_mentions_unknown_parameter",
-                    "schemalint.rules.description.sl202_description_mentions_removed_parameter"]
+                    "schemalint.rules.description.sl202_description_mentions_removed_parameter",
+                    "schemalint.rules.description.sl203_description_range_mismatch",
+                    "schemalint.rules.description.sl204_description_type_mismatch",
+                    "schemalint.rules.description.sl205_description_enum_mismatch",
+                    "schemalint.rules.description.sl206_description_required_mismatch"]
     import schemalint.rules.shape as shape
 
     with pytest.raises(AttributeError):

@@ -181,9 +181,27 @@ def compare_tools(
 
 
 def compare_tool(old: Tool, new: Tool) -> ToolDiff:
-    """Compare two definitions of the tool ``old.name`` (bytes, then meaning, then classify)."""
+    """Compare two definitions of the tool ``old.name`` (bytes, then meaning, then classify).
+
+    A schema nested deeper than the interpreter's recursion limit is compared on the big stack
+    the loaders parse it on."""
+    try:
+        return _compare_tool(old, new)
+    except RecursionError:
+        from schemalint.loaders.documents import _with_big_stack
+
+        return _with_big_stack(lambda: _compare_tool(old, new))
+
+
+def _compare_tool(old: Tool, new: Tool) -> ToolDiff:
     if same_rendering(old, new):
         return ToolDiff(new.name, "identical", old=old, new=new)
+    from schemalint.diff.render import MAX_RENDER_DEPTH, nesting_depth, shown_definition
+
+    for side, tool in (("old", old), ("new", new)):
+        if nesting_depth(shown_definition(tool), MAX_RENDER_DEPTH) > MAX_RENDER_DEPTH:
+            raise DiffError(f"tool {tool.name!r} ({side}: {tool.origin.file}) changed and nests more than "
+                            f"{MAX_RENDER_DEPTH:,} levels deep; its changes are not classified")
     if canonical(normalise(semantic_view(old))) == canonical(normalise(semantic_view(new))):
         return ToolDiff(new.name, "same-meaning", old=old, new=new, changes=byte_changes(old, new))
     return ToolDiff(new.name, "changed", old=old, new=new, changes=classify_tool(old, new))

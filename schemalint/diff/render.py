@@ -108,9 +108,57 @@ def _render_fast(value: Any) -> str | None:
     return out.decode("utf-8") + "\n"
 
 
+MAX_RENDER_DEPTH = 1_000
+"""Deepest definition rendered: the indented text grows with the square of the depth (20,000
+nested properties would be gigabytes), so deeper ones raise :class:`TooDeep`."""
+
+
+class TooDeep(ValueError):
+    """A definition nested deeper than :data:`MAX_RENDER_DEPTH` (its snapshot is refused)."""
+
+
+def nesting_depth(value: Any, stop: int) -> int:
+    """How deep ``value`` nests (objects and arrays), iteratively; counting stops past ``stop``."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Mapping):
+            children: Any = node.values()
+        elif isinstance(node, list | tuple):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > stop:
+            return deepest
+        stack.extend((c, depth + 1) for c in children)
+    return deepest
+
+
 def render(tool: Tool) -> str:
-    """The canonical rendering of ``tool`` (the bytes a snapshot file holds, decoded)."""
-    return render_value(shown_definition(tool))
+    """The canonical rendering of ``tool`` (the bytes a snapshot file holds, decoded).
+
+    Raises :class:`TooDeep` for a definition nested deeper than :data:`MAX_RENDER_DEPTH`.
+    """
+    value = shown_definition(tool)
+    depth = nesting_depth(value, MAX_RENDER_DEPTH)
+    if depth > MAX_RENDER_DEPTH:
+        raise TooDeep(f"tool {tool.name!r} ({tool.origin.file}): its definition nests more than "
+                      f"{MAX_RENDER_DEPTH:,} levels deep; its indented rendering would grow with the square "
+                      "of the depth, so it is not snapshotted")
+    try:
+        return render_value(value)
+    except RecursionError:  # a schema nested thousands deep: the encoders recurse per level
+        return _deep(lambda: render_value(value))
+
+
+def _deep(fn: Any) -> Any:
+    """``fn()`` on the big stack the loaders parse deep documents on (they read what nests up to
+    :data:`~schemalint.loaders.documents.MAX_NESTING` levels, so rendering it must not fail)."""
+    from schemalint.loaders.documents import _with_big_stack
+
+    return _with_big_stack(fn)
 
 
 def same_rendering(old: Tool, new: Tool) -> bool:
@@ -124,6 +172,13 @@ def same_rendering(old: Tool, new: Tool) -> bool:
     """
     if old.raw is new.raw and isinstance(old.raw, Mapping) and old.origin.format == new.origin.format:
         return True  # one parsed definition (a file identical on both sides, parsed once)
+    try:
+        return _same_rendering(old, new)
+    except RecursionError:
+        return bool(_deep(lambda: _same_rendering(old, new)))
+
+
+def _same_rendering(old: Tool, new: Tool) -> bool:
     a, b = shown_definition(old), shown_definition(new)
     import orjson
 

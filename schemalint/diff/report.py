@@ -31,21 +31,25 @@ def render(result: DiffResult, fmt: str, stream: IO[str]) -> None:
 
 
 def render_text(result: DiffResult, stream: IO[str]) -> None:
-    """Readable report: one block per tool that is not identical, then a summary line."""
-    stream.write(f"schemalint diff {result.old_label} -> {result.new_label}\n")
+    """Readable report: one block per tool that is not identical, then a summary line. Text
+    from the tools (names, pointers, messages quoting them) is made visible
+    (:func:`schemalint.textsafe.visible`)."""
+    from schemalint.textsafe import visible as v
+
+    stream.write(f"schemalint diff {v(result.old_label)} -> {v(result.new_label)}\n")
     for tool in result.tools:
         if not tool.reported:
             continue
-        stream.write(f"\n{_STATUS_MARK[tool.status]} {tool.name}: {tool.status}\n")
+        stream.write(f"\n{_STATUS_MARK[tool.status]} {v(tool.name)}: {tool.status}\n")
         for c in tool.changes:
             stream.write(
-                f"    {c.check.severity.value:<8} {c.check.code} {c.check.name}  {c.pointer or '/'}\n"
+                f"    {c.check.severity.value:<8} {c.check.code} {c.check.name}  {v(c.pointer or '/')}\n"
             )
-            stream.write(f"             {c.message}\n")
+            stream.write(f"             {v(c.message)}\n")
             if c.hint:
-                stream.write(f"             hint: {c.hint}\n")
+                stream.write(f"             hint: {v(c.hint)}\n")
     for note in result.notes:
-        stream.write(f"\nnote: {note}\n")
+        stream.write(f"\nnote: {v(note)}\n")
     status = result.counts_by_status()
     kinds = result.counts_by_kind()
     stream.write(
@@ -60,11 +64,15 @@ def render_text(result: DiffResult, stream: IO[str]) -> None:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    from schemalint.report.github import escape_data
+
+    return escape_data(text)
 
 
 def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    from schemalint.report.github import escape_property
+
+    return escape_property(text)
 
 
 def _line_of(tool: ToolDiff, change: Change) -> tuple[str | None, int | None]:
@@ -96,7 +104,9 @@ def render_github(result: DiffResult, stream: IO[str]) -> None:
                 if line:
                     props.append(f"line={line}")
             props.append(f"title={_escape_property(f'{c.check.code} {c.check.name} ({c.tool})')}")
-            message = c.message + (f"\nhint: {c.hint}" if c.hint else "")
+            from schemalint.textsafe import visible
+
+            message = visible(c.message) + (f"\nhint: {visible(c.hint)}" if c.hint else "")
             stream.write(f"::{level[c.check.severity.value]} {','.join(props)}::{_escape_data(message)}\n")
     status = result.counts_by_status()
     stream.write(

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schemalint.diff.compare import DiffError, index_tools
-from schemalint.diff.render import render, snapshot_filename
+from schemalint.diff.render import TooDeep, render, snapshot_filename
 from schemalint.model import Tool
 
 
@@ -76,7 +76,10 @@ def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[st
                 "would collide on case-insensitive file systems"
             )
         folded[filename.casefold()] = name
-        plan[filename] = (name, render(tool))
+        try:
+            plan[filename] = (name, render(tool))
+        except TooDeep as exc:
+            raise DiffError(str(exc)) from None
     return plan
 
 
@@ -176,11 +179,19 @@ def ownership(directory: Path, have: dict[str, str]) -> Ownership:
         if not tools:
             continue  # not a tool file (or unreadable): not schemalint's, not touched
         tool = _single_tool(tools)
-        if tool is not None and snapshot_filename(tool.name) == filename and render(tool) == text:
+        if tool is not None and snapshot_filename(tool.name) == filename and _renders_as(tool, text):
             own.recognised[filename] = tool.name
         else:
             own.foreign.append(filename)
     return own
+
+
+def _renders_as(tool: Tool, text: str) -> bool:
+    """Whether ``text`` is exactly the rendering of ``tool`` (``False`` when it cannot be rendered)."""
+    try:
+        return render(tool) == text
+    except TooDeep:
+        return False
 
 
 def refuse_foreign(directory: Path, own: Ownership, plan: dict[str, tuple[str, str]],

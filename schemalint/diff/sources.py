@@ -10,9 +10,9 @@ that is removed afterwards. Every failure raises :class:`~schemalint.diff.compar
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fnmatch
 import gc
-import json
 import os
 import shutil
 import subprocess
@@ -32,7 +32,7 @@ from schemalint.loaders.documents import (
     read_source_bytes,
 )
 from schemalint.loaders.sources import SKIPPED_DIRS, SourceError, _excluded, is_python_source
-from schemalint.model import Origin, Tool
+from schemalint.model import Tool
 
 GIT_TIMEOUT = 120
 
@@ -182,18 +182,42 @@ def _cat_files(specs: Sequence[str], cwd: str | Path) -> list[bytes]:
     """Contents of ``REV:PATH`` blobs, read in one ``git cat-file --batch`` call."""
     if not specs:
         return []
-    out = git(["cat-file", "--batch"], cwd=cwd, input="".join(s + "\n" for s in specs).encode())
+    if any("\n" in s or "\r" in s for s in specs):  # --batch reads one spec per line
+        return [b for spec in specs for b in (_cat_files([spec], cwd) if "\n" not in spec and "\r" not in spec
+                                              else [git(["cat-file", "blob", spec], cwd=cwd)])]
+    out = git(["cat-file", "--batch"], cwd=cwd,
+              input="".join(s + "\n" for s in specs).encode("utf-8", "surrogateescape"))
     blobs: list[bytes] = []
     pos = 0
     for spec in specs:
         end = out.index(b"\n", pos)
-        header = out[pos:end].decode()
+        header = out[pos:end].decode("utf-8", "replace")
         if header.endswith(" missing") or header.endswith(" ambiguous"):
             raise DiffError(f"{spec} does not exist")
         size = int(header.rsplit(" ", 1)[1])
         blobs.append(out[end + 1 : end + 1 + size])
         pos = end + 1 + size + 1
     return blobs
+
+
+def _tree_files(spec: str, cwd: str | Path, *, full_tree: bool = False) -> list[str]:
+    """Paths of the regular files under the tree ``spec`` (``git ls-tree -r -z``).
+
+    Names that are not UTF-8 are decoded as the file system decodes them (surrogate escapes),
+    and encoded back the same way for git. Symbolic links (mode 120000) and submodules are
+    left out: at a revision a link is only the text of its target, not a tool file.
+    """
+    args = ["ls-tree", "-r", "-z", *(["--full-tree"] if full_tree else []), spec]
+    out = git(args, cwd=cwd)
+    names = []
+    for entry in out.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, name = entry.partition(b"\t")
+        if meta.split(b" ", 1)[0] not in (b"100644", b"100755"):
+            continue
+        names.append(name.decode("utf-8", "surrogateescape"))
+    return names
 
 
 def _tool_file(path: str) -> bool:
@@ -230,9 +254,7 @@ def load_rev_path(
         return _blob_tools(files, spec, _cat_files([spec], where)[0], ".")
     if kind != "tree":
         raise DiffError(f"{spec} is a {kind}, not a file or directory")
-    names = [
-        n for n in git(["ls-tree", "-r", "-z", "--name-only", spec], cwd=where).decode().split("\0") if n
-    ]
+    names = _tree_files(spec, where)
     names = sorted(n for n in names if _tool_file(n))
     base = path.rstrip("/")
     specs = [f"{rev}:{base}/{n}" if base else f"{rev}:{n}" for n in names]
@@ -306,14 +328,13 @@ def load_worktree(
     file_sources = [s for s in sources if not is_python_source(s)]
     files = reuse if reuse is not None else ParsedFiles(remember=False)
     tools: list[Tool] = []
-    skipped: list[tuple[str, str]] = []
+    walk_problems: list[tuple[str, str]] = []
     try:
-        paths = expand_sources(file_sources, exclude, skipped)
+        paths = expand_sources(file_sources, exclude, walk_problems)
     except SourceError as exc:
         raise DiffError(str(exc)) from None
-    for path, kind in skipped:
-        print(f"schemalint: warning: {path}: {kind}, not a regular file: skipped by the directory walk "
-              "or glob", file=sys.stderr)
+    for path, message in walk_problems:
+        print(f"schemalint: warning: {path}: {message}", file=sys.stderr)
     with _parsing(tools):
         for path in paths:
             try:
@@ -336,49 +357,17 @@ def load_worktree(
 
 
 def load_python_tools(source: str, python_path: Sequence[str] = ()) -> list[Tool]:
-    """Tools of a ``module:attr`` Python source, imported in this process
-    (:func:`schemalint.loaders.python_source.load_python_source`).
+    """Tools of a ``module:attr`` Python source, imported in a worker process
+    (:func:`schemalint.bridge.client.load_python_sources`, with its time limit).
 
     Raises :class:`DiffError` when the import fails.
     """
-    from schemalint.loaders.python_source import load_python_source
+    from schemalint.bridge.client import load_python_sources
 
     try:
-        return list(load_python_source(source, python_path))
+        return load_python_sources([source], python_path)[0]
     except SourceError as exc:
         raise DiffError(str(exc)) from None
-
-
-def tool_to_json(tool: Tool) -> dict[str, Any]:
-    """A JSON-ready form of ``tool`` (runtime validators are dropped) for the worktree worker."""
-    return {
-        "name": tool.name,
-        "description": tool.description,
-        "advertised": tool.advertised,
-        "schema_path": tool.schema_path,
-        "output_schema": tool.output_schema,
-        "raw": dict(tool.raw) if tool.raw is not None else None,
-        "origin": {
-            "file": tool.origin.file,
-            "pointer": tool.origin.pointer,
-            "format": tool.origin.format,
-            "line": tool.origin.line,
-        },
-    }
-
-
-def tool_from_json(data: dict[str, Any], file: str) -> Tool:
-    """Rebuild a :class:`Tool` from :func:`tool_to_json` output, with ``file`` as its origin."""
-    o = data["origin"]
-    return Tool(
-        name=data["name"],
-        description=data["description"],
-        advertised=data["advertised"],
-        origin=Origin(file, o["pointer"], o["format"], o["line"]),
-        schema_path=data["schema_path"],
-        output_schema=data["output_schema"],
-        raw=data["raw"],
-    )
 
 
 def load_base(
@@ -405,13 +394,7 @@ def load_base(
     root = git_root(cwd)
     commit = verify_revision(rev, cwd)
     prefix = git(["rev-parse", "--show-prefix"], cwd=cwd).decode().strip()
-    listing = [
-        n
-        for n in git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit], cwd=root)
-        .decode()
-        .split("\0")
-        if n
-    ]
+    listing = _tree_files(commit, root, full_tree=True)
     files_at_rev = set(listing)
     wanted: list[str] = []
     for source in sources:
@@ -461,37 +444,38 @@ def load_python_at_revision(
     """Import ``module:attr`` sources as they were at ``commit``.
 
     Creates a detached ``git worktree`` in a temporary directory (the main working tree,
-    index and ``HEAD`` are not touched, so a dirty working tree is fine), runs
-    :mod:`schemalint.diff.worker` in a subprocess with that checkout first on
-    ``sys.path``, and removes the worktree afterwards (also on failure).
+    index and ``HEAD`` are not touched, so a dirty working tree is fine), imports the
+    sources in a worker process (:mod:`schemalint.bridge`) running in that checkout (same
+    isolation and time limit as for the working tree), and removes the worktree afterwards,
+    also on failure and on SIGTERM/SIGHUP (raised as ``SystemExit`` while it exists) or
+    Ctrl-C.
     """
-    tmp = Path(tempfile.mkdtemp(prefix="schemalint-base-"))
-    checkout = tmp / "checkout"
-    try:
-        git(["worktree", "add", "--detach", "--quiet", str(checkout), commit], cwd=root)
-        request = {
-            "root": str(checkout / prefix),
-            "sources": list(sources),
-            "python_path": [str(p) for p in python_path],
-        }
+    from schemalint.bridge.client import load_python_sources, terminate_as_exit
+
+    with terminate_as_exit():
+        tmp = Path(tempfile.mkdtemp(prefix="schemalint-base-"))
+        checkout = tmp / "checkout"
         try:
-            proc = subprocess.run(
-                [sys.executable, "-c", "from schemalint.diff.worker import main; main()"],
-                input=json.dumps(request),
-                capture_output=True,
-                text=True,
-                cwd=tmp,
-                timeout=600,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise DiffError(f"importing {', '.join(sources)} at {label} took more than 600 s") from None
-        if proc.returncode != 0:
-            lines = proc.stderr.strip().splitlines() or [f"exit code {proc.returncode}"]
-            raise DiffError(f"at {label}: {lines[-1]}")
-        payload = json.loads(proc.stdout)
-        return [tool_from_json(t, f"{label}:{t['origin']['file']}") for t in payload["tools"]]
-    finally:
+            git(["worktree", "add", "--detach", "--quiet", str(checkout), commit], cwd=root)
+            where = checkout / prefix
+            roots = [p if os.path.isabs(p) else str(where / p) for p in (str(p) for p in python_path)]
+            try:
+                tools, _ = load_python_sources(sources, roots, cwd=str(where))
+            except SourceError as exc:
+                raise DiffError(f"at {label}: {exc}") from None
+            return [dataclasses.replace(t, origin=dataclasses.replace(t.origin, file=f"{label}:{t.origin.file}"),
+                                        runtime=None) for t in tools]
+        finally:
+            _remove_worktree(root, checkout, tmp)
+
+
+def _remove_worktree(root: Path, checkout: Path, tmp: Path) -> None:
+    """Remove the temporary worktree with SIGINT/SIGTERM/SIGHUP held back until it is gone."""
+    import signal
+
+    from schemalint.bridge.client import held_signals
+
+    with held_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         with contextlib.suppress(DiffError):
             git(["worktree", "remove", "--force", str(checkout)], cwd=root)
         shutil.rmtree(tmp, ignore_errors=True)

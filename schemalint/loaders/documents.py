@@ -123,6 +123,23 @@ def _decode(path: str, data: bytes) -> tuple[str | None, ParseProblem | None]:
         )
 
 
+def _huge_integer(text: str, exc: ValueError, line: int | None = None) -> ParseProblem:
+    """The problem for an integer beyond Python's int/str conversion limit (the only
+    ``ValueError`` the JSON parsers raise besides ``JSONDecodeError``), at the first run of
+    digits that long in ``text`` (``line``: the JSON Lines line ``text`` is)."""
+    import re
+
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
+    found = re.search(r"\d{" + str(limit + 1) + ",}", text) if limit else None
+    where = _line_col(text, found.start()) if found else (1, 1)
+    if line is not None:
+        where = (line, where[1])
+    if found is None and "digits" not in str(exc):
+        return ParseProblem(f"invalid JSON: {exc}", *where)
+    return ParseProblem(f"an integer with more than {limit:,} digits (Python's int/str conversion limit); "
+                        f"{'the file' if line is None else 'line'} not read", *where)
+
+
 def _too_deep(doc: Document) -> None:
     doc.problems.append(ParseProblem(
         f"nested deeper than {MAX_NESTING:,} levels; the file was not read", 1, 1))
@@ -137,13 +154,16 @@ def _parse_json(doc: Document) -> None:
         return
     except json.JSONDecodeError as exc:
         first_error = exc
+    except ValueError as exc:
+        doc.problems.append(_huge_integer(doc.text, exc))
+        return
     if is_jsonc_file(doc.path):
         stripped = strip_jsonc(doc.text)
         if stripped is not None:
             try:
                 doc.values.append((None, loads_json(stripped)))
                 return
-            except (json.JSONDecodeError, RecursionError):
+            except (ValueError, RecursionError):
                 pass
     # Many datasets store JSON Lines under a .json name (BFCL, ACEBench): "Extra data"
     # after a complete first value is the sign.
@@ -232,6 +252,8 @@ def _parse_jsonl(doc: Document) -> None:
             doc.problems.append(ParseProblem(f"nested deeper than {MAX_NESTING:,} levels; line not read", lineno, 1))
         except json.JSONDecodeError as exc:
             doc.problems.append(ParseProblem(f"invalid JSON on this line: {exc.msg}", lineno, exc.colno))
+        except ValueError as exc:
+            doc.problems.append(_huge_integer(line, exc, lineno))
 
 
 def _yaml_expanded_size(node: Any, memo: dict[int, int]) -> int:
@@ -261,6 +283,69 @@ def _yaml_expanded_size(node: Any, memo: dict[int, int]) -> int:
     return memo[id(node)]
 
 
+def _yaml_cycle(node: Any) -> Any:
+    """The first node found that contains itself through aliases (``&a [*a]``), else ``None``;
+    iterative depth-first search."""
+    import yaml
+
+    def children(n: Any) -> list[Any]:
+        if isinstance(n, yaml.SequenceNode):
+            return list(n.value)
+        if isinstance(n, yaml.MappingNode):
+            return [c for pair in n.value for c in pair]
+        return []
+
+    done: set[int] = set()
+    on_path: set[int] = set()
+    stack: list[tuple[Any, Iterator[Any]]] = [(node, iter(children(node)))]
+    on_path.add(id(node))
+    while stack:
+        current, it = stack[-1]
+        child = next(it, None)
+        if child is None:
+            stack.pop()
+            on_path.discard(id(current))
+            done.add(id(current))
+            continue
+        if id(child) in on_path:
+            return child
+        if id(child) not in done:
+            on_path.add(id(child))
+            stack.append((child, iter(children(child))))
+    return None
+
+
+_LOADERS: dict[type, type] = {}
+
+
+def _json_data_loader(base: type) -> type:
+    """``base`` (PyYAML's safe loader) building only the JSON data model, with every failure a
+    ``ConstructorError`` at the node: a scalar its tag cannot hold (``!!float notafloat``,
+    ``!!int zz``, a bad ``!!timestamp``) raises the plain ``ValueError`` or ``AttributeError``
+    of PyYAML's constructors otherwise. Timestamps become their text (``str`` of the date, what
+    a rendering printed), since JSON has no dates and a date cannot be a JSON object key."""
+    if base in _LOADERS:
+        return _LOADERS[base]
+    import yaml
+
+    class Loader(base):
+        def construct_object(self, node: Any, deep: bool = False) -> Any:
+            try:
+                return super().construct_object(node, deep)
+            except (ValueError, TypeError, AttributeError, OverflowError) as exc:
+                text = "not a valid value of this tag" if isinstance(exc, AttributeError) else str(exc).split(";")[0]
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"cannot read {node.tag.rpartition(':')[2] or node.tag} "
+                    f"{str(getattr(node, 'value', ''))[:40]!r}: {text}", node.start_mark) from None
+
+    def timestamp_text(loader: Any, node: Any) -> str:
+        return str(yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node))
+
+    Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp_text)
+    _LOADERS[base] = Loader
+    return Loader
+
+
 def _parse_yaml(doc: Document) -> None:
     # PyYAML composes and constructs recursively: run it on a big stack.
     _with_big_stack(lambda: _parse_yaml_on_this_stack(doc))
@@ -270,7 +355,7 @@ def _parse_yaml_on_this_stack(doc: Document) -> None:
     import yaml
 
     # libyaml's loader when PyYAML has it (much faster on large or deep files).
-    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader_class = _json_data_loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     try:
         loader = loader_class(doc.text)
         try:
@@ -279,6 +364,13 @@ def _parse_yaml_on_this_stack(doc: Document) -> None:
                 nodes.append(loader.get_node())
             # Count alias expansion on the composed graph before building anything.
             for node in nodes:
+                loop = _yaml_cycle(node) if node is not None else None
+                if loop is not None:
+                    mark = loop.start_mark
+                    doc.problems.append(ParseProblem(
+                        "a YAML alias refers to a node that contains it (a recursive structure, which "
+                        "JSON cannot hold); not read", mark.line + 1, mark.column + 1))
+                    return
                 if node is not None and _yaml_expanded_size(node, {}) > MAX_YAML_NODES:
                     mark = node.start_mark
                     doc.problems.append(ParseProblem(
@@ -298,8 +390,14 @@ def _parse_yaml_on_this_stack(doc: Document) -> None:
         doc.problems.append(ParseProblem(f"invalid YAML: {exc.problem or exc}", line, col))
     except RecursionError:
         _too_deep(doc)
-    except yaml.YAMLError as exc:
-        doc.problems.append(ParseProblem(f"invalid YAML: {type(exc).__name__}: {exc}"))
+    except yaml.YAMLError as exc:  # a ReaderError (a character YAML forbids) knows its offset only
+        position = getattr(exc, "position", None)
+        line, col = _line_col(doc.text, position) if isinstance(position, int) else (1, 1)
+        reason = getattr(exc, "reason", None)
+        character = getattr(exc, "character", None)
+        what = (f"{reason} {character!r}" if reason and character is not None
+                else f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+        doc.problems.append(ParseProblem(f"invalid YAML: {what}", line, col))
 
 
 def kind_for(path: str) -> str:

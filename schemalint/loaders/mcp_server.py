@@ -39,7 +39,6 @@ import contextlib
 import logging
 import os
 import shlex
-import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -312,31 +311,43 @@ def _fastmcp_output(tool: Any) -> Any:
 # -- stdio -----------------------------------------------------------------------------
 
 
-def load_stdio(command: str, *, timeout: float = STDIO_TIMEOUT, cwd: str | None = None) -> list[Tool]:
+def load_stdio(command: str, *, timeout: float | None = None, cwd: str | None = None) -> list[Tool]:
     """Start ``command`` (a shell-style string) as an MCP server over stdio and list its tools.
 
     The official client performs the handshake and pages through ``tools/list``; the
-    process is stopped afterwards. Tools carry no runtime contract. Raises
-    :class:`SourceError` (exit 2) when the command is empty or cannot be started, the
-    server exits or misbehaves, or ``timeout`` seconds pass; the message includes the
-    server's stderr. Raises :class:`~schemalint.loaders.extras.MissingExtraError` when
-    the ``mcp`` package is not installed.
+    process is stopped afterwards, with every process it started: the server runs in its
+    own session (killed as a group) and carries a marker in its environment, by which
+    descendants that left the group (``setsid``) are found and killed too (Linux ``/proc``).
+    Its stderr is kept in memory, the last 64 KiB only. Lines on its stdout that are not
+    JSON-RPC are counted and named in the message. Tools carry no runtime contract.
+    ``timeout``: seconds (default: the import time limit, 30 s, see
+    :func:`schemalint.bridge.client.import_time_limit`). Raises :class:`SourceError`
+    (exit 2) when the command is empty or cannot be started, the server exits or
+    misbehaves, or the time passes; the message includes the server's stderr. Raises
+    :class:`~schemalint.loaders.extras.MissingExtraError` when ``mcp`` is not installed.
     """
+    from schemalint.bridge.client import import_time_limit
+    from schemalint.textsafe import visible
+
+    limit = timeout if timeout is not None else import_time_limit()
+    shown = visible(command)
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        raise SourceError(f"--mcp-stdio {command!r}: cannot split the command: {exc}") from None
+        raise SourceError(f"--mcp-stdio {shown!r}: cannot split the command: {exc}") from None
     if not argv:
         raise SourceError("--mcp-stdio: the command is empty")
     require("mcp", "--mcp-stdio (listing an MCP server's tools over stdio)")
     label = f"mcp-stdio:{command}"
-    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as errlog:
+    marker = os.urandom(8).hex()
+    garbage = _GarbageCounter()
+    with _BoundedErrlog() as errlog, _quiet_client_logs(garbage):
         try:
-            listed = run_async(lambda: _list_stdio(argv, errlog, cwd), timeout)
+            listed = run_async(lambda: _list_stdio(argv, errlog.file, cwd, marker), limit)
         except TimeoutError:
             raise SourceError(
-                f"--mcp-stdio {command!r}: no tools/list answer within {timeout:.0f}s"
-                + _stderr_tail(errlog)
+                f"--mcp-stdio {shown!r}: no tools/list answer within {limit:g}s" + garbage.note()
+                + errlog.tail()
             ) from None
         except SourceError:
             raise
@@ -344,17 +355,103 @@ def load_stdio(command: str, *, timeout: float = STDIO_TIMEOUT, cwd: str | None 
             if isinstance(exc, KeyboardInterrupt):
                 raise
             raise SourceError(
-                f"--mcp-stdio {command!r}: the server could not be started or listed: "
-                f"{_describe(exc)}" + _stderr_tail(errlog)
+                f"--mcp-stdio {shown!r}: the server could not be started or listed: "
+                f"{visible(_describe(exc))}" + garbage.note() + errlog.tail()
             ) from None
+        finally:
+            _kill_marked(marker)
     return [_tool(wire, label, None) for wire in listed]
 
 
-async def _list_stdio(argv: list[str], errlog: Any, cwd: str | None) -> list[dict[str, Any]]:
+_MARKER_VAR = "SCHEMALINT_MCP_STDIO_RUN"
+
+
+def _kill_marked(marker: str) -> None:
+    """SIGKILL every process whose environment holds ``SCHEMALINT_MCP_STDIO_RUN=marker``
+    (the server and whatever it started, detached or not), and their process groups."""
+    import signal
+
+    needle = f"{_MARKER_VAR}={marker}".encode()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    me = os.getpid()
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as fh:
+                env = fh.read()
+        except OSError:
+            continue
+        if needle in env.split(b"\0"):
+            with contextlib.suppress(OSError):
+                os.kill(int(entry), signal.SIGKILL)
+
+
+class _BoundedErrlog:
+    """A pipe for the server's stderr, drained in a thread that keeps the last 64 KiB."""
+
+    def __enter__(self) -> _BoundedErrlog:
+        from schemalint.bridge.client import _StderrTail
+
+        read_fd, write_fd = os.pipe()
+        self.reader = os.fdopen(read_fd, "rb")
+        self.file = os.fdopen(write_fd, "w", encoding="utf-8", errors="replace")
+        self.drain = _StderrTail(self.reader)
+        return self
+
+    def tail(self) -> str:
+        """The captured stderr as the end of a message (unsafe characters made visible)."""
+        with contextlib.suppress(Exception):
+            self.file.flush()
+        self.drain.thread.join(0.2)
+        text = self.drain.text()
+        return "\nserver stderr:\n" + text if text else "\n(the server wrote nothing to stderr)"
+
+    def __exit__(self, *exc: Any) -> None:
+        with contextlib.suppress(Exception):
+            self.file.close()
+
+
+class _GarbageCounter(logging.Handler):
+    """Counts the client's "Failed to parse JSONRPC message" records (lines that are not JSON-RPC)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "parse" in str(record.msg).lower():
+            self.count += 1
+
+    def note(self) -> str:
+        return (f"; the server wrote {self.count} line(s) to stdout that are not JSON-RPC messages"
+                if self.count else "")
+
+
+@contextlib.contextmanager
+def _quiet_client_logs(handler: logging.Handler) -> Iterator[None]:
+    """While listing, the mcp client's log records go to ``handler`` only (no tracebacks on stderr)."""
+    lg = logging.getLogger("mcp")
+    saved = (lg.handlers[:], lg.propagate, lg.level)
+    lg.handlers[:] = [handler]
+    lg.propagate = False
+    lg.setLevel(logging.DEBUG)
+    try:
+        yield
+    finally:
+        lg.handlers[:], lg.propagate = saved[0], saved[1]
+        lg.setLevel(saved[2])
+
+
+async def _list_stdio(argv: list[str], errlog: Any, cwd: str | None, marker: str) -> list[dict[str, Any]]:
     import mcp
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=cwd)
+    env = {**os.environ, _MARKER_VAR: marker}
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=env, cwd=cwd)
     listed: list[dict[str, Any]] = []
     if hasattr(mcp, "Client"):  # mcp >= 2
         async with mcp.Client(stdio_client(params, errlog=errlog)) as client:
@@ -387,18 +484,3 @@ def _describe(exc: BaseException) -> str:
         seen += 1
     text = str(exc) or type(exc).__name__
     return f"{type(exc).__name__}: {text}"
-
-
-def _stderr_tail(errlog: Any, limit: int = 2000) -> str:
-    try:
-        errlog.flush()
-        errlog.seek(0)
-        text = errlog.read()
-    except Exception:
-        return ""
-    text = text.strip()
-    if not text:
-        return "\n(the server wrote nothing to stderr)"
-    if len(text) > limit:
-        text = "..." + text[-limit:]
-    return "\nserver stderr:\n" + text

@@ -22,6 +22,8 @@ is loaded once.
 
 Import failures raise :class:`~schemalint.loaders.sources.SourceError` naming the
 module and the original error; the CLI turns that into exit 2 without a traceback.
+schemalint itself runs this only inside a worker process
+(:mod:`schemalint.bridge.python_worker`, docs/runtime-bridge.md), never in its own.
 """
 
 from __future__ import annotations

@@ -45,10 +45,20 @@ def _excluded(path: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def _walk_dir(root: str, skipped: list[tuple[str, str]] | None = None) -> Iterable[str]:
-    """Tool files under ``root``; one that is (or links to) a FIFO, device or socket is not
-    taken but recorded in ``skipped`` as ``(path, kind)``: reading it would block or never end."""
-    for dirpath, dirnames, filenames in os.walk(root):
+def _walk_dir(root: str, problems: list[tuple[str, str]] | None = None) -> Iterable[str]:
+    """Tool files under ``root``, in a stable order.
+
+    Appends ``(path, message)`` to ``problems`` (when given; the caller reports it as a warning)
+    for a directory that cannot be read, and for a file that is (or links to) a FIFO, device or
+    socket, which is not taken: reading it would block or never end.
+    """
+    def unreadable(exc: OSError) -> None:
+        if problems is not None:
+            where = exc.filename if isinstance(exc.filename, str) else root
+            problems.append((where, f"cannot read this directory ({exc.strerror or type(exc).__name__}); "
+                             "its files were not checked"))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
         for filename in sorted(filenames):
             if filename.lower().endswith(TOOL_FILE_SUFFIXES):
@@ -59,12 +69,13 @@ def _walk_dir(root: str, skipped: list[tuple[str, str]] | None = None) -> Iterab
                     kind = None  # a broken link: reading it reports the error
                 if kind is None:
                     yield path
-                elif skipped is not None:
-                    skipped.append((path, kind))
+                elif problems is not None:
+                    problems.append((path, f"{kind}, not a regular file: skipped by the directory walk or glob "
+                                     "(reading it could block or never end)"))
 
 
 def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
-                   skipped: list[tuple[str, str]] | None = None) -> list[str]:
+                   problems: list[tuple[str, str]] | None = None) -> list[str]:
     """Return the tool files named by ``sources``, de-duplicated, in a stable order.
 
     A file is taken whatever its suffix; a directory contributes its ``.json``,
@@ -73,9 +84,11 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
     (``*``, ``?``, ``[``, ``**``) contributes what it matches. ``exclude`` holds
     fnmatch patterns matched against the path and each of its components. A special file
     (FIFO, device, socket, or a link to one) found by a directory walk or a glob is left out
-    and appended to ``skipped`` as ``(path, kind)``; one named explicitly is returned, and
+    and appended to ``problems`` as ``(path, message)``; one named explicitly is returned, and
     reading it reports the error (:func:`schemalint.loaders.documents.read_source_bytes`).
     Raises :class:`SourceError` when a source does not exist or a glob matches nothing.
+    A directory of the walk that cannot be read appends ``(directory, message)`` to ``problems``
+    (when given; the caller reports it) and the walk goes on.
     """
     files: list[str] = []
     seen: set[str] = set()
@@ -88,7 +101,7 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
 
     for source in sources:
         if os.path.isdir(source):
-            for path in _walk_dir(source, skipped):
+            for path in _walk_dir(source, problems):
                 add(path)
         elif os.path.exists(source):
             add(source)
@@ -98,12 +111,14 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
                 raise SourceError(f"{source}: the pattern matches no file")
             for match in matches:
                 if os.path.isdir(match):
-                    for path in _walk_dir(match, skipped):
+                    for path in _walk_dir(match, problems):
                         add(path)
                 elif Path(match).is_file():
                     add(match)
-                elif skipped is not None and os.path.exists(match):
-                    skipped.append((match, special_kind(os.stat(match).st_mode) or "not a regular file"))
+                elif problems is not None and os.path.exists(match):
+                    kind = special_kind(os.stat(match).st_mode) or "not a regular file"
+                    problems.append((match, f"{kind}, not a regular file: skipped by the directory walk or glob "
+                                     "(reading it could block or never end)"))
         else:
             raise SourceError(f"{source}: no such file or directory")
     return files

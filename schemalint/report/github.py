@@ -12,16 +12,20 @@ from __future__ import annotations
 import os
 from typing import IO, Any
 
+from schemalint.textsafe import visible
+
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
-    """Escape a workflow-command message."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a workflow-command message: ``%``, CR and LF as GitHub documents, and every other
+    control character made visible (:func:`schemalint.textsafe.visible`), so no text from a tool
+    file can end the command, start another one or reach the log viewer as an escape sequence."""
+    return visible(text, keep="\r\n").replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:
-    """Escape a workflow-command property value."""
+    """Escape a workflow-command property value (``:`` and ``,`` too)."""
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
@@ -46,10 +50,12 @@ def annotation(d: Any) -> str:
         props.append(f"line={d.line or 1}")
         props.append(f"col={d.column or 1}")
     props.append(f"title={escape_property(f'{d.code} {d.name}')}")
-    where = f"[{d.tool}] " if d.tool else ""
+    where = f"[{visible(d.tool)}] " if d.tool else ""
     if not (file and os.path.exists(d.file)) and d.file:
-        where = f"{d.file}: " + where
-    text = where + d.message + (f"\nhint: {d.hint}" if d.hint else "")
+        where = f"{visible(d.file)}: " + where
+    # Text from the tool file is made visible whole (its newlines too); the one line break
+    # schemalint composes (before the hint) is escaped the workflow-command way.
+    text = where + visible(d.message) + (f"\nhint: {visible(d.hint)}" if d.hint else "")
     return f"::{COMMANDS[d.severity.value]} {','.join(props)}::{escape_data(text)}"
 
 
@@ -69,4 +75,4 @@ def render(result: Any, stream: IO[str], **_: Any) -> None:
                      f"{escape_data(str(result.baseline_path))} no longer occur; regenerate the baseline "
                      "to shrink it\n")
     for note in result.notes:
-        stream.write(f"note: {note}\n")
+        stream.write(f"note: {escape_data(visible(note))}\n")

@@ -20,7 +20,7 @@ def to_json(result: Any) -> dict[str, Any]:
             "diagnostics": len(result.diagnostics),
             "by_code": result.counts_by_code(),
             "by_severity": by_severity,
-            "internal_errors": sum(1 for d in result.diagnostics if d.code == "SL900"),
+            "internal_errors": sum(1 for d in result.diagnostics if d.code == "SL999"),
             "tools_by_format": result.tools_by_format,
             "elapsed_seconds": round(result.elapsed, 3),
             "notes": list(result.notes),

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from itertools import groupby
 from typing import IO, Any
 
+from schemalint.textsafe import visible
+
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
@@ -29,7 +31,7 @@ def _lines(result: Any, st: Callable[[str, str | None], str]) -> Iterator[tuple[
                 sev = d.severity.value
                 ptr = " at " + st(d.pointer, None) if d.pointer else ""
                 yield (f"    {st(_location(d), None)}: {st(sev, _STYLE[sev])} "
-                       f"{st(d.code, 'bold')} {d.name}{ptr}"), None
+                       f"{st(d.code, 'bold')} {st(d.name, None)}{ptr}"), None
                 yield "      " + st(d.message, None), None
                 if d.instance_path:
                     yield "      instance path: " + st(d.instance_path, None), "dim"
@@ -46,10 +48,10 @@ def _lines(result: Any, st: Callable[[str, str | None], str]) -> Iterator[tuple[
            + f" in {result.elapsed:.2f} s"), None
     counts = result.counts_by_code()
     if counts:
-        yield "by code: " + ", ".join(f"{code} {n}" for code, n in counts.items()), None
-    crashes = sum(1 for d in result.diagnostics if d.code == "SL900")
+        yield "by code: " + st(", ".join(f"{code} {n}" for code, n in counts.items()), None), None
+    crashes = sum(1 for d in result.diagnostics if d.code == "SL999")
     if crashes:
-        yield (f"internal errors: {st(str(crashes), 'bold')} (SL900: schemalint crashed in a rule; "
+        yield (f"internal errors: {st(str(crashes), 'bold')} (SL999: schemalint crashed in a rule; "
                "these tools were not fully checked; please report them)"), None
     for note in result.notes:
         yield "note: " + st(note, None), "dim"
@@ -62,14 +64,14 @@ def render(result: Any, stream: IO[str], *, color: bool | None = None, **_: Any)
     """
     use_color = color if color is not None else bool(getattr(stream, "isatty", lambda: False)())
     if not use_color:
-        for text, _style in _lines(result, lambda text, style: text):
+        for text, _style in _lines(result, lambda text, style: visible(text)):
             stream.write(text + "\n")
         return
     from rich.console import Console
     from rich.markup import escape
 
     def st(text: str, style: str | None) -> str:
-        return f"[{style}]{escape(text)}[/{style}]" if style else escape(text)
+        return f"[{style}]{escape(visible(text))}[/{style}]" if style else escape(visible(text))
 
     console = Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True, emoji=False)
     for text, style in _lines(result, st):

@@ -33,6 +33,8 @@ class Context:
     ``probe``: whether rules may call runtime validators (omission probes).
     ``replace_targets``: when true, ``targets`` replaces the targets inferred from each
     tool's format (``--target =openai``); otherwise it adds to them.
+    ``invisible_free_files``: source files whose text holds no invisible character, raw or
+    escaped, so SL501 skips their tools without a walk; empty when unknown.
     """
 
     targets: frozenset[str] = frozenset()
@@ -42,6 +44,7 @@ class Context:
     previous: Mapping[str, Tool] = field(default_factory=dict)
     probe: bool = True
     replace_targets: bool = False
+    invisible_free_files: frozenset[str] = frozenset()
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     _last_targets: list[Any] = field(default_factory=lambda: [None, frozenset()], repr=False, compare=False)
 
@@ -64,9 +67,14 @@ class Context:
     def targets_for(self, tool: Tool) -> frozenset[str]:
         """Provider profiles ``tool`` is checked against: those inferred from its format
         (:func:`schemalint.targets.infer_targets`) plus :attr:`targets`, or only
-        :attr:`targets` when :attr:`replace_targets` is set."""
+        :attr:`targets` when :attr:`replace_targets` is set. A Gemini declaration that uses
+        ``parametersJsonSchema`` (format ``gemini-json``) is checked as ``gemini-json`` when
+        ``gemini`` is asked for: that is the surface it is sent on."""
         if self.replace_targets:
-            return self.targets
+            targets = self.targets
+            if "gemini" in targets and tool.origin.format == "gemini-json":
+                return (targets - {"gemini"}) | {"gemini-json"}
+            return targets
         last = self._last_targets
         if last[0] is tool:
             return last[1]
@@ -75,7 +83,12 @@ class Context:
         inferred = infer_targets(tool)
         found = self._memo.get(("targets-union", inferred))
         if found is None:
-            found = self._memo[("targets-union", inferred)] = inferred | self.targets
+            found = inferred | self.targets
+            if "gemini-json" in inferred:
+                # `--target gemini` on a declaration that uses parametersJsonSchema checks the surface
+                # the declaration uses, not the `parameters` subset it does not send
+                found = found - {"gemini"}
+            self._memo[("targets-union", inferred)] = found
         last[0], last[1] = tool, found
         return found
 
@@ -114,11 +127,13 @@ class Rule:
 
     def applies(self, ctx: Context) -> bool:
         """True when this rule may run in ``ctx``. Rules with targets run unless the targets
-        were replaced (``--target =...``) by a set that shares none of theirs, because
+        were replaced (``--target =...``) by a set that shares none of theirs (``gemini`` also
+        stands for ``gemini-json``, see :meth:`Context.targets_for`), because
         targets inferred per tool may select them; their hooks filter per tool."""
         if not self.targets or not ctx.replace_targets:
             return True
-        return bool(ctx.targets.intersection(self.targets))
+        wanted = ctx.targets | {"gemini-json"} if "gemini" in ctx.targets else ctx.targets
+        return bool(wanted.intersection(self.targets))
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         """Diagnostics for one tool; default: none."""
@@ -163,7 +178,7 @@ class Rule:
 
 def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
     """Run every applicable rule over ``tools``; a rule that crashes on a tool yields an
-    ``SL900 internal-error`` diagnostic naming the exception instead of stopping the run."""
+    ``SL999 internal-error`` diagnostic naming the exception instead of stopping the run."""
     active = [r for r in rules if r.applies(ctx)]
     yield from run_tool_rules(active, tools, ctx)
     for rule in active:
@@ -173,7 +188,7 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
 def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
     """The per-tool half of :func:`run_rules`: ``check_tool`` of every rule in ``active`` (rules
     that apply in ``ctx``) on every tool, tool by tool; an exception in a rule becomes an
-    ``SL900 internal-error`` (:func:`internal_error`), the other rules and tools go on.
+    ``SL999 internal-error`` (:func:`internal_error`), the other rules and tools go on.
     A rule with :attr:`Rule.targets` is not called for a tool none of whose profiles
     (:meth:`Context.targets_for`) it has: it would find nothing there."""
     import os
@@ -262,7 +277,7 @@ def _lookup(node: Any, tokens: Sequence[str]) -> Any:
 
 
 def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
-    """The catalog half of :func:`run_rules` for one rule; a crash becomes an ``SL900`` diagnostic."""
+    """The catalog half of :func:`run_rules` for one rule; a crash becomes an ``SL999`` diagnostic."""
     try:
         yield from rule.check_catalog(tools, ctx)
     except Exception as exc:
@@ -270,16 +285,16 @@ def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterato
                              what="the catalog")
 
 
-INTERNAL_ERROR = "SL900"
-"""The code of an exception inside a rule (:mod:`schemalint.rules.shape.sl900_internal_error`)."""
+INTERNAL_ERROR = "SL999"
+"""The code of an exception inside a rule (:mod:`schemalint.rules.shape.sl999_internal_error`)."""
 
 FAIL_RULE_ENV = "SCHEMALINT_FAIL_RULE"
 """Fault injection for testing the crash path: a rule code here (``SL007``) makes that rule raise
-on every tool (``schemalint check --fail-rule SL007``); see rules/SL900-internal-error.md."""
+on every tool (``schemalint check --fail-rule SL007``); see rules/SL999-internal-error.md."""
 
 
 def internal_error(rule: Rule, exc: BaseException, where: Diagnostic, what: str = "this tool") -> Diagnostic:
-    """The ``SL900 internal-error`` diagnostic for ``exc`` raised by ``rule``, at the tool, file and
+    """The ``SL999 internal-error`` diagnostic for ``exc`` raised by ``rule``, at the tool, file and
     pointer of ``where`` (the tool object itself, or no tool for a catalog check). The message names the
     rule, the exception and the innermost traceback frame, and asks for a bug report."""
     import os

@@ -2,7 +2,7 @@
 
 ``schemalint check`` selects rules by code and name and validates configuration selectors
 from this table, then imports only the rule modules that can report something in the run
-(:func:`schemalint.rules.registry.rules_for_run`): importing all 43 rule modules and their
+(:func:`schemalint.rules.registry.rules_for_run`): importing all the rule modules and their
 helpers was a third of the start-up time of a check on one small file (issue 9).
 
 :data:`CATALOG` is the one list of rules: each family's ``RULES``
@@ -76,6 +76,7 @@ _SHAPE = "schemalint.rules.shape."
 _CONTRACT = "schemalint.rules.contract."
 _DESCRIPTION = "schemalint.rules.description."
 _PROVIDER = "schemalint.rules.provider."
+_POISONING = "schemalint.rules.poisoning."
 
 CATALOG: tuple[RuleEntry, ...] = (
     RuleEntry("SL000", "unreadable-source", (), _SHAPE + "sl000_unreadable_source:UnreadableSource"),
@@ -103,6 +104,14 @@ CATALOG: tuple[RuleEntry, ...] = (
               _DESCRIPTION + "sl201_description_mentions_unknown_parameter:DescriptionMentionsUnknownParameter"),
     RuleEntry("SL202", "description-mentions-removed-parameter", (),
               _DESCRIPTION + "sl202_description_mentions_removed_parameter:DescriptionMentionsRemovedParameter"),
+    RuleEntry("SL203", "description-range-mismatch", (),
+              _DESCRIPTION + "sl203_description_range_mismatch:DescriptionRangeMismatch"),
+    RuleEntry("SL204", "description-type-mismatch", (),
+              _DESCRIPTION + "sl204_description_type_mismatch:DescriptionTypeMismatch"),
+    RuleEntry("SL205", "description-enum-mismatch", (),
+              _DESCRIPTION + "sl205_description_enum_mismatch:DescriptionEnumMismatch"),
+    RuleEntry("SL206", "description-required-mismatch", (),
+              _DESCRIPTION + "sl206_description_required_mismatch:DescriptionRequiredMismatch"),
     RuleEntry("SL301", "tool-name-pattern", _NAME_AND_ROOT, _PROVIDER + "sl301_tool_name_pattern:ToolNamePattern"),
     RuleEntry("SL302", "description-too-long", ("openai", "openai-strict"),
               _PROVIDER + "sl302_description_too_long:DescriptionTooLong"),
@@ -148,7 +157,16 @@ CATALOG: tuple[RuleEntry, ...] = (
               _PROVIDER + "sl323_bedrock_strict_unsupported_keyword:BedrockStrictUnsupportedKeyword"),
     RuleEntry("SL324", "ollama-dropped-keyword", ("ollama",),
               _PROVIDER + "sl324_ollama_dropped_keyword:OllamaDroppedKeyword"),
-    RuleEntry("SL900", "internal-error", (), _SHAPE + "sl900_internal_error:InternalError"),
+    RuleEntry("SL325", "property-key-pattern", ("anthropic", "anthropic-strict", "bedrock", "mcp"),
+              _PROVIDER + "sl325_property_key_pattern:PropertyKeyPattern"),
+    RuleEntry("SL501", "invisible-character", (), _POISONING + "sl501_invisible_character:InvisibleCharacter"),
+    RuleEntry("SL502", "homoglyph-tool-name", (), _POISONING + "sl502_homoglyph_tool_name:HomoglyphToolName"),
+    RuleEntry("SL503", "hidden-instruction", (), _POISONING + "sl503_hidden_instruction:HiddenInstruction"),
+    RuleEntry("SL504", "secret-request", (), _POISONING + "sl504_secret_request:SecretRequest"),
+    RuleEntry("SL505", "unrelated-data-request", (),
+              _POISONING + "sl505_unrelated_data_request:UnrelatedDataRequest"),
+    RuleEntry("SL506", "tool-shadowing", (), _POISONING + "sl506_tool_shadowing:ToolShadowing"),
+    RuleEntry("SL999", "internal-error", (), _SHAPE + "sl999_internal_error:InternalError"),
 )
 """Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
 

@@ -60,9 +60,8 @@ def rules_for_run(enabled: Collection[str], tools: Sequence[Tool], ctx: Context)
     (:func:`schemalint.rules.base.run_tool_rules`) and their catalog hooks filter the same way.
     """
     profiles: set[str] = set(ctx.targets)
-    if not ctx.replace_targets:
-        for found in {ctx.targets_for(tool) for tool in tools}:
-            profiles.update(found)
+    for found in {ctx.targets_for(tool) for tool in tools}:
+        profiles.update(found)
     runtime = any(tool.runtime is not None for tool in tools)
     return [rule_instance(e) for e in CATALOG if e.code in enabled and e.can_report(profiles, runtime)]
 

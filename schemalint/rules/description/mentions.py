@@ -35,6 +35,7 @@ Which names are *known* (and so never reported) is decided in :func:`analyse`.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -226,7 +227,7 @@ _RE_NOUN_AFTER = _lazy(rf"\s+{_PARAM_NOUN}\b")
 _RE_TO_VALUE = _lazy(r"\s+(?:to|as)\s+(?:`|'|\"|\d|true\b|false\b|null\b)", re.I)
 _RE_SET_OF = _lazy(r"\s+of\b")
 _RE_CONJ = _lazy(r"\s*(?:,\s*(?:and|or)?|and|or|&)\s*(?:the\s+)?(?=[`'\"]?[A-Za-z_])")
-_RE_ASSIGN = _lazy(rf"(?<![\w?&.=/-])({IDENT})\s?=\s?(?![=>])(?=[\w\"'`\[{{(-])")
+_RE_ASSIGN = _lazy(rf"(?<![\w?&.=/@$#-])({IDENT})\s?=\s?(?![=>])(?=[\w\"'`\[{{(-])")
 _RE_KWARG = _lazy(rf"(?:^|[,(\s])({IDENT})\s*=(?!=)")
 _RE_LEAD_QUOTES = _lazy(r"^[`'\"]+")
 _RE_PREP_BEFORE = _lazy(r"\b(?:of|for|in|to)\s+[`'\"]?\w*$")
@@ -289,10 +290,21 @@ class Finding:
     mention: Mention
     severity: Severity
     removed_in: str | None = None
+    spelling_of: str | None = None
+    """A declared property that is the token after case and separator folding
+    (``file_path`` for ``filePath``): the text misspells a real parameter."""
+    declared_at: str | None = None
+    """Schema pointer where the token *is* declared, when the text addresses it at another
+    level (flat arguments documented for a schema that wraps them in ``request``)."""
+    also: tuple[str, ...] = ()
+    """Further names of the same wrong-level argument list (one finding per list)."""
+    wrapper: str | None = None
+    """The top-level property that holds the names of a wrong-level finding (``request``)."""
 
     def suggestion(self) -> str | None:
-        """The nearest property at the described level, or ``None``."""
-        return nearest(self.mention.token, self.site.level)
+        """The declared spelling of a near-miss, else the nearest property at the described level,
+        or ``None``."""
+        return self.spelling_of or nearest(self.mention.token, self.site.level)
 
 
 def _norm(name: str) -> str:
@@ -545,9 +557,90 @@ def _after_other_tool(text: str, start: int, tool_names: frozenset[str] | set[st
 _OUTPUT_WORDS = _lazy(
     r"\b(?:returns?|returned|response|responses|outputs?|contains?|includes|"
     r"each\s+(?:entry|item|object|record|element|result)|yields?|shows?|"
-    r"whose|has\s+the|payload)\b",
+    r"whose|has\s+the|payload|gives\s+back|comes?\s+back|"
+    r"results?\s+(?:lists?|gives?|has|have|holds?|carr(?:y|ies)|shows?))\b",
     re.I,
 )
+_OUTPUT_HEADER = _lazy(
+    r"^[ \t]*(?:#+\s*)?(?:[-*•]\s*)?(?:(?:example|sample)\s+)?(?:responses?|outputs?|results?|returns?|"
+    r"return\s+values?)(?:\s+(?:fields?|format|example|shape|schema|values?))?\s*:[ \t]*(.*)$",
+    re.I | re.M,
+)
+_RE_CALL_OPEN = _lazy(r"[A-Za-z_][\w.]*\s*$")
+_RE_SHORTHAND_NEXT = _lazy(r"[^\s,]*,[A-Za-z_]\w*=")
+_RE_TYPE_PLACEHOLDER = _lazy(r"(?:string|integer|int|boolean|bool|number|float|timestamp|list|str)(?=[,}\]\s]|$)")
+_RE_COND_PREFIX = _lazy(r"(?:\(|\b(?:or|and|where|not|OR|AND|WHERE|NOT))\s*\(?\s*$")
+_RE_COND_SUFFIX = _lazy(
+    r"\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.-]+)\s*\)?\s+(?:or|and|OR|AND)\s+\(?\s*[A-Za-z_]\w*\s*(?:!?=|<>|<|>|\bin\b|\bis\b)"
+)
+
+
+def _blank_output_sections(text: str) -> str:
+    """Blank the response parts of a description (offsets stay valid): the rest of a line
+    ``Returns: ...`` / ``Example response: ...``, and when that header ends its line, the
+    lines after it up to a blank line or an ``Args:``/``Parameters:`` header. What sits there
+    describes what the tool gives back, never what to pass."""
+    if ":" not in text:
+        return text
+    low = text.lower()
+    if "return" not in low and "respon" not in low and "output" not in low and "result" not in low:
+        return text
+    out = text
+    for m in _OUTPUT_HEADER.finditer(text):
+        if m.group(1).strip():
+            lo, hi = m.start(1), m.end(1)
+        else:
+            lo = m.end()
+            hi = len(text)
+            pos = text.find("\n", m.end())
+            while pos != -1:
+                nxt = text.find("\n", pos + 1)
+                line = text[pos + 1 : nxt if nxt != -1 else len(text)]
+                if not line.strip() or _ARG_HEADER.match(line):
+                    hi = pos
+                    break
+                pos = nxt
+        out = out[:lo] + _RE_NOT_NL.sub(" ", out[lo:hi]) + out[hi:]
+    return out
+
+
+def _inside_other_call(text: str, start: int, tool_name: str) -> bool:
+    """``start`` lies inside ``Other(...)``: keyword arguments of a constructor or of another
+    call (``Result(total_count=3)``), not of this tool."""
+    depth = 0
+    i = start - 1
+    lo = max(0, start - 400)
+    while i >= lo:
+        c = text[i]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            if depth == 0:
+                head = _RE_CALL_OPEN.search(text, max(0, i - 80), i)
+                return head is not None and head.group(0).strip() != tool_name
+            depth -= 1
+        elif c == "\n" and depth == 0 and i < start - 200:
+            return False
+        i -= 1
+    return False
+
+
+def _assignment_is_value(text: str, m: re.Match[str], tool_name: str) -> bool:
+    """``x=value`` that is not an instruction to pass ``x``: a shorthand value string
+    (``A=string,B={...}``), a condition on a record's state (``(x = 'a' or x = 'b')``), or a
+    keyword argument of another call or constructor (``Result(total=3)``)."""
+    start, end = m.start(1), m.end()
+    if start > 0 and text[start - 1] in ",{[":
+        return True  # a later key of a shorthand run A=1,B=2
+    if _RE_SHORTHAND_NEXT.match(text, end) or _RE_TYPE_PLACEHOLDER.match(text, end):
+        return True
+    eq = text.find("=", m.end(1))
+    spaced = 0 < eq < len(text) - 1 and text[eq - 1] == " " and text[eq + 1] == " "
+    if spaced and (
+        _RE_COND_PREFIX.search(text[max(0, start - 12) : start]) or _RE_COND_SUFFIX.match(text, eq + 1)
+    ):
+        return True
+    return "(" in text[max(0, start - 400) : start] and _inside_other_call(text, start, tool_name)
 
 
 def _sentence(text: str, start: int, end: int, reach: int = 300) -> str:
@@ -628,6 +721,7 @@ def extract_mentions(
                     add(k, at, at + len(k), "json")
 
     clean = _blank(_blank(text, _FENCE), _URL) if ("`" in text or "/" in text or "www." in text) else text
+    clean = _blank_output_sections(clean)
     latin = not _mostly_non_latin(clean)
 
     # Args:/Parameters: sections (docstring style), language neutral.
@@ -800,6 +894,8 @@ def extract_mentions(
                 if _after_other_tool(clean, m.start(), tool_names, tool_name):
                     continue
                 if _RE_COND_BEFORE.search(clean[max(0, m.start() - 30) : m.start()]):
+                    continue
+                if _assignment_is_value(clean, m, tool_name):
                     continue
                 add(tok, m.start(1), m.end(1), "assign")
 
@@ -1214,6 +1310,83 @@ def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) ->
     return found
 
 
+_RE_WORDS = _lazy(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+@functools.lru_cache(maxsize=8192)
+def _spellings(name: str) -> tuple[str, ...]:
+    """The snake_case and camelCase spellings of ``name`` other than ``name`` itself (none for a
+    one-word name): ``filePath`` -> ``("file_path",)``, ``replace_all`` -> ``("replaceAll",)``."""
+    words = _RE_WORDS.findall(name)
+    if len(words) < 2 or not _RE_IDENT_FULL.fullmatch(name):
+        return ()
+    low = [w.lower() for w in words]
+    snake = "_".join(low)
+    camel = low[0] + "".join(w[:1].upper() + w[1:] for w in low[1:])
+    return tuple(v for v in dict.fromkeys((snake, camel)) if v != name)
+
+
+def _near_miss_table(sites: Sequence[Site]) -> tuple[tuple[str, str], ...]:
+    """(other spelling, declared name) pairs of the properties at the levels the ``sites`` speak
+    about (a spelling that is itself declared somewhere is dropped where a hit is reported)."""
+    names = dict.fromkeys(n for site in sites for n in site.level)
+    return tuple(
+        (v, n) for n in names if "_" in n or _RE_CAMEL.search(n) for v in _spellings(n) if v not in names
+    )
+
+
+def _near_misses(site: Site, table: tuple[tuple[str, str], ...]) -> Iterator[tuple[Mention, str]]:
+    """Identifiers of ``site.text`` (backticked or plain) that spell a declared property another
+    way, outside code blocks, URLs, value formats and response sections."""
+    text = site.text
+    hits = [(v, n) for v, n in table if v in text]
+    if not hits or _mostly_non_latin(text):
+        return
+    own = site.where.split("`")[1].rsplit("/", 1)[-1] if site.where.startswith("the description of property") else ""
+    clean = _blank_output_sections(_blank(_blank(text, _FENCE), _URL))
+    for variant, declared in hits:
+        if declared == own:
+            continue  # a property naming its own other spelling: an API field name, a source
+        for m in re.finditer(rf"(?<![\w$@]){re.escape(variant)}(?!\w)", clean):
+            q = 1 if m.start() > 0 and clean[m.start() - 1] in "`'\"" else 0
+            if _value_shaped(clean, m.start() - q, m.end() + q) and not q:
+                continue
+            if q and _value_shaped(clean, m.start() - 1, m.end() + 1):
+                continue
+            if clean[m.end() : m.end() + 4].lstrip("`'\" ")[:1] == "=" and _RE_COND_BEFORE.search(
+                clean[max(0, m.start() - 40) : m.start()]
+            ):
+                continue  # a state ("becomes the default (isDefault=True)"), not an instruction
+            yield Mention(variant, m.start(), m.end(), "nearmiss"), declared
+            break
+
+
+def _declared_pointer(tool: Tool, name: str) -> tuple[str | None, str | None]:
+    """(schema pointer of the first property ``name`` declared anywhere in the advertised schema,
+    the top-level property that holds it, directly or through a local ``$ref``)."""
+    for node in index_schema(tool.advertised).nodes:
+        if node.keyword == "properties" and node.token == name:
+            return node.pointer, _holder(tool.advertised, node.pointer)
+    return None, None
+
+
+def _holder(schema: Any, pointer: str) -> str | None:
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(props, Mapping):
+        return None
+    for key, sub in props.items():
+        if pointer.startswith(f"/properties/{escape_token(key)}/"):
+            return key
+        refs = [sub.get("$ref")] if isinstance(sub, Mapping) else []
+        if isinstance(sub, Mapping):
+            refs += [b.get("$ref") for k in ("anyOf", "allOf", "oneOf") for b in sub.get(k) or ()
+                     if isinstance(b, Mapping)]
+        for ref in refs:
+            if isinstance(ref, str) and ref.startswith("#/") and pointer.startswith(ref[1:] + "/"):
+                return key
+    return None
+
+
 def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
     idx, catalog_names = _catalog_info(getattr(ctx, "catalog", ()) or ())
     plain_wanted = (
@@ -1228,7 +1401,13 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
     known: set[str] | None = None
     removed = None
     reported: set[tuple[str, str]] = set()
+    table = _near_miss_table(sites)
+    spelled = dict(table)
+    forbid = bool(_FORBID_EXTRAS & set(getattr(ctx, "targets", ()) or ()))
     for site in sites:
+        sev = Severity.ERROR if site.closed or forbid else Severity.WARNING
+        elsewhere: list[Mention] = []
+        at_level = False
         for mention in _site_mentions(site, tool.name, catalog_names):
             tok = mention.token
             if known is None:
@@ -1236,6 +1415,11 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
                     set(_tool_names(tool)) | schema_values(tool.advertised) | schema_names(tool.output_schema)
                 )
             if tok in known or tok in catalog_names:
+                if mention.kind == "arglist" and site.level:
+                    if tok in site.level:
+                        at_level = True
+                    elif tok in _tool_names(tool):
+                        elsewhere.append(mention)
                 continue
             if (site.file_pointer, tok) in reported:
                 continue
@@ -1245,6 +1429,20 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
             if where is None and mention.plain:
                 continue
             reported.add((site.file_pointer, tok))
-            closed = site.closed or bool(_FORBID_EXTRAS & set(getattr(ctx, "targets", ()) or ()))
-            sev = Severity.ERROR if closed else Severity.WARNING
-            yield Finding(site, mention, sev, where)
+            yield Finding(site, mention, sev, where, spelled.get(tok) if where is None else None)
+        if len(elsewhere) >= 2 and not at_level and site.where == "the tool description":
+            # an argument list of names that all live one level down (inside `request`): one finding
+            first = elsewhere[0]
+            pointer, holder = _declared_pointer(tool, first.token)
+            reported.update((site.file_pointer, m.token) for m in elsewhere)
+            yield Finding(site, first, sev, declared_at=pointer, also=tuple(m.token for m in elsewhere[1:]),
+                          wrapper=holder)
+        if table:
+            for mention, declared in _near_misses(site, table):
+                tok = mention.token
+                if (site.file_pointer, tok) in reported or tok in catalog_names or tok in _tool_names(tool):
+                    continue
+                if known is not None and tok in known:
+                    continue
+                reported.add((site.file_pointer, tok))
+                yield Finding(site, mention, sev, spelling_of=declared)

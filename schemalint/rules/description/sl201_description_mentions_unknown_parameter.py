@@ -36,6 +36,16 @@ def finding_message(f: Finding, *, removed: bool) -> tuple[str, str]:
     if removed:
         head = (f"{where} asks for `{tok}`, which the advertised schema does not declare although "
                 f"{f.removed_in} does (removed here, or not yet added)")
+    elif f.spelling_of:
+        head = (f"{where} writes `{tok}`, a different spelling of the declared property `{f.spelling_of}` "
+                f"(same name after case and separator folding); the schema declares no `{tok}`")
+    elif f.declared_at is not None:
+        listed = [f"`{n}`" for n in (tok, *f.also)]
+        names = listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+        inside = f"inside `{f.wrapper}`" if f.wrapper else "one level down"
+        head = (f"{where} documents {names} as arguments of the call, but the schema declares "
+                f"{'them' if f.also else 'it'} {inside} (`{tok}` at {f.declared_at}): the text addresses the "
+                "top level of the arguments")
     else:
         head = f"{where} presents `{tok}` as a parameter, but the schema at that level declares no `{tok}`"
     if f.severity is Severity.ERROR:
@@ -47,6 +57,12 @@ def finding_message(f: Finding, *, removed: bool) -> tuple[str, str]:
         head += "; a model that follows the description sends a key the tool does not declare"
     near = f.suggestion()
     hint = f"did you mean `{near}`? " if near and near != tok else ""
+    if f.spelling_of:
+        return head, f"Write `{f.spelling_of}`, the declared spelling, in the description."
+    if f.declared_at is not None:
+        parent = f"`{f.wrapper}`" if f.wrapper else "its parent object"
+        return head, (f"Document the names as keys of {parent} (e.g. {{\"{f.wrapper or 'parent'}\": "
+                      f"{{\"{tok}\": ...}}}}), or flatten the schema to match the description.")
     if removed:
         hint += f"Either restore `{tok}` in the advertised schema or remove it from the description."
     else:

@@ -5,6 +5,13 @@ single enum value (STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL); a lis
 "Unknown name \"type\" ... Proto field is not repeating, cannot start list"
 (zed-industries/zed#53919, prism-php/prism#974; shared case 007, aoci-spec/aoci-code#61).
 Optional values use ``nullable: true`` (pydantic-ai GoogleOpenAPISchemaTransformer @ 4fda389).
+
+A union node (``anyOf``) without ``type`` becomes ``TYPE_UNSPECIFIED`` in the proto, which
+Gemini 3 refuses (UKGovernmentBEIS/inspect_ai#3097, 2026-01: "Gemini 3 started rejecting function
+schemas containing TYPE_UNSPECIFIED"; the fix there was to send ``parametersJsonSchema``) and
+Vertex refuses on union branches (zereight/gitlab-mcp#166: "Invalid value at
+'...any_of[0].type' (Type), \"\""). ``parametersJsonSchema`` takes ``anyOf`` as JSON Schema,
+so the ``gemini-json`` profile does not report it.
 """
 
 from __future__ import annotations
@@ -20,13 +27,14 @@ TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object", 
 
 
 class GeminiInvalidType(ProviderRule):
-    """A ``type`` value Gemini's Schema proto cannot hold."""
+    """A ``type`` value Gemini's Schema proto cannot hold, or none on a union (``anyOf``) node."""
 
     code = "SL314"
     name = "gemini-invalid-type"
     severity = E
     summary = (
-        "type is a list or an unknown name; Gemini parameters take one type (use nullable: true for null)."
+        "type is a list, an unknown name or missing on an anyOf node; Gemini parameters take one type "
+        "(use nullable: true for null)."
     )
     targets = ("gemini",)
     source = (
@@ -35,7 +43,29 @@ class GeminiInvalidType(ProviderRule):
     )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
-        for node in index_for(tool, ctx).having("type"):
+        index = index_for(tool, ctx)
+        for node in index.having("anyOf"):
+            if "type" in node.schema or node.pointer == "" or index.is_conditional(node):
+                continue
+            branches = node.schema.get("anyOf")
+            if not isinstance(branches, list):
+                continue
+            types = {b["type"] for b in branches if isinstance(b, dict) and isinstance(b.get("type"), str)}
+            types.discard("null")
+            shared = next(iter(types)) if len(types) == 1 else None
+            yield Finding(
+                "gemini",
+                E,
+                node.pointer,
+                "union",
+                f'{where(node)} is an anyOf without "type"; Gemini\'s parameters proto then holds '
+                "TYPE_UNSPECIFIED, which Gemini 3 and Vertex AI refuse (400 'Invalid value ... type')",
+                (f'add "type": "{shared}" next to anyOf' if shared else
+                 'add the "type" the branches share, or send the declaration as parametersJsonSchema, '
+                 "which takes anyOf as JSON Schema"),
+                node.instance_path,
+            )
+        for node in index.having("type"):
             t = node.schema.get("type")
             pointer = ptr_key(node.pointer, "type")
             if isinstance(t, list):

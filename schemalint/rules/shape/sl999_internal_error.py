@@ -1,4 +1,4 @@
-"""SL900 internal-error: schemalint itself failed while checking a tool (a bug to report).
+"""SL999 internal-error: schemalint itself failed while checking a tool (a bug to report).
 
 Emitted by the rule runner (:func:`schemalint.rules.base.run_tool_rules` and
 :func:`~schemalint.rules.base.run_catalog_rule`) when a rule raises, never by a hook: an
@@ -17,7 +17,7 @@ class InternalError(Rule):
     """A rule raised an exception on a tool or on the catalog; the message names the rule, the
     exception and the innermost traceback line, and asks for a bug report."""
 
-    code = "SL900"
+    code = "SL999"
     name = "internal-error"
     severity = Severity.ERROR
     summary = "schemalint crashed in a rule on this tool; a bug in schemalint to report, not a finding."

@@ -1,0 +1,1 @@
+"""The runtime bridge: worker processes that import untrusted tool code (docs/runtime-bridge.md)."""

@@ -1,0 +1,349 @@
+"""What a property description *states* that its schema could say (shared by SL203-SL206).
+
+A description is a third contract next to the advertised and runtime schemas: "(1-50,
+default: 10)", "Integer only", "one of: asc, desc", "Required." are claims the schema can
+carry (``minimum``/``maximum``/``default``, ``type: integer``, ``enum``, ``required``). The
+readers here accept only unambiguous wording (precision first, as for SL201): an example
+("e.g. 1-5"), a conditional ("required if ..."), an open list ("such as", "etc.") is never a
+claim. Every reader returns the quoted text and its offset so that a finding can quote it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from schemalint.model import Tool
+from schemalint.schema.index import SchemaNode, index_schema
+
+__all__ = ["Claim", "PropertySite", "property_sites", "quote"]
+
+_NUM = r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+
+
+class PropertySite:
+    """One described property: its schema ``node``, ``name`` (last path segment), ``label``
+    (``a/b``, computed on first use), the ``description`` text, ``lower`` (the text in lower
+    case, for cheap pre-filters) and the ``parent`` object node (``None`` at the root)."""
+
+    __slots__ = ("_label", "description", "lower", "name", "node", "numeric", "parent")
+
+    def __init__(self, node: SchemaNode, description: str, lower: str) -> None:
+        self.node = node
+        self.name = node.token or ""
+        self.description = description
+        self.lower = lower
+        self.parent = node.parent
+        t = node.schema.get("type")
+        self.numeric = t in ("integer", "number") or (not isinstance(t, str) and bool(
+            types_of(node.schema) & {"integer", "number"}))
+        """The schema may be an integer or a number (SL203, SL204 read only these)."""
+        self._label: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The property path as descriptions name it (``a/b``)."""
+        if self._label is None:
+            parts: list[str] = []
+            cur: SchemaNode | None = self.node
+            while cur is not None and cur.parent is not None:
+                if cur.keyword == "properties":
+                    parts.append(cur.token or "")
+                cur = cur.parent
+            self._label = "/".join(reversed(parts))
+        return self._label
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A statement read from a description: ``kind``, parsed ``value`` and the ``text`` quoted."""
+
+    kind: str
+    value: Any
+    text: str
+
+
+_SITES: dict[int, tuple[Tool, tuple[PropertySite, ...]]] = {}
+_TRIGGER = re.compile(
+    r"[0-9]|one of|value|option|choice|either|required|mandatory|integer|whole number|decimal|e\.g\.|example|such as"
+)
+"""Every claim reader needs one of these in the lower-cased text; a description without any is
+no site (one case-sensitive scan: a case-insensitive one costs three times as much)."""
+
+
+def property_sites(tool: Tool) -> tuple[PropertySite, ...]:
+    """Every property of ``tool``'s advertised schema (any depth, ``$defs`` included, conditional
+    subschemas excluded) whose string ``description`` holds something a claim reader needs (a
+    digit, "one of", "value", "required" ...); computed once per tool for the four rules."""
+    hit = _SITES.get(id(tool))
+    if hit is not None and hit[0] is tool:
+        return hit[1]
+    schema = tool.advertised
+    sites: tuple[PropertySite, ...] = ()
+    if isinstance(schema, dict):
+        trigger = _TRIGGER.search
+        found = []
+        for node in index_schema(schema).having("description"):
+            desc = node.schema["description"]
+            if node.keyword != "properties" or node.conditional or type(desc) is not str:
+                continue
+            low = desc.lower()
+            if trigger(low) is not None:
+                found.append(PropertySite(node, desc, low))
+        sites = tuple(found)
+    if len(_SITES) > 4096:
+        _SITES.clear()
+    _SITES[id(tool)] = (tool, sites)
+    return sites
+
+
+def quote(text: str, limit: int = 80) -> str:
+    """``text`` shortened to ``limit`` characters for a message, in double quotes."""
+    text = " ".join(text.split())
+    return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
+
+
+def types_of(schema: Mapping[str, Any]) -> set[str]:
+    """The JSON types a schema declares (``type`` string or list; ``anyOf``/``oneOf`` branches)."""
+    found: set[str] = set()
+    t = schema.get("type")
+    if isinstance(t, str):
+        found.add(t)
+    elif isinstance(t, list):
+        found.update(x for x in t if isinstance(x, str))
+    for key in ("anyOf", "oneOf"):
+        for b in schema.get(key) or ():
+            if isinstance(b, Mapping):
+                found |= types_of(b)
+    return found
+
+
+def to_number(text: str) -> int | float:
+    """``"10"`` -> 10, ``"0.5"`` -> 0.5, ``"1,000,000"`` -> 1000000."""
+    text = text.replace(",", "")
+    return float(text) if "." in text else int(text)
+
+
+# --------------------------------------------------------------------------- readers
+
+_EXAMPLE_BEFORE = re.compile(r"(?:e\.g\.|eg\.|for example|example|such as|like|i\.e\.)\s*:?\s*$", re.I)
+_RANGE_PATTERNS = (
+    re.compile(rf"\(\s*(?:range\s*:?\s*)?({_NUM})\s*(?:-|–|—|to|\.\.)\s*({_NUM})\s*(?:[,;)]|$)", re.I),
+    re.compile(rf"\bbetween\s+({_NUM})\s+and\s+({_NUM})\b", re.I),
+    re.compile(rf"\b(?:range|ranges|valid\s+range|allowed\s+range)\s*(?:is|:)?\s*(?:from\s+)?({_NUM})\s*"
+               rf"(?:-|–|—|to|\.\.)\s*({_NUM})\b", re.I),
+    re.compile(rf"\bfrom\s+({_NUM})\s+to\s+({_NUM})\s*(?:\(inclusive\)|inclusive)", re.I),
+)
+_MAX = re.compile(rf"\b(?:max(?:imum)?(?:\s+(?:value|is|of))?\s*[:=]?|at\s+most|no\s+more\s+than|up\s+to)\s+({_NUM})\b"
+                  r"(?!\s*(?:%|percent|characters?|chars?|bytes?|items?|elements?|entries|words?|digits?|"
+                  r"decimal|[KMG]B|ms|seconds?|minutes?|hours?|days?))", re.I)
+_MIN = re.compile(rf"\b(?:min(?:imum)?(?:\s+(?:value|is|of))?\s*[:=]?|at\s+least)\s+({_NUM})\b"
+                  r"(?!\s*(?:%|percent|characters?|chars?|bytes?|items?|elements?|entries|words?|digits?|"
+                  r"decimal|[KMG]B|ms|seconds?|minutes?|hours?|days?))", re.I)
+_DEFAULT = re.compile(
+    rf"\bdefaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*([`'\"]?)({_NUM}|true|false|null|none)\1(?![\w%-]|\.\d)"
+    r"(?!\s*(?:%|percent|ms|milli\w*|seconds?|secs?|minutes?|mins?|hours?|days?|weeks?|months?|years?|"
+    r"characters?|bytes?|[KMG]B|items?|results?|before|after|ago)\b)",
+    re.I,
+)
+
+
+HAS_DIGIT = re.compile(r"\d")
+"""A description without a digit states no bound and no numeric default."""
+
+
+def read_bounds(text: str) -> list[Claim]:
+    """``min``/``max`` claims (a range "(1-50)", "between 1 and 50", "range: 1-50", "max 100",
+    "at least 1"); never inside an example ("e.g. 1-5")."""
+    out: list[Claim] = []
+    seen: set[str] = set()
+    for pat in _RANGE_PATTERNS:
+        for m in pat.finditer(text):
+            if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 20) : m.start() + 1]):
+                continue
+            lo, hi = to_number(m.group(1)), to_number(m.group(2))
+            if lo >= hi:
+                continue  # "2024-01" is a date, "10-5" nothing we can read
+            if "min" not in seen:
+                out.append(Claim("min", lo, m.group(0).strip()))
+                seen.add("min")
+            if "max" not in seen:
+                out.append(Claim("max", hi, m.group(0).strip()))
+                seen.add("max")
+    for kind, pat in (("max", _MAX), ("min", _MIN)):
+        if kind in seen:
+            continue
+        for m in pat.finditer(text):
+            if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 20) : m.start()]):
+                continue
+            out.append(Claim(kind, to_number(m.group(1)), m.group(0).strip()))
+            seen.add(kind)
+            break
+    return out
+
+
+def read_default(text: str) -> Claim | None:
+    """A stated default that is a number, ``true``/``false`` or ``null`` ("default: 10",
+    "Defaults to false"); string defaults are too ambiguous to read."""
+    m = _DEFAULT.search(text)
+    if m is None:
+        return None
+    raw = m.group(2).lower()
+    value: Any = {"true": True, "false": False, "null": None, "none": None}.get(raw)
+    if raw not in ("true", "false", "null", "none"):
+        value = to_number(m.group(2))
+    return Claim("default", value, m.group(0).strip())
+
+
+_INTEGER_ONLY = re.compile(
+    r"\b(?:integers?\s+only|only\s+integers?|must\s+be\s+(?:an?\s+)?(?:positive\s+|non-negative\s+|whole\s+)?"
+    r"integer|whole\s+numbers?\s+only|must\s+be\s+a\s+whole\s+number|no\s+decimals?|without\s+decimals?)\b",
+    re.I,
+)
+_DECIMAL_EXAMPLE = re.compile(r"(?:e\.g\.|for example|example|such as)\s*:?,?\s*[`'\"]?(-?\d+\.\d+)(?!\d|\.\d)", re.I)
+
+
+INTEGER_WORDS = re.compile(r"integer|whole number|decimal|e\.g\.|example|such as")
+"""No match in the lower-cased description: neither :func:`read_integer_only` nor
+:func:`read_decimal_example` has anything to read."""
+
+
+def read_integer_only(text: str) -> Claim | None:
+    """"Integer only", "must be an integer", "whole numbers only", "no decimals"."""
+    m = _INTEGER_ONLY.search(text)
+    return Claim("integer", True, m.group(0)) if m else None
+
+
+def read_decimal_example(text: str) -> Claim | None:
+    """An example value with a fraction ("e.g. 0.75")."""
+    m = _DECIMAL_EXAMPLE.search(text)
+    return Claim("decimal", m.group(1), m.group(0)) if m else None
+
+
+_VALUES_MARKER = re.compile(
+    r"\b(?:(?:must\s+be\s+)?one\s+of|(?:the\s+)?(?:allowed|valid|possible|accepted|supported|permitted)\s+"
+    r"(?:values?|options?)(?:\s+(?:are|is|include))?|(?:available\s+)?options\s+are|choices\s+are|"
+    r"must\s+be\s+either|either)\s*(:)?\s*",
+    re.I,
+)
+_QUOTED = re.compile(r"\s*(?:,|\||/|\bor\b|,\s*or\b|\band\b)?\s*([`'\"])([^`'\"\n]{1,40})\1")
+_BARE_ITEM = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s\|\s|\s+or\s+|/)?\s*([A-Za-z0-9_](?:[\w-]|\.(?=\w)){0,29})")
+_VERB_BEFORE = re.compile(r"\b(?:use|pass|set|specify|provide|supply|give|include)\s+$", re.I)
+_OPEN_LIST = re.compile(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|\.\.\.|…)|,\s*\.\.\.)", re.I)
+
+
+VALUE_WORDS = re.compile(r"one of|value|option|choice|either")
+"""No match in the lower-cased description: :func:`read_values` has nothing to read."""
+
+
+def read_values(text: str) -> Claim | None:
+    """An exhaustive list of allowed values: a marker ("one of", "allowed values:", "either")
+    followed by two or more quoted/backticked values, or after a colon by bare words ended by
+    ``.``/``)``/a line end. Lists left open ("etc.", "...") and examples are not claims."""
+    for m in _VALUES_MARKER.finditer(text):
+        if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 20) : m.start()]):
+            continue
+        items: list[str] = []
+        pos = m.end()
+        while True:
+            q = _QUOTED.match(text, pos)
+            if not q:
+                break
+            items.append(q.group(2))
+            pos = q.end()
+        if len(items) < 2 and m.group(1):
+            items, pos = [], m.end()
+            while True:
+                b = _BARE_ITEM.match(text, pos)
+                if not b or (items and not text[pos:b.start(1)].strip(" ")):
+                    break
+                items.append(b.group(1))
+                pos = b.end()
+            end = text[pos : pos + 2]
+            if not (end == "" or end[:1] in ".)\n;" ):
+                continue  # the list runs into prose: not a list of values
+        if len(items) < 2 or _OPEN_LIST.match(text[pos:]):
+            continue
+        if m.group(0).lower().startswith("either") and (
+            len(items) != 2 or _VERB_BEFORE.search(text[max(0, m.start() - 30) : m.start()])
+        ):
+            continue
+        return Claim("values", tuple(dict.fromkeys(items)), text[m.start() : pos].strip())
+    return None
+
+
+def enum_values(schema: Mapping[str, Any]) -> set[str] | None:
+    """The allowed values a property schema declares (``enum``/``const``, in ``items`` and in
+    ``anyOf``/``oneOf`` branches), as strings; ``None`` when it declares none."""
+    found: set[str] = set()
+    any_found = False
+    stack = [schema]
+    while stack:
+        s = stack.pop()
+        for key in ("enum", "const"):
+            if key in s:
+                any_found = True
+                vals = s[key] if key == "enum" and isinstance(s[key], list) else [s[key]]
+                found.update(_as_text(v) for v in vals)
+        for key in ("anyOf", "oneOf", "allOf"):
+            stack.extend(b for b in s.get(key) or () if isinstance(b, Mapping))
+        items = s.get("items")
+        if isinstance(items, Mapping):
+            stack.append(items)
+    return found if any_found else None
+
+
+def _as_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return "null" if v is None else str(v)
+
+
+_REQUIRED = re.compile(
+    r"^\s*(?:\*\*)?[(\[]?\s*(?:required|mandatory)\s*(?:\*\*)?\s*(?:[)\].:,;!-]|$)|"
+    r"\b(?:this|the)\s+(?:field|parameter|argument|value|property|param)\s+is\s+(?:required|mandatory)\b|"
+    r"[(\[]\s*(?:required|mandatory)\s*[)\]]",
+    re.I,
+)
+_CONDITIONAL_AFTER = re.compile(
+    r"^\s*(?:[)\].,:;-]\s*)?(?:if|when|unless|for|only|in|to|by|with|except|on|whenever|once|depending)\b", re.I
+)
+
+
+def read_required(text: str) -> Claim | None:
+    """"Required.", "(required)", "[required]", "This field is required" — never "required
+    if/when/for ..." and never in a text that also says "optional"."""
+    if "optional" in text.lower():
+        return None
+    for m in _REQUIRED.finditer(text):
+        rest = text[m.end() : m.end() + 30]
+        if _CONDITIONAL_AFTER.match(rest):
+            continue
+        return Claim("required", True, m.group(0).strip())
+    return None
+
+
+def conditionally_required(parent: Mapping[str, Any], name: str) -> bool:
+    """``name`` is required in some branch or condition of ``parent`` (``anyOf``/``oneOf``/
+    ``allOf``/``if``-``then``/``dependentRequired``/``dependencies``)."""
+    stack: list[Any] = []
+    for key in ("anyOf", "oneOf", "allOf", "then", "else", "if"):
+        v = parent.get(key)
+        stack.extend(v if isinstance(v, list) else [v])
+    for key in ("dependentRequired", "dependencies"):
+        v = parent.get(key)
+        if isinstance(v, Mapping) and any(isinstance(x, list) and name in x for x in v.values()):
+            return True
+    while stack:
+        s = stack.pop()
+        if not isinstance(s, Mapping):
+            continue
+        req = s.get("required")
+        if isinstance(req, list) and name in req:
+            return True
+        for key in ("anyOf", "oneOf", "allOf", "then", "else"):
+            v = s.get(key)
+            stack.extend(v if isinstance(v, list) else [v])
+    return False

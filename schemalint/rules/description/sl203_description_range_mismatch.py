@@ -1,0 +1,95 @@
+"""SL203 description-range-mismatch: a description states bounds or a default that the numeric
+schema does not carry, or carries differently.
+
+Source: JSON Schema draft-07 validation 6.2 (``minimum``/``maximum``) and 10.2 (``default``);
+issue 13 ("(1-50, default: 10)" against a schema with no bounds and ``default: null``). A model
+follows the schema it is constrained by and the text it reads; when they disagree, one of them
+is wrong, and only the schema is enforced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.description.claims import (
+    HAS_DIGIT,
+    property_sites,
+    quote,
+    read_bounds,
+    read_default,
+    types_of,
+)
+
+_KEYS = {"min": ("minimum", "exclusiveMinimum"), "max": ("maximum", "exclusiveMaximum")}
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class DescriptionRangeMismatch(Rule):
+    """A numeric property whose description says "(1-50)", "between 1 and 50", "max 100" or
+    "default: 10" while the schema declares no such bound (or another one), or another
+    ``default``. Warning.
+
+    Source: JSON Schema draft-07 validation 6.2, 10.2; issue 13.
+    """
+
+    code = "SL203"
+    name = "description-range-mismatch"
+    severity = Severity.WARNING
+    summary = "A description states bounds or a default the numeric schema does not carry (or contradicts)."
+    source = "JSON Schema draft-07 Validation 6.2 minimum/maximum, 10.2 default; issue 13"
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
+        return self._check(tool)
+
+    def _check(self, tool: Tool) -> Iterator[Diagnostic]:
+        for site in property_sites(tool):
+            desc = site.description
+            if not site.numeric or HAS_DIGIT.search(desc) is None:
+                continue
+            schema = site.node.schema
+            types = types_of(schema)
+            if not types & {"integer", "number"} or types & {"string", "array", "object"}:
+                continue
+            problems: list[str] = []
+            quoted: list[str] = []
+            for claim in read_bounds(desc):
+                keys = _KEYS[claim.kind]
+                have = [schema[k] for k in keys if _number(schema.get(k))]
+                word = "minimum" if claim.kind == "min" else "maximum"
+                if not have:
+                    problems.append(f"no {word}")
+                elif claim.value not in have and not (
+                    claim.kind == "min" and schema.get("exclusiveMinimum") == claim.value - 1
+                ) and not (claim.kind == "max" and schema.get("exclusiveMaximum") == claim.value + 1):
+                    problems.append(f"{word} {have[0]} (the text says {claim.value})")
+                else:
+                    continue
+                if claim.text not in quoted:
+                    quoted.append(claim.text)
+            default = read_default(desc)
+            if default is not None and default.value is not None:
+                if "default" in schema and str(schema["default"]).lower() != str(default.value).lower():
+                    problems.append(f"default {schema['default']!r} (the text says {default.value!r})"
+                                    .replace("None", "null"))
+                    quoted.append(default.text)
+                elif "default" not in schema and problems:
+                    problems.append("no default")
+                    quoted.append(default.text)
+            if not problems:
+                continue
+            yield self.diag(
+                tool,
+                None,
+                f"the description of property `{site.label}` says {', '.join(quote(q) for q in quoted)}, but its "
+                f"schema declares {' and '.join(problems)}; the model is held to the schema, and a call that "
+                "follows only one of them may be refused",
+                hint="state the bounds and default in the schema (minimum, maximum, default) so that text and "
+                "schema agree, or correct the description",
+                file_pointer=tool.pointer_in_file(site.node.pointer + "/description"),
+                instance_path=site.node.instance_path,
+            )

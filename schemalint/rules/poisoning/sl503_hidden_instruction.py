@@ -1,0 +1,87 @@
+"""SL503 hidden-instruction: a description carries instructions addressed to the model.
+
+Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04: the
+``<IMPORTANT>`` block and "do not mention" instructions of the proof of concept) and its scanner
+mcp-scan (https://github.com/invariantlabs-ai/mcp-scan); OWASP MCP Top 10
+(https://owasp.org/www-project-mcp-top-10/), MCP03 Tool Poisoning and MCP06 Prompt Injection via
+Contextual Payloads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.poisoning.texts import Text, show, triggered
+
+_TAG_NAMES = (r"important|system|instructions?|hidden|secret|admin|sys|assistant|critical|override|"
+              r"internal|ai|llm|model")
+PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("markup addressed to the model", re.compile(
+        rf"<\s*/?\s*(?:{_TAG_NAMES})(?:[-_ ](?:prompt|message|instructions?|notes?|reminder|override|"
+        r"context|rules?))?\s*/?\s*>", re.I)),
+    ("a chat-template control token", re.compile(
+        r"<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[/?INST\]|<</?SYS>>|\[SYSTEM\]", re.I)),
+    ("an instruction to ignore earlier instructions", re.compile(
+        r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+        r"(?:previous|prior|above|earlier|preceding|original|system|other)\s+"
+        r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages)\b", re.I)),
+    ("an instruction to keep something from the user", re.compile(
+        r"\b(?:do\s+not|don['’]?t|never|must\s+not|should\s+not)\s+(?:tell|inform|notify|alert|"
+        r"(?:mention|reveal|disclose|show)\s+(?:this|it|that|these|anything)\s+to)\s+(?:the\s+)?user\b"
+        r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user\b"
+        r"|\b(?:hide|conceal|keep)\s+(?:this|it|these|that)(?:\s+\w+){0,3}?\s+from\s+(?:the\s+)?user\b"
+        r"|\b(?:do\s+not|don['’]?t|never)\s+(?:mention|reveal|disclose)\s+(?:this|these|that)\s+"
+        r"(?:instruction|step|note|request|requirement)s?\b", re.I)),
+)
+"""(label, pattern) of each kind of hidden instruction, in report order."""
+
+
+def instruction_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
+    """(label, match) of every hidden-instruction form in ``text``, by offset."""
+    found = [(m.start(), label, m) for label, pattern in PATTERNS for m in pattern.finditer(text)]
+    for _, label, m in sorted(found, key=lambda f: f[0]):
+        yield label, m
+
+
+class HiddenInstruction(Rule):
+    """A tool or property description holds text addressed to the model rather than describing
+    the tool: markup such as ``<IMPORTANT>``, ``<system>``, ``</instructions>``; chat-template
+    control tokens (``<|im_start|>``, ``[INST]``); "ignore previous instructions"; "do not tell
+    the user", "without informing the user", "do not mention this step". These are the forms the
+    published tool-poisoning attacks use; a description needs none of them. Not flagged:
+    ``IMPORTANT:`` as a plain word, placeholders such as ``<user value>``, HTML in general.
+
+    Source: Invariant Labs tool-poisoning notification (2025-04) and mcp-scan; OWASP MCP Top 10,
+    MCP03 and MCP06.
+    """
+
+    code = "SL503"
+    name = "hidden-instruction"
+    severity = Severity.ERROR
+    summary = "A description holds instructions addressed to the model (instruction markup, 'ignore previous "\
+              "instructions', 'do not tell the user')."
+    source = ("Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025-04); mcp-scan; "
+              "OWASP MCP Top 10, MCP03 Tool Poisoning, MCP06 Prompt Injection via Contextual Payloads")
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
+        return self._check(tool, triggered("instruction", tool, ctx))
+
+    def _check(self, tool: Tool, texts: list[Text]) -> Iterator[Diagnostic]:
+        for t in texts:
+            found = list(instruction_matches(t.text))
+            if not found:
+                continue
+            label, first = found[0]
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            yield self.diag(
+                tool, None,
+                f"{t.where} holds {label} at character {first.start()}: '{show(first.group(0))}'{more}; "
+                "a description that addresses the model instead of describing the tool is the form "
+                "tool-poisoning attacks take",
+                hint="describe what the tool does and what each parameter means; if the server is not "
+                     "yours, do not load it",
+                file_pointer=t.pointer,
+            )

@@ -1,0 +1,98 @@
+"""SL506 tool-shadowing: a description tells the model how to use *another* tool of the catalog.
+
+Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04: "shadowing",
+a tool of one server whose description changes how the model calls a trusted tool of another,
+e.g. redirecting every ``send_email`` to the attacker) and mcp-scan's cross-reference check
+(https://github.com/invariantlabs-ai/mcp-scan); OWASP MCP Top 10
+(https://owasp.org/www-project-mcp-top-10/), MCP03 Tool Poisoning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.poisoning.texts import Text, catalog_names, name_words, show, triggered, words_of
+
+_NAME = r"[`'\"]?(?P<tool>[A-Za-z_][\w.-]*[\w])[`'\"]?(?:\s+(?:tool|function|command))?"
+_CHANGE = (r"(?:set|add|include|send|bcc|cc|change|replace|redirect|forward|copy|append|attach|insert|"
+           r"prepend|override|modify|rewrite|substitute)\b")
+_MODAL = (r"(?:(?:you\s+)?(?:must|should|shall|always|also|make\s+sure\s+(?:to\s+)?|remember\s+to|"
+          r"be\s+sure\s+to|ensure\s+(?:that\s+)?(?:you\s+)?|need\s+to|have\s+to|will\s+need\s+to)\s+)*")
+
+PATTERNS: tuple[re.Pattern[str], ...] = (
+    re.compile(
+        rf"\b(?:when(?:ever)?|before|after|each\s+time|every\s+time|if)\s+(?:you\s+)?(?:are\s+)?"
+        rf"(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\s+(?:the\s+)?{_NAME}"
+        rf"\s*,?\s+(?:then\s+)?{_MODAL}{_CHANGE}", re.I),
+    re.compile(
+        rf"\b(?:the\s+)?{_NAME}\s+(?:must|should|shall)\s+(?:always|never|only|also)\s+(?:be\s+)?"
+        rf"(?:sent\s+to|{_CHANGE})", re.I),
+)
+""""When using X, always add/send/bcc ...", "X must always send/include ..."."""
+
+
+_GATES = (
+    re.compile(r"\b(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\b", re.I),
+    re.compile(r"\b(?:must|should|shall)\s+(?:always|never|only|also)\b", re.I),
+)
+"""One cheap scan per pattern of :data:`PATTERNS` (whose leading name would be tried at every word)."""
+
+
+def shadowing(t: Text, own: str, names: frozenset[str]) -> Iterator[re.Match[str]]:
+    """Each instruction in ``t`` about a tool of ``names`` other than ``own``, by offset."""
+    found = [m for gate, p in zip(_GATES, PATTERNS, strict=True) if gate.search(t.text)
+             for m in p.finditer(t.text) if m.group("tool") in names and m.group("tool") != own]
+    yield from sorted(found, key=lambda m: m.start())
+
+
+class ToolShadowing(Rule):
+    """A tool or property description instructs how to call another tool of the catalog
+    ("when using `send_email`, always add ... to bcc", "`send_email` must always be sent to ...").
+    A tool's description has no business changing another
+    tool's calls; a server that does so can redirect what a trusted server's tool does without
+    touching it. Only names of tools loaded in the same run count, and only instructions that
+    change the other call (add, send, set, redirect, bcc ...), not the ordinary cross-reference
+    ("call `list_issues` first to get the number").
+
+    Source: Invariant Labs tool-poisoning notification (2025-04) and mcp-scan; OWASP MCP Top 10,
+    MCP03.
+    """
+
+    code = "SL506"
+    name = "tool-shadowing"
+    severity = Severity.WARNING
+    summary = "A description instructs the model how to call another tool of the catalog (tool shadowing)."
+    source = ("Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025-04); mcp-scan; "
+              "OWASP MCP Top 10, MCP03 Tool Poisoning")
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
+        names = catalog_names(ctx)
+        if len(names) < 2:
+            return ()
+        texts = triggered("shadow", tool, ctx)
+        if not texts:
+            return ()
+        gate = name_words(ctx)
+        texts = [t for t in texts if not gate.isdisjoint(words_of(t.text))]
+        return self._check(tool, texts, names) if texts else ()
+
+    def _check(self, tool: Tool, texts: list[Text], names: frozenset[str]) -> Iterator[Diagnostic]:
+        for t in texts:
+            found = list(shadowing(t, tool.name, names))
+            if not found:
+                continue
+            m = found[0]
+            other = m.group("tool")
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            yield self.diag(
+                tool, None,
+                f"{t.where} instructs how to call another tool, `{show(other)}`, at character {m.start()}: "
+                f"'{show(m.group(0))}'{more}; a description that changes another tool's calls can redirect "
+                "what a trusted tool does (tool shadowing)",
+                hint=f"describe only this tool; if `{show(other)}` needs the behaviour, put it in its own "
+                     "description; if this server is not yours, do not load it",
+                file_pointer=t.pointer,
+            )

@@ -1,0 +1,77 @@
+"""SL325 property-key-pattern: a top-level property key Anthropic and Bedrock refuse.
+
+Source: the Anthropic Messages API and Bedrock Converse answer 400 ``tools.N.custom.input_schema.
+properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'`` and the whole request
+fails (observed: beautyfree/appstore-connect-mcp#1 and #2, 2026, keys such as ``filter[id]``;
+decocms/studio#6874, 2026; PrefectHQ/fastmcp#839, 2025; Bedrock: aws-solutions-library-samples/
+accelerated-intelligent-document-processing-on-aws#709, 2026, keys with spaces and keys over 64
+characters). The reports agree that only the top level of ``input_schema.properties`` is
+checked. Errors for Anthropic and Bedrock; a warning for MCP tools, because MCP clients that
+forward tools to Claude (Claude Code) fail the same way. Not yet in reference/provider-
+constraints.md (§2.1 and §5.1 list the tool-name pattern only).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Tool
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W, ptr_key
+
+KEY = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
+"""The property-key pattern of the Anthropic/Bedrock error message (without its anchors)."""
+
+
+def _fix(key: str) -> str:
+    fixed = re.sub(r"[^a-zA-Z0-9_.-]+", "_", key.replace("[", ".").replace("]", "")).strip("_.") or "key"
+    return fixed[:64]
+
+
+class PropertyKeyPattern(ProviderRule):
+    """A top-level property key outside ``^[a-zA-Z0-9_.-]{1,64}$`` (brackets, spaces, over 64
+    characters, non-ASCII letters)."""
+
+    code = "SL325"
+    name = "property-key-pattern"
+    severity = E
+    summary = (
+        "Top-level property key outside ^[a-zA-Z0-9_.-]{1,64}$: Anthropic and Bedrock refuse the "
+        "whole request."
+    )
+    targets = ("anthropic", "anthropic-strict", "bedrock", "mcp")
+    source = (
+        "Anthropic/Bedrock 400 'Property keys should match pattern ^[a-zA-Z0-9_.-]{1,64}$': "
+        "beautyfree/appstore-connect-mcp#2, decocms/studio#6874, PrefectHQ/fastmcp#839, "
+        "aws-solutions-library-samples/accelerated-intelligent-document-processing-on-aws#709 (2025-2026)"
+    )
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        schema = tool.advertised
+        props = schema.get("properties") if isinstance(schema, Mapping) else None
+        if not isinstance(props, Mapping):
+            return
+        for key in props:
+            if not isinstance(key, str) or KEY.fullmatch(key):
+                continue
+            why = "is longer than 64 characters" if len(key) > 64 and KEY.fullmatch(key[:64]) else (
+                "has characters outside a-z A-Z 0-9 _ . -"
+            )
+            for target in targets:
+                sev = W if target == "mcp" else E
+                tail = (
+                    "MCP clients that forward tools to Anthropic or Bedrock (Claude Code) then fail every request"
+                    if target == "mcp"
+                    else "the whole request fails"
+                )
+                yield Finding(
+                    target,
+                    sev,
+                    ptr_key("/properties", key),
+                    "key",
+                    f"property key {key!r} {why}; Anthropic and Bedrock answer 400 'input_schema.properties: "
+                    f"Property keys should match pattern ^[a-zA-Z0-9_.-]{{1,64}}$' and {tail}",
+                    f"rename it (e.g. {_fix(key)!r}) and map the name back to the API's in the tool's code",
+                    "/" + key.replace("~", "~0").replace("/", "~1"),
+                )

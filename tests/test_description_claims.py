@@ -1,0 +1,114 @@
+"""SL203-SL206: the description as a third contract (bounds/default, integer-only, allowed
+values, required). Each rule: the recall case of issue 13, and the wording that must stay quiet.
+
+Real loader and rules on files in tmp dirs; the corpus review lives in
+tests/fixtures/description_claims_reviewed.json (tests/test_description_precision.py).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schemalint.api import check
+from schemalint.model import Diagnostic
+
+
+def _run(tmp_path: Path, code: str, prop: dict[str, Any], *, required: list[str] | None = None,
+         extra: dict[str, Any] | None = None) -> list[Diagnostic]:
+    schema: dict[str, Any] = {"type": "object", "properties": {"p": prop, "other": {"type": "string"}}}
+    if required is not None:
+        schema["required"] = required
+    schema.update(extra or {})
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps([{"name": "t", "description": "Does it.", "inputSchema": schema}]))
+    return check([str(path)], select=[code]).diagnostics
+
+
+INT, NUM, STR = "integer", "number", "string"
+
+CASES = [
+    # (code, type, description, extra schema, reported?)
+    ("SL203", INT, "Page size (1-50, default: 10)", {"default": None}, True),
+    ("SL203", INT, "Page size (1-50, default: 10)", {}, True),
+    ("SL203", INT, "Results between 1 and 100.", {"minimum": 1, "maximum": 50}, True),
+    ("SL203", INT, "Max 100 per page.", {}, True),
+    ("SL203", INT, "Defaults to 10.", {"default": 20}, True),
+    ("SL203", INT, "Page size (1-50, default: 10)", {"minimum": 1, "maximum": 50, "default": 10}, False),
+    ("SL203", INT, "Number of retries, e.g. 1-5.", {}, False),
+    ("SL203", INT, "Defaults to 10.", {}, False),
+    ("SL203", STR, "Date range (2020-2024).", {}, False),
+    ("SL203", INT, "Timeout, up to 30 seconds.", {}, False),
+    ("SL204", NUM, "Number of copies. Integer only.", {}, True),
+    ("SL204", NUM, "Must be a positive integer.", {}, True),
+    ("SL204", INT, "Ratio, e.g. 0.75.", {}, True),
+    ("SL204", INT, "Number of copies. Integer only.", {}, False),
+    ("SL204", NUM, "A number; integers and fractions are fine.", {}, False),
+    ("SL205", STR, "Sort order, one of: asc, desc.", {}, True),
+    ("SL205", STR, "Allowed values: 'low', 'medium', 'high'.", {"enum": ["low", "medium"]}, True),
+    ("SL205", STR, "Choices are 'trapezoid' or 'simpson'.", {}, True),
+    ("SL205", STR, "Sort order, one of: asc, desc.", {"enum": ["asc", "desc"]}, False),
+    ("SL205", STR, "A colour such as 'red', 'green', etc.", {}, False),
+    ("SL205", STR, "One of the most common formats: 'csv', 'tsv', ...", {}, False),
+    ("SL205", STR, "Use either 'p' or 'other' to set the position.", {}, False),
+    ("SL205", INT, "Priority, one of: 1, 2, 3.", {}, False),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[2][:30]}-{bool(c[4])}")
+def test_claim(tmp_path: Path, case: tuple[str, str, str, dict[str, Any], bool]) -> None:
+    code, typ, desc, extra, reported = case
+    diags = _run(tmp_path, code, dict({"type": typ, "description": desc}, **extra))
+    assert bool(diags) is reported, [d.message for d in diags]
+    if reported:
+        [d] = diags
+        assert d.severity.value == "warning" and d.instance_path == "/p"
+        assert d.pointer.endswith("/properties/p/description")
+        assert '"' in d.message  # the text is quoted
+
+
+def test_sl203_message_names_every_gap(tmp_path: Path) -> None:
+    [d] = _run(tmp_path, "SL203", {"type": INT, "description": "Page size (1-50, default: 10)", "default": None})
+    assert '"(1-50,"' in d.message or "(1-50" in d.message
+    assert "no minimum and no maximum" in d.message and "default None" not in d.message
+
+
+@pytest.mark.parametrize(
+    ("desc", "required", "reported"),
+    [
+        ("Required. The project key.", [], True),
+        ("The project key (required).", None, True),
+        ("This field is required.", ["other"], True),
+        ("The project key (required).", ["p"], False),
+        ("Required if mode is 'copy'.", [], False),
+        ("Required for updates, optional for creates.", [], False),
+        ("The key. Authentication is required for private projects.", [], False),
+    ],
+)
+def test_sl206_required(tmp_path: Path, desc: str, required: list[str] | None, reported: bool) -> None:
+    diags = _run(tmp_path, "SL206", {"type": STR, "description": desc}, required=required)
+    assert bool(diags) is reported, [d.message for d in diags]
+
+
+def test_sl206_required_in_a_branch_is_fine(tmp_path: Path) -> None:
+    diags = _run(tmp_path, "SL206", {"type": STR, "description": "Required."},
+                 extra={"anyOf": [{"required": ["p"]}, {"required": ["other"]}]})
+    assert diags == []
+
+
+@pytest.mark.parametrize(
+    ("desc", "extra"),
+    [
+        ("Timeframe in ms. Defaults to 10 minutes (600,000 milliseconds).", {"default": 600000}),
+        ("Interval in bp (max 1,000,000)", {"maximum": 1000000}),
+        ("Start. If not provided, defaults to 10 minutes before 'to'.", {"default": None}),
+        ("Rounds. Defaults to 3 if not provided.", {"default": "3"}),
+    ],
+)
+def test_sl203_units_separators_and_spelled_defaults_are_quiet(tmp_path: Path, desc: str,
+                                                               extra: dict[str, Any]) -> None:
+    """Seen on the corpus (BFCL events_api, livemcpbench alphagenome, BFCL game_score)."""
+    assert _run(tmp_path, "SL203", dict({"type": INT, "description": desc}, **extra)) == []
