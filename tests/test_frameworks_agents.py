@@ -176,9 +176,10 @@ def test_module_with_agents_loads_each_tool_once_and_no_output_or_context_model(
 
     module = _agents_module(tmp_path, monkeypatch, "h4_agents_app")
     tools = load_python_source(f"{module}:")
-    # SearchArgs is a plain model of the module (a tool by the pydantic loader's rules); the
-    # models used as output (Weather, its Address, Report) and context (AppContext) are not
-    assert sorted(t.name for t in tools) == ["SearchArgs", "get_weather", "search"]
+    # a module that holds framework tools: its models are their data (SearchArgs is search's
+    # argument type; Weather, its Address and Report are outputs; AppContext is the context), not
+    # tools (measured on openai-agents-python's examples: every such model was a false SL007)
+    assert sorted(t.name for t in tools) == ["get_weather", "search"]
     names = [t.name for t in load_python_source(f"{module}:assistant")]
     assert names == ["get_weather", "search"]
     # a model named directly is still loaded
@@ -196,7 +197,7 @@ def test_snapshot_of_an_agents_module_does_not_see_two_tools_named(tmp_path, mon
     assert proc.returncode == 0, proc.stderr
     assert "two tools named" not in proc.stderr
     snapshots = sorted(p.name for p in out.iterdir() if p.suffix == ".json")
-    assert snapshots == ["SearchArgs.json", "get_weather.json", "search.json"]
+    assert snapshots == ["get_weather.json", "search.json"]
 
 
 def test_module_with_an_agent_and_only_its_output_model_has_no_tools(tmp_path, monkeypatch):
@@ -208,3 +209,56 @@ def test_module_with_an_agent_and_only_its_output_model_has_no_tools(tmp_path, m
         "planner = Agent(name='planner', output_type=Plan)\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     assert load_python_source("h4_agents_plain:") == []
+
+
+_MIXED = """
+from contextlib import asynccontextmanager, contextmanager
+from typing import Generic, TypeVar
+
+from agents import function_tool
+from pydantic import BaseModel
+
+T = TypeVar("T")
+
+
+class Box(BaseModel, Generic[T]):
+    item: T
+
+
+IntBox = Box[int]
+
+
+class Forecast(BaseModel):
+    summary: str
+
+
+@function_tool
+def forecast(city: str) -> Forecast:
+    \"\"\"The forecast for a city.\"\"\"
+    return Forecast(summary=city)
+
+
+@contextmanager
+def local_server():
+    yield "http://localhost"
+
+
+@asynccontextmanager
+async def lifespan(app: object):
+    yield {}
+"""
+
+
+def test_module_data_models_generics_and_context_managers_are_not_tools(tmp_path, monkeypatch):
+    """Kinds of false tool measured on public Python tool code (openai-agents-python examples,
+    modelcontextprotocol/python-sdk snippets): a tool's return model, pydantic's cached
+    parametrised generic (`Box[int]` in the module namespace), @contextmanager functions."""
+    from schemalint.loaders.python_source import load_python_source
+
+    (tmp_path / "h8_mixed.py").write_text(_MIXED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert [t.name for t in load_python_source("h8_mixed:")] == ["forecast"]
+    assert [t.name for t in load_python_source("h8_mixed:Forecast")] == ["Forecast"]  # named: loaded
+    (tmp_path / "h8_models_only.py").write_text(
+        "from pydantic import BaseModel\n\n\nclass Order(BaseModel):\n    sku: str\n")
+    assert [t.name for t in load_python_source("h8_models_only:")] == ["Order"]  # models alone: tools

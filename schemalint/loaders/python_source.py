@@ -13,7 +13,12 @@ wins. Containers are expanded into their members first:
   object or a list of tools). Plain undecorated functions are skipped there (they are
   helpers, not tools; name one explicitly with ``module:function`` to load it), and so
   is a model class used as a field type by another collected model (a part of a tool,
-  not a tool);
+  not a tool), a decorated generator function (``@contextmanager``/``@asynccontextmanager``
+  lifespans and fixtures), and an attribute whose name is not an identifier (pydantic keeps
+  its parametrised generics, ``Context[AppContext, Any]``, in the module's namespace). When the
+  module holds framework tools (an Agents ``FunctionTool`` or ``Agent``, an MCP server, a
+  LangChain tool), its pydantic model classes are the data of those tools (argument, return,
+  output and context types) and are skipped too; a module of models alone is read as models;
 - an OpenAI Agents ``Agent`` into its ``FunctionTool`` objects; the models its agents use as
   ``output_type`` or context type are data, not tools, and are skipped.
 
@@ -140,20 +145,47 @@ def module_members(module: types.ModuleType) -> list[tuple[str, Any]]:
         return [(n, getattr(module, n)) for n in names if isinstance(n, str) and hasattr(module, n)]
     members: list[tuple[str, Any]] = []
     for name, value in vars(module).items():
-        if name.startswith("_") or isinstance(value, types.ModuleType):
+        if name.startswith("_") or not name.isidentifier() or isinstance(value, types.ModuleType):
             continue
         if inspect.isclass(value) or inspect.isfunction(value):
             if getattr(value, "__module__", None) != module.__name__:
                 continue  # imported from elsewhere
             if inspect.isfunction(value) and not hasattr(value, "__wrapped__"):
                 continue  # a plain helper function
+            if inspect.isfunction(value) and _is_generator(value):
+                continue  # @contextmanager / @asynccontextmanager: a lifespan or fixture
         elif isinstance(value, (str, bytes, int, float, bool, type(None))) or (
             callable(value) and not hasattr(value, "__dict__")
         ):
             continue
         members.append((name, value))
     parts = {id(t) for _, v in members if inspect.isclass(v) for t in _field_types(v)}
+    if any(_is_framework_tool(v) for _, v in members):
+        parts.update(id(v) for _, v in members if inspect.isclass(v) and hasattr(v, "model_json_schema"))
     return [(n, v) for n, v in members if not (inspect.isclass(v) and id(v) in parts)]
+
+
+_FRAMEWORK_TYPES = (("agents.", ("FunctionTool", "Agent")), ("mcp.", ("FastMCP", "MCPServer")),
+                    ("fastmcp", ("FastMCP",)), ("langchain", ("BaseTool", "StructuredTool", "Tool")))
+
+
+def _is_framework_tool(value: Any) -> bool:
+    """True for an OpenAI Agents ``FunctionTool``/``Agent``, an MCP server object or a LangChain
+    tool (by the class or one of its bases, matched by module prefix and class name; nothing is
+    imported)."""
+    for cls in type(value).__mro__:
+        mod = getattr(cls, "__module__", "") or ""
+        if any(mod.startswith(prefix) and cls.__name__ in names for prefix, names in _FRAMEWORK_TYPES):
+            return True
+    return False
+
+
+def _is_generator(fn: Any) -> bool:
+    try:
+        inner = inspect.unwrap(fn)
+    except ValueError:
+        return False
+    return inspect.isgeneratorfunction(inner) or inspect.isasyncgenfunction(inner)
 
 
 def _is_tool_data(obj: dict[Any, Any]) -> bool:
