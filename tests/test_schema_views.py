@@ -165,6 +165,9 @@ def _tool(desc: str = "Look up a rate.") -> dict[str, Any]:
 
 def test_a_response_echo_is_not_a_second_definition(tmp_path: Path) -> None:
     echoed = dict(_tool(), strict=True)  # the provider normalises the echo
+    blank = dict(_tool(""), name="blank")
+    doc = {"interactions": [{"request": {"tools": [blank]}, "response": {"tools": [dict(blank, description=None)]}}]}
+    assert len(check([_write(tmp_path, "blank.yaml", doc)]).catalog) == 1  # "" and null: the same
     doc = {"interactions": [{"request": {"parsed_body": {"tools": [_tool()]}},
                              "response": {"parsed_body": {"tools": [echoed]}}}]}
     result = check([_write(tmp_path, "cassette.yaml", doc)])

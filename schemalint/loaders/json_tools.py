@@ -373,7 +373,7 @@ def _signature(tool: Tool) -> str:
         schema = json.dumps(tool.advertised, sort_keys=True, default=str)
     except (TypeError, ValueError, RecursionError):
         schema = repr(id(tool))
-    return f"{tool.origin.format}\0{tool.name}\0{tool.description}\0{schema}"
+    return f"{tool.origin.format}\0{tool.name}\0{tool.description or ''}\0{schema}"
 
 
 def drop_response_echoes(tools: list[Tool]) -> list[Tool]:
@@ -383,7 +383,8 @@ def drop_response_echoes(tools: list[Tool]) -> list[Tool]:
     request's ``tools``; xAI echoes them in ``settings.tools``) with the same format, name,
     description and schema as a tool found outside any response part of the same document is the
     same definition reached twice: it is dropped (the provider may add normalised fields such as
-    ``strict`` to the echo; the schema is what is compared). A tool only a response holds (a
+    ``strict`` to the echo, or answer ``null`` for an empty description; the schema is what is
+    compared). A tool only a response holds (a
     fixture that recorded just the response, an MCP ``mcp_list_tools`` item) is kept."""
     if not any(_in_response(t.origin.pointer) for t in tools):
         return tools
