@@ -16,10 +16,11 @@ from schemalint.rules.description.mentions.patterns import (
     _RE_TO_VALUE,
     _RE_TOKEN,
     _RE_VERB,
+    _lazy,
 )
 from schemalint.rules.description.mentions.text import _STOP, _imperative, _is_identifier_like, _value_shaped
 
-_RE_PLAIN_END = re.compile(r"\s*(?:$|[.,;:)!?]|(?:for|to|and|or|when|if|so|that|which|with|in|on)\b)")
+_RE_PLAIN_END = _lazy(r"\s*(?:$|[.,;:)!?]|(?:for|to|and|or|when|if|so|that|which|with|in|on)\b)")
 
 
 def verb_objects(clean: str, property_level: bool, found: Found) -> None:
