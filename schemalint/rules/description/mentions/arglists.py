@@ -10,12 +10,15 @@ from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import (
     _ARG_ENTRY,
     _ARG_HEADER,
+    _OUTPUT_WORDS,
     _RE_IDENT_FULL,
     _RE_PAREN_LIST,
     _SECTION_END,
     _SPHINX,
 )
-from schemalint.rules.description.mentions.text import _OUTPUT_WORDS, _sentence
+from schemalint.rules.description.mentions.text import (
+    _sentence,
+)
 
 
 def arg_sections(clean: str, is_value: bool, found: Found) -> None:

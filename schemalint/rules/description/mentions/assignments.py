@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from schemalint.rules.description.mentions.found import Found
-from schemalint.rules.description.mentions.patterns import _RE_ASSIGN
+from schemalint.rules.description.mentions.patterns import _RE_ASSIGN, _RE_COND_BEFORE
 from schemalint.rules.description.mentions.text import (
-    _RE_COND_BEFORE,
     _after_other_tool,
     _assignment_is_value,
     _is_identifier_like,

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import (
+    _OUTPUT_WORDS,
     _RE_BACKTICKED,
     _RE_STRONG_NOUN,
     _RE_VALUE_AFTER,
     _RE_VALUE_BEFORE,
 )
 from schemalint.rules.description.mentions.text import (
-    _OUTPUT_WORDS,
     _is_identifier_like,
     _sentence,
     _value_shaped,

@@ -7,8 +7,7 @@ import re
 from collections.abc import Sequence
 
 from schemalint.rules.description.mentions.found import Found
-from schemalint.rules.description.mentions.patterns import _RE_JSON_OBJ, _RE_KWARG, IDENT
-from schemalint.rules.description.mentions.text import _OUTPUT_WORDS
+from schemalint.rules.description.mentions.patterns import _OUTPUT_WORDS, _RE_JSON_OBJ, _RE_KWARG, IDENT
 
 
 def call_examples(text: str, found: Found) -> None:

@@ -6,10 +6,16 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 
-from schemalint.rules.description.mentions.patterns import _FENCE, _RE_CAMEL, _RE_IDENT_FULL, _URL, _lazy
+from schemalint.rules.description.mentions.patterns import (
+    _FENCE,
+    _RE_CAMEL,
+    _RE_COND_BEFORE,
+    _RE_IDENT_FULL,
+    _URL,
+    _lazy,
+)
 from schemalint.rules.description.mentions.records import Mention, Site
 from schemalint.rules.description.mentions.text import (
-    _RE_COND_BEFORE,
     _blank,
     _blank_output_sections,
     _mostly_non_latin,

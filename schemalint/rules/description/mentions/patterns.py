@@ -199,3 +199,32 @@ _RE_FORMAT_BEFORE = _lazy(
 )
 _RE_IDENT = _lazy(IDENT)
 _RE_JSON_OBJ = _lazy(r"\{\s*\"[^{}]{0,2000}\}")
+_NON_LATIN = _lazy(r"[^\W\d_\u0000-\u024f]")
+_LATIN = _lazy(r"[A-Za-z\u00c0-\u024f]")
+_RE_COND_BEFORE = _lazy(
+    r"\b(?:if|when|whether|unless|becomes?|returns?|returned|is|are|was)\b[^.;,]{0,20}$", re.I
+)
+_OUTPUT_WORDS = _lazy(
+    r"\b(?:returns?|returned|response|responses|outputs?|contains?|includes|"
+    r"each\s+(?:entry|item|object|record|element|result)|yields?|shows?|"
+    r"whose|has\s+the|payload|gives\s+back|comes?\s+back|"
+    r"results?\s+(?:lists?|gives?|has|have|holds?|carr(?:y|ies)|shows?))\b",
+    re.I,
+)
+_OUTPUT_HEADER = _lazy(
+    r"^[ \t]*(?:#+\s*)?(?:[-*•]\s*)?(?:(?:example|sample)\s+)?(?:responses?|outputs?|results?|returns?|"
+    r"return\s+values?)(?:\s+(?:fields?|format|example|shape|schema|values?))?\s*:[ \t]*(.*)$",
+    re.I | re.M,
+)
+_RE_CALL_OPEN = _lazy(r"[A-Za-z_][\w.]*\s*$")
+_RE_SHORTHAND_NEXT = _lazy(r"[^\s,]*,[A-Za-z_]\w*=")
+_RE_TYPE_PLACEHOLDER = _lazy(r"(?:string|integer|int|boolean|bool|number|float|timestamp|list|str)(?=[,}\]\s]|$)")
+_RE_COND_PREFIX = _lazy(r"(?:\(|\b(?:or|and|where|not|OR|AND|WHERE|NOT))\s*\(?\s*$")
+_RE_COND_SUFFIX = _lazy(
+    r"\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.-]+)\s*\)?\s+(?:or|and|OR|AND)\s+\(?\s*[A-Za-z_]\w*\s*(?:!?=|<>|<|>|\bin\b|\bis\b)"
+)
+_RE_QWORD = _lazy(r"'\w+'")
+_RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?\w+(?:\s*\([^)\n]*\))?\s*:|:param", re.M)
+_RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
+_RE_UPPER_OR_DIGIT = _lazy(r"[A-Z0-9]")
+_RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import (
     _INPUT_WORDS,
+    _OUTPUT_WORDS,
     _RE_CONJ_BEFORE,
     _RE_PASSIVE,
     _RE_THE_PARAM,
@@ -12,7 +13,6 @@ from schemalint.rules.description.mentions.patterns import (
     _WEAK_NOUNS,
 )
 from schemalint.rules.description.mentions.text import (
-    _OUTPUT_WORDS,
     _STOP,
     _is_identifier_like,
     _sentence,

@@ -6,13 +6,25 @@ import re
 
 from schemalint.rules.description.mentions.patterns import (
     _ARG_HEADER,
+    _LATIN,
+    _NON_LATIN,
+    _OUTPUT_HEADER,
     _RE_ALNUM_MIX,
+    _RE_ARGLINE,
+    _RE_CALL_OPEN,
     _RE_CAMEL,
+    _RE_CAMEL_DIGIT,
+    _RE_COND_PREFIX,
+    _RE_COND_SUFFIX,
     _RE_FORMAT_BEFORE,
     _RE_IDENT,
     _RE_NOT_NL,
+    _RE_QWORD,
+    _RE_SHORTHAND_NEXT,
+    _RE_TRIGGER,
+    _RE_TYPE_PLACEHOLDER,
+    _RE_UPPER_OR_DIGIT,
     _RESERVED,
-    _lazy,
     _LazyPattern,
 )
 
@@ -32,10 +44,6 @@ def _mostly_non_latin(text: str) -> bool:
         return False
     latin = len(_LATIN.findall(text))
     return non_latin / (non_latin + latin) > 0.2
-
-
-_NON_LATIN = _lazy(r"[^\W\d_\u0000-\u024f]")
-_LATIN = _lazy(r"[A-Za-z\u00c0-\u024f]")
 
 
 def _blank(text: str, pattern: re.Pattern[str] | _LazyPattern) -> str:
@@ -151,9 +159,6 @@ _IMPERATIVE_BEFORE = {
     "so",
     "but",
 }
-_RE_COND_BEFORE = _lazy(
-    r"\b(?:if|when|whether|unless|becomes?|returns?|returned|is|are|was)\b[^.;,]{0,20}$", re.I
-)
 
 
 def _imperative(text: str, start: int) -> bool:
@@ -198,27 +203,6 @@ def _after_other_tool(text: str, start: int, tool_names: frozenset[str] | set[st
     )
     clause = text[clause_start + 1 : start]
     return any(m.group(0) != tool_name and m.group(0) in tool_names for m in _RE_IDENT.finditer(clause))
-
-
-_OUTPUT_WORDS = _lazy(
-    r"\b(?:returns?|returned|response|responses|outputs?|contains?|includes|"
-    r"each\s+(?:entry|item|object|record|element|result)|yields?|shows?|"
-    r"whose|has\s+the|payload|gives\s+back|comes?\s+back|"
-    r"results?\s+(?:lists?|gives?|has|have|holds?|carr(?:y|ies)|shows?))\b",
-    re.I,
-)
-_OUTPUT_HEADER = _lazy(
-    r"^[ \t]*(?:#+\s*)?(?:[-*•]\s*)?(?:(?:example|sample)\s+)?(?:responses?|outputs?|results?|returns?|"
-    r"return\s+values?)(?:\s+(?:fields?|format|example|shape|schema|values?))?\s*:[ \t]*(.*)$",
-    re.I | re.M,
-)
-_RE_CALL_OPEN = _lazy(r"[A-Za-z_][\w.]*\s*$")
-_RE_SHORTHAND_NEXT = _lazy(r"[^\s,]*,[A-Za-z_]\w*=")
-_RE_TYPE_PLACEHOLDER = _lazy(r"(?:string|integer|int|boolean|bool|number|float|timestamp|list|str)(?=[,}\]\s]|$)")
-_RE_COND_PREFIX = _lazy(r"(?:\(|\b(?:or|and|where|not|OR|AND|WHERE|NOT))\s*\(?\s*$")
-_RE_COND_SUFFIX = _lazy(
-    r"\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.-]+)\s*\)?\s+(?:or|and|OR|AND)\s+\(?\s*[A-Za-z_]\w*\s*(?:!?=|<>|<|>|\bin\b|\bis\b)"
-)
 
 
 def _blank_output_sections(text: str) -> str:
@@ -298,11 +282,6 @@ def _sentence(text: str, start: int, end: int, reach: int = 300) -> str:
     return text[s:e]
 
 
-_RE_QWORD = _lazy(r"'\w+'")
-_RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?\w+(?:\s*\([^)\n]*\))?\s*:|:param", re.M)
-_RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
-_RE_UPPER_OR_DIGIT = _lazy(r"[A-Z0-9]")
-_RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9]")
 _TRIGGER_FIRST = frozenset("`\"{=_':")
 
 
