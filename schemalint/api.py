@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from schemalint.loaders.documents import Document, ParseProblem, read_document, reportable_problems
-from schemalint.loaders.json_tools import find_tools
-from schemalint.loaders.sources import SourceError, expand_sources, is_python_source
+from schemalint.loaders.files.documents import Document, ParseProblem, read_document, reportable_problems
+from schemalint.loaders.files.sources import SourceError, expand_sources, is_python_source
+from schemalint.loaders.formats.json_tools import find_tools
 from schemalint.model import Diagnostic, Severity, Tool
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def load(
     ``mcp_stdio``: MCP server commands (``"python server.py --flag"``) to start as
     subprocesses; their ``tools/list`` answers are loaded too. A file that does not parse is an
     SL000 diagnostic when it is named as a source, or when it looks like a tool file
-    (:func:`schemalint.loaders.documents.reportable_problems`); ``scan``: treat named files as
+    (:func:`schemalint.loaders.files.documents.reportable_problems`); ``scan``: treat named files as
     found by a directory walk (the pre-commit hook), so that only the second case applies. The
     count of files skipped this way is a note.
     Raises :class:`SourceError` for a missing path, a Python source that cannot be
@@ -180,7 +180,7 @@ def load(
         result.tools.extend(python_tools)
         result.diagnostics.extend(python_problems)
     for command in mcp_stdio:
-        from schemalint.loaders.mcp_server import load_stdio
+        from schemalint.loaders.python.mcp_server import load_stdio
 
         result.files += 1
         result.tools.extend(load_stdio(command))

@@ -109,7 +109,7 @@ def diff(
             if base is not None or len(args) != 1:
                 raise fail("with --mcp-stdio give only OLD (a file, directory or REV:PATH), not --base or NEW")
             from schemalint.api import load
-            from schemalint.loaders.sources import SourceError
+            from schemalint.loaders.files.sources import SourceError
 
             old = load_side(args[0], python_path=roots, reuse=reuse)
             try:

@@ -130,7 +130,7 @@ def _refuse_sources_inside(sources: list[str], directory: Path) -> None:
     """:class:`DiffError` when a path source is ``directory`` or lies inside it (``snapshot tools
     --dir tools``): snapshots would overwrite or remove the source files."""
     from schemalint.diff.compare import DiffError
-    from schemalint.loaders.sources import is_python_source
+    from schemalint.loaders.files.sources import is_python_source
     from schemalint.safe_write import is_within, resolved
 
     target = resolved(directory)

@@ -372,7 +372,7 @@ def test_instance_path_of_nested_mention(tmp_path: Path) -> None:
 @given(st.lists(st.text(alphabet=st.sampled_from("aZ9_`'\":={ \n.-xY"), max_size=12), max_size=6))
 def test_one_scan_of_all_descriptions_agrees_with_each_text(texts: list[str]) -> None:
     """SL201's fast path says "nothing to read" only when no text may mention."""
-    from schemalint.rules.description.mentions import _any_might_mention, _might_mention
+    from schemalint.rules.description.mentions.text import _any_might_mention, _might_mention
 
     if any(_might_mention(t) for t in texts):
         assert _any_might_mention(texts)

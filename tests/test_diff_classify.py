@@ -12,7 +12,7 @@ from schemalint.diff.checks import BY_CODE, CHECKS
 from schemalint.diff.classify import pattern_widens
 from schemalint.diff.compare import DiffError
 from schemalint.diff.render import render, snapshot_filename
-from schemalint.loaders.json_tools import find_tools
+from schemalint.loaders.formats.json_tools import find_tools
 
 BASE: dict[str, Any] = {
     "name": "search",

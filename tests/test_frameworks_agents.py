@@ -10,7 +10,7 @@ pytest.importorskip("openai")
 from agents import Agent, function_tool
 from pydantic import BaseModel
 
-from schemalint.loaders.openai_agents import tools_from_object
+from schemalint.loaders.python.openai_agents import tools_from_object
 
 CALLS: list[str] = []
 
@@ -172,7 +172,7 @@ def _agents_module(tmp_path, monkeypatch, name):
 
 
 def test_module_with_agents_loads_each_tool_once_and_no_output_or_context_model(tmp_path, monkeypatch):
-    from schemalint.loaders.python_source import load_python_source
+    from schemalint.loaders.python.python_source import load_python_source
 
     module = _agents_module(tmp_path, monkeypatch, "h4_agents_app")
     tools = load_python_source(f"{module}:")
@@ -201,7 +201,7 @@ def test_snapshot_of_an_agents_module_does_not_see_two_tools_named(tmp_path, mon
 
 
 def test_module_with_an_agent_and_only_its_output_model_has_no_tools(tmp_path, monkeypatch):
-    from schemalint.loaders.python_source import load_python_source
+    from schemalint.loaders.python.python_source import load_python_source
 
     (tmp_path / "h4_agents_plain.py").write_text(
         "from agents import Agent\nfrom pydantic import BaseModel\n\n\n"

@@ -56,9 +56,9 @@ def test_module_needing_langchain_without_it_names_the_extra(tmp_path: Path):
 def test_cli_start_imports_no_framework():
     code = (
         "import sys\n"
-        "import schemalint.cli, schemalint.api, schemalint.loaders.python_source\n"
-        "import schemalint.loaders.mcp_server, schemalint.loaders.openai_agents\n"
-        "import schemalint.loaders.langchain_tools\n"
+        "import schemalint.cli, schemalint.api, schemalint.loaders.python.python_source\n"
+        "import schemalint.loaders.python.mcp_server, schemalint.loaders.python.openai_agents\n"
+        "import schemalint.loaders.python.langchain_tools\n"
         "heavy = ('mcp', 'fastmcp', 'agents', 'openai', 'langchain_core', 'pydantic')\n"
         "print([m for m in heavy if m in sys.modules])\n"
     )

@@ -11,7 +11,7 @@ pytest.importorskip("mcp")
 from fastmcp import Context, FastMCP
 from pydantic import BaseModel, Field, PlainSerializer
 
-from schemalint.loaders.mcp_server import tools_from_object
+from schemalint.loaders.python.mcp_server import tools_from_object
 
 CALLS: list[str] = []
 
@@ -100,7 +100,7 @@ def test_fastmcp_output_side():
     import jsonschema
     from fastmcp import Client
 
-    from schemalint.loaders.framework_common import run_async
+    from schemalint.loaders.python.framework_common import run_async
 
     server = build()
     tools = by_name(server)

@@ -10,7 +10,7 @@ from conftest import load_case, needs_shared
 from langchain_core.tools import InjectedToolCallId, StructuredTool, tool
 from pydantic import BaseModel, Field
 
-from schemalint.loaders.langchain_tools import tools_from_object
+from schemalint.loaders.python.langchain_tools import tools_from_object
 
 
 @needs_shared

@@ -11,8 +11,8 @@ pytest.importorskip("mcp")
 
 from conftest import ROOT, run_cli
 
-from schemalint.loaders.mcp_server import load_stdio, tools_from_object
-from schemalint.loaders.sources import SourceError
+from schemalint.loaders.files.sources import SourceError
+from schemalint.loaders.python.mcp_server import load_stdio, tools_from_object
 
 EXAMPLE = ROOT / "examples" / "mcp_server" / "server.py"
 
@@ -92,7 +92,7 @@ def test_output_schema_validation_vs_serialization_mode():
     from mcp.server.mcpserver import MCPServer
     from pydantic import BaseModel, PlainSerializer
 
-    from schemalint.loaders.framework_common import run_async
+    from schemalint.loaders.python.framework_common import run_async
 
     class Stamp(BaseModel):
         at: Annotated[datetime, PlainSerializer(lambda d: d.timestamp(), return_type=float)]

@@ -161,7 +161,7 @@ def test_explicit_special_files_are_located_errors(tmp_path: Path) -> None:
 
 
 def test_a_file_above_the_size_bound_is_not_read(tmp_path: Path) -> None:
-    from schemalint.loaders.documents import MAX_FILE_BYTES
+    from schemalint.loaders.files.documents import MAX_FILE_BYTES
 
     path = tmp_path / "huge.json"
     with path.open("wb") as fh:  # sparse: no disk used, and never read

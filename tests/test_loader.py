@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from schemalint.api import check, load
-from schemalint.loaders.sources import SourceError, expand_sources
+from schemalint.loaders.files.sources import SourceError, expand_sources
 from tests.conftest import CORPUS, ROOT, internal_errors, needs_shared
 
 

@@ -23,9 +23,9 @@ HEAVY = ("deepdiff", "hypothesis", "hypothesis_jsonschema", "mcp", "fastmcp", "a
          "langchain_core", "jsonschema", "referencing", "jsonschema_specifications", "rich", "yaml")
 # schemalint modules that only other commands, other formats or other sources use.
 OWN_LAZY = ("schemalint.diff", "schemalint.probe", "schemalint.show", "schemalint.rule_docs",
-            "schemalint.loaders.python_source", "schemalint.loaders.mcp_server",
-            "schemalint.loaders.pydantic_models", "schemalint.loaders.openai_agents",
-            "schemalint.loaders.langchain_tools", "schemalint.report.json_report",
+            "schemalint.loaders.python.python_source", "schemalint.loaders.python.mcp_server",
+            "schemalint.loaders.python.pydantic_models", "schemalint.loaders.python.openai_agents",
+            "schemalint.loaders.python.langchain_tools", "schemalint.report.json_report",
             "schemalint.report.sarif", "schemalint.report.github", "schemalint.schema.draft7")
 
 

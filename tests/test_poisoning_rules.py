@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from schemalint.api import check, files_without_invisibles
-from schemalint.loaders.documents import read_document
+from schemalint.loaders.files.documents import read_document
 from schemalint.model import Diagnostic
 from schemalint.rules.poisoning.sl501_invisible_character import hidden_runs
 from schemalint.rules.poisoning.sl502_homoglyph_tool_name import skeleton

@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft7Validator
 
 from schemalint.api import check
-from schemalint.loaders.python_source import load_python_source
+from schemalint.loaders.python.python_source import load_python_source
 from schemalint.probe import (
     CannotBuild,
     fill_optional,

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from schemalint.api import check, load
-from schemalint.loaders.python_source import RECOGNIZERS, load_python_source
-from schemalint.loaders.sources import SourceError
+from schemalint.loaders.files.sources import SourceError
+from schemalint.loaders.python.python_source import RECOGNIZERS, load_python_source
 from schemalint.model import Tool
 from schemalint.schema.draft7 import draft7_gaps, to_draft7
 from tests.conftest import ROOT, load_case, needs_shared, run_cli
@@ -49,7 +49,7 @@ def required(schema: Any, *path: str) -> set[str]:
 
 def test_recognizer_interface_is_a_tuple_of_module_function_names() -> None:
     assert isinstance(RECOGNIZERS, tuple)
-    assert "schemalint.loaders.pydantic_models:tools_from_object" in RECOGNIZERS
+    assert "schemalint.loaders.python.pydantic_models:tools_from_object" in RECOGNIZERS
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from schemalint.api import check
-from schemalint.loaders.documents import TOOL_FILE_SUFFIXES
+from schemalint.loaders.files.documents import TOOL_FILE_SUFFIXES
 from tests.conftest import REPOS, internal_errors, needs_repos
 
 TOOLS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from schemalint.api import check, load
-from schemalint.loaders.documents import looks_like_tool_file, parse_text, strip_jsonc
+from schemalint.loaders.files.documents import looks_like_tool_file, parse_text, strip_jsonc
 from tests.conftest import run_json
 
 TSCONFIG = '{\n  // build settings\n  "compilerOptions": {"strict": true,},\n}\n'

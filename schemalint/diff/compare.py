@@ -188,7 +188,7 @@ def compare_tool(old: Tool, new: Tool) -> ToolDiff:
     try:
         return _compare_tool(old, new)
     except RecursionError:
-        from schemalint.loaders.documents import _with_big_stack
+        from schemalint.loaders.files.documents import _with_big_stack
 
         return _with_big_stack(lambda: _compare_tool(old, new))
 

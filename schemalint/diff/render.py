@@ -155,8 +155,8 @@ def render(tool: Tool) -> str:
 
 def _deep(fn: Any) -> Any:
     """``fn()`` on the big stack the loaders parse deep documents on (they read what nests up to
-    :data:`~schemalint.loaders.documents.MAX_NESTING` levels, so rendering it must not fail)."""
-    from schemalint.loaders.documents import _with_big_stack
+    :data:`~schemalint.loaders.files.documents.MAX_NESTING` levels, so rendering it must not fail)."""
+    from schemalint.loaders.files.documents import _with_big_stack
 
     return _with_big_stack(fn)
 

@@ -80,7 +80,7 @@ def _line_of(tool: ToolDiff, change: Change) -> tuple[str | None, int | None]:
     file = change.file
     if side is None or file is None or not os.path.isfile(file):
         return None, None
-    from schemalint.loaders.documents import read_document
+    from schemalint.loaders.files.documents import read_document
     from schemalint.locate import locate
 
     doc = read_document(file)

@@ -96,7 +96,7 @@ def validate_dir(directory: Path, *, create: bool) -> None:
 def _tools_of(path: Path) -> list[Tool] | None:
     """The tools of the document at ``path``; ``None`` when it cannot be read or parsed."""
     from schemalint.api import load_document_tools
-    from schemalint.loaders.documents import read_document
+    from schemalint.loaders.files.documents import read_document
 
     doc = read_document(path)
     if doc.problems:

@@ -1,29 +1,26 @@
 """The two sides of a diff: files, directories, ``REV:PATH`` and configured sources at a revision.
 
-Everything read from git is read with git itself (``git cat-file``, ``git ls-tree``);
-nothing in the working tree, the index or ``HEAD`` is changed. Python ``module:attr``
-sources at a revision are imported in a subprocess from a temporary ``git worktree``
-that is removed afterwards. Every failure raises :class:`~schemalint.diff.compare.DiffError`
+What is read from git is read by :mod:`schemalint.loaders.git` (nothing in the working
+tree, the index or ``HEAD`` is changed; Python ``module:attr`` sources at a revision are
+imported from a temporary ``git worktree``). This module chooses and reads the two sides and
+shares parsed files between them. Every failure raises :class:`~schemalint.diff.compare.DiffError`
 (exit code 2) with a message naming the revision and path.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import fnmatch
+import functools
 import gc
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from schemalint.diff.compare import DiffError
-from schemalint.loaders.documents import (
+from schemalint.loaders.files.documents import (
     TOOL_FILE_SUFFIXES,
     Document,
     kind_for,
@@ -31,48 +28,26 @@ from schemalint.loaders.documents import (
     read_document,
     read_source_bytes,
 )
-from schemalint.loaders.sources import SKIPPED_DIRS, SourceError, _excluded, is_python_source
+from schemalint.loaders.files.sources import SKIPPED_DIRS, SourceError, _excluded, is_python_source
+from schemalint.loaders.git.commands import GitError, cat_files, git, git_root, tree_files, verify_revision
+from schemalint.loaders.git.worktree import load_python_at_revision
 from schemalint.model import Tool
 
-GIT_TIMEOUT = 120
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
-def git(args: Sequence[str], cwd: str | Path | None = None, *, input: bytes | None = None) -> bytes:
-    """Run ``git ARGS`` and return stdout; raises :class:`DiffError` with git's message on failure."""
-    try:
-        proc = subprocess.run(
-            ["git", *args], cwd=cwd, input=input, capture_output=True, timeout=GIT_TIMEOUT, check=False
-        )
-    except FileNotFoundError:
-        raise DiffError("git is not installed (needed for REV:PATH and --base)") from None
-    except subprocess.TimeoutExpired:
-        raise DiffError(f"git {' '.join(args)} did not finish in {GIT_TIMEOUT} s") from None
-    if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise DiffError(f"git {' '.join(args[:2])} failed: {message[-1] if message else proc.returncode}")
-    return proc.stdout
+def _git_errors_as_diff_errors(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``func`` with every :class:`GitError` raised as :class:`DiffError` (same message)."""
 
+    @functools.wraps(func)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return func(*args, **kwargs)
+        except GitError as exc:
+            raise DiffError(str(exc)) from None
 
-def git_root(cwd: str | Path | None = None) -> Path:
-    """The top directory of the git repository containing ``cwd``; :class:`DiffError` outside one."""
-    where = Path(cwd or os.getcwd()).resolve()
-    try:
-        out = git(["rev-parse", "--show-toplevel"], cwd=where)
-    except DiffError:
-        raise DiffError(f"{where} is not inside a git repository; REV:PATH and --base need one") from None
-    return Path(out.decode().strip())
-
-
-def verify_revision(rev: str, cwd: str | Path | None = None) -> str:
-    """The full commit id of ``rev``; :class:`DiffError` naming ``rev`` when it does not exist."""
-    if not rev or rev.startswith("-"):
-        raise DiffError(f"{rev!r} is not a revision")
-    try:
-        out = git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], cwd=cwd)
-    except DiffError:
-        raise DiffError(f"revision {rev!r} does not exist in this repository") from None
-    return out.decode().strip()
-
+    return wrapper
 
 def _decode(name: str, data: bytes) -> str:
     if data.startswith(b"\xef\xbb\xbf"):
@@ -170,54 +145,12 @@ def check_document(doc: Document) -> None:
 
 def tools_of_values(values: Values, name: str) -> list[Tool]:
     """Every tool found by shape in the parsed values of the file ``name``."""
-    from schemalint.loaders.json_tools import find_tools
+    from schemalint.loaders.formats.json_tools import find_tools
 
     tools: list[Tool] = []
     for line, value in values:
         tools.extend(find_tools(value, name, line))
     return tools
-
-
-def _cat_files(specs: Sequence[str], cwd: str | Path) -> list[bytes]:
-    """Contents of ``REV:PATH`` blobs, read in one ``git cat-file --batch`` call."""
-    if not specs:
-        return []
-    if any("\n" in s or "\r" in s for s in specs):  # --batch reads one spec per line
-        return [b for spec in specs for b in (_cat_files([spec], cwd) if "\n" not in spec and "\r" not in spec
-                                              else [git(["cat-file", "blob", spec], cwd=cwd)])]
-    out = git(["cat-file", "--batch"], cwd=cwd,
-              input="".join(s + "\n" for s in specs).encode("utf-8", "surrogateescape"))
-    blobs: list[bytes] = []
-    pos = 0
-    for spec in specs:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].decode("utf-8", "replace")
-        if header.endswith(" missing") or header.endswith(" ambiguous"):
-            raise DiffError(f"{spec} does not exist")
-        size = int(header.rsplit(" ", 1)[1])
-        blobs.append(out[end + 1 : end + 1 + size])
-        pos = end + 1 + size + 1
-    return blobs
-
-
-def _tree_files(spec: str, cwd: str | Path, *, full_tree: bool = False) -> list[str]:
-    """Paths of the regular files under the tree ``spec`` (``git ls-tree -r -z``).
-
-    Names that are not UTF-8 are decoded as the file system decodes them (surrogate escapes),
-    and encoded back the same way for git. Symbolic links (mode 120000) and submodules are
-    left out: at a revision a link is only the text of its target, not a tool file.
-    """
-    args = ["ls-tree", "-r", "-z", *(["--full-tree"] if full_tree else []), spec]
-    out = git(args, cwd=cwd)
-    names = []
-    for entry in out.split(b"\0"):
-        if not entry:
-            continue
-        meta, _, name = entry.partition(b"\t")
-        if meta.split(b" ", 1)[0] not in (b"100644", b"100755"):
-            continue
-        names.append(name.decode("utf-8", "surrogateescape"))
-    return names
 
 
 def _tool_file(path: str) -> bool:
@@ -231,6 +164,7 @@ def _blob_tools(files: ParsedFiles, name: str, data: bytes, key: str) -> list[To
     return tools_of_values(values, name)
 
 
+@_git_errors_as_diff_errors
 def load_rev_path(
     rev: str, path: str, cwd: str | Path | None = None, *, reuse: ParsedFiles | None = None
 ) -> list[Tool]:
@@ -248,19 +182,19 @@ def load_rev_path(
     spec = f"{rev}:{path}"
     try:
         kind = git(["cat-file", "-t", spec], cwd=where).decode().strip()
-    except DiffError:
+    except GitError:
         raise DiffError(f"{path!r} does not exist at revision {rev!r}") from None
     if kind == "blob":
-        return _blob_tools(files, spec, _cat_files([spec], where)[0], ".")
+        return _blob_tools(files, spec, cat_files([spec], where)[0], ".")
     if kind != "tree":
         raise DiffError(f"{spec} is a {kind}, not a file or directory")
-    names = _tree_files(spec, where)
+    names = tree_files(spec, where)
     names = sorted(n for n in names if _tool_file(n))
     base = path.rstrip("/")
     specs = [f"{rev}:{base}/{n}" if base else f"{rev}:{n}" for n in names]
     tools: list[Tool] = []
     with _parsing(tools):
-        for name, s, data in zip(names, specs, _cat_files(specs, where), strict=True):
+        for name, s, data in zip(names, specs, cat_files(specs, where), strict=True):
             tools.extend(_blob_tools(files, s, data, name))
     return tools
 
@@ -277,7 +211,7 @@ def _is_rev_path(spec: str) -> bool:
         return True
     try:
         verify_revision(rev)
-    except DiffError:
+    except GitError:
         return False
     return True
 
@@ -323,7 +257,7 @@ def load_worktree(
     ``reuse``: files parsed for the other side of the diff (see :class:`ParsedFiles`); each file
     is known there by its path relative to ``key_root`` (absolute path without ``key_root``).
     """
-    from schemalint.loaders.sources import expand_sources
+    from schemalint.loaders.files.sources import expand_sources
 
     file_sources = [s for s in sources if not is_python_source(s)]
     files = reuse if reuse is not None else ParsedFiles(remember=False)
@@ -370,6 +304,7 @@ def load_python_tools(source: str, python_path: Sequence[str] = ()) -> list[Tool
         raise DiffError(str(exc)) from None
 
 
+@_git_errors_as_diff_errors
 def load_base(
     rev: str,
     sources: Sequence[str],
@@ -388,13 +323,13 @@ def load_base(
     with ``git ls-tree``/``git cat-file``; a source absent at ``rev`` contributes no tools
     (its tools count as added) and a note is appended to ``notes``. Python sources are
     imported from a temporary ``git worktree`` in a subprocess (see
-    :func:`load_python_at_revision`). Raises :class:`DiffError`.
+    :func:`~schemalint.loaders.git.worktree.load_python_at_revision`). Raises :class:`DiffError`.
     """
     cwd = Path.cwd()
     root = git_root(cwd)
     commit = verify_revision(rev, cwd)
     prefix = git(["rev-parse", "--show-prefix"], cwd=cwd).decode().strip()
-    listing = _tree_files(commit, root, full_tree=True)
+    listing = tree_files(commit, root, full_tree=True)
     files_at_rev = set(listing)
     wanted: list[str] = []
     for source in sources:
@@ -424,7 +359,7 @@ def load_base(
     tools: list[Tool] = []
     files = reuse if reuse is not None else ParsedFiles(remember=False)
     with _parsing(tools):
-        for name, data in zip(wanted, _cat_files(specs, root), strict=True):
+        for name, data in zip(wanted, cat_files(specs, root), strict=True):
             shown = f"{rev}:{os.path.relpath(root / name, cwd)}"
             key = os.path.realpath(root / name) if reuse is not None else ""
             tools.extend(_blob_tools(files, shown, data, key))
@@ -436,51 +371,6 @@ def load_base(
             )
         )
     return tools
-
-
-def load_python_at_revision(
-    commit: str, sources: Sequence[str], *, root: Path, prefix: str, python_path: Sequence[str], label: str
-) -> list[Tool]:
-    """Import ``module:attr`` sources as they were at ``commit``.
-
-    Creates a detached ``git worktree`` in a temporary directory (the main working tree,
-    index and ``HEAD`` are not touched, so a dirty working tree is fine), imports the
-    sources in a worker process (:mod:`schemalint.bridge`) running in that checkout (same
-    isolation and time limit as for the working tree), and removes the worktree afterwards,
-    also on failure and on SIGTERM/SIGHUP (raised as ``SystemExit`` while it exists) or
-    Ctrl-C.
-    """
-    from schemalint.bridge.client import load_python_sources, terminate_as_exit
-
-    with terminate_as_exit():
-        tmp = Path(tempfile.mkdtemp(prefix="schemalint-base-"))
-        checkout = tmp / "checkout"
-        try:
-            git(["worktree", "add", "--detach", "--quiet", str(checkout), commit], cwd=root)
-            where = checkout / prefix
-            roots = [p if os.path.isabs(p) else str(where / p) for p in (str(p) for p in python_path)]
-            try:
-                tools, _ = load_python_sources(sources, roots, cwd=str(where))
-            except SourceError as exc:
-                raise DiffError(f"at {label}: {exc}") from None
-            return [dataclasses.replace(t, origin=dataclasses.replace(t.origin, file=f"{label}:{t.origin.file}"),
-                                        runtime=None) for t in tools]
-        finally:
-            _remove_worktree(root, checkout, tmp)
-
-
-def _remove_worktree(root: Path, checkout: Path, tmp: Path) -> None:
-    """Remove the temporary worktree with SIGINT/SIGTERM/SIGHUP held back until it is gone."""
-    import signal
-
-    from schemalint.bridge.client import held_signals
-
-    with held_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        with contextlib.suppress(DiffError):
-            git(["worktree", "remove", "--force", str(checkout)], cwd=root)
-        shutil.rmtree(tmp, ignore_errors=True)
-        with contextlib.suppress(DiffError):
-            git(["worktree", "prune"], cwd=root)
 
 
 def iter_tool_files(directory: Path) -> Iterable[Path]:

@@ -59,7 +59,7 @@ def stale_snapshot_pulls(
     if not rule_filter.rule_enabled("SD401"):
         return {}
     from schemalint.api import load
-    from schemalint.loaders.sources import SourceError
+    from schemalint.loaders.files.sources import SourceError
 
     by_name = {t.name: t for t in tools}
     out: dict[str, Change] = {}

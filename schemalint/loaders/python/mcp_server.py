@@ -42,14 +42,14 @@ import shlex
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from schemalint.loaders.extras import require
-from schemalint.loaders.framework_common import (
+from schemalint.loaders.files.sources import SourceError
+from schemalint.loaders.python.extras import require
+from schemalint.loaders.python.framework_common import (
     inline_root_ref,
     refused_when_omitted,
     run_async,
     type_schema,
 )
-from schemalint.loaders.sources import SourceError
 from schemalint.model import Contract, Origin, Tool, join_pointer
 
 FORMAT = "mcp-server"
@@ -80,8 +80,8 @@ def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
 
     Lists the tools through a real in-memory client session and attaches, per tool, the
     runtime contract of the server's ``tools/call`` argument validation. Raises
-    :class:`~schemalint.loaders.sources.SourceError` when the listing fails or exceeds
-    :data:`LIST_TIMEOUT` seconds, and :class:`~schemalint.loaders.extras.MissingExtraError`
+    :class:`~schemalint.loaders.files.sources.SourceError` when the listing fails or exceeds
+    :data:`LIST_TIMEOUT` seconds, and :class:`~schemalint.loaders.python.extras.MissingExtraError`
     when the client side is not installed.
     """
     kind = server_kind(obj)
@@ -324,7 +324,7 @@ def load_stdio(command: str, *, timeout: float | None = None, cwd: str | None = 
     :func:`schemalint.bridge.client.import_time_limit`). Raises :class:`SourceError`
     (exit 2) when the command is empty or cannot be started, the server exits or
     misbehaves, or the time passes; the message includes the server's stderr. Raises
-    :class:`~schemalint.loaders.extras.MissingExtraError` when ``mcp`` is not installed.
+    :class:`~schemalint.loaders.python.extras.MissingExtraError` when ``mcp`` is not installed.
     """
     from schemalint.bridge.client import import_time_limit
     from schemalint.textsafe import visible

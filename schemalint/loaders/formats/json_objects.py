@@ -2,7 +2,7 @@
 
 Many projects keep their tools as Python literals (``TOOLS = [{"type": "function", ...}]``)
 and pass them to an SDK as they are. Such a dict is read exactly like a JSON document:
-tools are found by shape (:func:`schemalint.loaders.json_tools.find_tools`).
+tools are found by shape (:func:`schemalint.loaders.formats.json_tools.find_tools`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from schemalint.loaders.json_tools import find_tools
+from schemalint.loaders.formats.json_tools import find_tools
 from schemalint.model import Tool
 
 

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from schemalint.loaders.documents import TOOL_FILE_SUFFIXES, special_kind
+from schemalint.loaders.files.documents import TOOL_FILE_SUFFIXES, special_kind
 
 SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
                           ".ruff_cache", ".pytest_cache", ".tox", ".hypothesis"})
@@ -85,7 +85,7 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
     fnmatch patterns matched against the path and each of its components. A special file
     (FIFO, device, socket, or a link to one) found by a directory walk or a glob is left out
     and appended to ``problems`` as ``(path, message)``; one named explicitly is returned, and
-    reading it reports the error (:func:`schemalint.loaders.documents.read_source_bytes`).
+    reading it reports the error (:func:`schemalint.loaders.files.documents.read_source_bytes`).
     Raises :class:`SourceError` when a source does not exist or a glob matches nothing.
     A directory of the walk that cannot be read appends ``(directory, message)`` to ``problems``
     (when given; the caller reports it) and the walk goes on.

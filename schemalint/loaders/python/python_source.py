@@ -25,7 +25,7 @@ wins. Containers are expanded into their members first:
 The same object reached twice (a module attribute that is also in an ``Agent.tools`` list)
 is loaded once.
 
-Import failures raise :class:`~schemalint.loaders.sources.SourceError` naming the
+Import failures raise :class:`~schemalint.loaders.files.sources.SourceError` naming the
 module and the original error; the CLI turns that into exit 2 without a traceback.
 schemalint itself runs this only inside a worker process
 (:mod:`schemalint.bridge.python_worker`, docs/runtime-bridge.md), never in its own.
@@ -44,15 +44,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from schemalint.loaders.sources import SourceError
+from schemalint.loaders.files.sources import SourceError
 from schemalint.model import Diagnostic, Severity, Tool
 
 RECOGNIZERS: tuple[str, ...] = (
-    "schemalint.loaders.mcp_server:tools_from_object",
-    "schemalint.loaders.openai_agents:tools_from_object",
-    "schemalint.loaders.langchain_tools:tools_from_object",
-    "schemalint.loaders.pydantic_models:tools_from_object",
-    "schemalint.loaders.json_objects:tools_from_object",
+    "schemalint.loaders.python.mcp_server:tools_from_object",
+    "schemalint.loaders.python.openai_agents:tools_from_object",
+    "schemalint.loaders.python.langchain_tools:tools_from_object",
+    "schemalint.loaders.python.pydantic_models:tools_from_object",
+    "schemalint.loaders.formats.json_objects:tools_from_object",
 )
 """``module:function`` names of the recognizers, tried in order."""
 
@@ -82,7 +82,7 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
         try:
             return importlib.import_module(module)
         except ModuleNotFoundError as exc:
-            from schemalint.loaders.extras import install_hint
+            from schemalint.loaders.python.extras import install_hint
 
             where = f" (import roots tried first: {', '.join(python_path)})" if python_path else ""
             extra = install_hint(exc.name or "") if exc.name and exc.name != module else None
@@ -190,13 +190,13 @@ def _is_generator(fn: Any) -> bool:
 
 def _is_tool_data(obj: dict[Any, Any]) -> bool:
     """True for a dict that is (or holds) tool definitions as plain data, read whole by shape."""
-    from schemalint.loaders.json_objects import tools_from_object
+    from schemalint.loaders.formats.json_objects import tools_from_object
 
     return tools_from_object(obj, "") is not None
 
 
 def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
-    from schemalint.loaders.openai_agents import agent_function_tools, is_agent
+    from schemalint.loaders.python.openai_agents import agent_function_tools, is_agent
 
     if depth > 3:
         return
@@ -219,8 +219,8 @@ def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
 def _data_types(obj: Any, members: list[tuple[Any, str]]) -> tuple[set[int], int]:
     """Ids of the classes that the OpenAI Agents agents among ``obj`` and the module members
     use as output or context types, with the models those use as field types: data, not tools
-    (:func:`schemalint.loaders.openai_agents.agent_data_types`); and the number of agents."""
-    from schemalint.loaders.openai_agents import agent_data_types, is_agent
+    (:func:`schemalint.loaders.python.openai_agents.agent_data_types`); and the number of agents."""
+    from schemalint.loaders.python.openai_agents import agent_data_types, is_agent
 
     candidates = [obj]
     if isinstance(obj, types.ModuleType):

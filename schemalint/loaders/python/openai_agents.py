@@ -12,7 +12,7 @@ Recognized objects (by class, no framework imported first):
 * ``agents.Agent``: each of its ``FunctionTool`` entries. In a module or a list, an agent is
   expanded into those objects (:func:`agent_function_tools`), so a tool that is also a module
   attribute is loaded once, and the agent's output and context models
-  (:func:`agent_data_types`) are not loaded as tools (``schemalint.loaders.python_source``).
+  (:func:`agent_data_types`) are not loaded as tools (``schemalint.loaders.python.python_source``).
 * The dict returned by ``openai.pydantic_function_tool(Model)`` (Chat Completions) or
   ``openai.pydantic_responses_function_tool`` (Responses): advertised = its
   ``parameters`` (``to_strict_json_schema(Model)``); runtime = what ``.parse()`` does
@@ -25,7 +25,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from schemalint.loaders.framework_common import closure_var, refused_when_omitted
+from schemalint.loaders.python.framework_common import closure_var, refused_when_omitted
 from schemalint.model import Contract, Origin, Tool, join_pointer
 
 FORMAT = "openai-agents"

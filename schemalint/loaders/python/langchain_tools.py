@@ -17,7 +17,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from schemalint.loaders.framework_common import refused_when_omitted
+from schemalint.loaders.python.framework_common import refused_when_omitted
 from schemalint.model import Contract, Origin, Tool, join_pointer
 
 FORMAT = "langchain"

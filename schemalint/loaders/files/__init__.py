@@ -1,0 +1,1 @@
+"""Naming and reading files: path expansion (:mod:`.sources`) and documents (:mod:`.documents`)."""

@@ -1,0 +1,97 @@
+"""Read-only git plumbing: revisions, tree listings and blob contents.
+
+Everything is read with git itself (``git rev-parse``, ``git ls-tree``, ``git cat-file``);
+nothing in the working tree, the index or ``HEAD`` is changed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+GIT_TIMEOUT = 120
+
+
+class GitError(Exception):
+    """A git command failed, or a revision or path does not exist (the message names which)."""
+
+
+def git(args: Sequence[str], cwd: str | Path | None = None, *, input: bytes | None = None) -> bytes:
+    """Run ``git ARGS`` and return stdout; raises :class:`GitError` with git's message on failure."""
+    try:
+        proc = subprocess.run(
+            ["git", *args], cwd=cwd, input=input, capture_output=True, timeout=GIT_TIMEOUT, check=False
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed (needed for REV:PATH and --base)") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {' '.join(args)} did not finish in {GIT_TIMEOUT} s") from None
+    if proc.returncode != 0:
+        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git {' '.join(args[:2])} failed: {message[-1] if message else proc.returncode}")
+    return proc.stdout
+
+
+def git_root(cwd: str | Path | None = None) -> Path:
+    """The top directory of the git repository containing ``cwd``; :class:`GitError` outside one."""
+    where = Path(cwd or os.getcwd()).resolve()
+    try:
+        out = git(["rev-parse", "--show-toplevel"], cwd=where)
+    except GitError:
+        raise GitError(f"{where} is not inside a git repository; REV:PATH and --base need one") from None
+    return Path(out.decode().strip())
+
+
+def verify_revision(rev: str, cwd: str | Path | None = None) -> str:
+    """The full commit id of ``rev``; :class:`GitError` naming ``rev`` when it does not exist."""
+    if not rev or rev.startswith("-"):
+        raise GitError(f"{rev!r} is not a revision")
+    try:
+        out = git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], cwd=cwd)
+    except GitError:
+        raise GitError(f"revision {rev!r} does not exist in this repository") from None
+    return out.decode().strip()
+
+
+def cat_files(specs: Sequence[str], cwd: str | Path) -> list[bytes]:
+    """Contents of ``REV:PATH`` blobs, read in one ``git cat-file --batch`` call."""
+    if not specs:
+        return []
+    if any("\n" in s or "\r" in s for s in specs):  # --batch reads one spec per line
+        return [b for spec in specs for b in (cat_files([spec], cwd) if "\n" not in spec and "\r" not in spec
+                                              else [git(["cat-file", "blob", spec], cwd=cwd)])]
+    out = git(["cat-file", "--batch"], cwd=cwd,
+              input="".join(s + "\n" for s in specs).encode("utf-8", "surrogateescape"))
+    blobs: list[bytes] = []
+    pos = 0
+    for spec in specs:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].decode("utf-8", "replace")
+        if header.endswith(" missing") or header.endswith(" ambiguous"):
+            raise GitError(f"{spec} does not exist")
+        size = int(header.rsplit(" ", 1)[1])
+        blobs.append(out[end + 1 : end + 1 + size])
+        pos = end + 1 + size + 1
+    return blobs
+
+
+def tree_files(spec: str, cwd: str | Path, *, full_tree: bool = False) -> list[str]:
+    """Paths of the regular files under the tree ``spec`` (``git ls-tree -r -z``).
+
+    Names that are not UTF-8 are decoded as the file system decodes them (surrogate escapes),
+    and encoded back the same way for git. Symbolic links (mode 120000) and submodules are
+    left out: at a revision a link is only the text of its target, not a tool file.
+    """
+    args = ["ls-tree", "-r", "-z", *(["--full-tree"] if full_tree else []), spec]
+    out = git(args, cwd=cwd)
+    names = []
+    for entry in out.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, name = entry.partition(b"\t")
+        if meta.split(b" ", 1)[0] not in (b"100644", b"100755"):
+            continue
+        names.append(name.decode("utf-8", "surrogateescape"))
+    return names

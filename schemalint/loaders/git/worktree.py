@@ -1,0 +1,62 @@
+"""Python ``module:attr`` sources as they were at a commit, imported from a temporary worktree."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from schemalint.loaders.files.sources import SourceError
+from schemalint.loaders.git.commands import GitError, git
+from schemalint.model import Tool
+
+
+def load_python_at_revision(
+    commit: str, sources: Sequence[str], *, root: Path, prefix: str, python_path: Sequence[str], label: str
+) -> list[Tool]:
+    """Import ``module:attr`` sources as they were at ``commit``.
+
+    Creates a detached ``git worktree`` in a temporary directory (the main working tree,
+    index and ``HEAD`` are not touched, so a dirty working tree is fine), imports the
+    sources in a worker process (:mod:`schemalint.bridge`) running in that checkout (same
+    isolation and time limit as for the working tree), and removes the worktree afterwards,
+    also on failure and on SIGTERM/SIGHUP (raised as ``SystemExit`` while it exists) or
+    Ctrl-C. ``root``: the repository's top directory; ``prefix``: the working directory
+    relative to it (``git rev-parse --show-prefix``); ``label``: the revision as the user
+    wrote it, prefixed to each tool's file. Raises :class:`GitError`.
+    """
+    from schemalint.bridge.client import load_python_sources, terminate_as_exit
+
+    with terminate_as_exit():
+        tmp = Path(tempfile.mkdtemp(prefix="schemalint-base-"))
+        checkout = tmp / "checkout"
+        try:
+            git(["worktree", "add", "--detach", "--quiet", str(checkout), commit], cwd=root)
+            where = checkout / prefix
+            roots = [p if os.path.isabs(p) else str(where / p) for p in (str(p) for p in python_path)]
+            try:
+                tools, _ = load_python_sources(sources, roots, cwd=str(where))
+            except SourceError as exc:
+                raise GitError(f"at {label}: {exc}") from None
+            return [dataclasses.replace(t, origin=dataclasses.replace(t.origin, file=f"{label}:{t.origin.file}"),
+                                        runtime=None) for t in tools]
+        finally:
+            _remove_worktree(root, checkout, tmp)
+
+
+def _remove_worktree(root: Path, checkout: Path, tmp: Path) -> None:
+    """Remove the temporary worktree with SIGINT/SIGTERM/SIGHUP held back until it is gone."""
+    import signal
+
+    from schemalint.bridge.client import held_signals
+
+    with held_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(GitError):
+            git(["worktree", "remove", "--force", str(checkout)], cwd=root)
+        shutil.rmtree(tmp, ignore_errors=True)
+        with contextlib.suppress(GitError):
+            git(["worktree", "prune"], cwd=root)

@@ -1,0 +1,373 @@
+"""Find the parameter names a description *presents as something to pass*.
+
+Shared by SL201 (``description-mentions-unknown-parameter``) and SL202
+(``description-mentions-removed-parameter``). The extraction is deliberately
+conservative: a word counts only when the text presents it as an argument of the
+call, in one of these forms (``Mention.kind``):
+
+``verb``      "pass/set/provide/specify/supply/omit x_y [and x_z]" after an instruction
+              position (sentence start, "to", "must", "and" ...); an ordinary word is
+              only a *plain* mention (trusted by SL202 alone);
+``backtick``  the same with a backticked/quoted name ("provide a short `name`"), or a
+              backticked identifier in a sentence about parameters ("use this
+              parameter together with `dateStart`");
+``phrase``    "the x_y parameter/argument/option/flag" (field/key/property only in an
+              input sentence), "x_y [and x_z] must be specified / are required";
+``assign``    ``x_y=value`` outside URLs, not after "if/when", not attached to another
+              tool's name;
+``arglist``   ``x:`` / ``x (type):`` / ``x : type`` entries of an ``Args:`` /
+              ``Parameters:`` section, ``:param x:``, and ``this_tool(x=...)`` calls;
+``json``      keys of a JSON argument example that also uses a declared key;
+``list``      a parenthesised list of bare names next to a declared one
+              ("pagination (perPage, after)").
+
+Never counted: URLs, words inside fenced code blocks (except a call to this very tool),
+values (``ALL_CAPS``, ``true``, words after "to"/"="), value formats (a word touching
+``/``, ``.``, ``:`` or ``-`` such as ``model_name/explore_name``, or following
+"form"/"format"/"e.g."), names followed by "tool/function/endpoint/type ..." or by
+"parameter of ..." (another tool's parameter), response fields (a sentence about
+returns/responses), and text that is mostly non-Latin (only the language-neutral
+``arglist`` and ``json`` forms are read there).
+
+Which names are *known* (and so never reported) is decided in :func:`analyse`.
+
+Where each kind is found (one module per kind; this module is the driver and the analysis):
+:mod:`.examples` (``arglist`` calls of this tool, ``json``), :mod:`.arglists` (``arglist``
+sections, ``list``), :mod:`.phrases` (``phrase``), :mod:`.verbs` (``verb``), :mod:`.backticks`
+(``backtick``), :mod:`.assignments` (``assign``), :mod:`.near_misses` (``nearmiss``: another
+spelling of a declared name); :mod:`.sites` reads the schema side (declared names, the
+description strings and their levels), :mod:`.nearest` the "did you mean" hint, and
+:mod:`.patterns` / :mod:`.text` hold what the kinds share.
+"""
+
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from schemalint.model import Severity, Tool, escape_token
+from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
+from schemalint.rules.description.mentions.assignments import assignments
+from schemalint.rules.description.mentions.backticks import backticked
+from schemalint.rules.description.mentions.examples import call_examples, json_examples
+from schemalint.rules.description.mentions.found import Found
+from schemalint.rules.description.mentions.near_misses import _near_miss_table, _near_misses
+from schemalint.rules.description.mentions.nearest import NEAREST_FUZZY_LIMIT, nearest
+from schemalint.rules.description.mentions.patterns import (
+    _FENCE,
+    _OTHER_THING,
+    _RE_LEAD_QUOTES,
+    _RE_NOUN_ANY,
+    _RE_NOUN_OF,
+    _RE_PREP_BEFORE,
+    _URL,
+)
+from schemalint.rules.description.mentions.phrases import must_be_given, the_parameter
+from schemalint.rules.description.mentions.records import Finding, Mention, Site
+from schemalint.rules.description.mentions.sites import description_sites, schema_names, schema_values
+from schemalint.rules.description.mentions.text import (
+    _after_other_tool,
+    _blank,
+    _blank_output_sections,
+    _might_mention,
+    _mostly_non_latin,
+)
+from schemalint.rules.description.mentions.verbs import verb_objects
+from schemalint.schema.index import index_schema
+
+__all__ = [
+    "NEAREST_FUZZY_LIMIT", "Finding", "Mention", "Site", "analyse", "description_sites", "extract_mentions", "nearest",
+    "schema_names",
+]
+
+
+def extract_mentions(
+    text: str,
+    *,
+    tool_name: str = "",
+    tool_names: frozenset[str] | set[str] = frozenset(),
+    is_value: bool = False,
+    property_level: bool = False,
+    level: Sequence[str] = (),
+) -> list[Mention]:
+    """Every name ``text`` presents as a parameter to pass, in text order, deduplicated by token.
+
+    ``tool_name``: this tool (its own name is never a parameter; ``tool_name(x=1)`` call
+    examples are read); ``tool_names``: names of the tools of the catalog (never
+    parameters, and ``x=1`` attached to another tool's name belongs to that tool); ``is_value``: the text
+    describes a string value, so ``x=value``/``x:`` inside it are value syntax;
+    ``property_level``: the text is a property's description (there "pass the x" usually
+    describes this property's own value, so only "pass `x` parameter"/"set `x` to value" count).
+    ``level``: the property names declared where the text speaks (for ``json`` and ``list``).
+    Never raises: any string is accepted.
+    """
+    if not isinstance(text, str) or not text.strip():
+        return []
+    found = Found(tool_name, tool_names)
+    if tool_name:
+        call_examples(text, found)
+    if level and not property_level and '{"' in text.replace('{ "', '{"'):
+        json_examples(text, level, found)
+    clean = _blank(_blank(text, _FENCE), _URL) if ("`" in text or "/" in text or "www." in text) else text
+    clean = _blank_output_sections(clean)
+    latin = not _mostly_non_latin(clean)
+    arg_sections(clean, is_value, found)
+    if latin and _RE_NOUN_ANY.search(clean):
+        the_parameter(clean, found)
+    if latin:
+        _latin_kinds(clean, is_value=is_value, property_level=property_level, level=level, found=found)
+    out = [m for m in found.by_token.values() if not _another_thing(text, m, tool_names, tool_name)]
+    out.sort(key=lambda x: x.start)
+    return out
+
+
+def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Sequence[str], found: Found) -> None:
+    """The kinds read only in text that is mostly Latin script, in the order they take precedence."""
+    verb_objects(clean, property_level, found)
+    if level and "(" in clean:
+        name_lists(clean, level, found)
+    must_be_given(clean, found)
+    if "`" in clean:
+        backticked(clean, found)
+    if not is_value and "=" in clean:
+        assignments(clean, found)
+
+
+def _another_thing(text: str, mention: Mention, tool_names: frozenset[str] | set[str], tool_name: str) -> bool:
+    """Whether ``mention`` is really another thing ("the `foo` tool", "x parameter of ..."), or
+    another tool's parameter ("the `x` of `other_tool`")."""
+    rest = _RE_LEAD_QUOTES.sub("", text[mention.end : mention.end + 40])
+    if _OTHER_THING.match(rest) or _RE_NOUN_OF.match(rest):
+        return True
+    return (
+        mention.kind in ("backtick", "phrase")
+        and _after_other_tool(text, mention.start, tool_names, tool_name)
+        and bool(_RE_PREP_BEFORE.search(text[max(0, mention.start - 40) : mention.start]))
+    )
+
+# ---------------------------------------------------------------- analysis
+
+_CACHE: dict[tuple[int, int], tuple[Tool, Any, list[Finding]]] = {}
+
+
+def _variants_index(catalog: Sequence[Tool]) -> dict[str, list[Tool]]:
+    idx: dict[str, list[Tool]] = {}
+    for t in catalog:
+        idx.setdefault(t.name, []).append(t)
+    return idx
+
+
+_INDEX_CACHE: dict[int, tuple[Sequence[Tool], dict[str, list[Tool]], frozenset[str]]] = {}
+
+
+def _catalog_info(catalog: Sequence[Tool]) -> tuple[dict[str, list[Tool]], frozenset[str]]:
+    key = id(catalog)
+    hit = _INDEX_CACHE.get(key)
+    if hit is not None and hit[0] is catalog:
+        return hit[1], hit[2]
+    idx = _variants_index(catalog)
+    names = frozenset(n for n in idx if n)
+    _INDEX_CACHE.clear()
+    _UNION_CACHE.clear()  # keyed by the index's id, which a new index may reuse
+    _INDEX_CACHE[key] = (catalog, idx, names)
+    return idx, names
+
+
+_NAMES_CACHE: dict[int, tuple[Tool, frozenset[str]]] = {}
+
+
+_UNION_CACHE: dict[tuple[int, str], frozenset[str]] = {}
+
+
+def _variant_union(name: str, idx: dict[str, list[Tool]]) -> frozenset[str]:
+    """Property names of every definition called ``name`` in the catalog index (cached per index)."""
+    key = (id(idx), name)
+    hit = _UNION_CACHE.get(key)
+    if hit is None:
+        if len(_UNION_CACHE) > 50_000:
+            _UNION_CACHE.clear()
+        hit = frozenset().union(*(_tool_names(t) for t in idx.get(name, ())))
+        _UNION_CACHE[key] = hit
+    return hit
+
+
+def _tool_names(tool: Tool) -> frozenset[str]:
+    hit = _NAMES_CACHE.get(id(tool))
+    if hit is not None and hit[0] is tool:
+        return hit[1]
+    if tool.origin.format == "docker-arguments":
+        args = (tool.raw or {}).get("arguments")
+        names = frozenset(
+            a["name"] for a in args or [] if isinstance(a, Mapping) and isinstance(a.get("name"), str)
+        )
+    else:
+        names = frozenset(schema_names(tool.advertised))
+    if len(_NAMES_CACHE) > 50_000:
+        _NAMES_CACHE.clear()
+    _NAMES_CACHE[id(tool)] = (tool, names)
+    return names
+
+
+def _removed_sources(tool: Tool, ctx: Any) -> list[tuple[str, frozenset[str] | set[str]]]:
+    """(label, names) of the places where a parameter of this tool may have existed."""
+    out: list[tuple[str, frozenset[str] | set[str]]] = []
+    if tool.runtime is not None:
+        if tool.runtime.input is not None:
+            out.append(("the runtime (validator) schema", schema_names(tool.runtime.input)))
+        if tool.runtime.output is not None:
+            out.append(("the runtime output-mode schema", schema_names(tool.runtime.output)))
+    prev = getattr(ctx, "previous", {}) or {}
+    if tool.name in prev:
+        p = prev[tool.name]
+        out.append((f"the previous revision ({p.origin.file})", _tool_names(p)))
+    idx, _ = _catalog_info(getattr(ctx, "catalog", ()) or ())
+    for other in idx.get(tool.name, []):
+        if other is tool or other.origin == tool.origin:
+            continue
+        names = _tool_names(other)
+        if names:
+            out.append(
+                (
+                    f"another definition of `{tool.name}` ({other.origin.file}"
+                    f"{' line ' + str(other.origin.line) if other.origin.line else ''})",
+                    names,
+                )
+            )
+    return out
+
+
+def analyse(tool: Tool, ctx: Any) -> list[Finding]:
+    """Every mention in ``tool``'s descriptions of a name its advertised schema lacks.
+
+    A name is *known* (never reported) when it is a property anywhere in the advertised
+    schema (any level: text about a nested or sibling key is fine), a key or word of an
+    ``enum``/``const``/``default``/``examples`` value, a property of the advertised output
+    schema, or the name of any tool in the catalog. Findings whose name exists in the
+    runtime schemas, another definition of the same tool or ``ctx.previous`` carry
+    ``removed_in`` (SL202); the others are SL201 findings, for which "plain" word mentions
+    are dropped. Cached per (tool, ctx) so SL201 and SL202 share one pass.
+    """
+    key = (id(tool), id(ctx))
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is tool and hit[1] is ctx:
+        return hit[2]
+    findings = list(_analyse(tool, ctx))
+    if len(_CACHE) > 4096:
+        _CACHE.clear()
+    _CACHE[key] = (tool, ctx, findings)
+    return findings
+
+
+_FORBID_EXTRAS = {"openai-strict"}
+"""Provider targets that refuse undeclared keys whatever the schema says (strict mode)."""
+
+
+_MENTIONS_CACHE: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = {}
+_MENTIONS_NAMES: list[Any] = [None]
+
+
+def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) -> tuple[Mention, ...]:
+    """:func:`extract_mentions` of one site, cached: catalogs repeat a description in many
+    copies of one tool (BFCL and ACEBench files share definitions), and the result depends
+    only on the text, the tool's name, the site's kind and level, and the catalog's names."""
+    if _MENTIONS_NAMES[0] is not catalog_names:
+        _MENTIONS_CACHE.clear()
+        _MENTIONS_NAMES[0] = catalog_names
+    property_level = site.where != "the tool description"
+    key = (site.text, tool_name, site.is_value, property_level, site.level)
+    found = _MENTIONS_CACHE.get(key)
+    if found is None:
+        if len(_MENTIONS_CACHE) > 50_000:
+            _MENTIONS_CACHE.clear()
+        found = _MENTIONS_CACHE[key] = tuple(extract_mentions(
+            site.text, tool_name=tool_name, tool_names=catalog_names, is_value=site.is_value,
+            property_level=property_level, level=site.level))
+    return found
+
+
+def _declared_pointer(tool: Tool, name: str) -> tuple[str | None, str | None]:
+    """(schema pointer of the first property ``name`` declared anywhere in the advertised schema,
+    the top-level property that holds it, directly or through a local ``$ref``)."""
+    for node in index_schema(tool.advertised).nodes:
+        if node.keyword == "properties" and node.token == name:
+            return node.pointer, _holder(tool.advertised, node.pointer)
+    return None, None
+
+
+def _holder(schema: Any, pointer: str) -> str | None:
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(props, Mapping):
+        return None
+    for key, sub in props.items():
+        if pointer.startswith(f"/properties/{escape_token(key)}/"):
+            return key
+        refs = [sub.get("$ref")] if isinstance(sub, Mapping) else []
+        if isinstance(sub, Mapping):
+            refs += [b.get("$ref") for k in ("anyOf", "allOf", "oneOf") for b in sub.get(k) or ()
+                     if isinstance(b, Mapping)]
+        for ref in refs:
+            if isinstance(ref, str) and ref.startswith("#/") and pointer.startswith(ref[1:] + "/"):
+                return key
+    return None
+
+
+def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
+    idx, catalog_names = _catalog_info(getattr(ctx, "catalog", ()) or ())
+    plain_wanted = (
+        tool.runtime is not None
+        or tool.name in (getattr(ctx, "previous", {}) or {})
+        # another definition of this name with other properties (a single definition has none)
+        or (len(idx.get(tool.name, ())) > 1 and not _variant_union(tool.name, idx) <= _tool_names(tool))
+    )
+    sites = description_sites(tool, None if plain_wanted else _might_mention)
+    if not sites:
+        return
+    known: set[str] | None = None
+    removed = None
+    reported: set[tuple[str, str]] = set()
+    table = _near_miss_table(sites)
+    spelled = dict(table)
+    forbid = bool(_FORBID_EXTRAS & set(getattr(ctx, "targets", ()) or ()))
+    for site in sites:
+        sev = Severity.ERROR if site.closed or forbid else Severity.WARNING
+        elsewhere: list[Mention] = []
+        at_level = False
+        for mention in _site_mentions(site, tool.name, catalog_names):
+            tok = mention.token
+            if known is None:
+                known = (
+                    set(_tool_names(tool)) | schema_values(tool.advertised) | schema_names(tool.output_schema)
+                )
+            if tok in known or tok in catalog_names:
+                if mention.kind == "arglist" and site.level:
+                    if tok in site.level:
+                        at_level = True
+                    elif tok in _tool_names(tool):
+                        elsewhere.append(mention)
+                continue
+            if (site.file_pointer, tok) in reported:
+                continue
+            if removed is None:
+                removed = _removed_sources(tool, ctx)
+            where = next((label for label, names in removed if tok in names), None)
+            if where is None and mention.plain:
+                continue
+            reported.add((site.file_pointer, tok))
+            yield Finding(site, mention, sev, where, spelled.get(tok) if where is None else None)
+        if len(elsewhere) >= 2 and not at_level and site.where == "the tool description":
+            # an argument list of names that all live one level down (inside `request`): one finding
+            first = elsewhere[0]
+            pointer, holder = _declared_pointer(tool, first.token)
+            reported.update((site.file_pointer, m.token) for m in elsewhere)
+            yield Finding(site, first, sev, declared_at=pointer, also=tuple(m.token for m in elsewhere[1:]),
+                          wrapper=holder)
+        if table:
+            for mention, declared in _near_misses(site, table):
+                tok = mention.token
+                if (site.file_pointer, tok) in reported or tok in catalog_names or tok in _tool_names(tool):
+                    continue
+                if known is not None and tok in known:
+                    continue
+                reported.add((site.file_pointer, tok))
+                yield Finding(site, mention, sev, spelling_of=declared)

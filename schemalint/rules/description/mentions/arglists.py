@@ -1,0 +1,76 @@
+"""``arglist`` and ``list`` mentions: ``Args:`` / ``Parameters:`` sections, ``:param x:``, and
+parenthesised lists of names beside a declared one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from schemalint.rules.description.mentions.found import Found
+from schemalint.rules.description.mentions.patterns import (
+    _ARG_ENTRY,
+    _ARG_HEADER,
+    _OUTPUT_WORDS,
+    _RE_IDENT_FULL,
+    _RE_PAREN_LIST,
+    _SECTION_END,
+    _SPHINX,
+)
+from schemalint.rules.description.mentions.text import (
+    _sentence,
+)
+
+
+def arg_sections(clean: str, is_value: bool, found: Found) -> None:
+    """Entries of ``Args:``/``Parameters:`` sections (docstring style, language neutral) at the
+    section's first indentation, and Sphinx ``:param x:`` fields."""
+    lines = clean.split("\n") if _ARG_HEADER.search(clean) else []
+    offsets = []
+    pos = 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    in_args = False
+    indent: int | None = None
+    for idx, line in enumerate(lines):
+        if _ARG_HEADER.match(line) and not is_value:
+            in_args, indent = True, None
+            continue
+        if not in_args or not line.strip():
+            continue
+        if _SECTION_END.match(line) and not _ARG_ENTRY.match(line):
+            in_args = False
+            continue
+        entry = _ARG_ENTRY.match(line)
+        line_indent = len(line) - len(line.lstrip())
+        if entry is None:
+            if (
+                indent is not None
+                and line_indent <= indent
+                and not re.match(r"\s*(?:[-*•+]|\d+[.)])\s", line)
+            ):
+                in_args = False
+            continue
+        if indent is None:
+            indent = line_indent
+        if line_indent != indent:
+            if line_indent < indent:
+                in_args = False
+            continue  # nested keys of an object parameter, or a continuation
+        found.add(entry.group(2), offsets[idx] + entry.start(2), offsets[idx] + entry.end(2), "arglist")
+    for m in _SPHINX.finditer(clean) if ":param" in clean else ():
+        found.add(m.group(1), m.start(1), m.end(1), "arglist")
+
+
+def name_lists(clean: str, level: Sequence[str], found: Found) -> None:
+    """``(perPage, after)``: a parenthesised list of 2-8 bare names, one of them declared at
+    ``level``, outside sentences about output."""
+    for m in _RE_PAREN_LIST.finditer(clean):
+        items = [x.strip() for x in m.group(1).split(",")]
+        if not (2 <= len(items) <= 8) or not all(_RE_IDENT_FULL.fullmatch(x) for x in items):
+            continue
+        if not any(x in level for x in items) or _OUTPUT_WORDS.search(_sentence(clean, m.start(), m.end())):
+            continue
+        for x in items:
+            at = clean.find(x, m.start())
+            found.add(x, at, at + len(x), "list")

@@ -1,0 +1,26 @@
+"""The mentions found so far in one description, deduplicated by token."""
+
+from __future__ import annotations
+
+from schemalint.rules.description.mentions.records import Mention
+from schemalint.rules.description.mentions.text import _ok_token
+
+
+class Found:
+    """Mentions by token, first found first; a *plain* mention gives way to a later non-plain one.
+
+    ``tool_name`` and ``tool_names`` (the catalog's tool names) are never parameters.
+    """
+
+    def __init__(self, tool_name: str, tool_names: frozenset[str] | set[str]) -> None:
+        self.tool_name = tool_name
+        self.tool_names = tool_names
+        self.by_token: dict[str, Mention] = {}
+
+    def add(self, tok: str, start: int, end: int, kind: str, plain: bool = False) -> None:
+        """Record ``tok`` at ``text[start:end]`` as a mention of ``kind`` (see the package docstring)."""
+        if tok == self.tool_name or tok in self.tool_names or not _ok_token(tok):
+            return
+        old = self.by_token.get(tok)
+        if old is None or (old.plain and not plain):
+            self.by_token[tok] = Mention(tok, start, end, kind, plain)

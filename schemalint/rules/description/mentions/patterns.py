@@ -1,0 +1,230 @@
+"""The compiled-on-first-use patterns and word lists every kind of mention reads."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+
+class _LazyPattern:
+    """A regular expression compiled on first use (compiling every pattern of this module
+    at import costs about 10 ms of start-up, and a run on a few tools needs few of them)."""
+
+    __slots__ = ("_args", "_compiled")
+
+    def __init__(self, *args: Any) -> None:
+        self._args = args
+        self._compiled: re.Pattern[str] | None = None
+
+    def _get(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return self._compiled
+
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled pattern (compiling it now if needed), for hot loops."""
+        return self._compiled or self._get()
+
+    def search(self, *args: Any) -> re.Match[str] | None:
+        return (self._compiled or self._get()).search(*args)
+
+    def match(self, *args: Any) -> re.Match[str] | None:
+        return (self._compiled or self._get()).match(*args)
+
+    def fullmatch(self, *args: Any) -> re.Match[str] | None:
+        return (self._compiled or self._get()).fullmatch(*args)
+
+    def finditer(self, *args: Any) -> Iterator[re.Match[str]]:
+        return (self._compiled or self._get()).finditer(*args)
+
+    def findall(self, *args: Any) -> list[Any]:
+        return (self._compiled or self._get()).findall(*args)
+
+    def sub(self, *args: Any) -> str:
+        return (self._compiled or self._get()).sub(*args)
+
+
+_lazy = _LazyPattern
+
+
+IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_PARAM_NOUN = r"(?:parameter|argument|param|arg|field|option|flag|key|property|input)s?"
+_VERBS = r"(?:pass|set|provide|specify|supply|omit|fill\s+in|populate)"
+_FILLER = {
+    "the",
+    "a",
+    "an",
+    "your",
+    "its",
+    "their",
+    "optional",
+    "short",
+    "valid",
+    "new",
+    "unique",
+    "custom",
+    "required",
+    "explicit",
+    "appropriate",
+    "same",
+    "also",
+    "only",
+    "both",
+    "either",
+    "one",
+    "any",
+    "value",
+    "values",
+    "for",
+    "of",
+}
+_RESERVED = {
+    "true",
+    "false",
+    "null",
+    "none",
+    "nil",
+    "undefined",
+    "string",
+    "integer",
+    "int",
+    "number",
+    "float",
+    "boolean",
+    "bool",
+    "object",
+    "array",
+    "list",
+    "dict",
+    "str",
+    "self",
+    "cls",
+    "ctx",
+    "context",
+    "args",
+    "kwargs",
+    "json",
+    "yaml",
+    "id",
+    "ids",
+    "url",
+    "uri",
+    "api",
+    "e",
+    "g",
+    "i",
+    "ie",
+    "eg",
+    "etc",
+    "it",
+    "this",
+    "that",
+    "them",
+    "to",
+    "and",
+    "or",
+    "not",
+    "is",
+    "in",
+    "on",
+    "at",
+    "by",
+    "if",
+}
+_OTHER_THING = _lazy(
+    r"\s*(?:`|'|\")?\s*(?:tool|function|command|endpoint|method|api|resource|prompt|"
+    r"class|module|package|library|file|table|column|view|type|enum|event|header)s?\b",
+    re.I,
+)
+_URL = _lazy(r"(?:https?|ftp|file|wss?)://\S+|www\.\S+", re.I)
+_FENCE = _lazy(r"```.*?(?:```|\Z)", re.S)
+_ARG_HEADER = _lazy(
+    r"^[ \t]*(?:#+\s*)?(?:[\w ]*\b)?(?:args|arguments|parameters|params|inputs?|kwargs)"
+    r"(?:\s+(?:explained|description|list|reference))?\s*:?[ \t]*$",
+    re.I | re.M,
+)
+_SECTION_END = _lazy(
+    r"^[ \t]*(?:#+\s*)?(?:returns?|yields?|raises?|examples?|notes?|usage|output|response|see also|"
+    r"warnings?|important|tips?)\b.*:?\s*$",
+    re.I,
+)
+_ARG_ENTRY = _lazy(rf"^([ \t]*)(?:[-*•]\s*)?[`'\"]?({IDENT})[`'\"]?\s*(?:\([^)\n]*\))?\s*[:–—-]\s")
+_SPHINX = _lazy(rf":param\s+(?:\w+\s+)?({IDENT})\s*:")
+
+_RE_THE_PARAM = _lazy(
+    rf"\b(?:[Tt]he|an?|your) (`{{1,2}}|'|\"|)({IDENT})\1\s+({_PARAM_NOUN})\b"
+    r"(?!\s+(?:of|in|from|on)\b)"
+)
+_RE_BACKTICKED = _lazy(rf"(`{{1,2}})({IDENT})\1(?!`)")
+_RE_STRONG_NOUN = _lazy(r"\b(?:parameter|argument|param|arg|option|flag)s?\b", re.I)
+_RE_VALUE_BEFORE = _lazy(r"(?:\b(?:to|as|is|be|equals?|of|e\.g\.|like)|[=:])\s*$", re.I)
+_RE_VALUE_AFTER = _lazy(
+    r"\s*(?:value|field|key|property|tool|function|method|response|result|output)s?\b", re.I
+)
+_RE_PASSIVE = _lazy(
+    r"\s+(?:(?:must|should|can|may|needs?\s+to|has\s+to|have\s+to)\s+(?:also\s+)?be\s+"
+    r"(?:specified|provided|set|given|supplied|passed|included)|(?:is|are)\s+(?:also\s+)?required)\b",
+    re.I,
+)
+_RE_TOKEN_BEFORE = _lazy(rf"(`{{1,2}}|'|\"|)({IDENT})\1\s*$")
+_RE_CONJ_BEFORE = _lazy(r"(?:,|\band|\bor|,\s*and|,\s*or)\s+(?:the\s+)?$")
+_RE_PAREN_LIST = _lazy(r"\(([^()\n]{3,200})\)")
+_RE_IDENT_FULL = _lazy(IDENT)
+_RE_NOUN_OF = _lazy(rf"\s+{_PARAM_NOUN}\s+(?:of|in|from|for|on)\b", re.I)
+_WEAK_NOUNS = ("field", "key", "propert", "input")
+_INPUT_WORDS = _lazy(
+    r"\b(?:pass|set|provide|specify|supply|omit|use|parameters?|arguments?|args?|params?|"
+    r"required|optional|call(?:ing)?|request)\b",
+    re.I,
+)
+_RE_NOUN_ANY = _lazy(r"(?:param|arg|field|option|flag|key|propert|input)", re.I)
+_RE_VERB = _lazy(rf"\b{_VERBS}\b", re.I)
+_RE_FILLER = _lazy(r"\s+([A-Za-z]+)\b(?![`'\"_\w])")
+_RE_TOKEN = _lazy(rf"\s*(`{{1,2}}|'|\"|)({IDENT})\1")
+_RE_NOUN_AFTER = _lazy(rf"\s+{_PARAM_NOUN}\b")
+_RE_TO_VALUE = _lazy(r"\s+(?:to|as)\s+(?:`|'|\"|\d|true\b|false\b|null\b)", re.I)
+_RE_SET_OF = _lazy(r"\s+of\b")
+_RE_CONJ = _lazy(r"\s*(?:,\s*(?:and|or)?|and|or|&)\s*(?:the\s+)?(?=[`'\"]?[A-Za-z_])")
+_RE_ASSIGN = _lazy(rf"(?<![\w?&.=/@$#-])({IDENT})\s?=\s?(?![=>])(?=[\w\"'`\[{{(-])")
+_RE_KWARG = _lazy(rf"(?:^|[,(\s])({IDENT})\s*=(?!=)")
+_RE_LEAD_QUOTES = _lazy(r"^[`'\"]+")
+_RE_PREP_BEFORE = _lazy(r"\b(?:of|for|in|to)\s+[`'\"]?\w*$")
+_RE_CAMEL = _lazy(r"[a-z][A-Z]")
+_RE_ALNUM_MIX = _lazy(r"[A-Za-z]\d|\d[A-Za-z]")
+_RE_NOT_NL = _lazy(r"[^\n]")
+_RE_FORMAT_BEFORE = _lazy(
+    r"(?:\bform|\bformat|\bformatted|\blike|e\.g\.|\bexample|\bsuch as|\bi\.e\.)"
+    r"\s*(?:of\s+|as\s+|is\s+)?[`'\"]?\s*$"
+)
+_RE_IDENT = _lazy(IDENT)
+_RE_JSON_OBJ = _lazy(r"\{\s*\"[^{}]{0,2000}\}")
+_NON_LATIN = _lazy(r"[^\W\d_\u0000-\u024f]")
+_LATIN = _lazy(r"[A-Za-z\u00c0-\u024f]")
+_RE_COND_BEFORE = _lazy(
+    r"\b(?:if|when|whether|unless|becomes?|returns?|returned|is|are|was)\b[^.;,]{0,20}$", re.I
+)
+_OUTPUT_WORDS = _lazy(
+    r"\b(?:returns?|returned|response|responses|outputs?|contains?|includes|"
+    r"each\s+(?:entry|item|object|record|element|result)|yields?|shows?|"
+    r"whose|has\s+the|payload|gives\s+back|comes?\s+back|"
+    r"results?\s+(?:lists?|gives?|has|have|holds?|carr(?:y|ies)|shows?))\b",
+    re.I,
+)
+_OUTPUT_HEADER = _lazy(
+    r"^[ \t]*(?:#+\s*)?(?:[-*•]\s*)?(?:(?:example|sample)\s+)?(?:responses?|outputs?|results?|returns?|"
+    r"return\s+values?)(?:\s+(?:fields?|format|example|shape|schema|values?))?\s*:[ \t]*(.*)$",
+    re.I | re.M,
+)
+_RE_CALL_OPEN = _lazy(r"[A-Za-z_][\w.]*\s*$")
+_RE_SHORTHAND_NEXT = _lazy(r"[^\s,]*,[A-Za-z_]\w*=")
+_RE_TYPE_PLACEHOLDER = _lazy(r"(?:string|integer|int|boolean|bool|number|float|timestamp|list|str)(?=[,}\]\s]|$)")
+_RE_COND_PREFIX = _lazy(r"(?:\(|\b(?:or|and|where|not|OR|AND|WHERE|NOT))\s*\(?\s*$")
+_RE_COND_SUFFIX = _lazy(
+    r"\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.-]+)\s*\)?\s+(?:or|and|OR|AND)\s+\(?\s*[A-Za-z_]\w*\s*(?:!?=|<>|<|>|\bin\b|\bis\b)"
+)
+_RE_QWORD = _lazy(r"'\w+'")
+_RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?\w+(?:\s*\([^)\n]*\))?\s*:|:param", re.M)
+_RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
+_RE_UPPER_OR_DIGIT = _lazy(r"[A-Z0-9]")
+_RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9]")

@@ -1,0 +1,56 @@
+"""``phrase`` mentions: "the `x` parameter" / "the x_y argument", and "x_y [and x_z] must be specified"."""
+
+from __future__ import annotations
+
+from schemalint.rules.description.mentions.found import Found
+from schemalint.rules.description.mentions.patterns import (
+    _INPUT_WORDS,
+    _OUTPUT_WORDS,
+    _RE_CONJ_BEFORE,
+    _RE_PASSIVE,
+    _RE_THE_PARAM,
+    _RE_TOKEN_BEFORE,
+    _WEAK_NOUNS,
+)
+from schemalint.rules.description.mentions.text import (
+    _STOP,
+    _is_identifier_like,
+    _sentence,
+    _value_shaped,
+)
+
+
+def the_parameter(clean: str, found: Found) -> None:
+    """"the `x` parameter" / "the x_y argument" (field/key/property/input only in a sentence
+    about input, never in one about output)."""
+    for m in _RE_THE_PARAM.finditer(clean):
+        tok, quoted = m.group(2), bool(m.group(1))
+        if not (quoted or _is_identifier_like(tok)):
+            continue
+        sent = _sentence(clean, m.start(), m.end())
+        if m.group(3).lower().startswith(_WEAK_NOUNS) and (
+            _OUTPUT_WORDS.search(sent) or not _INPUT_WORDS.search(sent)
+        ):
+            continue
+        if _value_shaped(clean, m.start(2) - len(m.group(1)), m.end(2) + len(m.group(1))):
+            continue
+        found.add(tok, m.start(2), m.end(2), "phrase")
+
+
+def must_be_given(clean: str, found: Found) -> None:
+    """"x_y [and x_z] must be specified / are required": the names before a passive phrase."""
+    for m in _RE_PASSIVE.finditer(clean):
+        pos = m.start()
+        while True:
+            t = _RE_TOKEN_BEFORE.search(clean, max(0, pos - 80), pos)
+            if not t:
+                break
+            tok = t.group(2)
+            if not (_is_identifier_like(tok) or t.group(1).startswith("`")) or tok.lower() in _STOP:
+                break
+            if not _value_shaped(clean, t.start(), t.end()):
+                found.add(tok, t.start(2), t.end(2), "phrase")
+            conj = _RE_CONJ_BEFORE.search(clean, max(0, t.start() - 12), t.start())
+            if not conj:
+                break
+            pos = conj.start()

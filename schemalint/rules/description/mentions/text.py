@@ -1,0 +1,310 @@
+"""Text helpers shared by the kinds: value shapes, sentences, output sections, other tools' calls."""
+
+from __future__ import annotations
+
+import re
+
+from schemalint.rules.description.mentions.patterns import (
+    _ARG_HEADER,
+    _LATIN,
+    _NON_LATIN,
+    _OUTPUT_HEADER,
+    _RE_ALNUM_MIX,
+    _RE_ARGLINE,
+    _RE_CALL_OPEN,
+    _RE_CAMEL,
+    _RE_CAMEL_DIGIT,
+    _RE_COND_PREFIX,
+    _RE_COND_SUFFIX,
+    _RE_FORMAT_BEFORE,
+    _RE_IDENT,
+    _RE_NOT_NL,
+    _RE_QWORD,
+    _RE_SHORTHAND_NEXT,
+    _RE_TRIGGER,
+    _RE_TYPE_PLACEHOLDER,
+    _RE_UPPER_OR_DIGIT,
+    _RESERVED,
+    _LazyPattern,
+)
+
+
+def _is_identifier_like(tok: str) -> bool:
+    """snake_case, camelCase, or letters+digits: not an ordinary English word."""
+    if "_" in tok.strip("_"):
+        return True
+    if _RE_CAMEL.search(tok):
+        return True
+    return bool(_RE_ALNUM_MIX.search(tok))
+
+
+def _mostly_non_latin(text: str) -> bool:
+    non_latin = len(_NON_LATIN.findall(text))
+    if not non_latin:
+        return False
+    latin = len(_LATIN.findall(text))
+    return non_latin / (non_latin + latin) > 0.2
+
+
+def _blank(text: str, pattern: re.Pattern[str] | _LazyPattern) -> str:
+    """Replace every match of ``pattern`` with spaces (offsets stay valid)."""
+    return pattern.sub(lambda m: _RE_NOT_NL.sub(" ", m.group(0)), text)
+
+
+_STOP = {
+    "of",
+    "for",
+    "to",
+    "from",
+    "with",
+    "by",
+    "in",
+    "on",
+    "at",
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "these",
+    "those",
+    "it",
+    "them",
+    "up",
+    "out",
+    "as",
+    "if",
+    "when",
+    "all",
+    "any",
+    "each",
+    "every",
+    "some",
+    "other",
+    "more",
+    "one",
+    "two",
+    "new",
+    "whether",
+    "both",
+    "only",
+    "also",
+    "here",
+    "there",
+    "which",
+    "what",
+    "how",
+    "into",
+    "than",
+    "then",
+    "so",
+    "such",
+    "your",
+    "their",
+    "its",
+    "our",
+    "my",
+    "me",
+    "you",
+    "we",
+    "they",
+    "be",
+    "is",
+    "are",
+    "was",
+    "not",
+    "no",
+    "yes",
+    "can",
+    "will",
+    "should",
+    "must",
+    "may",
+}
+_IMPERATIVE_BEFORE = {
+    "to",
+    "must",
+    "should",
+    "please",
+    "and",
+    "or",
+    "then",
+    "can",
+    "may",
+    "you",
+    "always",
+    "only",
+    "also",
+    "just",
+    "never",
+    "do",
+    "will",
+    "need",
+    "first",
+    "simply",
+    "instead",
+    "optionally",
+    "either",
+    "additionally",
+    "don't",
+    "dont",
+    "not",
+    "e.g.",
+    "i.e.",
+    "could",
+    "might",
+    "next",
+    "finally",
+    "thus",
+    "so",
+    "but",
+}
+
+
+def _imperative(text: str, start: int) -> bool:
+    """The verb at ``start`` is an instruction: sentence/line/list start, or after "to", "must", "and" ..."""
+    before = text[max(0, start - 40) : start]
+    stripped = before.rstrip(" \t")
+    if not stripped or stripped[-1] in ".:;!?(\n-*•>\"'`,|" or "\n" in before[len(stripped) :]:
+        return True
+    word = stripped.split()[-1].lower() if stripped.split() else ""
+    return word in _IMPERATIVE_BEFORE or (
+        len(stripped) >= 2 and stripped[-1].isdigit() and stripped[-2] == " "
+    )
+
+
+def _ok_token(tok: str) -> bool:
+    if len(tok) < 2 or tok.lower() in _RESERVED:
+        return False
+    if re.fullmatch(r"[A-Z0-9_]+", tok):  # ALL_CAPS: a constant / enum value / env var
+        return False
+    return not tok[0].isdigit()
+
+
+def _value_shaped(text: str, start: int, end: int) -> bool:
+    """The token touches ``/ . : @ - # $ {`` or brackets: a path, a value format, a URL part."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    if before in "/.@#$<{[-\\" or after in "/@#$>}(]\\-":
+        return True
+    if after == "." and end + 1 < len(text) and text[end + 1].isalnum():
+        return True
+    if after == ":" and end + 1 < len(text) and not text[end + 1].isspace():
+        return True  # key:value search syntax
+    window = text[max(0, start - 30) : start].lower()
+    return bool(_RE_FORMAT_BEFORE.search(window))
+
+
+def _after_other_tool(text: str, start: int, tool_names: frozenset[str] | set[str], tool_name: str) -> bool:
+    """True when the nearest tool-ish name before ``start`` in the same clause is another tool's."""
+    lo = max(0, start - 200)
+    clause_start = max(
+        text.rfind(".", lo, start), text.rfind("\n", lo, start), text.rfind(";", lo, start), lo - 1
+    )
+    clause = text[clause_start + 1 : start]
+    return any(m.group(0) != tool_name and m.group(0) in tool_names for m in _RE_IDENT.finditer(clause))
+
+
+def _blank_output_sections(text: str) -> str:
+    """Blank the response parts of a description (offsets stay valid): the rest of a line
+    ``Returns: ...`` / ``Example response: ...``, and when that header ends its line, the
+    lines after it up to a blank line or an ``Args:``/``Parameters:`` header. What sits there
+    describes what the tool gives back, never what to pass."""
+    if ":" not in text:
+        return text
+    low = text.lower()
+    if "return" not in low and "respon" not in low and "output" not in low and "result" not in low:
+        return text
+    out = text
+    for m in _OUTPUT_HEADER.finditer(text):
+        if m.group(1).strip():
+            lo, hi = m.start(1), m.end(1)
+        else:
+            lo = m.end()
+            hi = len(text)
+            pos = text.find("\n", m.end())
+            while pos != -1:
+                nxt = text.find("\n", pos + 1)
+                line = text[pos + 1 : nxt if nxt != -1 else len(text)]
+                if not line.strip() or _ARG_HEADER.match(line):
+                    hi = pos
+                    break
+                pos = nxt
+        out = out[:lo] + _RE_NOT_NL.sub(" ", out[lo:hi]) + out[hi:]
+    return out
+
+
+def _inside_other_call(text: str, start: int, tool_name: str) -> bool:
+    """``start`` lies inside ``Other(...)``: keyword arguments of a constructor or of another
+    call (``Result(total_count=3)``), not of this tool."""
+    depth = 0
+    i = start - 1
+    lo = max(0, start - 400)
+    while i >= lo:
+        c = text[i]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            if depth == 0:
+                head = _RE_CALL_OPEN.search(text, max(0, i - 80), i)
+                return head is not None and head.group(0).strip() != tool_name
+            depth -= 1
+        elif c == "\n" and depth == 0 and i < start - 200:
+            return False
+        i -= 1
+    return False
+
+
+def _assignment_is_value(text: str, m: re.Match[str], tool_name: str) -> bool:
+    """``x=value`` that is not an instruction to pass ``x``: a shorthand value string
+    (``A=string,B={...}``), a condition on a record's state (``(x = 'a' or x = 'b')``), or a
+    keyword argument of another call or constructor (``Result(total=3)``)."""
+    start, end = m.start(1), m.end()
+    if start > 0 and text[start - 1] in ",{[":
+        return True  # a later key of a shorthand run A=1,B=2
+    if _RE_SHORTHAND_NEXT.match(text, end) or _RE_TYPE_PLACEHOLDER.match(text, end):
+        return True
+    eq = text.find("=", m.end(1))
+    spaced = 0 < eq < len(text) - 1 and text[eq - 1] == " " and text[eq + 1] == " "
+    if spaced and (
+        _RE_COND_PREFIX.search(text[max(0, start - 12) : start]) or _RE_COND_SUFFIX.match(text, eq + 1)
+    ):
+        return True
+    return "(" in text[max(0, start - 400) : start] and _inside_other_call(text, start, tool_name)
+
+
+def _sentence(text: str, start: int, end: int, reach: int = 300) -> str:
+    """The sentence (or line) around ``text[start:end]``, at most ``reach`` characters each side."""
+    lo, hi = max(0, start - reach), min(len(text), end + reach)
+    s = max(text.rfind(". ", lo, start), text.rfind("\n", lo, start), lo)
+    e_candidates = [i for i in (text.find(". ", end, hi), text.find("\n", end, hi)) if i != -1]
+    e = min(e_candidates) if e_candidates else hi
+    return text[s:e]
+
+
+_TRIGGER_FIRST = frozenset("`\"{=_':")
+
+
+def _any_might_mention(texts: list[str]) -> bool:
+    """False only when :func:`_might_mention` is false for every text of ``texts``: the first
+    test of that function, without a call per text (catalogs describe every property)."""
+    search = _RE_TRIGGER.compiled().search
+    first = _TRIGGER_FIRST
+    return any(search(text, 1) is not None or text[:1] in first for text in texts)
+
+
+def _might_mention(text: str) -> bool:
+    """Cheap pre-filter: can ``text`` hold a non-plain mention at all (quote, ``_``, camelCase, ``x:``...)?"""
+    # every test below needs one of these characters (an upper-case letter or digit only
+    # after the first character); most descriptions have none and cost one scan
+    if _RE_TRIGGER.search(text, 1) is None and text[:1] not in _TRIGGER_FIRST:
+        return False
+    if "`" in text or '"' in text or "{" in text or "=" in text or "_" in text:
+        return True
+    if "'" in text and _RE_QWORD.search(text):
+        return True
+    if ":" in text and _RE_ARGLINE.search(text):
+        return True
+    # a single character class scans much faster than the pair pattern; both need an
+    # upper-case letter or a digit after the first character
+    return _RE_UPPER_OR_DIGIT.search(text, 1) is not None and _RE_CAMEL_DIGIT.search(text) is not None

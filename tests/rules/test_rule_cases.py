@@ -1,0 +1,85 @@
+"""One case file per SL rule, run by one runner (as sqlfluff's ``test/fixtures/rules/std_rule_cases``).
+
+``tests/rules/cases/<CODE>.yaml`` holds ``rule: <CODE>`` and ``cases:``, a list of:
+
+``name``       what the case shows (the test id is ``<CODE>-<name>``);
+``tool``       the file's content as a YAML/JSON value, written as ``<name>.json`` (or
+``text``       the file's content as is, for input that is not JSON, written as ``<name>.json``);
+``source``     a non-file source instead (``module:attr``; with ``python_path``, relative to the repo);
+``targets``    provider targets (``--target``), optional;
+``args``       further CLI arguments, optional;
+``expected``   the diagnostics of ``<CODE>`` that ``schemalint check FILE --select <CODE>`` must
+               report, in order: ``code``, ``pointer``, ``severity`` and a ``message`` substring;
+               ``[]`` for a passing case.
+
+Every SL rule has at least one failing and one passing case
+(:func:`test_every_rule_has_a_failing_and_a_passing_case`). Diff checks (SDxxx) have their
+base/revision pairs in ``tests/diff_checks/``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from schemalint.rules.registry import all_rules
+from tests.conftest import ROOT, run_cli
+
+CASES = Path(__file__).parent / "cases"
+
+
+def _load_cases() -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for path in sorted(CASES.glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert doc["rule"] == path.stem, f"{path.name}: rule {doc['rule']!r} does not match the file name"
+        out.extend((doc["rule"], case) for case in doc["cases"])
+    return out
+
+
+ALL_CASES = _load_cases()
+
+
+def test_every_rule_has_a_failing_and_a_passing_case() -> None:
+    codes = {r.code for r in all_rules() if r.code.startswith("SL")}
+    failing = {code for code, case in ALL_CASES if case["expected"]}
+    passing = {code for code, case in ALL_CASES if not case["expected"]}
+    assert not codes - failing, f"rules without a failing case: {sorted(codes - failing)}"
+    assert not codes - passing, f"rules without a passing case: {sorted(codes - passing)}"
+    assert not {code for code, _ in ALL_CASES} - codes, "case files for rules that do not exist"
+
+
+def _run(code: str, case: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]]:
+    args: list[str] = []
+    if "source" in case:
+        args.append(case["source"])
+    else:
+        path = tmp_path / f"{case['name']}.json"
+        text = case["text"] if "text" in case else json.dumps(case["tool"], indent=2, ensure_ascii=False)
+        path.write_text(text, encoding="utf-8")
+        args.append(str(path))
+    if "python_path" in case:
+        args += ["--python-path", str(ROOT / case["python_path"])]
+    for target in case.get("targets", ()):
+        args += ["--target", target]
+    args += case.get("args", [])
+    proc = run_cli("check", *args, "--select", code, "--format", "json", "--fail-on", "never")
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    return [d for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == code]
+
+
+@pytest.mark.parametrize(("code", "case"), ALL_CASES, ids=[f"{c}-{case['name']}" for c, case in ALL_CASES])
+def test_rule_case(code: str, case: dict[str, Any], tmp_path: Path) -> None:
+    got = _run(code, case, tmp_path)
+    want = case["expected"]
+    assert len(got) == len(want), f"expected {len(want)} {code} diagnostics, got {len(got)}: {got}"
+    for g, w in zip(got, want, strict=True):
+        assert g["code"] == w["code"]
+        assert g["pointer"] == w["pointer"], g
+        assert g["severity"] == w["severity"], g
+        assert w["message"] in g["message"], g
