@@ -253,7 +253,7 @@ def test_module_data_models_generics_and_context_managers_are_not_tools(tmp_path
     """Kinds of false tool measured on public Python tool code (openai-agents-python examples,
     modelcontextprotocol/python-sdk snippets): a tool's return model, pydantic's cached
     parametrised generic (`Box[int]` in the module namespace), @contextmanager functions."""
-    from schemalint.loaders.python_source import load_python_source
+    from schemalint.loaders.python.python_source import load_python_source
 
     (tmp_path / "h8_mixed.py").write_text(_MIXED)
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from schemalint.api import check
-from schemalint.loaders.json_tools import agentschema_schema, camel_case_schema, decode_schema_string
+from schemalint.loaders.formats.json_tools import agentschema_schema, camel_case_schema, decode_schema_string
 from schemalint.model import Diagnostic
 from tests.conftest import REPOS, needs_repos
 
