@@ -123,8 +123,8 @@ def infer_targets(tool: Tool) -> frozenset[str]:
     if fmt == "anthropic":
         return frozenset(("anthropic-strict",)) if tool.strict else frozenset(("anthropic",))
     if fmt in ("gemini", "gemini-json", "mcp", "bedrock"):
-        return frozenset((fmt,))  # "bedrock": Converse toolSpec (loaders/json_tools.py)
-    if fmt == "mcp-server":  # a Python MCP server object (loaders/mcp_server.py): as its tools/list JSON
+        return frozenset((fmt,))  # "bedrock": Converse toolSpec (loaders/formats/json_tools.py)
+    if fmt == "mcp-server":  # a Python MCP server object (loaders/python/mcp_server.py): as its tools/list JSON
         return frozenset(("mcp",))
     return frozenset()
 
