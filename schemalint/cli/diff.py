@@ -7,20 +7,25 @@ from typing import Annotated
 
 import typer
 
-from schemalint.cli import EXIT_FINDINGS, app, fail
-from schemalint.cli_options import (
+from schemalint.cli._common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
     ConfigOption,
     ExcludeOption,
     ExtendSelectOption,
     IgnoreOption,
     PythonPathOption,
     SelectOption,
-    exit_now,
+    check_level,
+    config_or_fail,
+    fail,
+    finish,
+    format_option,
     split_csv,
 )
+from schemalint.report import DiffFormat
 
 
-@app.command()
 def diff(
     paths: Annotated[
         list[str] | None,
@@ -40,9 +45,7 @@ def diff(
             "working tree (uncommitted changes included).",
         ),
     ] = None,
-    output_format: Annotated[
-        str, typer.Option("--format", "-f", help="Report format: text, json or github.")
-    ] = "text",
+    output_format: Annotated[DiffFormat, format_option("Report format.")] = "text",
     fail_on: Annotated[
         str,
         typer.Option(
@@ -81,65 +84,20 @@ def diff(
 
     Exit codes: 0 nothing at or above --fail-on, 1 changes at or above it, 2 error.
     """
-    from schemalint.diff.compare import DiffError, compare_tools
-    from schemalint.diff.report import FORMATS, render
+    from schemalint.api_commands import diff_tools
+    from schemalint.config import ConfigError
+    from schemalint.diff.compare import DiffError
     from schemalint.diff.result import FAIL_LEVELS
-    from schemalint.diff.sources import ParsedFiles, load_base, load_side, load_worktree
+    from schemalint.loaders.sources import SourceError
+    from schemalint.report import write_diff_report
 
-    if output_format not in FORMATS:
-        raise fail(f"unknown --format {output_format!r}; choose from {', '.join(FORMATS)}")
-    if fail_on not in FAIL_LEVELS:
-        raise fail(f"unknown --fail-on {fail_on!r}; choose from {', '.join(FAIL_LEVELS)}")
-    from schemalint.config import ConfigError, load_config, resolve_sources
-    from schemalint.diff.selection import diff_filter
-
+    check_level(fail_on, FAIL_LEVELS)
+    cfg = config_or_fail(config)
     try:
-        cfg = load_config(config)
-        selection = diff_filter(
-            cfg, select=split_csv(select) or None, extend_select=split_csv(extend_select), ignore=split_csv(ignore)
-        )
-    except ConfigError as exc:
+        result = diff_tools(paths or [], cfg=cfg, base=base, mcp_stdio=mcp_stdio or [], exclude=exclude or [],
+                            python_path=python_path or [], select=split_csv(select) or None,
+                            extend_select=split_csv(extend_select), ignore=split_csv(ignore))
+    except (DiffError, ConfigError, SourceError) as exc:
         raise fail(str(exc)) from None
-    args = list(paths or [])
-    notes: list[str] = []
-    reuse = ParsedFiles()  # the second side parses only the files that differ from the first
-    roots = cfg.import_roots(python_path)
-    try:
-        if mcp_stdio:
-            if base is not None or len(args) != 1:
-                raise fail("with --mcp-stdio give only OLD (a file, directory or REV:PATH), not --base or NEW")
-            from schemalint.api import load
-            from schemalint.loaders.sources import SourceError
-
-            old = load_side(args[0], python_path=roots, reuse=reuse)
-            try:
-                new = load([], mcp_stdio=mcp_stdio).tools
-            except SourceError as exc:
-                raise fail(str(exc)) from None
-            old_label, new_label = args[0], " + ".join(f"mcp-stdio {c!r}" for c in mcp_stdio)
-        elif base is None:
-            if len(args) != 2:
-                raise fail("give OLD and NEW (files, directories or REV:PATH), or --base REV [SOURCES...]")
-            old_label, new_label = args
-            old = load_side(args[0], python_path=roots, reuse=reuse)
-            new = load_side(args[1], python_path=roots, reuse=reuse)
-        else:
-            srcs = args or resolve_sources(cfg)
-            if not srcs:
-                raise fail("no sources given and none configured in [tool.schemalint] `sources`")
-            excl = [*cfg.exclude, *(exclude or [])]
-            old = load_base(base, srcs, exclude=excl, python_path=roots, notes=notes, reuse=reuse)
-            new = load_worktree(srcs, exclude=excl, python_path=roots, reuse=reuse)
-            old_label, new_label = base, "working tree"
-        del reuse  # the bytes of the first side's files
-        result = compare_tools(old, new, old_label=old_label, new_label=new_label, selection=selection)
-    except DiffError as exc:
-        raise fail(str(exc)) from None
-    result.notes.extend(notes)
-    if not old and not new:
-        result.notes.append("no tool definitions found on either side")
-    render(result, output_format, sys.stdout)
-    code = EXIT_FINDINGS if result.fails(fail_on) else 0
-    exit_now(code)
-    if code:
-        raise typer.Exit(code)
+    write_diff_report(output_format, result, sys.stdout)
+    finish(EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK)

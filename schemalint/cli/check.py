@@ -1,0 +1,236 @@
+"""``schemalint check``: lint tool definitions and report diagnostics (README.md, docs/ci.md)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from schemalint.cli._common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    ConfigOption,
+    ExcludeOption,
+    ExtendSelectOption,
+    IgnoreOption,
+    PythonPathOption,
+    SelectOption,
+    check_level,
+    config_or_fail,
+    fail,
+    fails_at,
+    finish,
+    format_option,
+    no_sources,
+    split_csv,
+)
+from schemalint.report import CheckFormat
+
+if TYPE_CHECKING:
+    from schemalint.config import Config
+
+
+def check(
+    sources: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Files, directories, globs or module:attr Python sources. "
+            "Default: `sources` from [tool.schemalint] in pyproject.toml.",
+            show_default=False,
+        ),
+    ] = None,
+    output_format: Annotated[CheckFormat, format_option("Report format.")] = "text",
+    fail_on: Annotated[
+        str | None, typer.Option("--fail-on", help="Exit 1 when a diagnostic is at least this severe: "
+                                 "error, warning, info or never. Default: `fail-on` from the "
+                                 "configuration, else error.", show_default=False)
+    ] = None,
+    target: Annotated[
+        list[str] | None,
+        typer.Option("--target", "-t", help="Provider profile(s) to check against, comma-separated "
+                     "(openai, openai-strict, anthropic, anthropic-strict, gemini, gemini-json, mcp, "
+                     "bedrock, ollama, all). Adds to the targets inferred from each tool's format; "
+                     "prefix with = to replace them (--target =openai)."),
+    ] = None,
+    exclude: ExcludeOption = None,
+    select: SelectOption = None,
+    extend_select: ExtendSelectOption = None,
+    ignore: IgnoreOption = None,
+    dialect: Annotated[
+        str | None, typer.Option("--dialect", help="Treat every schema as this dialect "
+                                 "(draft-07, 2019-09, 2020-12) instead of reading $schema.")
+    ] = None,
+    python_path: PythonPathOption = None,
+    mcp_stdio: Annotated[
+        list[str] | None, typer.Option("--mcp-stdio", help="Start this MCP server command (quoted, e.g. "
+                                       "\"python server.py\") over stdio and lint the tools it lists "
+                                       "(repeatable; needs schemalint[mcp]).")
+    ] = None,
+    previous: Annotated[
+        list[str] | None,
+        typer.Option("--previous", help="File, directory or snapshot dir of an earlier revision "
+                     "(repeatable); SL202 reports descriptions that still ask for a parameter it had."),
+    ] = None,
+    config: ConfigOption = None,
+    baseline: Annotated[
+        Path | None, typer.Option("--baseline", help="Hide the findings recorded in this baseline file "
+                                  "(default: `baseline` from the configuration); stale entries are reported.")
+    ] = None,
+    no_baseline: Annotated[
+        bool, typer.Option("--no-baseline", help="Ignore the configured baseline and report every finding.")
+    ] = False,
+    write_baseline: Annotated[
+        Path | None, typer.Option("--write-baseline", help="Record today's findings in this file "
+                                  "(JSON, sorted) and exit 0; use it with --baseline in CI.")
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Processes for the per-tool rules. Default: 1 for "
+                                 "small catalogs, every CPU above 2,000 files, 2,000 tools or 50 MB. Output is "
+                                 "the same for any value.", show_default=False)
+    ] = None,
+    scan: Annotated[
+        bool, typer.Option("--scan", help="Treat the files named as found by a directory scan (the pre-commit "
+                           "hook passes changed files): one that does not parse and does not look like a tool "
+                           "file is skipped without a diagnostic (docs/shape-rules.md, SL000).")
+    ] = False,
+    fail_rule: Annotated[
+        str | None, typer.Option("--fail-rule", hidden=True, help="Testing aid: make this rule raise on every "
+                                 "tool, to see an SL999 internal-error report.")
+    ] = None,
+) -> None:
+    """Lint tool definitions and report diagnostics.
+
+    Examples:
+
+      schemalint check                      # sources from [tool.schemalint]
+
+      schemalint check tools/ --format json
+
+      schemalint check openai_tools.json --target openai-strict --fail-on warning
+
+      schemalint check --mcp-stdio "python server.py"
+
+      schemalint check --write-baseline schemalint-baseline.json   # adopt on a repo with findings
+
+      schemalint check --baseline schemalint-baseline.json --format sarif > schemalint.sarif
+    """
+    from schemalint.api import SourceError
+    from schemalint.api import check as run_check
+    from schemalint.baseline import BaselineError
+    from schemalint.config import FAIL_LEVELS, ConfigError, resolve_sources
+    from schemalint.report import write_report
+
+    if jobs is not None and jobs < 1:
+        raise fail(f"--jobs must be at least 1, not {jobs}")
+    check_level(fail_on, FAIL_LEVELS)
+    cfg = config_or_fail(config)
+    fail_level = fail_on or cfg.fail_on or "error"
+    srcs = list(sources or []) or ([] if mcp_stdio else resolve_sources(cfg))
+    if not srcs and not mcp_stdio:
+        raise no_sources()
+    from schemalint.targets import TargetError, parse_targets
+
+    targets = split_csv(target) or cfg.target
+    try:
+        parse_targets(targets)
+    except TargetError as exc:
+        raise fail(str(exc)) from None
+    if dialect is not None:
+        from schemalint.schema.dialect import DIALECTS, normalize_dialect
+
+        chosen = normalize_dialect(dialect)
+        if chosen is None:
+            raise fail(f"unknown --dialect {dialect!r}; choose from {', '.join(DIALECTS)} "
+                       "(aliases such as draft7 or a metaschema URI are accepted too)")
+        dialect = chosen
+    own_outputs: list[str] = []
+    if write_baseline is not None:
+        refusal = _refuse_baseline_target(write_baseline, srcs, cfg, previous or (), baseline)
+        if refusal:
+            raise fail(refusal)
+        own_outputs.append(os.path.normpath(write_baseline))
+    baseline_file: str | None = None
+    if write_baseline is None and not no_baseline:
+        if baseline is not None:
+            baseline_file = str(baseline)
+        elif cfg.baseline:
+            baseline_file = cfg.resolve_path(cfg.baseline)
+    if fail_rule:
+        from schemalint.rules.base import FAIL_RULE_ENV
+
+        os.environ[FAIL_RULE_ENV] = fail_rule  # read by the rule runner, here and in --jobs workers
+    try:
+        result = run_check(
+            srcs,
+            exclude=[*cfg.exclude, *(exclude or []), *_own_files(cfg, baseline_file), *own_outputs],
+            targets=targets,
+            mcp_stdio=mcp_stdio or [],
+            previous=previous or (),
+            dialect=dialect or cfg.dialect,
+            python_path=cfg.import_roots(python_path),
+            select=split_csv(select) or None,
+            extend_select=split_csv(extend_select),
+            ignore=split_csv(ignore),
+            config=cfg,
+            baseline=baseline_file,
+            jobs=jobs,
+            scan=scan,
+        )
+    except (SourceError, ConfigError, BaselineError) as exc:
+        raise fail(str(exc)) from None
+    if write_baseline is not None:
+        from schemalint.baseline import Baseline
+
+        recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
+        try:
+            recorded.write(write_baseline)
+        except OSError as exc:
+            raise fail(f"{write_baseline}: cannot write baseline: {exc.strerror or exc}") from None
+        n = len(recorded.entries)
+        typer.echo(f"schemalint: wrote {len(result.diagnostics)} finding(s) as {n} "
+                   f"baseline entr{'y' if n == 1 else 'ies'} to {write_baseline}", err=True)
+        return
+    if result.tools == 0 and not result.diagnostics:
+        result.notes.append("no tool definitions found in " + ", ".join([*srcs, *(mcp_stdio or [])]))
+    write_report(output_format, result, sys.stdout)
+    # the result still holds the catalog: leave without freeing it
+    finish(EXIT_FINDINGS if fails_at(result.diagnostics, fail_level) else EXIT_OK)
+
+
+def _refuse_baseline_target(target: Path, sources: list[str], cfg: Config, previous: Sequence[str],
+                            baseline: Path | None) -> str | None:
+    """Why ``--write-baseline target`` must not be written (one line), or ``None``: it is (through
+    symlinks) a source file, the configuration, a ``--previous`` or ``--baseline`` file, or an
+    existing file that is not a schemalint baseline (the guard of :mod:`schemalint.safe_write`)."""
+    from schemalint.baseline import may_overwrite
+    from schemalint.safe_write import WriteRefused, refuse_overwrite
+
+    reads = [s for s in [*sources, *previous] if os.path.isfile(s)]
+    if cfg.path is not None:
+        reads.append(str(cfg.path))
+    if baseline is not None:
+        reads.append(str(baseline))
+    try:
+        refuse_overwrite(target, reads, "baseline")
+    except WriteRefused as exc:
+        return str(exc)
+    if not may_overwrite(target):
+        return (f"{target}: exists and is not a schemalint baseline; refusing to overwrite it "
+                "(remove it first or choose another path)")
+    return None
+
+
+def _own_files(cfg: Config, baseline_file: str | None) -> list[str]:
+    """schemalint's own outputs under the sources (the snapshot directory, the baseline file): they
+    hold copies of tool definitions and must not be linted as a second definition of each tool."""
+    own = [baseline_file] if baseline_file else []
+    if isinstance(cfg.baseline, str) and cfg.baseline:
+        own.append(cfg.resolve_path(cfg.baseline))
+    snapshot_dir = cfg.raw.get("snapshot-dir")
+    if isinstance(snapshot_dir, str) and snapshot_dir:
+        own.append(cfg.resolve_path(snapshot_dir))
+    return [os.path.normpath(p) for p in own]
