@@ -278,7 +278,7 @@ def _drop_own_snapshots(tools: list[Tool], directory: Path) -> list[Tool]:
 
     target = resolved(directory)
     inside: dict[str, Path | None] = {}  # by file: resolving once per tool cost more than the rendering
-    for file in {t.origin.file for t in tools}:
+    for file in sorted({t.origin.file for t in tools}):  # sorted: the error names the same file every run
         path = resolved(file)
         inside[file] = path if is_within(path, target) else None
     if not any(inside.values()):

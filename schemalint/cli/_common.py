@@ -32,6 +32,11 @@ def format_option(help: str) -> Any:
     return typer.Option("--format", "-f", help=help)
 
 
+def sources_argument(help: str) -> Any:
+    """The optional ``SOURCES...`` argument (default: ``sources`` from the configuration)."""
+    return typer.Argument(help=help, show_default=False)
+
+
 ExcludeOption = Annotated[
     list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")
 ]

@@ -26,6 +26,7 @@ from schemalint.cli._common import (
     finish,
     format_option,
     no_sources,
+    sources_argument,
     split_csv,
 )
 from schemalint.report import CheckFormat
@@ -35,14 +36,9 @@ if TYPE_CHECKING:
 
 
 def check(
-    sources: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="Files, directories, globs or module:attr Python sources. "
-            "Default: `sources` from [tool.schemalint] in pyproject.toml.",
-            show_default=False,
-        ),
-    ] = None,
+    sources: Annotated[list[str] | None, sources_argument(
+        "Files, directories, globs or module:attr Python sources. "
+        "Default: `sources` from [tool.schemalint] in pyproject.toml.")] = None,
     output_format: Annotated[CheckFormat, format_option("Report format.")] = "text",
     fail_on: Annotated[
         str | None, typer.Option("--fail-on", help="Exit 1 when a diagnostic is at least this severe: "

@@ -7,15 +7,22 @@ from typing import Annotated
 
 import typer
 
-from schemalint.cli._common import ConfigOption, PythonPathOption, config_or_fail, fail, format_option, sources_or_fail
+from schemalint.cli._common import (
+    ConfigOption,
+    PythonPathOption,
+    config_or_fail,
+    fail,
+    format_option,
+    sources_argument,
+    sources_or_fail,
+)
 from schemalint.report import ViewFormat
 
 
 def show(
     tool: Annotated[str, typer.Argument(help="Name of the tool to show.")],
     sources: Annotated[
-        list[str] | None,
-        typer.Argument(help="Where to look (default: `sources` from [tool.schemalint]).", show_default=False),
+        list[str] | None, sources_argument("Where to look (default: `sources` from [tool.schemalint]).")
     ] = None,
     output_format: Annotated[ViewFormat, format_option("Output format.")] = "text",
     python_path: PythonPathOption = None,

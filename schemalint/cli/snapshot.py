@@ -20,19 +20,14 @@ from schemalint.cli._common import (
     config_or_fail,
     fail,
     finish,
+    sources_argument,
     sources_or_fail,
 )
 
 
 def snapshot(
-    sources: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="Files, directories, globs or module:attr sources. Default: `sources` from "
-            "[tool.schemalint].",
-            show_default=False,
-        ),
-    ] = None,
+    sources: Annotated[list[str] | None, sources_argument(
+        "Files, directories, globs or module:attr sources. Default: `sources` from [tool.schemalint].")] = None,
     directory: Annotated[
         Path | None,
         typer.Option(
