@@ -251,7 +251,7 @@ def test_snapshot_dir_is_accepted_without_importing_the_cli(tmp_path: Path) -> N
         "from pathlib import Path\n"
         "from schemalint.config import load_config\n"
         f"cfg = load_config(Path({str(tmp_path / 'schemalint.toml')!r}))\n"
-        "assert not any(m == 'schemalint.cli' or m.startswith('schemalint.cli_') for m in sys.modules), "
+        "assert not any(m == 'schemalint.cli' or m.startswith('schemalint.cli.') for m in sys.modules), "
         "sorted(m for m in sys.modules if m.startswith('schemalint.cli'))\n"
         "print(cfg.raw['snapshot-dir'])\n"
     )

@@ -299,6 +299,6 @@ def test_the_program_leaves_early_with_all_its_output_and_exit_code(tmp_path: Pa
 
 
 def test_exit_now_returns_inside_another_program() -> None:
-    from schemalint.cli_diff import exit_now
+    from schemalint.cli._common import exit_now
 
     exit_now(0)  # pytest is the program here: nothing happens

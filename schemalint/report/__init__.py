@@ -1,29 +1,50 @@
-"""Reporters: each turns a :class:`~schemalint.api.CheckResult` into text on a stream.
+"""Reporters: one module per format, each rendering every result it applies to onto a stream.
 
-``REPORTERS`` maps a ``--format`` name to ``"module:function"``; the CLI builds its
-choices from it and imports only the reporter it uses.
+Each reporter module (``text``, ``json_report``, ``sarif``, ``github``) has ``render`` for a
+:class:`~schemalint.api.CheckResult` and, where the format applies, ``render_diff`` for a
+:class:`~schemalint.diff.result.DiffResult`; ``text`` and ``json_report`` also render ``show``'s
+:class:`~schemalint.show.ToolView` (``render_show``) and a
+:class:`~schemalint.api_commands.ProbeResult` (``render_probe``).
+
+``CheckFormat``, ``DiffFormat`` and ``ViewFormat`` (``show``, ``probe``) are the ``--format``
+choices (typer validates them and lists them in help); ``REPORTERS`` maps a format name to its
+module. The CLI imports only the reporter it uses.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, Literal, get_args
 
-REPORTERS: dict[str, str] = {
-    "text": "schemalint.report.text:render",
-    "json": "schemalint.report.json_report:render",
-    "sarif": "schemalint.report.sarif:render",
-    "github": "schemalint.report.github:render",
-}
+if TYPE_CHECKING:
+    from schemalint.api import CheckResult
+    from schemalint.diff.result import DiffResult
+
+CheckFormat = Literal["text", "json", "sarif", "github"]
+DiffFormat = Literal["text", "json", "github"]
+ViewFormat = Literal["text", "json"]
+"""The formats of ``show`` and ``probe``."""
+
+REPORTERS: dict[str, str] = {name: f"schemalint.report.{'json_report' if name == 'json' else name}"
+                             for name in get_args(CheckFormat)}
+DIFF_FORMATS: tuple[str, ...] = get_args(DiffFormat)
+VIEW_FORMATS: tuple[str, ...] = get_args(ViewFormat)
 
 
-def get_reporter(name: str) -> Callable[..., Any]:
-    """The render function for format ``name``; raises ``KeyError`` for an unknown one."""
-    module, _, func = REPORTERS[name].partition(":")
-    return getattr(importlib.import_module(module), func)
+def get_reporter(name: str, kind: str = "render") -> Callable[..., Any]:
+    """The function ``kind`` (``render``, ``render_diff``, ``render_show``, ``render_probe``) of
+    format ``name``'s reporter; raises ``KeyError`` for an unknown format, ``AttributeError`` for a
+    format that does not render that kind of result."""
+    render: Callable[..., Any] = getattr(importlib.import_module(REPORTERS[name]), kind)
+    return render
 
 
-def write_report(name: str, result: Any, stream: IO[str], **options: Any) -> None:
-    """Render ``result`` with reporter ``name`` onto ``stream``."""
+def write_report(name: str, result: CheckResult, stream: IO[str], **options: Any) -> None:
+    """Render the check ``result`` with reporter ``name`` onto ``stream``."""
     get_reporter(name)(result, stream, **options)
+
+
+def write_diff_report(name: str, result: DiffResult, stream: IO[str]) -> None:
+    """Render the diff ``result`` with reporter ``name`` (one of :data:`DIFF_FORMATS`) onto ``stream``."""
+    get_reporter(name, "render_diff")(result, stream)

@@ -1,12 +1,23 @@
-"""The JSON report: ``{"version": 1, "diagnostics": [...], "summary": {...}}`` (DESIGN.md, Formats)."""
+"""The JSON reports: ``check``'s ``{"version": 1, "diagnostics": [...], "summary": {...}}``
+(DESIGN.md, Formats), ``diff``'s (:meth:`schemalint.diff.result.DiffResult.to_json`), ``show``'s
+(:meth:`schemalint.show.ToolView.to_json`) and ``probe``'s
+(:meth:`schemalint.api_commands.ProbeResult.to_json`); one document, indent 2, then a newline.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import IO, Any
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from schemalint.api import CheckResult
+    from schemalint.api_commands import ProbeResult
+    from schemalint.diff.result import DiffResult
+    from schemalint.show import ToolView
 
 
-def to_json(result: Any) -> dict[str, Any]:
+def to_json(result: CheckResult) -> dict[str, Any]:
     """The report as a JSON-ready dict; ``result`` is a :class:`~schemalint.api.CheckResult`."""
     by_severity: dict[str, int] = {}
     for d in result.diagnostics:
@@ -30,7 +41,7 @@ def to_json(result: Any) -> dict[str, Any]:
     }
 
 
-def _baseline_summary(result: Any) -> dict[str, Any] | None:
+def _baseline_summary(result: CheckResult) -> dict[str, Any] | None:
     """``{"file", "hidden", "stale": [entries]}`` when a baseline was applied, else ``None``."""
     path = getattr(result, "baseline_path", None)
     if path is None:
@@ -43,9 +54,27 @@ def _baseline_summary(result: Any) -> dict[str, Any] | None:
     }
 
 
-def render(result: Any, stream: IO[str], **_: Any) -> None:
+def render(result: CheckResult, stream: IO[str], **_: object) -> None:
     """Write the JSON report (one document, indent 2) to ``stream``."""
     stream.write(dumps(to_json(result)) + "\n")
+
+
+def render_diff(result: DiffResult, stream: IO[str]) -> None:
+    """Write the ``diff`` JSON document to ``stream`` (values JSON cannot hold as their ``str``)."""
+    stream.write(dumps(result.to_json(), default=str) + "\n")
+
+
+def render_shows(views: Sequence[ToolView], stream: IO[str]) -> None:
+    """Write ``show``'s JSON: the view of the one tool, or a list when several share the name."""
+    payload = [v.to_json() for v in views]
+    json.dump(payload[0] if len(payload) == 1 else payload, stream, indent=2, ensure_ascii=False)
+    stream.write("\n")
+
+
+def render_probe(result: ProbeResult, stream: IO[str]) -> None:
+    """Write ``probe``'s JSON (ASCII, calls JSON cannot hold as their ``repr``)."""
+    json.dump(result.to_json(), stream, indent=2, default=repr)
+    stream.write("\n")
 
 
 def dumps(document: Any, *, default: Any = None) -> str:

@@ -19,8 +19,12 @@ import functools
 import json
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from schemalint.api import CheckResult
+    from schemalint.rules.base import Rule
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/schemalint/schemalint"
@@ -35,7 +39,7 @@ def _first_paragraph(text: str | None) -> str:
     return " ".join(text.strip().split("\n\n")[0].split())
 
 
-def _rule_descriptor(rule: Any) -> dict[str, Any]:
+def _rule_descriptor(rule: Rule) -> dict[str, Any]:
     from schemalint.rule_docs import help_uri, targets_label
 
     full = _first_paragraph(rule.__doc__) or rule.summary
@@ -77,7 +81,7 @@ def artifact_uri(path: str) -> tuple[str, str | None] | None:
     return _artifact_uri(path, os.getcwd())
 
 
-def to_sarif(result: Any) -> dict[str, Any]:
+def to_sarif(result: CheckResult) -> dict[str, Any]:
     """The SARIF log for a :class:`~schemalint.api.CheckResult` as a JSON-ready dict."""
     from schemalint import __version__
     from schemalint.rules.registry import all_rules
@@ -146,7 +150,7 @@ PRETTY_LIMIT = 1000
 """Logs with more results than this are written compactly (the C encoder; ~20x faster)."""
 
 
-def render(result: Any, stream: IO[str], **_: Any) -> None:
+def render(result: CheckResult, stream: IO[str], **_: object) -> None:
     """Write the SARIF log to ``stream``: indent 2, or one line above :data:`PRETTY_LIMIT` results."""
     log = to_sarif(result)
     indent = 2 if len(result.diagnostics) <= PRETTY_LIMIT else None

@@ -1,26 +1,36 @@
-"""The terminal report: diagnostics grouped by file then tool, then a summary.
+"""The terminal reports: ``check`` (:func:`render`), ``diff`` (:func:`render_diff`), ``show``
+(:func:`render_show`) and ``probe`` (:func:`render_probe`).
 
-Colours come from rich when the stream is a terminal (or ``color=True``); otherwise the
-output is plain text written directly (rich is not even imported), with
-``file:line:col: severity CODE name at POINTER`` lines that grep and editors read.
+``check``: diagnostics grouped by file then tool, then a summary. Colours come from rich when
+the stream is a terminal (or ``color=True``); otherwise the output is plain text written
+directly (rich is not even imported), with ``file:line:col: severity CODE name at POINTER``
+lines that grep and editors read. Text from tool files is made visible
+(:func:`schemalint.textsafe.visible`) in every report.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import groupby
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from schemalint.textsafe import visible
+
+if TYPE_CHECKING:
+    from schemalint.api import CheckResult
+    from schemalint.api_commands import ProbeResult
+    from schemalint.diff.result import DiffResult
+    from schemalint.model import Diagnostic
+    from schemalint.show import ToolView
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-def _location(d: Any) -> str:
+def _location(d: Diagnostic) -> str:
     return f"{d.file}:{d.line or 1}:{d.column or 1}"
 
 
-def _lines(result: Any, st: Callable[[str, str | None], str]) -> Iterator[tuple[str, str | None]]:
+def _lines(result: CheckResult, st: Callable[[str, str | None], str]) -> Iterator[tuple[str, str | None]]:
     """``(text, line style)`` pairs; ``st(text, style)`` marks up an inline span."""
     for file, in_file in groupby(result.diagnostics, key=lambda d: d.file):
         yield st(file or "<catalog>", "bold"), None
@@ -57,7 +67,7 @@ def _lines(result: Any, st: Callable[[str, str | None], str]) -> Iterator[tuple[
         yield "note: " + st(note, None), "dim"
 
 
-def render(result: Any, stream: IO[str], *, color: bool | None = None, **_: Any) -> None:
+def render(result: CheckResult, stream: IO[str], *, color: bool | None = None, **_: object) -> None:
     """Write the grouped diagnostics, the summary and the notes of ``result`` to ``stream``.
 
     ``color``: ``None`` colours only a terminal; ``True``/``False`` force it on/off.
@@ -76,3 +86,158 @@ def render(result: Any, stream: IO[str], *, color: bool | None = None, **_: Any)
     console = Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True, emoji=False)
     for text, style in _lines(result, st):
         console.print(text, style=style)
+
+
+_STATUS_MARK = {"identical": "=", "same-meaning": "~", "changed": "*", "added": "+", "removed": "-"}
+
+
+def render_diff(result: DiffResult, stream: IO[str]) -> None:
+    """The ``diff`` report: one block per tool that is not identical, then a summary line."""
+    v = visible
+    stream.write(f"schemalint diff {v(result.old_label)} -> {v(result.new_label)}\n")
+    for tool in result.tools:
+        if not tool.reported:
+            continue
+        stream.write(f"\n{_STATUS_MARK[tool.status]} {v(tool.name)}: {tool.status}\n")
+        for c in tool.changes:
+            stream.write(
+                f"    {c.check.severity.value:<8} {c.check.code} {c.check.name}  {v(c.pointer or '/')}\n"
+            )
+            stream.write(f"             {v(c.message)}\n")
+            if c.hint:
+                stream.write(f"             hint: {v(c.hint)}\n")
+    for note in result.notes:
+        stream.write(f"\nnote: {v(note)}\n")
+    status = result.counts_by_status()
+    kinds = result.counts_by_kind()
+    stream.write(
+        f"\n{len(result.tools)} tools: {status['identical']} identical, "
+        f"{status['same-meaning']} same meaning (different bytes), {status['changed']} changed, "
+        f"{status['added']} added, {status['removed']} removed; "
+        f"changes: {kinds['breaking']} breaking, {kinds['compatible']} compatible, "
+        f"{kinds['description']} description, {kinds['bytes']} bytes-only"
+        + (f", {kinds['security']} security" if "security" in kinds else "")
+        + "\n"
+    )
+
+
+def _json_lines(value: Any) -> list[str]:
+    import json
+
+    if value is None:
+        return []
+    return json.dumps(value, indent=2, ensure_ascii=False).splitlines()
+
+
+def render_show(view: ToolView, stream: IO[str], color: bool | None = None) -> None:
+    """``show``: the advertised and runtime input schemas side by side (differing lines marked),
+    then the required-key table, with rich."""
+    import difflib
+
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    def T(text: str, style: str = "") -> Text:  # untrusted text, never rich markup
+        return Text(visible(text), style=style)
+
+    console = Console(file=stream, force_terminal=color, no_color=color is False, highlight=False,
+                      width=None if stream.isatty() else 160)
+    tool = view.tool
+    where = f"  ({tool.origin.format}, {tool.origin.file} at {tool.origin.pointer or '/'})"
+    console.print(Text.assemble(("tool ", "bold"), (visible(tool.name), "bold cyan"), visible(where)))
+    for pointer, keyword in view.unsupported:
+        console.print(T(f"  note: `{keyword}` at {pointer} cannot be said in draft-07; shown as written", "yellow"))
+    left, right = _json_lines(view.advertised), _json_lines(view.runtime_input)
+    if view.runtime_input is None:
+        console.print("no runtime contract is known for this tool: showing the advertised schema only\n")
+        table = Table(show_header=True, box=None, pad_edge=False)
+        table.add_column("advertised (draft-07)")
+        for line in left:
+            table.add_row(T(line))
+        console.print(table)
+    else:
+        table = Table(show_header=True, box=None, pad_edge=False)
+        table.add_column(" ", width=1)
+        table.add_column("advertised (draft-07)", overflow="fold")
+        table.add_column("runtime input (draft-07)", overflow="fold")
+        matcher = difflib.SequenceMatcher(a=left, b=right, autojunk=False)
+        for op, a0, a1, b0, b1 in matcher.get_opcodes():
+            if op == "equal":
+                for a, b in zip(left[a0:a1], right[b0:b1], strict=True):
+                    table.add_row(" ", T(a), T(b))
+                continue
+            span = max(a1 - a0, b1 - b0)
+            for i in range(span):
+                a = left[a0 + i] if a0 + i < a1 else ""
+                b = right[b0 + i] if b0 + i < b1 else ""
+                mark = "~" if a and b else ("-" if a else "+")
+                table.add_row(Text(mark, style="bold yellow"), T(a, "red"), T(b, "green"))
+        console.print(table)
+        console.print("  ~ differs   - advertised only   + runtime only", style="dim")
+    req = Table(title="required keys per instance path", show_header=True, title_justify="left")
+    for name in ("instance path", "advertised", "runtime input", "runtime output", "probed"):
+        req.add_column(name)
+
+    def cell(value: list[str] | None) -> Text:
+        return Text("n/a") if value is None else T(", ".join(value) or "-")
+
+    for row in view.required:
+        sides = [row["advertised"], row["runtime_input"], row["runtime_output"], row["probed"]]
+        known = [set(s) for s in sides[1:2] + sides[3:] if s is not None]
+        differs = any(s != set(row["advertised"] or []) for s in known)
+        req.add_row(T(row["instance_path"] or "/"), *(cell(s) for s in sides), style="bold red" if differs else None)
+    console.print()
+    console.print(req)
+
+
+def render_shows(views: Sequence[ToolView], stream: IO[str]) -> None:
+    """``show`` of several tools of one name: each view, a blank line between them."""
+    for i, view in enumerate(views):
+        if i:
+            stream.write("\n")
+        render_show(view, stream)
+
+
+def render_probe(result: ProbeResult, stream: IO[str]) -> None:
+    """``probe``: a table of the tools (calls and time per probe kind, what was refused), then
+    the SL107 diagnostics and a summary line, with rich."""
+    from rich.console import Console
+    from rich.markup import escape as markup_escape
+    from rich.table import Table
+
+    def escape(text: str) -> str:
+        return markup_escape(visible(text))
+
+    console = Console(file=stream, highlight=False, soft_wrap=True, emoji=False,
+                      width=None if stream.isatty() else 160)
+    table = Table(title="runtime probes (calls / time)", title_justify="left")
+    for column in ("tool", "omission", "generated", "refused"):
+        table.add_column(column, justify="left" if column in ("tool", "refused") else "right", no_wrap=True)
+    for row in result.rows:
+        if row.omission is None:
+            table.add_row(escape(row.tool), "-", "-", "not probed (no callable validator)")
+            continue
+        phases = [p for p in (row.omission, row.generated) if p is not None]
+        kinds = [r.kind + (f" {r.instance_path}" if r.instance_path else "") for p in phases for r in p.refusals]
+        if row.generated_repeats_omission_findings:
+            kinds.append("generated (same errors)")
+        table.add_row(escape(row.tool), _cell(row.omission), _cell(row.generated) if row.generated else "-",
+                      escape(", ".join(kinds) or "none"))
+    console.print(table)
+    for d in result.diagnostics:
+        console.print(f"{escape(d.file)}: {d.severity.value} {d.code} {d.name} [{escape(d.tool or '')}]"
+                      + (f" at {escape(d.instance_path)}" if d.instance_path else ""))
+        console.print(f"  {escape(d.message)}")
+        if d.hint:
+            console.print(f"  hint: {escape(d.hint)}")
+    console.print(f"{result.probed} of {len(result.rows)} tool(s) probed in {result.elapsed:.2f} s; "
+                  f"{len(result.diagnostics)} diagnostic(s)")
+
+
+def _cell(phase: Any) -> str:
+    text = f"{phase.calls} / {round(phase.elapsed, 4) * 1000:.1f} ms"
+    return text + " (time limit)" if phase.timed_out else text
+
+
+__all__ = ["render", "render_diff", "render_probe", "render_show", "render_shows"]

@@ -7,19 +7,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from schemalint.cli import app, fail
+from schemalint.cli._common import RulesFormat, fail, format_option
 
 if TYPE_CHECKING:
     from schemalint.rule_docs import Documented
 
-RULES_FORMATS = ("text", "markdown", "json")
 
-
-@app.command("rules")
 def rules_command(
     output_format: Annotated[
-        str, typer.Option("--format", "-f", help="text (a table), markdown (the rules/README.md catalog) "
-                          "or json.")
+        RulesFormat, format_option("text (a table), markdown (the rules/README.md catalog) or json.")
     ] = "text",
 ) -> None:
     """List every rule: code, name, default severity, targets and summary.
@@ -36,7 +32,7 @@ def rules_command(
     elif output_format == "json":
         typer.echo(json.dumps({"rules": [rule_json(r) for r in rules],
                                "diff_checks": [diff_check_json(c) for c in checks]}, indent=2, ensure_ascii=False))
-    elif output_format == "text":
+    else:
         rows = [(r.code, r.name, r.severity.value, targets_label(r), r.summary) for r in rules]
         rows += [(c.code, c.name, c.severity.value + (" (off)" if c.default_off else ""), "diff", c.summary)
                  for c in checks]
@@ -47,11 +43,8 @@ def rules_command(
             typer.echo("  ".join([*cells, row[4]]))
         typer.echo(f"\n{len(rules)} rule(s) and {len(checks)} diff check(s) (TARGETS diff: reported by "
                    "`schemalint diff`); `schemalint rule CODE` prints a rule's page.")
-    else:
-        raise fail(f"unknown --format {output_format!r}; choose from {', '.join(RULES_FORMATS)}")
 
 
-@app.command("rule")
 def rule_command(
     key: Annotated[str, typer.Argument(help="A rule or diff check code (SL101, SD103) or name (required-drift).")],
 ) -> None:

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated
 
 import typer
 
-from schemalint.cli import app, fail
-from schemalint.cli_options import ConfigOption, PythonPathOption
+from schemalint.cli._common import (
+    ConfigOption,
+    PythonPathOption,
+    config_or_fail,
+    fail,
+    format_option,
+    sources_argument,
+    sources_or_fail,
+)
+from schemalint.report import ViewFormat
 
 
-@app.command()
 def show(
     tool: Annotated[str, typer.Argument(help="Name of the tool to show.")],
     sources: Annotated[
-        list[str] | None,
-        typer.Argument(help="Where to look (default: `sources` from [tool.schemalint]).", show_default=False),
+        list[str] | None, sources_argument("Where to look (default: `sources` from [tool.schemalint]).")
     ] = None,
-    output_format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    output_format: Annotated[ViewFormat, format_option("Output format.")] = "text",
     python_path: PythonPathOption = None,
     config: ConfigOption = None,
 ) -> None:
@@ -30,16 +35,13 @@ def show(
     Example: schemalint show present_answer examples/zod/contracts.json
     """
     from schemalint.api import SourceError, load
-    from schemalint.config import ConfigError, load_config, resolve_sources
-    from schemalint.show import build_view, find_tools_named, render_text
+    from schemalint.config import ConfigError
+    from schemalint.report import get_reporter
+    from schemalint.show import build_view, find_tools_named
 
-    if output_format not in ("text", "json"):
-        raise fail(f"unknown --format {output_format!r}; choose text or json")
+    cfg = config_or_fail(config)
+    srcs = sources_or_fail(sources, cfg)
     try:
-        cfg = load_config(config)
-        srcs = list(sources or []) or resolve_sources(cfg)
-        if not srcs:
-            raise fail("no sources given and none configured in [tool.schemalint] `sources`")
         loaded = load(srcs, exclude=cfg.exclude, python_path=cfg.import_roots(python_path))
     except (ConfigError, SourceError) as exc:
         raise fail(str(exc)) from None
@@ -51,13 +53,4 @@ def show(
         close = difflib.get_close_matches(tool, names, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise fail(f"no tool named {tool!r} in {', '.join(srcs)} ({len(names)} tools){hint}")
-    views = [build_view(t) for t in matches]
-    if output_format == "json":
-        payload = [v.to_json() for v in views]
-        json.dump(payload[0] if len(payload) == 1 else payload, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-        return
-    for i, view in enumerate(views):
-        if i:
-            typer.echo()
-        render_text(view, sys.stdout)
+    get_reporter(output_format, "render_shows")([build_view(t) for t in matches], sys.stdout)

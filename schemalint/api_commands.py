@@ -1,0 +1,292 @@
+"""The Python API of the commands other than ``check``: ``probe``, ``diff`` and ``snapshot``.
+
+The CLI parses options and calls these; they return result objects that the reporters of
+:mod:`schemalint.report` render. Errors a user can fix are raised as
+:class:`~schemalint.loaders.files.sources.SourceError` (a source cannot be read or imported) or
+:class:`~schemalint.diff.compare.DiffError` (the sides of a diff, a snapshot directory); their
+text is the one-line message the CLI prints after ``schemalint: error:``.
+
+This module sits above :mod:`schemalint.api` (it loads tools with :func:`schemalint.api.load`),
+so :mod:`schemalint.api` does not import it: import these names from here.
+Heavy modules (the prober, deepdiff, the git loader) are imported inside the functions.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from schemalint.api import load
+from schemalint.model import Diagnostic, Tool
+
+if TYPE_CHECKING:
+    from schemalint.config import Config
+    from schemalint.diff.result import Change, DiffResult
+    from schemalint.diff.snapshot import Problem, WriteReport
+    from schemalint.probe import ProbeResult as PhaseResult
+
+
+# --- probe -------------------------------------------------------------------------------------
+
+
+@dataclass
+class ProbeRow:
+    """One tool of a probe run. ``omission`` is ``None`` when the tool has no callable validator
+    (not probed); ``generated`` is ``None`` when no calls were generated (``max_examples=0`` or the
+    omission probe hit its time limit)."""
+
+    tool: str
+    file: str
+    omission: PhaseResult | None = None
+    generated: PhaseResult | None = None
+    generated_repeats_omission_findings: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The row of ``probe --format json``'s ``tools``."""
+        if self.omission is None:
+            return {"tool": self.tool, "file": self.file, "probed": False}
+        return {
+            "tool": self.tool, "file": self.file, "probed": True,
+            "omission": _phase_json(self.omission),
+            "generated": _phase_json(self.generated) if self.generated is not None else None,
+            "generated_repeats_omission_findings": self.generated_repeats_omission_findings,
+        }
+
+
+@dataclass
+class ProbeResult:
+    """Outcome of :func:`probe_tools`: one row per tool loaded, the diagnostics (the loaders'
+    SL000, then SL107 per tool) and the seconds the probes took."""
+
+    rows: list[ProbeRow] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    @property
+    def probed(self) -> int:
+        """How many tools had a callable validator."""
+        return sum(1 for r in self.rows if r.omission is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``probe --format json`` document."""
+        return {"version": 1, "tools": [r.to_json() for r in self.rows],
+                "diagnostics": [d.to_json() for d in self.diagnostics],
+                "summary": {"tools": len(self.rows), "probed": self.probed, "seconds": round(self.elapsed, 3)}}
+
+
+def _phase_json(result: PhaseResult) -> dict[str, Any]:
+    return {
+        "calls": result.calls,
+        "seconds": round(result.elapsed, 4),
+        "timed_out": result.timed_out,
+        "problems": list(result.problems),
+        "refusals": [{
+            "kind": r.kind,
+            "instance_path": r.instance_path,
+            "call": r.call,
+            "status": r.outcome.status,
+            "error_type": r.outcome.error_type,
+            "message": r.message,
+            "error_paths": r.error_paths,
+        } for r in result.refusals],
+    }
+
+
+def probe_tools(sources: Sequence[str], *, python_path: Sequence[str] = (), time_limit: float = 2.0,
+                max_examples: int = 50) -> ProbeResult:
+    """Load ``sources`` and probe every tool whose runtime contract has a callable validator:
+    the omission probes, then ``max_examples`` generated calls (fixed seed) unless the omission
+    probes hit ``time_limit`` (seconds per tool and probe kind). Generated refusals whose errors
+    the omission probes already found are dropped (the row says so). Raises
+    :class:`~schemalint.loaders.files.sources.SourceError` when a source cannot be loaded."""
+    from schemalint.probe import generated_probe, omission_probe
+    from schemalint.rules.contract.sl107_probe_refusal import ProbeRefusal
+
+    loaded = load(sources, python_path=python_path)
+    rule = ProbeRefusal()
+    started = time.perf_counter()
+    result = ProbeResult(diagnostics=list(loaded.diagnostics))
+    for tool in loaded.tools:
+        validate = tool.runtime.validate if tool.runtime is not None else None
+        row = ProbeRow(tool.name, tool.origin.file)
+        result.rows.append(row)
+        if validate is None:
+            continue
+        row.omission = omitted = omission_probe(tool.advertised, validate, time_limit=time_limit)
+        if max_examples and not omitted.timed_out:
+            row.generated = generated_probe(tool.advertised, validate, max_examples=max_examples,
+                                            time_limit=time_limit)
+        result.diagnostics.extend(rule.diagnostics(tool, omitted, time_limit))
+        if row.generated is not None:
+            known = {e for r in omitted.refusals for e in r.outcome.errors}
+            new = [r for r in row.generated.refusals if not r.outcome.errors or not r.outcome.errors <= known]
+            row.generated_repeats_omission_findings = len(new) < len(row.generated.refusals)
+            row.generated.refusals[:] = new
+            result.diagnostics.extend(rule.diagnostics(tool, row.generated, time_limit))
+    result.elapsed = time.perf_counter() - started
+    return result
+
+
+# --- diff --------------------------------------------------------------------------------------
+
+
+def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mcp_stdio: Sequence[str] = (),
+               exclude: Sequence[str] = (), python_path: Sequence[str] = (),
+               select: Sequence[str] | None = None, extend_select: Sequence[str] = (),
+               ignore: Sequence[str] = ()) -> DiffResult:
+    """Choose the two sides of a diff and compare them (docs/diff.md).
+
+    Without ``base``: ``paths`` is OLD and NEW (each a file, a directory of tool files or
+    snapshots, or ``REV:PATH``). With ``base``: ``paths`` are the sources (default: ``sources``
+    of ``cfg``), read at revision ``base`` and in the working tree. With ``mcp_stdio``: ``paths``
+    is OLD alone and NEW is what these MCP server commands list. ``select``/``extend_select``/
+    ``ignore`` and ``cfg`` choose the diff checks. Raises
+    :class:`~schemalint.diff.compare.DiffError` for the wrong number of paths, no sources or a
+    side that cannot be read, :class:`~schemalint.config.ConfigError` for a bad selection,
+    :class:`~schemalint.loaders.files.sources.SourceError` when an MCP server fails."""
+    from schemalint.config import resolve_sources
+    from schemalint.diff.compare import DiffError, compare_tools
+    from schemalint.diff.selection import diff_filter
+    from schemalint.diff.sources import ParsedFiles, load_base, load_side, load_worktree
+
+    selection = diff_filter(cfg, select=list(select) if select else None, extend_select=list(extend_select),
+                            ignore=list(ignore))
+    args = list(paths)
+    notes: list[str] = []
+    reuse = ParsedFiles()  # the second side parses only the files that differ from the first
+    roots = cfg.import_roots(list(python_path))
+    if mcp_stdio:
+        if base is not None or len(args) != 1:
+            raise DiffError("with --mcp-stdio give only OLD (a file, directory or REV:PATH), not --base or NEW")
+        old = load_side(args[0], python_path=roots, reuse=reuse)
+        new = load([], mcp_stdio=mcp_stdio).tools
+        old_label, new_label = args[0], " + ".join(f"mcp-stdio {c!r}" for c in mcp_stdio)
+    elif base is None:
+        if len(args) != 2:
+            raise DiffError("give OLD and NEW (files, directories or REV:PATH), or --base REV [SOURCES...]")
+        old_label, new_label = args
+        old = load_side(args[0], python_path=roots, reuse=reuse)
+        new = load_side(args[1], python_path=roots, reuse=reuse)
+    else:
+        srcs = args or resolve_sources(cfg)
+        if not srcs:
+            raise DiffError(NO_SOURCES)
+        excl = [*cfg.exclude, *exclude]
+        old = load_base(base, srcs, exclude=excl, python_path=roots, notes=notes, reuse=reuse)
+        new = load_worktree(srcs, exclude=excl, python_path=roots, reuse=reuse)
+        old_label, new_label = base, "working tree"
+    del reuse  # the bytes of the first side's files
+    result = compare_tools(old, new, old_label=old_label, new_label=new_label, selection=selection)
+    result.notes.extend(notes)
+    if not old and not new:
+        result.notes.append("no tool definitions found on either side")
+    return result
+
+
+NO_SOURCES = "no sources given and none configured in [tool.schemalint] `sources`"
+"""The message of every command that finds no sources to read."""
+
+
+# --- snapshot ----------------------------------------------------------------------------------
+
+
+@dataclass
+class SnapshotRun:
+    """Outcome of :func:`snapshot`: the plan (one snapshot per tool) and either what was written
+    (``report``) or, with ``check``, the problems found and the SD401 rug pulls among the stale
+    snapshots (``pulls``: snapshot file name -> the SD401 change)."""
+
+    directory: Path
+    plan: dict[str, tuple[str, str]]
+    """Snapshot file name -> (tool name, snapshot text) (:func:`schemalint.diff.snapshot.plan_snapshots`)."""
+    report: WriteReport | None = None
+    problems: list[Problem] = field(default_factory=list)
+    pulls: dict[str, Change] = field(default_factory=dict)
+
+
+def snapshot_directory(cfg: Config, given: Path | None) -> Path:
+    """``given``, else ``snapshot-dir`` of the configuration (relative to its root). Raises
+    :class:`~schemalint.diff.compare.DiffError` when neither names one or the key is not a string."""
+    from schemalint.diff.compare import DiffError
+
+    if given is not None:
+        return given
+    configured = cfg.raw.get("snapshot-dir")
+    if configured is not None and not isinstance(configured, str):
+        raise DiffError(f"{cfg.path}: `snapshot-dir` must be a string, got {configured!r}")
+    if not configured:
+        raise DiffError("no snapshot directory: give --dir DIR or set `snapshot-dir` in [tool.schemalint]")
+    return cfg.root / configured
+
+
+def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: bool = False,
+             exclude: Sequence[str] = (), python_path: Sequence[str] = ()) -> SnapshotRun:
+    """Write one snapshot per tool of ``sources`` into ``directory`` (or, with ``check``, write
+    nothing and compare). Tools read from schemalint's own snapshots inside ``directory`` (a
+    source such as ``.`` holding it) are left out. Raises
+    :class:`~schemalint.diff.compare.DiffError` when ``directory`` is a file, holds a source or a
+    tool file schemalint did not write, or a tool cannot be snapshotted."""
+    from schemalint.diff.compare import DiffError
+    from schemalint.diff.snapshot import check_snapshots, plan_snapshots, write_snapshots
+    from schemalint.diff.sources import load_worktree
+
+    if directory.exists() and not directory.is_dir():
+        raise DiffError(f"{directory} exists and is not a directory; choose another --dir")
+    _refuse_sources_inside(sources, directory)
+    tools = load_worktree(list(sources), exclude=[*cfg.exclude, *exclude],
+                          python_path=cfg.import_roots(list(python_path)))
+    tools = _drop_own_snapshots(tools, directory)
+    plan = plan_snapshots(tools, ", ".join(sources))
+    if not check:
+        return SnapshotRun(directory, plan, report=write_snapshots(plan, directory))
+    from schemalint.diff.checks.sd401_rug_pull import stale_snapshot_pulls
+    from schemalint.diff.selection import diff_filter
+
+    problems = check_snapshots(plan, directory)
+    stale = [(p.filename, p.tool) for p in problems if p.kind == "stale" and p.tool]
+    pulls = stale_snapshot_pulls(stale, directory, tools, diff_filter(cfg))  # SD401 when selected
+    return SnapshotRun(directory, plan, problems=problems, pulls=pulls)
+
+
+def _refuse_sources_inside(sources: Sequence[str], directory: Path) -> None:
+    """:class:`DiffError` when a path source is ``directory`` or lies inside it (``snapshot tools
+    --dir tools``): snapshots would overwrite or remove the source files."""
+    from schemalint.diff.compare import DiffError
+    from schemalint.loaders.files.sources import is_python_source
+    from schemalint.safe_write import is_within, resolved
+
+    target = resolved(directory)
+    for source in sources:
+        if is_python_source(source) or not os.path.lexists(source):
+            continue
+        if is_within(resolved(source), target):
+            raise DiffError(f"--dir {directory} holds the source {source}; snapshots need a directory of "
+                            "their own (e.g. --dir tool-snapshots)")
+
+
+def _drop_own_snapshots(tools: list[Tool], directory: Path) -> list[Tool]:
+    """``tools`` without those read from schemalint's own snapshots in ``directory`` (a source
+    such as ``.`` that holds the snapshot directory); :class:`DiffError` for a tool read from any
+    other file inside ``directory``: it is not dropped, the directory is not the snapshots' own."""
+    from schemalint.diff.compare import DiffError
+    from schemalint.diff.snapshot import existing_snapshots, ownership
+    from schemalint.safe_write import is_within, resolved
+
+    target = resolved(directory)
+    inside: dict[str, Path | None] = {}  # by file: resolving once per tool cost more than the rendering
+    for file in sorted({t.origin.file for t in tools}):  # sorted: the error names the same file every run
+        path = resolved(file)
+        inside[file] = path if is_within(path, target) else None
+    if not any(inside.values()):
+        return tools
+    own = ownership(directory, existing_snapshots(directory))
+    for file, found in inside.items():
+        if found is not None and not (found.parent == target and own.owns(found.name)):
+            raise DiffError(f"{file}: a tool definition inside --dir {directory}, which is not a snapshot "
+                            "schemalint wrote; snapshots need a directory of their own (move it out or "
+                            "choose another --dir)")
+    return [t for t in tools if inside[t.origin.file] is None]

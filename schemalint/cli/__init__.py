@@ -1,0 +1,124 @@
+"""Command-line interface (typer): the ``schemalint`` group and :func:`main`, the console script.
+
+One module per command (``check``, ``diff``, ``probe``, ``rules``/``rule``, ``show``,
+``snapshot``), named in :data:`COMMANDS` and imported only when run; what they share is in
+:mod:`schemalint.cli._common`. Each command parses its options, calls :mod:`schemalint.api` or
+:mod:`schemalint.api_commands`, and hands the result to a reporter of :mod:`schemalint.report`.
+
+Exit codes (DESIGN.md): 0 nothing at or above ``--fail-on``; 1 diagnostics at or
+above it; 2 usage or configuration error, missing path, failed import.
+Heavy modules are imported inside the commands so that start-up stays fast.
+"""
+
+import contextlib
+import importlib
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from schemalint import __version__
+from schemalint.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail
+
+__all__ = ["COMMANDS", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "app", "fail", "main"]
+
+COMMANDS: dict[str, str] = {
+    "check": "schemalint.cli.check:check",
+    "diff": "schemalint.cli.diff:diff",
+    "probe": "schemalint.cli.probe:probe",
+    "rules": "schemalint.cli.rules:rules_command",
+    "rule": "schemalint.cli.rules:rule_command",
+    "show": "schemalint.cli.show:show",
+    "snapshot": "schemalint.cli.snapshot:snapshot",
+}
+"""Command name -> ``module:function``, in the order help lists them. :func:`main` imports the
+module of the command the command line names and no other (start-up time is a budget)."""
+
+app = typer.Typer(
+    name="schemalint",
+    help=(
+        "Lint and diff the contracts of LLM tools.\n\n"
+        "schemalint loads every tool definition it finds (OpenAI, Anthropic, Gemini, MCP, "
+        "contract manifests, Python models), checks the advertised JSON schema against the "
+        "runtime validator and provider limits, and diffs advertised schemas between revisions.\n\n"
+        "Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage/config error."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"schemalint {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Lint and diff the contracts of LLM tools."""
+
+
+def _invoked_command(args: list[str]) -> str | None:
+    """The subcommand name in ``args`` (the words after the program name): the first word that is
+    not an option, since the group's own options (--version, --help) take no value; else ``None``."""
+    for arg in args:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def _tolerate_lone_surrogates() -> None:
+    """Write a string that UTF-8 cannot encode (a lone surrogate such as ``"\\ud800"`` read from
+    a ``\\u`` escape in a tool file) as its ``\\ud800`` escape instead of failing with
+    ``UnicodeEncodeError``: in JSON and SARIF reports it stays a valid JSON escape (the output is
+    valid UTF-8 JSON), in text it is readable. Other characters are written as before."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # a closed or replaced stream
+                reconfigure(errors="backslashreplace")
+
+
+def _register(names: list[str]) -> None:
+    """Add the commands ``names`` (keys of :data:`COMMANDS`) to :data:`app`, importing their modules."""
+    for name in names:
+        module, _, func = COMMANDS[name].partition(":")
+        app.command(name)(getattr(importlib.import_module(module), func))
+
+
+def main() -> None:
+    """Console-script entry point.
+
+    Typer turns every registered command into a click command (signature, type hints, one
+    parameter object per option) before it parses anything; one process runs one command, so
+    when the command line names one, only that command's module is imported and only that
+    command is built (start-up time is a budget). Anything else (no command, --help,
+    --version, a misspelt name) registers all of them, so that help and "No such command" list
+    every command. :data:`app`'s registered commands are as before when this returns. Raises
+    ``SystemExit`` like any typer app; an ``OSError`` no command handled (the output cannot be
+    written) ends the process with exit 2.
+    """
+    name = _invoked_command(sys.argv[1:])
+    registered = list(app.registered_commands)
+    _register([name] if name in COMMANDS else list(COMMANDS))
+    _tolerate_lone_surrogates()
+    try:
+        app()
+    except OSError as exc:  # e.g. the output cannot be written (a full disk): exit 2, not a traceback
+        from schemalint.textsafe import visible_lines
+
+        sys.stderr.write(f"schemalint: error: {visible_lines(str(exc))}\n")
+        sys.stderr.flush()
+        os._exit(2)  # not SystemExit: the interpreter would fail again flushing the same stdout
+    finally:
+        app.registered_commands = registered

@@ -1,0 +1,103 @@
+"""``schemalint diff``: compare tool definitions between two revisions. See docs/diff.md."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from schemalint.cli._common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    ConfigOption,
+    ExcludeOption,
+    ExtendSelectOption,
+    IgnoreOption,
+    PythonPathOption,
+    SelectOption,
+    check_level,
+    config_or_fail,
+    fail,
+    finish,
+    format_option,
+    split_csv,
+)
+from schemalint.report import DiffFormat
+
+
+def diff(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="OLD NEW | [SOURCES...]",
+            help="Without --base: OLD and NEW, each a file, a directory of tool files or "
+            "snapshots, or REV:PATH (read with git). With --base: the sources to compare "
+            "(default: `sources` from [tool.schemalint]).",
+            show_default=False,
+        ),
+    ] = None,
+    base: Annotated[
+        str | None,
+        typer.Option(
+            "--base",
+            help="Compare the sources at this git revision with the "
+            "working tree (uncommitted changes included).",
+        ),
+    ] = None,
+    output_format: Annotated[DiffFormat, format_option("Report format.")] = "text",
+    fail_on: Annotated[
+        str,
+        typer.Option(
+            "--fail-on",
+            help="Exit 1 when there is a change at this level: breaking "
+            "(a call valid before may be refused), meaning (any change of meaning), bytes "
+            "(any byte the model sees), or never.",
+        ),
+    ] = "breaking",
+    select: SelectOption = None,
+    extend_select: ExtendSelectOption = None,
+    ignore: IgnoreOption = None,
+    mcp_stdio: Annotated[
+        list[str] | None,
+        typer.Option("--mcp-stdio", help="NEW side: the tools this MCP server command lists over stdio "
+                     "(quoted, repeatable; needs schemalint[mcp]); give only OLD (e.g. the approved snapshots)."),
+    ] = None,
+    exclude: ExcludeOption = None,
+    python_path: PythonPathOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Diff tool definitions: identical bytes, same meaning, or changed (every change classified).
+
+    Examples:
+
+      schemalint diff old_tools.json new_tools.json
+
+      schemalint diff HEAD~1:tools/ tools/ --format json
+
+      schemalint diff --base origin/main --fail-on breaking
+
+      schemalint diff snapshots/ --mcp-stdio "npx some-server" --select SD401
+
+    Each change is a diff check (SDxxx, `schemalint rules`); --select/--ignore and the
+    configuration's select, ignore, severity and per-file/per-tool ignores apply to them.
+
+    Exit codes: 0 nothing at or above --fail-on, 1 changes at or above it, 2 error.
+    """
+    from schemalint.api_commands import diff_tools
+    from schemalint.config import ConfigError
+    from schemalint.diff.compare import DiffError
+    from schemalint.diff.result import FAIL_LEVELS
+    from schemalint.loaders.files.sources import SourceError
+    from schemalint.report import write_diff_report
+
+    check_level(fail_on, FAIL_LEVELS)
+    cfg = config_or_fail(config)
+    try:
+        result = diff_tools(paths or [], cfg=cfg, base=base, mcp_stdio=mcp_stdio or [], exclude=exclude or [],
+                            python_path=python_path or [], select=split_csv(select) or None,
+                            extend_select=split_csv(extend_select), ignore=split_csv(ignore))
+    except (DiffError, ConfigError, SourceError) as exc:
+        raise fail(str(exc)) from None
+    write_diff_report(output_format, result, sys.stdout)
+    finish(EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK)

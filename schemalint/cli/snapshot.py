@@ -1,0 +1,109 @@
+"""``schemalint snapshot``: write (or ``--check``) one snapshot file per tool. See docs/diff.md.
+
+The work is :func:`schemalint.api_commands.snapshot`; this module parses options and prints.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from schemalint.cli._common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    ConfigOption,
+    ExcludeOption,
+    PythonPathOption,
+    config_or_fail,
+    fail,
+    finish,
+    sources_argument,
+    sources_or_fail,
+)
+
+
+def snapshot(
+    sources: Annotated[list[str] | None, sources_argument(
+        "Files, directories, globs or module:attr sources. Default: `sources` from [tool.schemalint].")] = None,
+    directory: Annotated[
+        Path | None,
+        typer.Option(
+            "--dir",
+            help="Snapshot directory: one <tool>.json per tool. Default: "
+            "`snapshot-dir` from [tool.schemalint].",
+        ),
+    ] = None,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Write nothing; exit 1 with a unified diff when a snapshot is "
+            "stale, missing or belongs to a tool that no longer exists.",
+        ),
+    ] = False,
+    exclude: ExcludeOption = None,
+    python_path: PythonPathOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Snapshot the definition each tool shows the model: <dir>/<tool>.json, key order kept.
+
+    Examples:
+
+      schemalint snapshot tools/ --dir tool-snapshots
+
+      schemalint snapshot --check            # CI / pre-commit: fail when snapshots are stale
+
+    Exit codes: 0 up to date (or written), 1 stale with --check, 2 error (nothing written).
+    """
+    from schemalint.api_commands import snapshot as take_snapshot
+    from schemalint.api_commands import snapshot_directory
+    from schemalint.diff.compare import DiffError
+
+    cfg = config_or_fail(config)
+    try:
+        directory = snapshot_directory(cfg, directory)
+    except DiffError as exc:
+        raise fail(str(exc)) from None
+    srcs = sources_or_fail(sources, cfg)
+    try:
+        run = take_snapshot(srcs, directory, cfg=cfg, check=check, exclude=exclude or [],
+                            python_path=python_path or [])
+    except DiffError as exc:
+        raise fail(str(exc)) from None
+    out = sys.stdout
+    if check:
+        for p in run.problems:
+            if p.filename in run.pulls:
+                out.write(f"{directory / p.filename}: SD401 rug-pull: {run.pulls[p.filename].message}\n")
+            what = {"missing": "missing", "stale": "stale", "orphaned": "orphaned (no such tool any more)"}[
+                p.kind
+            ]
+            out.write(f"{directory / p.filename}: {what}\n{p.diff}")
+            if not p.diff.endswith("\n"):
+                out.write("\n")
+        if run.problems:
+            import shlex
+
+            given = " ".join(shlex.quote(s) for s in sources or [])
+            command = f"schemalint snapshot {given + ' ' if given else ''}--dir {shlex.quote(str(directory))}"
+            out.write(
+                f"\n{len(run.problems)} snapshot problem(s) in {directory} ({len(run.plan)} tools); run "
+                f"`{command}` and commit the result\n"
+            )
+            finish(EXIT_FINDINGS)
+        out.write(f"{len(run.plan)} snapshot(s) up to date in {directory}\n")
+        finish(EXIT_OK)
+        return
+    report = run.report
+    assert report is not None  # written: not --check
+    out.write(
+        f"{directory}: {len(report.written)} written, {len(report.unchanged)} unchanged, "
+        f"{len(report.removed)} removed ({len(run.plan)} tools)\n"
+    )
+    for filename in report.kept:
+        out.write(f"{directory / filename}: kept: a snapshot of a tool that no longer exists, written "
+                  "before schemalint recorded its snapshots; delete it if it is yours to delete\n")
+    finish(EXIT_OK)
