@@ -1,108 +1,33 @@
 """The public Python API: load sources, run the rules, locate diagnostics.
 
-The CLI is a thin layer over :func:`load` and :func:`check`.
+The CLI is a thin layer over :func:`load` and :func:`check`, which are in turn thin facades over
+the check engine (:mod:`schemalint.engine`, where the route reads top to bottom).
 """
 
 from __future__ import annotations
 
-import gc
 import os
-import time
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from schemalint.loaders.documents import Document, ParseProblem, read_document, reportable_problems
-from schemalint.loaders.json_tools import find_tools
-from schemalint.loaders.sources import SourceError, expand_sources, is_python_source
-from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.engine import (
+    FREEZE_TOOLS,
+    LoadResult,
+    files_without_invisibles,
+    load_document_tools,
+    locate_diagnostics,
+    problem_diagnostic,
+)
+from schemalint.loaders.sources import SourceError
+from schemalint.model import CheckResult
 
 if TYPE_CHECKING:
-    from schemalint.baseline import Baseline, BaselineEntry, Fingerprint
     from schemalint.config import Config
+    from schemalint.engine.baseline import Baseline
     from schemalint.rules.base import Rule
 
-__all__ = ["CheckResult", "LoadResult", "SourceError", "check", "load"]
-
-FREEZE_TOOLS = 1000
-"""From this many loaded tools on, :func:`load` moves the loaded objects to the garbage
-collector's permanent generation (``gc.freeze()``) so that its full passes skip them."""
-
-
-@dataclass
-class LoadResult:
-    """Tools found in the sources, the documents they came from, and SL000 diagnostics."""
-
-    tools: list[Tool] = field(default_factory=list)
-    documents: dict[str, Document] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    files: int = 0
-    notes: list[str] = field(default_factory=list)
-    """Remarks for the summary (files skipped because they do not parse and hold no tools)."""
-
-
-@dataclass
-class CheckResult:
-    """Outcome of :func:`check`: diagnostics (located, sorted) plus counts for the summary."""
-
-    diagnostics: list[Diagnostic]
-    files: int
-    tools: int
-    elapsed: float
-    tools_by_format: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    rules: Sequence[Rule] = ()
-    """The rules this check chose from (reporters describe them, e.g. SARIF ``driver.rules``)."""
-    fingerprints: list[Fingerprint] = field(default_factory=list)
-    """Baseline fingerprints aligned with :attr:`diagnostics` (empty when built by hand)."""
-    suppressed: int = 0
-    """Diagnostics hidden by per-file / per-tool ignores."""
-    unused_suppressions: list[str] = field(default_factory=list)
-    baseline_path: str | None = None
-    """The baseline applied, if any; then :attr:`baselined` findings were hidden by it."""
-    baselined: int = 0
-    stale: list[BaselineEntry] = field(default_factory=list)
-    """Baseline entries that matched no finding (fixed since the baseline was written)."""
-    catalog: Sequence[Tool] = field(default=(), repr=False, compare=False)
-    """The tools that were checked, in load order."""
-
-    def fingerprint_of(self, index: int) -> Fingerprint | None:
-        """The fingerprint of ``diagnostics[index]``, or ``None`` when not computed."""
-        return self.fingerprints[index] if index < len(self.fingerprints) else None
-
-    def counts_by_code(self) -> dict[str, int]:
-        """Number of diagnostics per rule code, sorted by code."""
-        return dict(sorted(Counter(d.code for d in self.diagnostics).items()))
-
-    def worst(self) -> Severity | None:
-        """The highest severity present, or ``None`` without diagnostics."""
-        return max((d.severity for d in self.diagnostics), key=lambda s: s.rank, default=None)
-
-
-def problem_diagnostic(path: str, problem: ParseProblem) -> Diagnostic:
-    """The ``SL000 unreadable-source`` diagnostic for a file that could not be read."""
-    from schemalint.rules.shape.sl000_unreadable_source import UnreadableSource
-
-    return Diagnostic(
-        code=UnreadableSource.code,
-        name=UnreadableSource.name,
-        severity=Severity.parse(problem.severity),
-        tool=None,
-        file=path,
-        pointer="",
-        message=problem.message,
-        line=problem.line,
-        column=problem.column,
-    )
-
-
-def load_document_tools(doc: Document) -> list[Tool]:
-    """Every tool definition found by shape in a parsed document."""
-    tools: list[Tool] = []
-    for line, value in doc.values:
-        tools.extend(find_tools(value, doc.path, line))
-    return tools
+__all__ = ["FREEZE_TOOLS", "CheckResult", "LoadResult", "SourceError", "check", "files_without_invisibles",
+           "load", "load_document_tools", "locate_diagnostics", "problem_diagnostic"]
 
 
 def load(
@@ -127,124 +52,9 @@ def load(
     are parsed, and from :data:`FREEZE_TOOLS` tools on the loaded objects are frozen
     (``gc.freeze()``; reference counting still frees them).
     """
-    result = LoadResult()
-    skipped = 0
-    file_sources = [s for s in sources if not is_python_source(s)]
-    python_sources = [s for s in sources if is_python_source(s)]
-    pending = None
-    if python_sources:
-        # Imported in a worker process (schemalint.bridge), started first so that the import runs
-        # while the files are parsed here: what the module prints, hangs on or exits with cannot
-        # reach this process's output; its validators are answered over a pipe.
-        from schemalint.bridge.client import PendingSources
+    from schemalint.engine import load as run_load
 
-        pending = PendingSources(python_sources, python_path, None, None)
-    # Parsed JSON holds no reference cycles, but every dict it allocates counts towards the
-    # cyclic collector's thresholds, whose full passes rescan everything loaded so far: on
-    # 10k tools that was 3 of 4 seconds of loading. Pause it while parsing.
-    gc_enabled = gc.isenabled()
-    try:
-        named = set() if scan else {
-            os.path.normpath(s) for s in file_sources if os.path.lexists(s) and not os.path.isdir(s)
-        }
-        walk_problems: list[tuple[str, str]] = []
-        paths = expand_sources(file_sources, exclude, walk_problems)
-        result.diagnostics.extend(_walk_problem(where, message) for where, message in walk_problems)
-    except BaseException:
-        if pending is not None:
-            pending.worker.close()
-        raise
-    gc.disable()
-    try:
-        for path in paths:
-            result.files += 1
-            doc = read_document(path)
-            result.documents[path] = doc
-            problems = reportable_problems(doc, os.path.normpath(path) in named)
-            skipped += bool(doc.problems) and not problems
-            result.diagnostics.extend(problem_diagnostic(path, p) for p in problems)
-            result.tools.extend(load_document_tools(doc))
-    finally:
-        if gc_enabled:
-            gc.enable()
-    if len(result.tools) >= FREEZE_TOOLS:
-        # Keep later full collections (rules, diff) from rescanning the loaded catalog; the
-        # objects are still freed by reference counting when dropped.
-        gc.freeze()
-    if skipped:
-        result.notes.append(f"{skipped} file(s) that do not parse and do not look like tool files were skipped "
-                            "(name a file as a source to see why it does not parse)")
-    if pending is not None:
-        python_tools, python_problems = pending.finish()
-        result.files += len(python_sources)
-        result.tools.extend(python_tools)
-        result.diagnostics.extend(python_problems)
-    for command in mcp_stdio:
-        from schemalint.loaders.mcp_server import load_stdio
-
-        result.files += 1
-        result.tools.extend(load_stdio(command))
-    return result
-
-
-def _walk_problem(where: str, message: str) -> Diagnostic:
-    """SL000 warning at ``where`` for what a directory walk or glob left out: a directory it could
-    not read, or a special file (FIFO, device, socket) it did not open."""
-    return Diagnostic(code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=None, file=where,
-                      pointer="", line=1, column=1, message=message,
-                      hint="give schemalint read access to it, or exclude it with --exclude")
-
-
-def files_without_invisibles(documents: Mapping[str, Document]) -> frozenset[str]:
-    """The paths of ``documents`` whose text holds no invisible character that SL501 looks for,
-    neither raw nor as a ``\\u``/``\\U`` escape: no string parsed from them can hold one
-    (:attr:`Context.invisible_free_files`). An ASCII text without ``\\u`` and ``\\U`` costs two
-    C-level scans."""
-    from schemalint.rules.poisoning.chars import may_hold_invisibles
-
-    return frozenset(path for path, doc in documents.items() if not may_hold_invisibles(doc.text))
-
-
-def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Document]) -> list[Diagnostic]:
-    """Fill in ``line``/``column`` from each diagnostic's file pointer (one scan per file)."""
-    from schemalint.locate import locate
-
-    by_file: dict[str, list[int]] = {}
-    for i, d in enumerate(diagnostics):
-        if d.column is None and d.file in documents:
-            by_file.setdefault(d.file, []).append(i)
-    out = list(diagnostics)
-    for path, indexes in by_file.items():
-        doc = documents[path]
-        if doc.kind == "jsonl":
-            lines = doc.text.splitlines()
-            by_line: dict[int, list[int]] = {}
-            for i in indexes:
-                by_line.setdefault(out[i].line or 1, []).append(i)
-            for lineno, idxs in by_line.items():
-                text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
-                pos = locate(text, "json", [out[i].pointer for i in idxs], first_line=lineno)
-                for i in idxs:
-                    line, col = pos.get(out[i].pointer, (lineno, 1))
-                    out[i] = replace(out[i], line=line, column=col)
-        else:
-            pos = locate(doc.text, doc.kind, [out[i].pointer for i in indexes])
-            for i in indexes:
-                line, col = pos.get(out[i].pointer, (1, 1))
-                out[i] = replace(out[i], line=line, column=col)
-    return out
-
-
-def _baseline_scope(cfg: Config, loaded: LoadResult) -> Callable[[str], bool]:
-    """Which baseline entries a run can call stale: those of the files (and ``module:attr``
-    sources) it checked, and those of files that no longer exist (deleted since)."""
-    checked = {cfg.relative(path) for path in loaded.documents}
-    checked.update(cfg.relative(t.origin.file) for t in loaded.tools)
-
-    def in_scope(file: str) -> bool:
-        return file in checked or (":" not in file and not (cfg.root / file).exists())
-
-    return in_scope
+    return run_load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, scan=scan)
 
 
 def check(
@@ -277,119 +87,22 @@ def check(
     and ``extend-select``, while ``ignore`` and ``extend_select`` add to the configured ones.
     ``config``: a :class:`~schemalint.config.Config` (severity overrides, rule options,
     per-file/per-tool ignores, root for relative paths); default: no configuration,
-    root = working directory. ``baseline``: a :class:`~schemalint.baseline.Baseline` or the
+    root = working directory. ``baseline``: a :class:`~schemalint.engine.baseline.Baseline` or the
     path of a baseline file whose findings are hidden (stale entries are reported in
     ``CheckResult.stale``). ``rules``: the rule instances to choose from (default: the
     registry, :func:`schemalint.rules.registry.all_rules`, importing only the rules that can report
     something on the loaded tools, :func:`~schemalint.rules.registry.rules_for_run`). ``jobs``:
-    processes for the per-tool rules (:mod:`schemalint.parallel`; ``None``: 1 for small catalogs,
+    processes for the per-tool rules (:mod:`schemalint.engine.parallel`; ``None``: 1 for small catalogs,
     every CPU above 2,000 files, 2,000 tools or 50 MB); the result is the same for any value.
     ``scan``: see :func:`load` (files named are judged as if found by a directory walk).
     Raises :class:`SourceError` (missing path, failed import),
     :class:`~schemalint.config.ConfigError` (a selector naming no rule) and
-    :class:`~schemalint.baseline.BaselineError` (unreadable baseline file) and
+    :class:`~schemalint.engine.baseline.BaselineError` (unreadable baseline file) and
     :class:`schemalint.targets.TargetError` (an unknown target).
     """
-    from schemalint.baseline import Baseline, apply_baseline, fingerprint
-    from schemalint.config import Config, build_filter
-    from schemalint.rules.base import INTERNAL_ERROR, Context, run_rules
-    from schemalint.rules.registry import AllRules, rules_for_run
-    from schemalint.targets import parse_targets
+    from schemalint.engine import check as run_check
 
-    started = time.perf_counter()
-    cfg = config if config is not None else Config()
-    rules = tuple(rules) if rules is not None else None  # None: the catalog, imported rule by rule
-    rule_filter = build_filter(cfg, select=select, extend_select=extend_select, ignore=ignore, rules=rules)
-    if isinstance(baseline, (str, os.PathLike)):
-        baseline = Baseline.read(baseline)
-    spec = parse_targets(targets)
-    loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, scan=scan)
-    prev: dict[str, Tool] = {}
-    if previous:
-        for t in load(previous, exclude=exclude, python_path=python_path).tools:
-            prev.setdefault(t.name, t)
-    ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools,
-                  previous=prev, options=cfg.options)
-    active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
-              else [r for r in rules if rule_filter.rule_enabled(r.code)])
-    if any(r.code == "SL501" for r in active):
-        ctx.invisible_free_files = files_without_invisibles(loaded.documents)
-    raw = list(loaded.diagnostics)
-    if jobs is None:
-        from schemalint.parallel import default_jobs
-
-        jobs = default_jobs(loaded.files, sum(len(doc.text) for doc in loaded.documents.values()),
-                            len(loaded.tools))
-    found = None
-    if jobs > 1:
-        from schemalint.parallel import run_rules_parallel
-
-        found = run_rules_parallel(active, loaded.tools, ctx, jobs)
-    raw.extend(found if found is not None else run_rules(active, loaded.tools, ctx))
-    if any(is_python_source(s) for s in sources):
-        from schemalint.bridge.client import stop_workers
-
-        stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
-
-    diagnostics: list[Diagnostic] = []
-    suppressed = 0
-    for d in raw:
-        if d.code == INTERNAL_ERROR:  # a crash is never selected, ignored or re-graded away
-            diagnostics.append(d)
-            continue
-        if not rule_filter.rule_enabled(d.code):
-            continue
-        sup = rule_filter.suppression_for(d)
-        if sup is not None:
-            suppressed += 1
-            rule_filter.suppressed[sup.label] = rule_filter.suppressed.get(sup.label, 0) + 1
-            continue
-        sev = rule_filter.severity_for(d)
-        diagnostics.append(d if sev == d.severity else replace(d, severity=sev))
-    diagnostics = locate_diagnostics(diagnostics, loaded.documents)
-    diagnostics.sort(key=lambda d: (d.file, d.line or 0, d.column or 0, d.code, d.pointer, d.message))
-
-    origins: dict[tuple[str, str], set[str]] = {}
-    for t in loaded.tools:
-        origins.setdefault((t.origin.file, t.name), set()).add(t.origin.pointer)
-    fingerprints = [fingerprint(d, cfg.relative(d.file), origins) for d in diagnostics]
-
-    result = CheckResult(
-        diagnostics=diagnostics,
-        files=loaded.files,
-        tools=len(loaded.tools),
-        elapsed=0.0,
-        tools_by_format=dict(Counter(t.origin.format for t in loaded.tools)),
-        fingerprints=fingerprints,
-        rules=rules if rules is not None else AllRules(),
-        suppressed=suppressed,
-        unused_suppressions=[f"{s.label} ({', '.join(s.rules)}: {s.reason})"
-                             for s in rule_filter.unused_suppressions()],
-        catalog=loaded.tools,
-        notes=list(loaded.notes),
-    )
-    if baseline is not None:
-        outcome = apply_baseline(baseline, fingerprints, _baseline_scope(cfg, loaded))
-        hidden = set(outcome.hidden)
-        result.diagnostics = [d for i, d in enumerate(diagnostics) if i not in hidden]
-        result.fingerprints = [fp for i, fp in enumerate(fingerprints) if i not in hidden]
-        result.baseline_path = baseline.path or "<baseline>"
-        result.baselined = len(hidden)
-        result.stale = outcome.stale
-    for label in result.unused_suppressions:
-        result.notes.append(f"suppression {label} matched no finding; remove it from the configuration")
-    if result.baseline_path is not None:
-        result.notes.append(f"baseline {result.baseline_path}: {result.baselined} known finding(s) hidden")
-        n_stale = sum(e.count for e in result.stale)
-        if n_stale:
-            result.notes.append(
-                f"baseline {result.baseline_path}: {n_stale} recorded finding(s) no longer occur; "
-                f"shrink it with `schemalint check --write-baseline {result.baseline_path}`")
-            for e in result.stale[:20]:
-                fp = e.fingerprint
-                result.notes.append(f"  stale: {fp.code} {fp.file} tool={fp.tool} at {fp.path or '/'}"
-                                    + (f" x{e.count}" if e.count > 1 else ""))
-            if len(result.stale) > 20:
-                result.notes.append(f"  ... and {len(result.stale) - 20} more stale entries")
-    result.elapsed = time.perf_counter() - started
-    return result
+    return run_check(sources, exclude=exclude, targets=targets, dialect=dialect, python_path=python_path,
+                     select=select, mcp_stdio=mcp_stdio, previous=previous, ignore=ignore,
+                     extend_select=extend_select, config=config, baseline=baseline, rules=rules, jobs=jobs,
+                     scan=scan)

@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 from schemalint.api import check
+from schemalint.engine import run_rules
 from schemalint.model import Origin, Severity, Tool
-from schemalint.rules.base import Context, Rule, run_rules
+from schemalint.rules.base import Context, Rule
 from schemalint.rules.shape.sl007_missing_description import MissingDescription
 from schemalint.rules.shape.sl999_internal_error import InternalError
 from tests.conftest import run_cli, run_json

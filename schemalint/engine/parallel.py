@@ -8,6 +8,7 @@ identical to a serial run. Catalog rules run in the parent, except those whose
 ``check_catalog`` only reports what ``check_tool`` gathered per file
 (:attr:`Rule.catalog_from_tools`), which run in the worker that saw those files; the
 parent runs its catalog rules while the workers run.
+When ``--jobs`` is not given, :func:`schemalint.engine.default_jobs` decides.
 Without the ``fork`` start method (Windows, macOS default) the run stays serial.
 Before forking, the parent's objects are frozen (``gc.freeze()``) so that the workers'
 garbage collector does not touch, and so copy, the inherited pages.
@@ -15,40 +16,14 @@ garbage collector does not touch, and so copy, the inherited pages.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
 from schemalint.model import Diagnostic, Tool
 
-PARALLEL_FILES = 2000
-"""Above this many files, ``--jobs`` defaults to every available CPU."""
-PARALLEL_BYTES = 50_000_000
-"""Above this much source text, ``--jobs`` defaults to every available CPU."""
-PARALLEL_TOOLS = 2000
-"""Above this many tools, ``--jobs`` defaults to every available CPU (measured on 2 cores with
-``benchmarks/run.py`` catalogs: 1,000 tools gain nothing from a second process, 3,000 gain
-about 20%, the 19,000-tool shared corpus 35%)."""
 CHUNKS_PER_JOB = 4
 
 _STATE: tuple[Sequence[Any], Sequence[Tool], Any, list[tuple[int, int]]] | None = None
-
-
-def available_cpus() -> int:
-    """CPUs this process may run on (its affinity mask where known)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
-def default_jobs(files: int, text_bytes: int, tools: int = 0) -> int:
-    """``--jobs`` when not given: 1 for small catalogs, every CPU for large ones (more than
-    :data:`PARALLEL_FILES` files, :data:`PARALLEL_BYTES` of source text or
-    :data:`PARALLEL_TOOLS` tools)."""
-    if files > PARALLEL_FILES or text_bytes > PARALLEL_BYTES or tools > PARALLEL_TOOLS:
-        return available_cpus()
-    return 1
 
 
 def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
@@ -71,7 +46,7 @@ def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
 
 
 def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
-    from schemalint.rules.base import run_catalog_rule, run_tool_rules
+    from schemalint.engine import run_catalog_rule, run_tool_rules
 
     assert _STATE is not None
     active, tools, ctx, chunks = _STATE
@@ -85,7 +60,7 @@ def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
 
 def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jobs: int) -> list[Diagnostic] | None:
     """Diagnostics of ``rules`` (:class:`~schemalint.rules.base.Rule`) on ``tools`` in the same
-    order as :func:`~schemalint.rules.base.run_rules`, computed by ``jobs`` forked workers.
+    order as :func:`~schemalint.engine.run_rules`, computed by ``jobs`` forked workers.
 
     Returns ``None`` when a pool cannot be used (one job, too few files, no ``fork``, or the
     pool failed to start); the caller then runs the rules serially. Never raises for a rule
@@ -94,7 +69,7 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
     global _STATE
     import multiprocessing
 
-    from schemalint.rules.base import run_catalog_rule
+    from schemalint.engine import run_catalog_rule
 
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return None

@@ -1,6 +1,6 @@
 """One lean walk per schema, shared by the shape, provider and description rules.
 
-Rules run tool by tool (:func:`schemalint.rules.base.run_tool_rules`), so SL001, SL003,
+Rules run tool by tool (:func:`schemalint.engine.run_tool_rules`), so SL001, SL003,
 SL004, the provider rules and SL201 ask for the same schema one after the other;
 :func:`index_schema` walks it once and keeps the last few results (keyed by object
 identity, holding a reference so an id is never reused while cached).
