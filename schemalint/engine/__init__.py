@@ -306,11 +306,13 @@ def default_jobs(files: int, text_bytes: int, tools: int = 0) -> int:
 
 def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
     """Run every applicable rule over ``tools``; a rule that crashes on a tool yields an
-    ``SL999 internal-error`` diagnostic naming the exception instead of stopping the run."""
-    active = [r for r in rules if r.applies(ctx)]
-    yield from run_tool_rules(active, tools, ctx)
-    for rule in active:
-        yield from run_catalog_rule(rule, tools, ctx)
+    ``SL999 internal-error`` diagnostic naming the exception instead of stopping the run.
+    ``ctx.run`` is the current run (:func:`schemalint.model.running`) while the rules run."""
+    with running(ctx.run):
+        active = [r for r in rules if r.applies(ctx)]
+        yield from run_tool_rules(active, tools, ctx)
+        for rule in active:
+            yield from run_catalog_rule(rule, tools, ctx)
 
 
 def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
