@@ -287,6 +287,7 @@ PARALLEL_TOOLS = 2000
 ``benchmarks/run.py`` catalogs: 1,000 tools gain nothing from a second process, 3,000 gain
 about 20%, the 19,000-tool shared corpus 35%)."""
 
+
 def available_cpus() -> int:
     """CPUs this process may run on (its affinity mask where known)."""
     try:

@@ -19,11 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from schemalint.model import Diagnostic, Tool
+from schemalint.model import Diagnostic, Tool, current_run, running
 
 CHUNKS_PER_JOB = 4
 
-_STATE: tuple[Sequence[Any], Sequence[Tool], Any, list[tuple[int, int]]] | None = None
+_STATE = "engine.parallel.state"
+"""Key of the pool's work in the run's memo (:class:`~schemalint.model.RunContext`): ``(rules,
+tools, ctx, chunks)``, inherited by the forked workers with the current run."""
 
 
 def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
@@ -48,8 +50,7 @@ def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
 def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
     from schemalint.engine import run_catalog_rule, run_tool_rules
 
-    assert _STATE is not None
-    active, tools, ctx, chunks = _STATE
+    active, tools, ctx, chunks = current_run().memo[_STATE]
     start, end = chunks[index]
     part = tools[start:end]
     found = list(run_tool_rules(active, part, ctx))
@@ -66,7 +67,6 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
     pool failed to start); the caller then runs the rules serially. Never raises for a rule
     error (those become warning diagnostics, as in a serial run).
     """
-    global _STATE
     import multiprocessing
 
     from schemalint.engine import run_catalog_rule
@@ -79,11 +79,11 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
     active = [r for r in rules if r.applies(ctx)]
     import gc
 
-    _STATE = (active, tools, ctx, chunks)
+    ctx.run.memo[_STATE] = (active, tools, ctx, chunks)
     gc.freeze()  # keep the workers' garbage collector from touching (and copying) the inherited objects
     in_parent: dict[int, list[Diagnostic]] = {}
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
+        with running(ctx.run), multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
             pending = pool.map_async(_work, range(len(chunks)), chunksize=1)
             # the catalog rules that need no per-tool pass run here while the workers work
             for i, rule in enumerate(active):
@@ -93,7 +93,7 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
     except (OSError, RuntimeError, multiprocessing.ProcessError):
         return None
     finally:
-        _STATE = None
+        del ctx.run.memo[_STATE]
     out: list[Diagnostic] = []
     for found, _ in results:
         out.extend(found)
