@@ -414,13 +414,15 @@ def select_findings(raw: Sequence[Diagnostic], rule_filter: RuleFilter) -> tuple
 
 def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Document]) -> list[Diagnostic]:
     """Fill in ``line``/``column`` from each diagnostic's file pointer (one scan per file)."""
-    from schemalint.engine.locate import locate
-
     by_file: dict[str, list[int]] = {}
     for i, d in enumerate(diagnostics):
         if d.column is None and d.file in documents:
             by_file.setdefault(d.file, []).append(i)
     out = list(diagnostics)
+    if not by_file:
+        return out
+    from schemalint.engine.locate import locate  # only when there is something to locate (start-up)
+
     for path, indexes in by_file.items():
         doc = documents[path]
         if doc.kind == "jsonl":
