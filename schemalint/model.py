@@ -10,7 +10,7 @@ import enum
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
 class Severity(str, enum.Enum):
@@ -279,6 +279,9 @@ class RunContext:
     """
 
     __slots__ = ("last_targets", "memo")
+    current: ClassVar[RunContext]
+    """The run being checked (:func:`running`), else the idle run that serves calls outside one;
+    read by the helpers on hot paths (a class attribute costs no call), :func:`current_run` elsewhere."""
 
     def __init__(self) -> None:
         self.memo: dict[Any, Any] = {}
@@ -298,21 +301,24 @@ class RunContext:
 _RUNS: list[RunContext] = [RunContext()]
 """The active run last; the first entry serves calls made outside any run (``schemalint show``, a
 rule called directly)."""
+RunContext.current = _RUNS[-1]
 
 
 def current_run() -> RunContext:
     """The run being checked (:func:`running`), else the idle run that serves calls outside one."""
-    return _RUNS[-1]
+    return RunContext.current
 
 
 @contextmanager
 def running(run: RunContext) -> Iterator[RunContext]:
     """Make ``run`` the :func:`current_run` for the duration of the ``with`` block."""
     _RUNS.append(run)
+    RunContext.current = run
     try:
         yield run
     finally:
         _RUNS.remove(run)
+        RunContext.current = _RUNS[-1]
 
 
 def escape_token(token: str | int) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from schemalint.model import current_run, escape_token
+from schemalint.model import RunContext, escape_token
 
 MAX_NODES = 200_000
 """Walk at most this many subschemas of one schema (guards exponential fan-out)."""
@@ -219,6 +219,7 @@ def _build(schema: dict[str, Any]) -> SchemaIndex:
 
 _CACHE_SIZE = 4
 _UNSET = object()
+_KEY = "schema.index.index_schema"
 
 
 def _new_cache() -> list[Any]:
@@ -232,11 +233,15 @@ def _new_cache() -> list[Any]:
 def index_schema(schema: Any) -> SchemaIndex:
     """The :class:`SchemaIndex` of ``schema`` (any JSON value; non-dicts give an empty index).
 
-    Cached in the current run (:func:`schemalint.model.current_run`) for the last few schemas by
+    Cached in the current run (:attr:`schemalint.model.RunContext.current`) for the last few schemas by
     identity: the rules checking one tool share one walk.
     Never raises; a schema too large or too deep is cut off (``truncated``).
     """
-    last = current_run().table("schema.index.index_schema", _new_cache)
+    memo = RunContext.current.memo
+    try:
+        last = memo[_KEY]
+    except KeyError:
+        last = memo[_KEY] = _new_cache()
     if last[0] is schema:
         return last[1]
     cache = last[2]

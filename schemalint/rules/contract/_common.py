@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from schemalint.model import Tool, current_run
+from schemalint.model import RunContext, Tool
 from schemalint.schema.shapes import (
     Shape,
     ShapeMap,
@@ -34,7 +34,7 @@ _CACHE_SIZE = 64
 
 def shapes(schema: Any) -> ShapeMap:
     """:func:`shapes_of` with a small cache in the current run keyed by the schema object's identity."""
-    cache: OrderedDict[int, tuple[Any, ShapeMap]] = current_run().table("contract._common.shapes", OrderedDict)
+    cache: OrderedDict[int, tuple[Any, ShapeMap]] = RunContext.current.table("contract._common.shapes", OrderedDict)
     key = id(schema)
     hit = cache.get(key)
     if hit is not None and hit[0] is schema:
@@ -87,7 +87,7 @@ def sides(tool: Tool) -> Sides | None:
     rt = tool.runtime
     if rt is None:
         return None
-    cache: OrderedDict[int, tuple[Tool, Sides]] = current_run().table("contract._common.sides", OrderedDict)
+    cache: OrderedDict[int, tuple[Tool, Sides]] = RunContext.current.table("contract._common.sides", OrderedDict)
     hit = cache.get(id(tool))
     if hit is not None and hit[0] is tool:
         return hit[1]

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from schemalint.model import Severity, Tool, current_run, escape_token
+from schemalint.model import RunContext, Severity, Tool, escape_token
 from schemalint.schema.index import SchemaNode, index_schema
 from schemalint.schema.walk import iter_objects
 
@@ -1148,7 +1148,7 @@ def _variants_index(catalog: Sequence[Tool]) -> dict[str, list[Tool]]:
 
 def _catalog_info(catalog: Sequence[Tool]) -> tuple[dict[str, list[Tool]], frozenset[str]]:
     """The catalog's definitions by name and its tool names (cached in the current run)."""
-    run = current_run()
+    run = RunContext.current
     index_cache: dict[int, tuple[Sequence[Tool], dict[str, list[Tool]], frozenset[str]]] = run.table(
         "description.mentions.catalog", dict)
     key = id(catalog)
@@ -1165,7 +1165,7 @@ def _catalog_info(catalog: Sequence[Tool]) -> tuple[dict[str, list[Tool]], froze
 
 def _variant_union(name: str, idx: dict[str, list[Tool]]) -> frozenset[str]:
     """Property names of every definition called ``name`` in the catalog index (cached per index)."""
-    union_cache: dict[tuple[int, str], frozenset[str]] = current_run().table("description.mentions.union", dict)
+    union_cache: dict[tuple[int, str], frozenset[str]] = RunContext.current.table("description.mentions.union", dict)
     key = (id(idx), name)
     hit = union_cache.get(key)
     if hit is None:
@@ -1177,7 +1177,7 @@ def _variant_union(name: str, idx: dict[str, list[Tool]]) -> frozenset[str]:
 
 
 def _tool_names(tool: Tool) -> frozenset[str]:
-    names_cache: dict[int, tuple[Tool, frozenset[str]]] = current_run().table("description.mentions.names", dict)
+    names_cache: dict[int, tuple[Tool, frozenset[str]]] = RunContext.current.table("description.mentions.names", dict)
     hit = names_cache.get(id(tool))
     if hit is not None and hit[0] is tool:
         return hit[1]
@@ -1233,7 +1233,7 @@ def analyse(tool: Tool, ctx: Any) -> list[Finding]:
     ``removed_in`` (SL202); the others are SL201 findings, for which "plain" word mentions
     are dropped. Cached per (tool, ctx) in the current run so SL201 and SL202 share one pass.
     """
-    cache: dict[tuple[int, int], tuple[Tool, Any, list[Finding]]] = current_run().table(
+    cache: dict[tuple[int, int], tuple[Tool, Any, list[Finding]]] = RunContext.current.table(
         "description.mentions.analyse", dict)
     key = (id(tool), id(ctx))
     hit = cache.get(key)
@@ -1287,7 +1287,7 @@ def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) ->
     """:func:`extract_mentions` of one site, cached: catalogs repeat a description in many
     copies of one tool (BFCL and ACEBench files share definitions), and the result depends
     only on the text, the tool's name, the site's kind and level, and the catalog's names."""
-    slot = current_run().table("description.mentions.by_text", lambda: [None, {}])
+    slot = RunContext.current.table("description.mentions.by_text", lambda: [None, {}])
     if slot[0] is not catalog_names:
         slot[0], slot[1] = catalog_names, {}
     cache: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = slot[1]
