@@ -7,9 +7,10 @@ hashed, compared and passed between processes.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
 class Severity(str, enum.Enum):
@@ -88,7 +89,7 @@ class Tool:
     ``schema_view`` says how ``advertised`` was read when it is not the file's bytes as they stand
     (:data:`SCHEMA_VIEWS`): ``None`` for a schema as written; otherwise the schema was decoded or
     translated, and a finding inside it is located at the deepest key that exists in the file
-    (:func:`schemalint.rules.base.relocate`).
+    (:func:`schemalint.engine.views.relocate`).
     """
 
     name: str
@@ -169,6 +170,172 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
         }
+
+
+@dataclass(frozen=True, order=True)
+class Fingerprint:
+    """The stable identity of a finding (see the module docstring)."""
+
+    code: str
+    file: str
+    tool: str | None
+    path: str
+    instance_path: str | None
+
+    def sort_key(self) -> tuple[str, str, str, str, str]:
+        """Sorting key (``None`` sorts first)."""
+        return (self.file, self.tool or "", self.code, self.path, self.instance_path or "")
+
+    def digest(self) -> str:
+        """A short hex digest of the fingerprint (used as SARIF ``partialFingerprints``)."""
+        import hashlib
+        import json
+
+        text = json.dumps([self.code, self.file, self.tool, self.path, self.instance_path])
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def tool_pointer(d: Diagnostic, origins: Mapping[tuple[str, str], Collection[str]]) -> str:
+    """``d.pointer`` relative to its tool object (the longest tool origin that prefixes it).
+
+    ``origins`` maps ``(file, tool name)`` to the origin pointers of tools with that name
+    in that file (pass sets: each lookup then costs the pointer's depth, not the number of
+    tools sharing the name, so a file of 100,000 same-named tools stays linear). Returns
+    ``d.pointer`` unchanged for file-level diagnostics.
+    """
+    if d.tool is None:
+        return d.pointer
+    known = origins.get((d.file, d.tool))
+    if not known:
+        return d.pointer
+    pointer = d.pointer
+    # The candidates, longest first: the pointer itself, then each prefix ending before a "/".
+    end = len(pointer)
+    while end > 0:
+        if pointer[:end] in known:
+            return pointer[end:]
+        end = pointer.rfind("/", 0, end)
+    return pointer  # no origin but "" (the whole document) prefixes it
+
+
+def fingerprint(d: Diagnostic, relative_file: str, origins: Mapping[tuple[str, str], Collection[str]]) -> Fingerprint:
+    """The fingerprint of ``d``; ``relative_file`` is its file relative to the configuration root."""
+    return Fingerprint(d.code, relative_file, d.tool, tool_pointer(d, origins), d.instance_path)
+
+
+@dataclass
+class BaselineEntry:
+    """One fingerprint with how many findings share it, plus name and message for readers."""
+
+    fingerprint: Fingerprint
+    count: int = 1
+    name: str = ""
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as stored in the file."""
+        fp = self.fingerprint
+        out: dict[str, Any] = {"code": fp.code, "name": self.name, "file": fp.file, "tool": fp.tool,
+                               "path": fp.path, "instance_path": fp.instance_path}
+        if self.count != 1:
+            out["count"] = self.count
+        out["message"] = self.message
+        return out
+
+
+@dataclass
+class CheckResult:
+    """Outcome of :func:`schemalint.api.check`: diagnostics (located, sorted) plus counts for the summary."""
+
+    diagnostics: list[Diagnostic]
+    files: int
+    tools: int
+    elapsed: float
+    tools_by_format: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    rules: Sequence[Any] = ()
+    """The rules this check chose from (:class:`~schemalint.rules.base.Rule` instances; reporters
+    describe them, e.g. SARIF ``driver.rules``)."""
+    fingerprints: list[Fingerprint] = field(default_factory=list)
+    """Baseline fingerprints aligned with :attr:`diagnostics` (empty when built by hand)."""
+    suppressed: int = 0
+    """Diagnostics hidden by per-file / per-tool ignores."""
+    unused_suppressions: list[str] = field(default_factory=list)
+    baseline_path: str | None = None
+    """The baseline applied, if any; then :attr:`baselined` findings were hidden by it."""
+    baselined: int = 0
+    stale: list[BaselineEntry] = field(default_factory=list)
+    """Baseline entries that matched no finding (fixed since the baseline was written)."""
+    catalog: Sequence[Tool] = field(default=(), repr=False, compare=False)
+    """The tools that were checked, in load order."""
+
+    def fingerprint_of(self, index: int) -> Fingerprint | None:
+        """The fingerprint of ``diagnostics[index]``, or ``None`` when not computed."""
+        return self.fingerprints[index] if index < len(self.fingerprints) else None
+
+    def counts_by_code(self) -> dict[str, int]:
+        """Number of diagnostics per rule code, sorted by code."""
+        from collections import Counter
+
+        return dict(sorted(Counter(d.code for d in self.diagnostics).items()))
+
+    def worst(self) -> Severity | None:
+        """The highest severity present, or ``None`` without diagnostics."""
+        return max((d.severity for d in self.diagnostics), key=lambda s: s.rank, default=None)
+
+
+class RunContext:
+    """The state of one check run, in one place: created by the engine for each run
+    (:func:`schemalint.engine.run.check`), referenced by the rules' context
+    (:attr:`schemalint.rules.base.Context.run`) and dropped with it, so nothing computed for one
+    run's objects survives into another (no cache keyed by ``id()`` outliving its objects).
+
+    ``memo``: values by key (:meth:`schemalint.rules.base.Context.memo`; helpers key their tables
+    by a purpose string, :meth:`table`). Helpers reached without a context (the schema index,
+    the contract sides) find the active run with :func:`current_run`.
+    """
+
+    __slots__ = ("last_targets", "memo")
+    current: ClassVar[RunContext]
+    """The run being checked (:func:`running`), else the idle run that serves calls outside one;
+    read by the helpers on hot paths (a class attribute costs no call), :func:`current_run` elsewhere."""
+
+    def __init__(self) -> None:
+        self.memo: dict[Any, Any] = {}
+        self.last_targets: list[Any] = [None, frozenset()]
+        """The last tool :meth:`~schemalint.rules.base.Context.targets_for` answered, and its answer."""
+
+    def table(self, purpose: str, factory: Callable[[], Any]) -> Any:
+        """The run's table for ``purpose`` (a dict, an ``OrderedDict``, a slot list ...), made with
+        ``factory()`` on first use."""
+        try:
+            return self.memo[purpose]
+        except KeyError:
+            value = self.memo[purpose] = factory()
+            return value
+
+
+_RUNS: list[RunContext] = [RunContext()]
+"""The active run last; the first entry serves calls made outside any run (``schemalint show``, a
+rule called directly)."""
+RunContext.current = _RUNS[-1]
+
+
+def current_run() -> RunContext:
+    """The run being checked (:func:`running`), else the idle run that serves calls outside one."""
+    return RunContext.current
+
+
+@contextmanager
+def running(run: RunContext) -> Iterator[RunContext]:
+    """Make ``run`` the :func:`current_run` for the duration of the ``with`` block."""
+    _RUNS.append(run)
+    RunContext.current = run
+    try:
+        yield run
+    finally:
+        _RUNS.remove(run)
+        RunContext.current = _RUNS[-1]
 
 
 def escape_token(token: str | int) -> str:

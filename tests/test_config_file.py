@@ -10,7 +10,8 @@ from ci_rules import TEST_RULES, openai_tool
 from conftest import run_cli
 
 from schemalint.api import check
-from schemalint.config import ConfigError, enabled_codes, load_config
+from schemalint.config import ConfigError, load_config
+from schemalint.engine.selection import enabled_codes
 from schemalint.model import Severity
 
 

@@ -8,8 +8,9 @@ import dataclasses
 from typing import Any
 
 from schemalint.api import load
+from schemalint.engine import run_rules
 from schemalint.model import Contract, Tool, escape_token
-from schemalint.rules.base import Context, run_rules
+from schemalint.rules.base import Context
 from schemalint.rules.contract import RULES
 from tests.conftest import CORPUS, internal_errors, needs_shared
 

@@ -51,8 +51,7 @@ def test_thirty_thousand_tools_sharing_one_name(tmp_path: Path) -> None:
 def test_baseline_tool_pointer_matches_the_plain_definition() -> None:
     """The prefix lookup gives what the old loop over every origin gave (longest origin that
     prefixes the pointer at a ``/`` boundary), on random pointers and origins."""
-    from schemalint.baseline import tool_pointer
-    from schemalint.model import Diagnostic, Severity
+    from schemalint.model import Diagnostic, Severity, tool_pointer
 
     def plain(pointer: str, origins: list[str]) -> str:
         best = None
@@ -92,7 +91,7 @@ def test_minified_catalog_with_many_findings(tmp_path: Path) -> None:
 
 
 def test_line_columns_match_a_plain_count() -> None:
-    from schemalint.locate import _line_cols
+    from schemalint.engine.locate import _line_cols
 
     rng = random.Random(7)
     for _ in range(200):

@@ -230,7 +230,7 @@ def test_a_reader_never_sees_a_partly_written_baseline(tmp_path: Path) -> None:
     writer = textwrap.dedent(f'''
         import sys
         sys.path.insert(0, {str(ROOT)!r})
-        from schemalint.baseline import Baseline, BaselineEntry, Fingerprint
+        from schemalint.engine.baseline import Baseline, BaselineEntry, Fingerprint
         big = Baseline([BaselineEntry(Fingerprint("SL101", f"f{{i}}.json", "t", "/p", None), 1, "n", "m" * 200)
                         for i in range(400)])
         small = Baseline([])

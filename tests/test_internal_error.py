@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 from schemalint.api import check
+from schemalint.engine import run_rules
 from schemalint.model import Origin, Severity, Tool
-from schemalint.rules.base import Context, Rule, run_rules
+from schemalint.rules.base import Context, Rule
 from schemalint.rules.shape.sl007_missing_description import MissingDescription
 from schemalint.rules.shape.sl999_internal_error import InternalError
 from tests.conftest import run_cli, run_json
@@ -72,10 +73,8 @@ def test_cli_counts_internal_errors_in_both_summaries(tmp_path: Path) -> None:
 
 def test_tool_without_schema_first_in_a_run_does_not_crash_provider_rules(tmp_path: Path) -> None:
     """The SL309 'NoneType has no attribute nodes' crash: a recorded chat-completions tool call
-    with no parameters was the first schema indexed, and hit the index cache's empty slot."""
-    from schemalint.schema import index
-
-    index._LAST[:] = [index._UNSET, None]
+    with no parameters was the first schema indexed, and hit the index cache's empty slot (each
+    run has its own cache: run_rules makes the fresh Context's run the current one)."""
     tool = Tool(name="weather", description=None, advertised=None,
                 origin=Origin("f.json", "/0", "openai-chat", None),
                 schema_path="/function/parameters")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from schemalint.locate import locate
+from schemalint.engine.locate import locate
 
 
 def test_skipped_containers_do_not_shift_positions() -> None:

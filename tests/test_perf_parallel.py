@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 
 from schemalint.api import check, load
-from schemalint.parallel import (
+from schemalint.engine import (
     PARALLEL_BYTES,
     PARALLEL_FILES,
     PARALLEL_TOOLS,
     available_cpus,
     default_jobs,
-    file_chunks,
 )
+from schemalint.engine.parallel import file_chunks
 from tests.conftest import CORPUS, ROOT, needs_shared, run_json
 
 

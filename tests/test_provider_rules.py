@@ -15,8 +15,9 @@ import pytest
 from conftest import ROOT, internal_errors, load_case, needs_shared, run_cli, run_json
 
 from schemalint import api
+from schemalint.engine import run_rules
 from schemalint.model import Origin, Tool
-from schemalint.rules.base import Context, run_rules
+from schemalint.rules.base import Context
 from schemalint.rules.provider import RULES
 from schemalint.targets import PROFILES, TargetError, infer_targets, parse_targets
 

@@ -18,7 +18,8 @@ import pytest
 from conftest import ROOT
 
 from schemalint.api import CheckResult, check, load
-from schemalint.config import Config, build_filter
+from schemalint.config import Config
+from schemalint.engine.selection import build_filter
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.catalog import CATALOG
 from schemalint.rules.registry import AllRules, all_rules, find_rule, rules_for_run

@@ -116,8 +116,8 @@ def check(
     """
     from schemalint.api import SourceError
     from schemalint.api import check as run_check
-    from schemalint.baseline import BaselineError
     from schemalint.config import FAIL_LEVELS, ConfigError, resolve_sources
+    from schemalint.engine.baseline import BaselineError
     from schemalint.report import write_report
 
     if jobs is not None and jobs < 1:
@@ -179,7 +179,7 @@ def check(
     except (SourceError, ConfigError, BaselineError) as exc:
         raise fail(str(exc)) from None
     if write_baseline is not None:
-        from schemalint.baseline import Baseline
+        from schemalint.engine.baseline import Baseline
 
         recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
         try:
@@ -202,7 +202,7 @@ def _refuse_baseline_target(target: Path, sources: list[str], cfg: Config, previ
     """Why ``--write-baseline target`` must not be written (one line), or ``None``: it is (through
     symlinks) a source file, the configuration, a ``--previous`` or ``--baseline`` file, or an
     existing file that is not a schemalint baseline (the guard of :mod:`schemalint.safe_write`)."""
-    from schemalint.baseline import may_overwrite
+    from schemalint.engine.baseline import may_overwrite
     from schemalint.safe_write import WriteRefused, refuse_overwrite
 
     reads = [s for s in [*sources, *previous] if os.path.isfile(s)]

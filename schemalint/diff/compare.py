@@ -35,7 +35,7 @@ from schemalint.diff.result import Change, DiffResult, ToolDiff
 from schemalint.model import Tool, escape_token
 
 if TYPE_CHECKING:
-    from schemalint.config import RuleFilter
+    from schemalint.engine.selection import RuleFilter
 
 
 class DiffError(Exception):

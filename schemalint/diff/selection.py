@@ -2,10 +2,10 @@
 
 ``select``/``extend-select``/``ignore``, ``[tool.schemalint.severity]`` and the
 ``per-file-ignores``/``per-tool-ignores`` suppressions of the configuration apply to the diff
-checks exactly as to the check rules (:func:`schemalint.config.build_filter`, ruff's rules:
+checks exactly as to the check rules (:func:`schemalint.engine.selection.build_filter`, ruff's rules:
 the most specific selector wins, ``ignore`` wins ties, the command line's ``--select``
 replaces the configured selection). A configured ``select`` that names no SD check leaves
-them all selected (:func:`schemalint.config.family_select`); SD401 is off until named.
+them all selected (:func:`schemalint.engine.selection.family_select`); SD401 is off until named.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 from schemalint.diff.checks import BY_CODE
 
 if TYPE_CHECKING:
-    from schemalint.config import Config, RuleFilter
+    from schemalint.config import Config
     from schemalint.diff.result import DiffResult
+    from schemalint.engine.selection import RuleFilter
 
 
 def diff_filter(
@@ -33,7 +34,8 @@ def diff_filter(
     Raises :class:`schemalint.config.ConfigError` for a command-line selector that names no SD
     check (with a did-you-mean).
     """
-    from schemalint.config import Config, build_filter
+    from schemalint.config import Config
+    from schemalint.engine.selection import build_filter
 
     return build_filter(
         config or Config(),

@@ -100,8 +100,8 @@ def _line_of(tool: ToolDiff, change: Change) -> tuple[str | None, int | None]:
     file = change.file
     if side is None or file is None or not os.path.isfile(file):
         return None, None
+    from schemalint.engine.locate import locate
     from schemalint.loaders.files.documents import read_document
-    from schemalint.locate import locate
 
     doc = read_document(file)
     if doc.kind == "jsonl" or doc.problems:

@@ -66,7 +66,7 @@ class RuleEntry:
         """Whether the rule may report anything in a run whose tools are checked against ``profiles``
         (the union of every tool's profiles) and where ``runtime`` says some tool has a runtime
         contract. Rules with targets report only for tools checked against one of them
-        (:func:`schemalint.rules.base.run_tool_rules`, ``catalog_members``)."""
+        (:func:`schemalint.engine.run_tool_rules`, ``catalog_members``)."""
         if self.runtime and not runtime:
             return False
         return not self.targets or not profiles.isdisjoint(self.targets)

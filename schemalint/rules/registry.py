@@ -57,7 +57,7 @@ def rules_for_run(enabled: Collection[str], tools: Sequence[Tool], ctx: Context)
     (:meth:`Context.targets_for`, which includes ``--target``) or among ``ctx.targets``, and the
     contract rules (``RuleEntry.runtime``) only when some tool has a runtime contract. The others
     would report nothing: rules with targets run per tool only for its profiles
-    (:func:`schemalint.rules.base.run_tool_rules`) and their catalog hooks filter the same way.
+    (:func:`schemalint.engine.run_tool_rules`) and their catalog hooks filter the same way.
     """
     profiles: set[str] = set(ctx.targets)
     for found in {ctx.targets_for(tool) for tool in tools}:

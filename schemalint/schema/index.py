@@ -1,6 +1,6 @@
 """One lean walk per schema, shared by the shape, provider and description rules.
 
-Rules run tool by tool (:func:`schemalint.rules.base.run_tool_rules`), so SL001, SL003,
+Rules run tool by tool (:func:`schemalint.engine.run_tool_rules`), so SL001, SL003,
 SL004, the provider rules and SL201 ask for the same schema one after the other;
 :func:`index_schema` walks it once and keeps the last few results (keyed by object
 identity, holding a reference so an id is never reused while cached).
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from schemalint.model import escape_token
+from schemalint.model import RunContext, escape_token
 
 MAX_NODES = 200_000
 """Walk at most this many subschemas of one schema (guards exponential fan-out)."""
@@ -217,31 +217,42 @@ def _build(schema: dict[str, Any]) -> SchemaIndex:
     return index
 
 
-_CACHE: OrderedDict[int, tuple[Any, SchemaIndex]] = OrderedDict()
 _CACHE_SIZE = 4
 _UNSET = object()
-_LAST: list[Any] = [_UNSET, None]
-"""The last schema indexed and its index. The first slot starts as a sentinel, not ``None``:
-with ``None`` a first schema that is ``None`` (a tool with no parameters) hit the empty slot
-and got ``None`` for an index (the SL309 'NoneType has no attribute nodes' crash)."""
+_KEY = "schema.index.index_schema"
+
+
+def _new_cache() -> list[Any]:
+    """A run's index cache (:meth:`schemalint.model.RunContext.table`): the last schema indexed,
+    its index, and the last few by identity. The first slot starts as a sentinel, not ``None``:
+    with ``None`` a first schema that is ``None`` (a tool with no parameters) hit the empty slot
+    and got ``None`` for an index (the SL309 'NoneType has no attribute nodes' crash)."""
+    return [_UNSET, None, OrderedDict()]
 
 
 def index_schema(schema: Any) -> SchemaIndex:
     """The :class:`SchemaIndex` of ``schema`` (any JSON value; non-dicts give an empty index).
 
-    Cached for the last few schemas by identity: the rules checking one tool share one walk.
+    Cached in the current run (:attr:`schemalint.model.RunContext.current`) for the last few schemas by
+    identity: the rules checking one tool share one walk.
     Never raises; a schema too large or too deep is cut off (``truncated``).
     """
-    if _LAST[0] is schema:
-        return _LAST[1]
+    memo = RunContext.current.memo
+    try:
+        last = memo[_KEY]
+    except KeyError:
+        last = memo[_KEY] = _new_cache()
+    if last[0] is schema:
+        return last[1]
+    cache = last[2]
     key = id(schema)
-    hit = _CACHE.get(key)
+    hit = cache.get(key)
     if hit is not None and hit[0] is schema:
-        _LAST[0], _LAST[1] = schema, hit[1]
+        last[0], last[1] = schema, hit[1]
         return hit[1]
     index = _build(schema) if isinstance(schema, dict) else SchemaIndex(schema)
-    _CACHE[key] = (schema, index)
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    _LAST[0], _LAST[1] = schema, index
+    cache[key] = (schema, index)
+    if len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+    last[0], last[1] = schema, index
     return index

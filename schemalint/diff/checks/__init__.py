@@ -60,7 +60,7 @@ class DiffCheck:
 
     ``severity_override``: a default other than the kind's, or the configured one (a copy made
     by :mod:`schemalint.diff.selection`). ``default_off``: reported only when selected by code,
-    name or a prefix longer than ``SD`` (:func:`schemalint.config.enabled_codes`).
+    name or a prefix longer than ``SD`` (:func:`schemalint.engine.selection.enabled_codes`).
     ``targets`` is empty (a diff check runs for every tool); ``source`` names the specification.
     """
 

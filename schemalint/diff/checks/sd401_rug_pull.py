@@ -19,7 +19,7 @@ from schemalint.diff.result import Change
 from schemalint.model import Tool
 
 if TYPE_CHECKING:
-    from schemalint.config import RuleFilter
+    from schemalint.engine.selection import RuleFilter
 
 
 def rug_pull(old: Tool, new: Tool, *, old_label: str, new_label: str, base: str = "") -> Change | None:

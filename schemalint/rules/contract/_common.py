@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from schemalint.model import Tool
+from schemalint.model import RunContext, Tool
 from schemalint.schema.shapes import (
     Shape,
     ShapeMap,
@@ -29,21 +29,21 @@ from schemalint.schema.shapes import (
     shapes_of,
 )
 
-_CACHE: OrderedDict[int, tuple[Any, ShapeMap]] = OrderedDict()
 _CACHE_SIZE = 64
 
 
 def shapes(schema: Any) -> ShapeMap:
-    """:func:`shapes_of` with a small cache keyed by the schema object's identity."""
+    """:func:`shapes_of` with a small cache in the current run keyed by the schema object's identity."""
+    cache: OrderedDict[int, tuple[Any, ShapeMap]] = RunContext.current.table("contract._common.shapes", OrderedDict)
     key = id(schema)
-    hit = _CACHE.get(key)
+    hit = cache.get(key)
     if hit is not None and hit[0] is schema:
-        _CACHE.move_to_end(key)
+        cache.move_to_end(key)
         return hit[1]
     result = shapes_of(schema)
-    _CACHE[key] = (schema, result)
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    cache[key] = (schema, result)
+    if len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
     return result
 
 
@@ -78,19 +78,17 @@ class Sides:
                 yield pair.instance_path, adv, rt
 
 
-_SIDES: OrderedDict[int, tuple[Tool, Sides]] = OrderedDict()
-
-
 def sides(tool: Tool) -> Sides | None:
     """The sides of ``tool``'s contract, or ``None`` when the tool has no runtime contract.
 
-    Cached by the tool object's identity (the last few tools), so the contract rules that
-    run one after the other on a tool share one analysis.
+    Cached in the current run by the tool object's identity (the last few tools), so the contract
+    rules that run one after the other on a tool share one analysis.
     """
     rt = tool.runtime
     if rt is None:
         return None
-    hit = _SIDES.get(id(tool))
+    cache: OrderedDict[int, tuple[Tool, Sides]] = RunContext.current.table("contract._common.sides", OrderedDict)
+    hit = cache.get(id(tool))
     if hit is not None and hit[0] is tool:
         return hit[1]
     result = Sides(
@@ -99,9 +97,9 @@ def sides(tool: Tool) -> Sides | None:
         runtime_output=shapes(rt.output) if rt.output is not None else None,
         refused=frozenset(normalize_path(p) for p in rt.refused_when_omitted),
     )
-    _SIDES[id(tool)] = (tool, result)
-    if len(_SIDES) > _CACHE_SIZE:
-        _SIDES.popitem(last=False)
+    cache[id(tool)] = (tool, result)
+    if len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
     return result
 
 

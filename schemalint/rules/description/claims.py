@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from schemalint.model import Tool
+from schemalint.model import RunContext, Tool
 from schemalint.schema.index import SchemaNode, index_schema
 
 __all__ = ["Claim", "PropertySite", "property_sites", "quote"]
@@ -65,7 +65,8 @@ class Claim:
     text: str
 
 
-_SITES: dict[int, tuple[Tool, tuple[PropertySite, ...]]] = {}
+_SITES = "description.claims.property_sites"
+"""Key of the per-tool sites in the run's memo (:class:`~schemalint.model.RunContext`)."""
 _TRIGGER = re.compile(
     r"[0-9]|one of|value|option|choice|either|required|mandatory|integer|whole number|decimal|e\.g\.|example|such as"
 )
@@ -77,7 +78,12 @@ def property_sites(tool: Tool) -> tuple[PropertySite, ...]:
     """Every property of ``tool``'s advertised schema (any depth, ``$defs`` included, conditional
     subschemas excluded) whose string ``description`` holds something a claim reader needs (a
     digit, "one of", "value", "required" ...); computed once per tool for the four rules."""
-    hit = _SITES.get(id(tool))
+    memo = RunContext.current.memo
+    try:
+        cache: dict[int, tuple[Tool, tuple[PropertySite, ...]]] = memo[_SITES]
+    except KeyError:
+        cache = memo[_SITES] = {}
+    hit = cache.get(id(tool))
     if hit is not None and hit[0] is tool:
         return hit[1]
     schema = tool.advertised
@@ -93,9 +99,9 @@ def property_sites(tool: Tool) -> tuple[PropertySite, ...]:
             if trigger(low) is not None:
                 found.append(PropertySite(node, desc, low))
         sites = tuple(found)
-    if len(_SITES) > 4096:
-        _SITES.clear()
-    _SITES[id(tool)] = (tool, sites)
+    if len(cache) > 4096:
+        cache.clear()
+    cache[id(tool)] = (tool, sites)
     return sites
 
 

@@ -146,17 +146,15 @@ class InvalidSchema(Rule):
               "(bundled by jsonschema-specifications 2025)")
     catalog_from_tools = True  # check_catalog summarises, per file, what check_tool gathered
 
-    def __init__(self) -> None:
-        # Per run (keyed by the catalog's identity): files written wholly in a non-standard dialect.
-        self._runs: dict[int, tuple[Sequence[Tool], dict[str, _DialectFile]]] = {}
-
     def _dialect_files(self, ctx: Context) -> dict[str, _DialectFile]:
         """Files of ``ctx.catalog`` whose every schema's root is ``"type": "dict"`` (or another
-        non-standard spelling of object), with at least two such tools: a dialect, not a slip."""
-        key = id(ctx.catalog)
-        run = self._runs.get(key)
-        if run is not None and run[0] is ctx.catalog:
-            return run[1]
+        non-standard spelling of object), with at least two such tools: a dialect, not a slip.
+        Kept in the run's memo (``ctx.memo``) until :meth:`check_catalog` reports them."""
+        files: dict[str, _DialectFile] = ctx.memo("SL001-dialect-files", lambda: self._find_dialect_files(ctx))
+        return files
+
+    @staticmethod
+    def _find_dialect_files(ctx: Context) -> dict[str, _DialectFile]:
         per_file: dict[str, list[bool]] = {}
         for t in ctx.catalog:
             if isinstance(t.advertised, Mapping):
@@ -164,10 +162,7 @@ class InvalidSchema(Rule):
                 per_file.setdefault(t.origin.file, []).append(
                     isinstance(root_type, str) and root_type not in STANDARD_TYPES
                     and NONSTANDARD_TYPES.get(root_type.lower()) == "object")
-        files = {f: _DialectFile(len(flags)) for f, flags in per_file.items()
-                 if len(flags) >= 2 and all(flags)}
-        self._runs = {key: (ctx.catalog, files)}
-        return files
+        return {f: _DialectFile(len(flags)) for f, flags in per_file.items() if len(flags) >= 2 and all(flags)}
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         yield from self._check(tool, tool.advertised, ctx, tool.schema_pointer)
@@ -234,10 +229,10 @@ class InvalidSchema(Rule):
 
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
         """One diagnostic per file written wholly in a non-standard type dialect (BFCL style)."""
-        run = self._runs.pop(id(ctx.catalog), None)
-        if run is None or run[0] is not ctx.catalog:
+        files: dict[str, _DialectFile] | None = ctx.run.memo.pop("SL001-dialect-files", None)
+        if files is None:
             return
-        for file, info in run[1].items():
+        for file, info in files.items():
             if info.first is None:
                 continue
             tool, where = info.first

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from schemalint.model import Severity, Tool, escape_token
+from schemalint.model import RunContext, Severity, Tool, escape_token
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
 from schemalint.rules.description.mentions.assignments import assignments
 from schemalint.rules.description.mentions.backticks import backticked
@@ -148,9 +148,6 @@ def _another_thing(text: str, mention: Mention, tool_names: frozenset[str] | set
 
 # ---------------------------------------------------------------- analysis
 
-_CACHE: dict[tuple[int, int], tuple[Tool, Any, list[Finding]]] = {}
-
-
 def _variants_index(catalog: Sequence[Tool]) -> dict[str, list[Tool]]:
     idx: dict[str, list[Tool]] = {}
     for t in catalog:
@@ -158,42 +155,39 @@ def _variants_index(catalog: Sequence[Tool]) -> dict[str, list[Tool]]:
     return idx
 
 
-_INDEX_CACHE: dict[int, tuple[Sequence[Tool], dict[str, list[Tool]], frozenset[str]]] = {}
-
-
 def _catalog_info(catalog: Sequence[Tool]) -> tuple[dict[str, list[Tool]], frozenset[str]]:
+    """The catalog's definitions by name and its tool names (cached in the current run)."""
+    run = RunContext.current
+    index_cache: dict[int, tuple[Sequence[Tool], dict[str, list[Tool]], frozenset[str]]] = run.table(
+        "description.mentions.catalog", dict)
     key = id(catalog)
-    hit = _INDEX_CACHE.get(key)
+    hit = index_cache.get(key)
     if hit is not None and hit[0] is catalog:
         return hit[1], hit[2]
     idx = _variants_index(catalog)
     names = frozenset(n for n in idx if n)
-    _INDEX_CACHE.clear()
-    _UNION_CACHE.clear()  # keyed by the index's id, which a new index may reuse
-    _INDEX_CACHE[key] = (catalog, idx, names)
+    index_cache.clear()
+    run.table("description.mentions.union", dict).clear()  # keyed by the index's id, which a new index may reuse
+    index_cache[key] = (catalog, idx, names)
     return idx, names
-
-
-_NAMES_CACHE: dict[int, tuple[Tool, frozenset[str]]] = {}
-
-
-_UNION_CACHE: dict[tuple[int, str], frozenset[str]] = {}
 
 
 def _variant_union(name: str, idx: dict[str, list[Tool]]) -> frozenset[str]:
     """Property names of every definition called ``name`` in the catalog index (cached per index)."""
+    union_cache: dict[tuple[int, str], frozenset[str]] = RunContext.current.table("description.mentions.union", dict)
     key = (id(idx), name)
-    hit = _UNION_CACHE.get(key)
+    hit = union_cache.get(key)
     if hit is None:
-        if len(_UNION_CACHE) > 50_000:
-            _UNION_CACHE.clear()
+        if len(union_cache) > 50_000:
+            union_cache.clear()
         hit = frozenset().union(*(_tool_names(t) for t in idx.get(name, ())))
-        _UNION_CACHE[key] = hit
+        union_cache[key] = hit
     return hit
 
 
 def _tool_names(tool: Tool) -> frozenset[str]:
-    hit = _NAMES_CACHE.get(id(tool))
+    names_cache: dict[int, tuple[Tool, frozenset[str]]] = RunContext.current.table("description.mentions.names", dict)
+    hit = names_cache.get(id(tool))
     if hit is not None and hit[0] is tool:
         return hit[1]
     if tool.origin.format == "docker-arguments":
@@ -203,9 +197,9 @@ def _tool_names(tool: Tool) -> frozenset[str]:
         )
     else:
         names = frozenset(schema_names(tool.advertised))
-    if len(_NAMES_CACHE) > 50_000:
-        _NAMES_CACHE.clear()
-    _NAMES_CACHE[id(tool)] = (tool, names)
+    if len(names_cache) > 50_000:
+        names_cache.clear()
+    names_cache[id(tool)] = (tool, names)
     return names
 
 
@@ -246,16 +240,18 @@ def analyse(tool: Tool, ctx: Any) -> list[Finding]:
     schema, or the name of any tool in the catalog. Findings whose name exists in the
     runtime schemas, another definition of the same tool or ``ctx.previous`` carry
     ``removed_in`` (SL202); the others are SL201 findings, for which "plain" word mentions
-    are dropped. Cached per (tool, ctx) so SL201 and SL202 share one pass.
+    are dropped. Cached per (tool, ctx) in the current run so SL201 and SL202 share one pass.
     """
+    cache: dict[tuple[int, int], tuple[Tool, Any, list[Finding]]] = RunContext.current.table(
+        "description.mentions.analyse", dict)
     key = (id(tool), id(ctx))
-    hit = _CACHE.get(key)
+    hit = cache.get(key)
     if hit is not None and hit[0] is tool and hit[1] is ctx:
         return hit[2]
     findings = list(_analyse(tool, ctx))
-    if len(_CACHE) > 4096:
-        _CACHE.clear()
-    _CACHE[key] = (tool, ctx, findings)
+    if len(cache) > 4096:
+        cache.clear()
+    cache[key] = (tool, ctx, findings)
     return findings
 
 
@@ -263,24 +259,21 @@ _FORBID_EXTRAS = {"openai-strict"}
 """Provider targets that refuse undeclared keys whatever the schema says (strict mode)."""
 
 
-_MENTIONS_CACHE: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = {}
-_MENTIONS_NAMES: list[Any] = [None]
-
-
 def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) -> tuple[Mention, ...]:
     """:func:`extract_mentions` of one site, cached: catalogs repeat a description in many
     copies of one tool (BFCL and ACEBench files share definitions), and the result depends
     only on the text, the tool's name, the site's kind and level, and the catalog's names."""
-    if _MENTIONS_NAMES[0] is not catalog_names:
-        _MENTIONS_CACHE.clear()
-        _MENTIONS_NAMES[0] = catalog_names
+    slot = RunContext.current.table("description.mentions.by_text", lambda: [None, {}])
+    if slot[0] is not catalog_names:
+        slot[0], slot[1] = catalog_names, {}
+    cache: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = slot[1]
     property_level = site.where != "the tool description"
     key = (site.text, tool_name, site.is_value, property_level, site.level)
-    found = _MENTIONS_CACHE.get(key)
+    found = cache.get(key)
     if found is None:
-        if len(_MENTIONS_CACHE) > 50_000:
-            _MENTIONS_CACHE.clear()
-        found = _MENTIONS_CACHE[key] = tuple(extract_mentions(
+        if len(cache) > 50_000:
+            cache.clear()
+        found = cache[key] = tuple(extract_mentions(
             site.text, tool_name=tool_name, tool_names=catalog_names, is_value=site.is_value,
             property_level=property_level, level=site.level))
     return found

@@ -26,12 +26,12 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schemalint.model import Diagnostic
+from schemalint.model import BaselineEntry, Diagnostic, Fingerprint
 
 FORMAT_VERSION = 1
 VERSION_KEY = "schemalint_baseline"
@@ -39,76 +39,6 @@ VERSION_KEY = "schemalint_baseline"
 
 class BaselineError(Exception):
     """A baseline file that cannot be read or is not a schemalint baseline (exit code 2)."""
-
-
-@dataclass(frozen=True, order=True)
-class Fingerprint:
-    """The stable identity of a finding (see the module docstring)."""
-
-    code: str
-    file: str
-    tool: str | None
-    path: str
-    instance_path: str | None
-
-    def sort_key(self) -> tuple[str, str, str, str, str]:
-        """Sorting key (``None`` sorts first)."""
-        return (self.file, self.tool or "", self.code, self.path, self.instance_path or "")
-
-    def digest(self) -> str:
-        """A short hex digest of the fingerprint (used as SARIF ``partialFingerprints``)."""
-        import hashlib
-
-        text = json.dumps([self.code, self.file, self.tool, self.path, self.instance_path])
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def tool_pointer(d: Diagnostic, origins: Mapping[tuple[str, str], Collection[str]]) -> str:
-    """``d.pointer`` relative to its tool object (the longest tool origin that prefixes it).
-
-    ``origins`` maps ``(file, tool name)`` to the origin pointers of tools with that name
-    in that file (pass sets: each lookup then costs the pointer's depth, not the number of
-    tools sharing the name, so a file of 100,000 same-named tools stays linear). Returns
-    ``d.pointer`` unchanged for file-level diagnostics.
-    """
-    if d.tool is None:
-        return d.pointer
-    known = origins.get((d.file, d.tool))
-    if not known:
-        return d.pointer
-    pointer = d.pointer
-    # The candidates, longest first: the pointer itself, then each prefix ending before a "/".
-    end = len(pointer)
-    while end > 0:
-        if pointer[:end] in known:
-            return pointer[end:]
-        end = pointer.rfind("/", 0, end)
-    return pointer  # no origin but "" (the whole document) prefixes it
-
-
-def fingerprint(d: Diagnostic, relative_file: str, origins: Mapping[tuple[str, str], Collection[str]]) -> Fingerprint:
-    """The fingerprint of ``d``; ``relative_file`` is its file relative to the configuration root."""
-    return Fingerprint(d.code, relative_file, d.tool, tool_pointer(d, origins), d.instance_path)
-
-
-@dataclass
-class BaselineEntry:
-    """One fingerprint with how many findings share it, plus name and message for readers."""
-
-    fingerprint: Fingerprint
-    count: int = 1
-    name: str = ""
-    message: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """The entry as stored in the file."""
-        fp = self.fingerprint
-        out: dict[str, Any] = {"code": fp.code, "name": self.name, "file": fp.file, "tool": fp.tool,
-                               "path": fp.path, "instance_path": fp.instance_path}
-        if self.count != 1:
-            out["count"] = self.count
-        out["message"] = self.message
-        return out
 
 
 @dataclass

@@ -8,6 +8,7 @@ identical to a serial run. Catalog rules run in the parent, except those whose
 ``check_catalog`` only reports what ``check_tool`` gathered per file
 (:attr:`Rule.catalog_from_tools`), which run in the worker that saw those files; the
 parent runs its catalog rules while the workers run.
+When ``--jobs`` is not given, :func:`schemalint.engine.default_jobs` decides.
 Without the ``fork`` start method (Windows, macOS default) the run stays serial.
 Before forking, the parent's objects are frozen (``gc.freeze()``) so that the workers'
 garbage collector does not touch, and so copy, the inherited pages.
@@ -15,40 +16,16 @@ garbage collector does not touch, and so copy, the inherited pages.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
-from schemalint.model import Diagnostic, Tool
+from schemalint.model import Diagnostic, Tool, current_run, running
 
-PARALLEL_FILES = 2000
-"""Above this many files, ``--jobs`` defaults to every available CPU."""
-PARALLEL_BYTES = 50_000_000
-"""Above this much source text, ``--jobs`` defaults to every available CPU."""
-PARALLEL_TOOLS = 2000
-"""Above this many tools, ``--jobs`` defaults to every available CPU (measured on 2 cores with
-``benchmarks/run.py`` catalogs: 1,000 tools gain nothing from a second process, 3,000 gain
-about 20%, the 19,000-tool shared corpus 35%)."""
 CHUNKS_PER_JOB = 4
 
-_STATE: tuple[Sequence[Any], Sequence[Tool], Any, list[tuple[int, int]]] | None = None
-
-
-def available_cpus() -> int:
-    """CPUs this process may run on (its affinity mask where known)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
-def default_jobs(files: int, text_bytes: int, tools: int = 0) -> int:
-    """``--jobs`` when not given: 1 for small catalogs, every CPU for large ones (more than
-    :data:`PARALLEL_FILES` files, :data:`PARALLEL_BYTES` of source text or
-    :data:`PARALLEL_TOOLS` tools)."""
-    if files > PARALLEL_FILES or text_bytes > PARALLEL_BYTES or tools > PARALLEL_TOOLS:
-        return available_cpus()
-    return 1
+_STATE = "engine.parallel.state"
+"""Key of the pool's work in the run's memo (:class:`~schemalint.model.RunContext`): ``(rules,
+tools, ctx, chunks)``, inherited by the forked workers with the current run."""
 
 
 def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
@@ -71,10 +48,9 @@ def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
 
 
 def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
-    from schemalint.rules.base import run_catalog_rule, run_tool_rules
+    from schemalint.engine import run_catalog_rule, run_tool_rules
 
-    assert _STATE is not None
-    active, tools, ctx, chunks = _STATE
+    active, tools, ctx, chunks = current_run().memo[_STATE]
     start, end = chunks[index]
     part = tools[start:end]
     found = list(run_tool_rules(active, part, ctx))
@@ -85,16 +61,15 @@ def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
 
 def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jobs: int) -> list[Diagnostic] | None:
     """Diagnostics of ``rules`` (:class:`~schemalint.rules.base.Rule`) on ``tools`` in the same
-    order as :func:`~schemalint.rules.base.run_rules`, computed by ``jobs`` forked workers.
+    order as :func:`~schemalint.engine.run_rules`, computed by ``jobs`` forked workers.
 
     Returns ``None`` when a pool cannot be used (one job, too few files, no ``fork``, or the
     pool failed to start); the caller then runs the rules serially. Never raises for a rule
     error (those become warning diagnostics, as in a serial run).
     """
-    global _STATE
     import multiprocessing
 
-    from schemalint.rules.base import run_catalog_rule
+    from schemalint.engine import run_catalog_rule
 
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return None
@@ -104,11 +79,11 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
     active = [r for r in rules if r.applies(ctx)]
     import gc
 
-    _STATE = (active, tools, ctx, chunks)
+    ctx.run.memo[_STATE] = (active, tools, ctx, chunks)
     gc.freeze()  # keep the workers' garbage collector from touching (and copying) the inherited objects
     in_parent: dict[int, list[Diagnostic]] = {}
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
+        with running(ctx.run), multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
             pending = pool.map_async(_work, range(len(chunks)), chunksize=1)
             # the catalog rules that need no per-tool pass run here while the workers work
             for i, rule in enumerate(active):
@@ -118,7 +93,7 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
     except (OSError, RuntimeError, multiprocessing.ProcessError):
         return None
     finally:
-        _STATE = None
+        del ctx.run.memo[_STATE]
     out: list[Diagnostic] = []
     for found, _ in results:
         out.extend(found)

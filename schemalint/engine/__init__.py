@@ -1,0 +1,514 @@
+"""The check engine: one source's route through ``schemalint check``, top to bottom.
+
+1. :func:`load` expands the sources, parses each file (:mod:`schemalint.loaders`) and finds its
+   tools; a file that does not parse is an SL000 diagnostic.
+2. :func:`check` builds the rule selection (:mod:`schemalint.engine.selection`), the run's state
+   (:class:`~schemalint.model.RunContext`) and the rules' :class:`~schemalint.rules.base.Context`,
+   and picks the rules that can report on the loaded tools.
+3. :func:`run_rules` runs them: :func:`run_tool_rules` tool by tool, then
+   :func:`run_catalog_rule` per catalog rule; with ``--jobs`` the per-tool half runs in forked
+   workers (:mod:`schemalint.engine.parallel`). A rule that raises is an SL999 diagnostic.
+4. :func:`select_findings` applies selection, suppressions and severity overrides.
+5. :func:`locate_diagnostics` fills in line and column (:mod:`schemalint.engine.locate`); the
+   diagnostics are sorted and fingerprinted (:func:`schemalint.model.fingerprint`).
+6. :func:`apply_baseline_to` hides the findings of a baseline (:mod:`schemalint.engine.baseline`)
+   and :func:`add_notes` writes the summary's remarks.
+
+:mod:`schemalint.api` is the public facade over :func:`load` and :func:`check`.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from schemalint.engine.views import relocate
+from schemalint.loaders.files.documents import Document, ParseProblem, read_document, reportable_problems
+from schemalint.loaders.files.sources import SourceError, expand_sources, is_python_source
+from schemalint.loaders.formats.json_tools import find_tools
+from schemalint.model import CheckResult, Diagnostic, RunContext, Severity, Tool, fingerprint, running
+from schemalint.rules.base import FAIL_RULE_ENV, INTERNAL_ERROR
+
+if TYPE_CHECKING:
+    from schemalint.config import Config
+    from schemalint.engine.baseline import Baseline
+    from schemalint.engine.selection import RuleFilter
+    from schemalint.rules.base import Context, Rule
+
+__all__ = ["CheckResult", "LoadResult", "SourceError", "check", "load", "run_rules"]
+
+# ---------------------------------------------------------------------------- 1. load
+
+FREEZE_TOOLS = 1000
+"""From this many loaded tools on, :func:`load` moves the loaded objects to the garbage
+collector's permanent generation (``gc.freeze()``) so that its full passes skip them."""
+
+
+@dataclass
+class LoadResult:
+    """Tools found in the sources, the documents they came from, and SL000 diagnostics."""
+
+    tools: list[Tool] = field(default_factory=list)
+    documents: dict[str, Document] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: int = 0
+    notes: list[str] = field(default_factory=list)
+    """Remarks for the summary (files skipped because they do not parse and hold no tools)."""
+
+
+
+def problem_diagnostic(path: str, problem: ParseProblem) -> Diagnostic:
+    """The ``SL000 unreadable-source`` diagnostic for a file that could not be read."""
+    from schemalint.rules.shape.sl000_unreadable_source import UnreadableSource
+
+    return Diagnostic(
+        code=UnreadableSource.code,
+        name=UnreadableSource.name,
+        severity=Severity.parse(problem.severity),
+        tool=None,
+        file=path,
+        pointer="",
+        message=problem.message,
+        line=problem.line,
+        column=problem.column,
+    )
+
+
+def load_document_tools(doc: Document) -> list[Tool]:
+    """Every tool definition found by shape in a parsed document."""
+    tools: list[Tool] = []
+    for line, value in doc.values:
+        tools.extend(find_tools(value, doc.path, line))
+    return tools
+
+
+def load(
+    sources: Sequence[str],
+    *,
+    exclude: Sequence[str] = (),
+    python_path: Sequence[str] = (),
+    mcp_stdio: Sequence[str] = (),
+    scan: bool = False,
+) -> LoadResult:
+    """Load every tool from ``sources`` (files, directories, globs, ``module:attr``).
+
+    ``mcp_stdio``: MCP server commands (``"python server.py --flag"``) to start as
+    subprocesses; their ``tools/list`` answers are loaded too. A file that does not parse is an
+    SL000 diagnostic when it is named as a source, or when it looks like a tool file
+    (:func:`schemalint.loaders.files.documents.reportable_problems`); ``scan``: treat named files as
+    found by a directory walk (the pre-commit hook), so that only the second case applies. The
+    count of files skipped this way is a note.
+    Raises :class:`SourceError` for a missing path, a Python source that cannot be
+    imported or an MCP server that cannot be listed; unreadable files become SL000
+    diagnostics in the result instead. The cyclic garbage collector is paused while files
+    are parsed, and from :data:`FREEZE_TOOLS` tools on the loaded objects are frozen
+    (``gc.freeze()``; reference counting still frees them).
+    """
+    result = LoadResult()
+    skipped = 0
+    file_sources = [s for s in sources if not is_python_source(s)]
+    python_sources = [s for s in sources if is_python_source(s)]
+    pending = None
+    if python_sources:
+        # Imported in a worker process (schemalint.bridge), started first so that the import runs
+        # while the files are parsed here: what the module prints, hangs on or exits with cannot
+        # reach this process's output; its validators are answered over a pipe.
+        from schemalint.bridge.client import PendingSources
+
+        pending = PendingSources(python_sources, python_path, None, None)
+    # Parsed JSON holds no reference cycles, but every dict it allocates counts towards the
+    # cyclic collector's thresholds, whose full passes rescan everything loaded so far: on
+    # 10k tools that was 3 of 4 seconds of loading. Pause it while parsing.
+    gc_enabled = gc.isenabled()
+    try:
+        named = set() if scan else {
+            os.path.normpath(s) for s in file_sources if os.path.lexists(s) and not os.path.isdir(s)
+        }
+        walk_problems: list[tuple[str, str]] = []
+        paths = expand_sources(file_sources, exclude, walk_problems)
+        result.diagnostics.extend(_walk_problem(where, message) for where, message in walk_problems)
+    except BaseException:
+        if pending is not None:
+            pending.worker.close()
+        raise
+    gc.disable()
+    try:
+        for path in paths:
+            result.files += 1
+            doc = read_document(path)
+            result.documents[path] = doc
+            problems = reportable_problems(doc, os.path.normpath(path) in named)
+            skipped += bool(doc.problems) and not problems
+            result.diagnostics.extend(problem_diagnostic(path, p) for p in problems)
+            result.tools.extend(load_document_tools(doc))
+    finally:
+        if gc_enabled:
+            gc.enable()
+    if len(result.tools) >= FREEZE_TOOLS:
+        # Keep later full collections (rules, diff) from rescanning the loaded catalog; the
+        # objects are still freed by reference counting when dropped.
+        gc.freeze()
+    if skipped:
+        result.notes.append(f"{skipped} file(s) that do not parse and do not look like tool files were skipped "
+                            "(name a file as a source to see why it does not parse)")
+    if pending is not None:
+        python_tools, python_problems = pending.finish()
+        result.files += len(python_sources)
+        result.tools.extend(python_tools)
+        result.diagnostics.extend(python_problems)
+    for command in mcp_stdio:
+        from schemalint.loaders.python.mcp_server import load_stdio
+
+        result.files += 1
+        result.tools.extend(load_stdio(command))
+    return result
+
+
+def _walk_problem(where: str, message: str) -> Diagnostic:
+    """SL000 warning at ``where`` for what a directory walk or glob left out: a directory it could
+    not read, or a special file (FIFO, device, socket) it did not open."""
+    return Diagnostic(code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=None, file=where,
+                      pointer="", line=1, column=1, message=message,
+                      hint="give schemalint read access to it, or exclude it with --exclude")
+
+
+def files_without_invisibles(documents: Mapping[str, Document]) -> frozenset[str]:
+    """The paths of ``documents`` whose text holds no invisible character that SL501 looks for,
+    neither raw nor as a ``\\u``/``\\U`` escape: no string parsed from them can hold one
+    (:attr:`Context.invisible_free_files`). An ASCII text without ``\\u`` and ``\\U`` costs two
+    C-level scans."""
+    from schemalint.rules.poisoning.chars import may_hold_invisibles
+
+    return frozenset(path for path, doc in documents.items() if not may_hold_invisibles(doc.text))
+
+
+# ---------------------------------------------------------------------------- 2. check: the route
+
+def check(
+    sources: Sequence[str],
+    *,
+    exclude: Sequence[str] = (),
+    targets: Sequence[str] = (),
+    dialect: str | None = None,
+    python_path: Sequence[str] = (),
+    select: Sequence[str] | None = None,
+    mcp_stdio: Sequence[str] = (),
+    previous: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    extend_select: Sequence[str] = (),
+    config: Config | None = None,
+    baseline: Baseline | str | os.PathLike[str] | None = None,
+    rules: Sequence[Rule] | None = None,
+    jobs: int | None = None,
+    scan: bool = False,
+) -> CheckResult:
+    """Lint ``sources``: load, run the selected rules, filter, locate and sort the diagnostics.
+
+    ``targets``: provider profiles (``openai-strict``, ``gemini`` ...) added to those
+    inferred from each tool's format; a value starting with ``=`` replaces them
+    (:func:`schemalint.targets.parse_targets`). ``mcp_stdio``: MCP server commands to start
+    and list over stdio (see :func:`load`). ``previous``: sources of an earlier revision
+    (files, directories, snapshot dirs); their tools fill :attr:`Context.previous` by name
+    (the first definition of a name wins). ``select``: rule codes/names/prefixes to run
+    (``None``: the configured selection, else all); it replaces the configured ``select``
+    and ``extend-select``, while ``ignore`` and ``extend_select`` add to the configured ones.
+    ``config``: a :class:`~schemalint.config.Config` (severity overrides, rule options,
+    per-file/per-tool ignores, root for relative paths); default: no configuration,
+    root = working directory. ``baseline``: a :class:`~schemalint.engine.baseline.Baseline` or the
+    path of a baseline file whose findings are hidden (stale entries are reported in
+    ``CheckResult.stale``). ``rules``: the rule instances to choose from (default: the
+    registry, :func:`schemalint.rules.registry.all_rules`, importing only the rules that can report
+    something on the loaded tools, :func:`~schemalint.rules.registry.rules_for_run`). ``jobs``:
+    processes for the per-tool rules (:mod:`schemalint.engine.parallel`; ``None``: 1 for small catalogs,
+    every CPU above 2,000 files, 2,000 tools or 50 MB); the result is the same for any value.
+    ``scan``: see :func:`load` (files named are judged as if found by a directory walk).
+    Raises :class:`SourceError` (missing path, failed import),
+    :class:`~schemalint.config.ConfigError` (a selector naming no rule) and
+    :class:`~schemalint.engine.baseline.BaselineError` (unreadable baseline file) and
+    :class:`schemalint.targets.TargetError` (an unknown target).
+    """
+    from schemalint.config import Config
+    from schemalint.engine.selection import build_filter
+    from schemalint.rules.base import Context
+    from schemalint.rules.registry import AllRules, rules_for_run
+    from schemalint.targets import parse_targets
+
+    started = time.perf_counter()
+    cfg = config if config is not None else Config()
+    rules = tuple(rules) if rules is not None else None  # None: the catalog, imported rule by rule
+    rule_filter = build_filter(cfg, select=select, extend_select=extend_select, ignore=ignore, rules=rules)
+    if isinstance(baseline, (str, os.PathLike)):
+        from schemalint.engine.baseline import Baseline
+
+        baseline = Baseline.read(baseline)
+    spec = parse_targets(targets)
+    loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, scan=scan)
+    prev: dict[str, Tool] = {}
+    if previous:
+        for t in load(previous, exclude=exclude, python_path=python_path).tools:
+            prev.setdefault(t.name, t)
+    run = RunContext()
+    ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools,
+                  previous=prev, options=cfg.options, run=run)
+    with running(run):
+        active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
+                  else [r for r in rules if rule_filter.rule_enabled(r.code)])
+        if any(r.code == "SL501" for r in active):
+            ctx.invisible_free_files = files_without_invisibles(loaded.documents)
+        raw = list(loaded.diagnostics)
+        raw.extend(run_selected(active, loaded, ctx, jobs))
+    if any(is_python_source(s) for s in sources):
+        from schemalint.bridge.client import stop_workers
+
+        stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
+
+    diagnostics, suppressed = select_findings(raw, rule_filter)
+    diagnostics = locate_diagnostics(diagnostics, loaded.documents)
+    diagnostics.sort(key=lambda d: (d.file, d.line or 0, d.column or 0, d.code, d.pointer, d.message))
+    origins: dict[tuple[str, str], set[str]] = {}
+    for t in loaded.tools:
+        origins.setdefault((t.origin.file, t.name), set()).add(t.origin.pointer)
+    fingerprints = [fingerprint(d, cfg.relative(d.file), origins) for d in diagnostics]
+
+    result = CheckResult(
+        diagnostics=diagnostics,
+        files=loaded.files,
+        tools=len(loaded.tools),
+        elapsed=0.0,
+        tools_by_format=dict(Counter(t.origin.format for t in loaded.tools)),
+        fingerprints=fingerprints,
+        rules=rules if rules is not None else AllRules(),
+        suppressed=suppressed,
+        unused_suppressions=[f"{s.label} ({', '.join(s.rules)}: {s.reason})"
+                             for s in rule_filter.unused_suppressions()],
+        catalog=loaded.tools,
+        notes=list(loaded.notes),
+    )
+    if baseline is not None:
+        apply_baseline_to(result, baseline, _baseline_scope(cfg, loaded))
+    add_notes(result)
+    result.elapsed = time.perf_counter() - started
+    return result
+
+
+def run_selected(active: Sequence[Rule], loaded: LoadResult, ctx: Context, jobs: int | None) -> list[Diagnostic]:
+    """Diagnostics of the ``active`` rules on the loaded tools: in ``jobs`` forked processes
+    (:func:`schemalint.engine.parallel.run_rules_parallel`; ``None``: :func:`default_jobs`) when
+    more than one and a pool can be used, else serially (:func:`run_rules`); same result either way."""
+    if jobs is None:
+        jobs = default_jobs(loaded.files, sum(len(doc.text) for doc in loaded.documents.values()),
+                            len(loaded.tools))
+    if jobs > 1:
+        from schemalint.engine.parallel import run_rules_parallel
+
+        found = run_rules_parallel(active, loaded.tools, ctx, jobs)
+        if found is not None:
+            return found
+    return list(run_rules(active, loaded.tools, ctx))
+
+
+# ---------------------------------------------------------------------------- 3. run the rules
+
+PARALLEL_FILES = 2000
+"""Above this many files, ``--jobs`` defaults to every available CPU."""
+PARALLEL_BYTES = 50_000_000
+"""Above this much source text, ``--jobs`` defaults to every available CPU."""
+PARALLEL_TOOLS = 2000
+"""Above this many tools, ``--jobs`` defaults to every available CPU (measured on 2 cores with
+``benchmarks/run.py`` catalogs: 1,000 tools gain nothing from a second process, 3,000 gain
+about 20%, the 19,000-tool shared corpus 35%)."""
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where known)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def default_jobs(files: int, text_bytes: int, tools: int = 0) -> int:
+    """``--jobs`` when not given: 1 for small catalogs, every CPU for large ones (more than
+    :data:`PARALLEL_FILES` files, :data:`PARALLEL_BYTES` of source text or
+    :data:`PARALLEL_TOOLS` tools)."""
+    if files > PARALLEL_FILES or text_bytes > PARALLEL_BYTES or tools > PARALLEL_TOOLS:
+        return available_cpus()
+    return 1
+
+
+def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+    """Run every applicable rule over ``tools``; a rule that crashes on a tool yields an
+    ``SL999 internal-error`` diagnostic naming the exception instead of stopping the run.
+    ``ctx.run`` is the current run (:func:`schemalint.model.running`) while the rules run."""
+    with running(ctx.run):
+        active = [r for r in rules if r.applies(ctx)]
+        yield from run_tool_rules(active, tools, ctx)
+        for rule in active:
+            yield from run_catalog_rule(rule, tools, ctx)
+
+
+def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+    """The per-tool half of :func:`run_rules`: ``check_tool`` of every rule in ``active`` (rules
+    that apply in ``ctx``) on every tool, tool by tool; an exception in a rule becomes an
+    ``SL999 internal-error`` (:func:`internal_error`), the other rules and tools go on.
+    A rule with :attr:`Rule.targets` is not called for a tool none of whose profiles
+    (:meth:`Context.targets_for`) it has: it would find nothing there."""
+    import os
+
+    fail = os.environ.get(FAIL_RULE_ENV)
+    per_profiles: dict[frozenset[str], list[Rule]] = {}
+    for tool in tools:
+        profiles = ctx.targets_for(tool)
+        rules = per_profiles.get(profiles)
+        if rules is None:
+            rules = per_profiles[profiles] = [r for r in active if not r.targets or not profiles.isdisjoint(r.targets)]
+        for rule in rules:
+            try:
+                if rule.code == fail:
+                    raise _InjectedFault(f"{FAIL_RULE_ENV}={fail}")
+                found = rule.check_tool(tool, ctx)
+                yield from (relocate(tool, found) if tool.schema_view else found)
+            except RecursionError:
+                yield rule.diag(tool, "", f"{rule.code} could not check this tool: the schema is nested too "
+                                "deeply for it", severity=Severity.WARNING)
+            except Exception as exc:  # a rule bug must not lose the other tools' findings
+                yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, tool.name or None,
+                                                           tool.origin.file, tool.origin.pointer, "",
+                                                           line=tool.origin.line))
+
+
+def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+    """The catalog half of :func:`run_rules` for one rule; a crash becomes an ``SL999`` diagnostic."""
+    try:
+        yield from rule.check_catalog(tools, ctx)
+    except Exception as exc:
+        yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, None, "", "", ""),
+                             what="the catalog")
+
+
+def internal_error(rule: Rule, exc: BaseException, where: Diagnostic, what: str = "this tool") -> Diagnostic:
+    """The ``SL999 internal-error`` diagnostic for ``exc`` raised by ``rule``, at the tool, file and
+    pointer of ``where`` (the tool object itself, or no tool for a catalog check). The message names the
+    rule, the exception and the innermost traceback frame, and asks for a bug report."""
+    import os
+    import traceback
+    from dataclasses import replace
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    at = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    message = (f"internal error: rule {rule.code} {rule.name} crashed on {what} "
+               f"({type(exc).__name__}: {exc}{at}); this is a bug in schemalint, not a finding: "
+               "please report it with this line and the tool definition")
+    return replace(where, code=INTERNAL_ERROR, name="internal-error", severity=Severity.ERROR, message=message,
+                   instance_path=None, hint=None)
+
+
+class _InjectedFault(RuntimeError):
+    """Raised by :func:`run_tool_rules` inside the rule named by :data:`FAIL_RULE_ENV`."""
+
+# ---------------------------------------------------------------------------- 4.-6. filter, locate, baseline, notes
+
+def _baseline_scope(cfg: Config, loaded: LoadResult) -> Callable[[str], bool]:
+    """Which baseline entries a run can call stale: those of the files (and ``module:attr``
+    sources) it checked, and those of files that no longer exist (deleted since)."""
+    checked = {cfg.relative(path) for path in loaded.documents}
+    checked.update(cfg.relative(t.origin.file) for t in loaded.tools)
+
+    def in_scope(file: str) -> bool:
+        return file in checked or (":" not in file and not (cfg.root / file).exists())
+
+    return in_scope
+
+
+
+
+def select_findings(raw: Sequence[Diagnostic], rule_filter: RuleFilter) -> tuple[list[Diagnostic], int]:
+    """``raw`` without the findings of unselected rules and those a suppression hides (counted on
+    ``rule_filter.suppressed``), re-graded by the configured severities; returns the kept
+    diagnostics and the number suppressed. An SL999 crash is never selected, ignored or re-graded away."""
+    diagnostics: list[Diagnostic] = []
+    suppressed = 0
+    for d in raw:
+        if d.code == INTERNAL_ERROR:
+            diagnostics.append(d)
+            continue
+        if not rule_filter.rule_enabled(d.code):
+            continue
+        sup = rule_filter.suppression_for(d)
+        if sup is not None:
+            suppressed += 1
+            rule_filter.suppressed[sup.label] = rule_filter.suppressed.get(sup.label, 0) + 1
+            continue
+        sev = rule_filter.severity_for(d)
+        diagnostics.append(d if sev == d.severity else replace(d, severity=sev))
+    return diagnostics, suppressed
+
+
+def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Document]) -> list[Diagnostic]:
+    """Fill in ``line``/``column`` from each diagnostic's file pointer (one scan per file)."""
+    by_file: dict[str, list[int]] = {}
+    for i, d in enumerate(diagnostics):
+        if d.column is None and d.file in documents:
+            by_file.setdefault(d.file, []).append(i)
+    out = list(diagnostics)
+    if not by_file:
+        return out
+    from schemalint.engine.locate import locate  # only when there is something to locate (start-up)
+
+    for path, indexes in by_file.items():
+        doc = documents[path]
+        if doc.kind == "jsonl":
+            lines = doc.text.splitlines()
+            by_line: dict[int, list[int]] = {}
+            for i in indexes:
+                by_line.setdefault(out[i].line or 1, []).append(i)
+            for lineno, idxs in by_line.items():
+                text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
+                pos = locate(text, "json", [out[i].pointer for i in idxs], first_line=lineno)
+                for i in idxs:
+                    line, col = pos.get(out[i].pointer, (lineno, 1))
+                    out[i] = replace(out[i], line=line, column=col)
+        else:
+            pos = locate(doc.text, doc.kind, [out[i].pointer for i in indexes])
+            for i in indexes:
+                line, col = pos.get(out[i].pointer, (1, 1))
+                out[i] = replace(out[i], line=line, column=col)
+    return out
+
+
+def apply_baseline_to(result: CheckResult, baseline: Baseline, in_scope: Callable[[str], bool]) -> None:
+    """Hide from ``result`` the findings recorded in ``baseline``; record the stale entries
+    (:func:`schemalint.engine.baseline.apply_baseline`)."""
+    from schemalint.engine.baseline import apply_baseline
+
+    outcome = apply_baseline(baseline, result.fingerprints, in_scope)
+    hidden = set(outcome.hidden)
+    result.diagnostics = [d for i, d in enumerate(result.diagnostics) if i not in hidden]
+    result.fingerprints = [fp for i, fp in enumerate(result.fingerprints) if i not in hidden]
+    result.baseline_path = baseline.path or "<baseline>"
+    result.baselined = len(hidden)
+    result.stale = outcome.stale
+
+
+def add_notes(result: CheckResult) -> None:
+    """The summary's remarks on unused suppressions and on the baseline applied."""
+    for label in result.unused_suppressions:
+        result.notes.append(f"suppression {label} matched no finding; remove it from the configuration")
+    if result.baseline_path is not None:
+        result.notes.append(f"baseline {result.baseline_path}: {result.baselined} known finding(s) hidden")
+        n_stale = sum(e.count for e in result.stale)
+        if n_stale:
+            result.notes.append(
+                f"baseline {result.baseline_path}: {n_stale} recorded finding(s) no longer occur; "
+                f"shrink it with `schemalint check --write-baseline {result.baseline_path}`")
+            for e in result.stale[:20]:
+                fp = e.fingerprint
+                result.notes.append(f"  stale: {fp.code} {fp.file} tool={fp.tool} at {fp.path or '/'}"
+                                    + (f" x{e.count}" if e.count > 1 else ""))
+            if len(result.stale) > 20:
+                result.notes.append(f"  ... and {len(result.stale) - 20} more stale entries")
