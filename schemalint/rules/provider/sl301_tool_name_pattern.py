@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import NAME_AND_ROOT_PROFILES, E, Finding, ProviderRule, W, tool_pointer
+from schemalint.rules.provider._common import NAME_AND_ROOT_PROFILES, E, Finding, ProviderRule, W
 from schemalint.rules.shape.sl006_invalid_tool_name import reports_name
 from schemalint.targets import label
 
@@ -119,5 +119,5 @@ class ToolNamePattern(ProviderRule):
             for target in ts:
                 yield Finding(
                     target, W if target == "mcp" else E, None, "name", message, hint,
-                    file_pointer=tool_pointer(tool, "name"),
+                    file_pointer=tool.field_pointer("name"),
                 )

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import Finding, ProviderRule, W, tool_pointer
+from schemalint.rules.provider._common import Finding, ProviderRule, W
 
 
 class DescriptionTooLong(ProviderRule):
@@ -48,5 +48,5 @@ class DescriptionTooLong(ProviderRule):
                 f"'Expected a string with maximum length {limit}' for such tools, failing the whole request",
                 f"shorten the description to at most {limit} characters and move per-parameter detail "
                 "into the parameters' own descriptions",
-                file_pointer=tool_pointer(tool, "description"),
+                file_pointer=tool.field_pointer("description"),
             )

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, tool_pointer
+from schemalint.rules.provider._common import E, Finding, ProviderRule
 
 
 class EmptyDescription(ProviderRule):
@@ -36,5 +36,5 @@ class EmptyDescription(ProviderRule):
                 "the description is an empty string; Bedrock refuses the request with a validation "
                 "error (description must have length >= 1)",
                 "write a one-sentence description of what the tool does, or leave the key out",
-                file_pointer=tool_pointer(tool, "description"),
+                file_pointer=tool.field_pointer("description"),
             )

@@ -22,7 +22,6 @@ from schemalint.rules.provider._common import (
     ProviderRule,
     W,
     catalog_members,
-    tool_pointer,
 )
 
 _PATTERNS = {"gemini": re.compile(r"[^A-Za-z0-9_.:-]"), "mcp": re.compile(r"[^A-Za-z0-9_.-]")}
@@ -82,7 +81,7 @@ class NameCollision(ProviderRule):
                         "wrong tool",
                         "give the tools names that differ within the first 64 characters using only letters, "
                         "digits, '_' and '-' (e.g. prefix with the server name)",
-                        file_pointer=tool_pointer(tool, "name"),
+                        file_pointer=tool.field_pointer("name"),
                     )
                 )
         for tool, findings in out.values():

@@ -90,11 +90,6 @@ def _problem(name: str, pattern: NamePattern) -> str:
     return f"contains {shown}" if shown else "does not match the pattern"
 
 
-def _name_pointer(tool: Tool) -> str:
-    sub = "/function/name" if tool.origin.format == "openai-chat" else "/name"
-    return tool.origin.pointer + sub
-
-
 class InvalidToolName(Rule):
     """A tool name is empty or breaks the name pattern of its provider (or a ``--target``).
 
@@ -118,7 +113,7 @@ class InvalidToolName(Rule):
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         name = tool.name
-        where = _name_pointer(tool)
+        where = tool.field_pointer("name")
         if not name.strip():
             yield self.diag(
                 tool, None, "the tool has no name (or an empty one); the model cannot call it and providers "
