@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import schemalint.schema as vocabulary
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
 from schemalint.schema.dialect import dialect_of, fast_validator
@@ -72,11 +73,9 @@ def _describe(value: Any) -> str:
     return kind
 
 
-_MAP_KEYWORDS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependencies",
-                           "dependentSchemas"})
-_LIST_KEYWORDS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_SCHEMA_KEYWORDS = frozenset({"not", "if", "then", "else", "items", "additionalProperties", "additionalItems",
-                              "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"})
+_MAP_KEYWORDS = vocabulary.MAPS
+_LIST_KEYWORDS = vocabulary.ARRAYS
+_SCHEMA_KEYWORDS = vocabulary.SINGLE
 
 
 def token_role(tokens: list[Any]) -> tuple[str, str]:
