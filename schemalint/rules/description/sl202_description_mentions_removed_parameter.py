@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.description.sl201_description_mentions_unknown_parameter import mention_diagnostics
+from schemalint.rules.description._common import mention_diagnostics
 
 
 class DescriptionMentionsRemovedParameter(Rule):

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import NAME_AND_ROOT_PROFILES, E, Finding, ProviderRule, W
-from schemalint.rules.shape.sl006_invalid_tool_name import reports_name
+from schemalint.rules.shape._common import reports
 from schemalint.targets import label
 
 _STRICT_CHARS = re.compile(r"[^A-Za-z0-9_-]")
@@ -58,7 +58,7 @@ class ToolNamePattern(ProviderRule):
     }
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
-        if reports_name(tool, ctx):
+        if reports("SL006", tool, ctx):
             return  # SL006 reports the name against its own format's rule: one fault, one diagnostic
         name = tool.name
         max_len = int(self.option(ctx, "max_length"))

@@ -28,27 +28,12 @@ from typing import Any
 import schemalint.schema as vocabulary
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.shape._common import NONSTANDARD_TYPES
 from schemalint.schema.dialect import dialect_of, fast_validator
 from schemalint.schema.index import MAX_DEPTH, index_schema
 
 STANDARD_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
 """The seven primitive type names of JSON Schema (Validation draft-07 section 6.1.1)."""
-
-NONSTANDARD_TYPES: dict[str, str | None] = {
-    "dict": "object", "map": "object", "hashmap": "object", "hash": "object", "record": "object",
-    "struct": "object", "json": "object", "jsonobject": "object", "obj": "object",
-    "float": "number", "double": "number", "decimal": "number", "real": "number", "float64": "number",
-    "float32": "number", "num": "number", "bigdecimal": "number",
-    "int": "integer", "long": "integer", "short": "integer", "byte": "integer", "bigint": "integer",
-    "int32": "integer", "int64": "integer", "uint": "integer",
-    "str": "string", "char": "string", "text": "string", "date": "string", "datetime": "string",
-    "enum": "string",
-    "bool": "boolean",
-    "list": "array", "arraylist": "array", "tuple": "array", "set": "array", "sequence": "array",
-    "none": "null", "nonetype": "null", "nil": "null",
-    "any": None, "": None,
-}
-"""Type names seen in the wild (lower-cased) -> the JSON Schema type to use (``None``: omit ``type``)."""
 
 _GEMINI_FORMATS = ("gemini",)
 

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.shape.sl001_invalid_schema import NONSTANDARD_TYPES
+from schemalint.rules.shape._common import NONSTANDARD_TYPES, has_schema_key
 
 _OPTIONAL_SCHEMA_FORMATS = frozenset({"openai-chat", "openai-responses", "function", "gemini",
                                       "docker-arguments"})
@@ -81,7 +81,7 @@ class RootNotObject(Rule):
         key = _KEY_BY_FORMAT.get(fmt, "the input schema")
         schema = tool.advertised
         # Python sources (pydantic, MCP servers...) carry the schema without a key in a file.
-        if schema is None and (tool.schema_path is None or not _has_key(tool)):
+        if schema is None and (tool.schema_path is None or not has_schema_key(tool)):
             if fmt in _OPTIONAL_SCHEMA_FORMATS:
                 return  # documented form of a tool without arguments
             yield self.diag(
@@ -148,18 +148,3 @@ class RootNotObject(Rule):
             hint = ('wrap the value in an object: {"type": "object", "properties": {"value": '
                     f'{{"type": {shown}}}}}, "required": ["value"]}}')
         yield self.diag(tool, "/type", msg, hint=hint)
-
-
-def _has_key(tool: Tool) -> bool:
-    """True when the key at ``tool.schema_path`` is present in the tool object (even if null)."""
-    from schemalint.model import split_pointer
-
-    tokens = split_pointer(tool.schema_path or "")
-    if not tokens:
-        return False
-    node: object = tool.raw or {}
-    for token in tokens[:-1]:
-        if not isinstance(node, Mapping):
-            return False
-        node = node.get(token)
-    return isinstance(node, Mapping) and tokens[-1] in node

@@ -161,13 +161,3 @@ class InvalidToolName(Rule):
                 "tool to OpenAI or Anthropic is refused (they require ^[a-zA-Z0-9_-]{1,64}$)",
                 hint=f"rename it, e.g. {suggest(name)!r}", severity=Severity.WARNING, file_pointer=where,
             )
-
-
-_INSTANCE = InvalidToolName()
-
-
-def reports_name(tool: Tool, ctx: Context) -> bool:
-    """True when SL006 reports ``tool``'s name in ``ctx`` (empty, configured ``pattern`` missed,
-    or its own format's pattern missed). SL301 stays silent then, so that one bad name yields
-    one diagnostic; it runs the check itself, so this holds even when SL006 is not selected."""
-    return any(True for _ in _INSTANCE.check_tool(tool, ctx))
