@@ -105,6 +105,9 @@ class Rule:
 
     code: ClassVar[str]
     name: ClassVar[str]
+    """``code``, ``name`` and ``targets`` of a rule listed in the catalog are its catalog row's
+    (:data:`schemalint.rules.catalog.CATALOG`, the one place they are written), set when the
+    class is defined (:meth:`__init_subclass__`); a rule outside the catalog sets its own."""
     severity: ClassVar[Severity]
     summary: ClassVar[str]
     targets: ClassVar[tuple[str, ...]] = ()
@@ -115,6 +118,14 @@ class Rule:
     catalog_from_tools: ClassVar[bool] = False
     """True when :meth:`check_catalog` only reports what :meth:`check_tool` gathered per file
     (so with ``--jobs`` it runs in the worker that checked those files, not in the parent)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        from schemalint.rules.catalog import entry_for
+
+        entry = entry_for(cls)
+        if entry is not None:
+            cls.code, cls.name, cls.targets = entry.code, entry.name, entry.targets
 
     def option(self, ctx: Context, key: str) -> Any:
         """The configured value of this rule's option ``key``, else its declared default.

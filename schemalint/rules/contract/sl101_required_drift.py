@@ -25,8 +25,6 @@ class RequiredDrift(Rule):
     pointing at the advertised property (or the object that fails to declare it).
     """
 
-    code = "SL101"
-    name = "required-drift"
     severity = Severity.ERROR
     summary = "The runtime requires a key that the advertised schema leaves optional (at any depth)."
     source = (

@@ -20,8 +20,6 @@ class PhantomParameter(Rule):
     (pydantic ignores extra keys by default; zod strips them).
     """
 
-    code = "SL103"
-    name = "phantom-parameter"
     severity = Severity.ERROR
     summary = "The advertised schema shows the model a key that the runtime refuses or ignores."
     source = (

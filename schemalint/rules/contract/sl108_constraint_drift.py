@@ -156,8 +156,6 @@ class ConstraintDrift(Rule):
     ``enum``/``const`` whose values all satisfy the runtime constraint is not a finding.
     """
 
-    code = "SL108"
-    name = "constraint-drift"
     severity = Severity.WARNING
     summary = (
         "The runtime enforces a constraint (minimum, maxLength, pattern, enum...) the model is never shown."

@@ -20,8 +20,6 @@ class AdvertisedOutputMode(Rule):
     required by design and optional ones are written as nullable.
     """
 
-    code = "SL109"
-    name = "advertised-output-mode"
     severity = Severity.WARNING
     summary = "The advertised schema requires keys that the runtime leaves optional with a default."
     source = (

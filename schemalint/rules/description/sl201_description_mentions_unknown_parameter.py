@@ -26,8 +26,6 @@ class DescriptionMentionsUnknownParameter(Rule):
     mode (2025); incident 2 (context/incidents.md).
     """
 
-    code = "SL201"
-    name = "description-mentions-unknown-parameter"
     severity = Severity.WARNING
     summary = "A description tells the model to pass a parameter the schema does not declare."
     source = (

@@ -25,8 +25,6 @@ class DescriptionMentionsRemovedParameter(Rule):
     Source: incident 2 (context/incidents.md); JSON Schema draft-07 validation 6.5.6.
     """
 
-    code = "SL202"
-    name = "description-mentions-removed-parameter"
     severity = Severity.ERROR
     summary = "A description asks for a parameter the advertised schema removed (it exists elsewhere)."
     source = "incident 2 (context/incidents.md); JSON Schema draft-07 Validation 6.5.6 additionalProperties"

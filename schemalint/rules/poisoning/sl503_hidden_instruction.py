@@ -58,8 +58,6 @@ class HiddenInstruction(Rule):
     MCP03 and MCP06.
     """
 
-    code = "SL503"
-    name = "hidden-instruction"
     severity = Severity.ERROR
     summary = "A description holds instructions addressed to the model (instruction markup, 'ignore previous "\
               "instructions', 'do not tell the user')."

@@ -91,8 +91,6 @@ class UnrelatedDataRequest(Rule):
     MCP Top 10, MCP03 and MCP10.
     """
 
-    code = "SL505"
-    name = "unrelated-data-request"
     severity = Severity.WARNING
     summary = "A description asks the model for data unrelated to the tool: conversation history, the system "\
               "prompt, other tools' results."

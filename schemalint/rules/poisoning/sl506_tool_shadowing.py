@@ -61,8 +61,6 @@ class ToolShadowing(Rule):
     MCP03.
     """
 
-    code = "SL506"
-    name = "tool-shadowing"
     severity = Severity.WARNING
     summary = "A description instructs the model how to call another tool of the catalog (tool shadowing)."
     source = ("Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025-04); mcp-scan; "

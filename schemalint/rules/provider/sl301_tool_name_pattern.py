@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import NAME_AND_ROOT_PROFILES, E, Finding, ProviderRule, W
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W
 from schemalint.rules.shape._common import reports
 from schemalint.targets import label
 
@@ -41,11 +41,8 @@ def portable_name(name: str, max_length: int = 64) -> str:
 class ToolNamePattern(ProviderRule):
     """The tool name does not match the name pattern of a target provider."""
 
-    code = "SL301"
-    name = "tool-name-pattern"
     severity = E
     summary = "Tool name breaks a target provider's name pattern or length limit beyond what SL006 reports."
-    targets = NAME_AND_ROOT_PROFILES
     source = (
         "OpenAI function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026-08); "
         "Bedrock API_runtime_ToolSpecification; Gemini API server message kaitranntt/ccs#25 "

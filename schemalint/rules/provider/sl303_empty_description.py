@@ -17,11 +17,8 @@ from schemalint.rules.provider._common import E, Finding, ProviderRule
 class EmptyDescription(ProviderRule):
     """A description that is present but empty, which Bedrock's length constraint refuses."""
 
-    code = "SL303"
-    name = "empty-description"
     severity = E
     summary = "Tool description is an empty string (Bedrock requires at least one character)."
-    targets = ("bedrock",)
     source = "AWS Bedrock API_runtime_ToolSpecification (description min length 1) — reference §5.1 (2026-08)"
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import NAME_AND_ROOT_PROFILES, E, Finding, ProviderRule, W
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W
 from schemalint.rules.shape._common import has_schema_key, reports
 
 _MAY_OMIT = ("openai", "openai-strict", "gemini", "gemini-json", "bedrock")
@@ -41,14 +41,11 @@ _FIELD = {
 class ProviderRootNotObject(ProviderRule):
     """The root of the parameters schema must be an object schema with ``type: "object"``."""
 
-    code = "SL304"
-    name = "provider-root-not-object"
     severity = E
     summary = (
         "A target requires a parameters schema the tool's own format lets it omit, or a lower-case "
         'root "object" (beyond SL002).'
     )
-    targets = NAME_AND_ROOT_PROFILES
     source = (
         "OpenAI error chatanywhere/GPT_API_free#403; Anthropic tool_param.py @ 052d9dd; Gemini "
         "FunctionDeclaration (Vertex REST); MCP schema.ts 2025-11-25/2026-07-28; Bedrock "

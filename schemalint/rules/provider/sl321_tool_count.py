@@ -21,11 +21,8 @@ from schemalint.rules.provider._common import E, Finding, ProviderRule, catalog_
 class TooManyTools(ProviderRule):
     """One request (file) declares more tools than the target accepts."""
 
-    code = "SL321"
-    name = "too-many-tools"
     severity = E
     summary = "More tools in one request than the provider accepts (OpenAI 128, Gemini 512)."
-    targets = ("openai", "openai-strict", "gemini", "gemini-json")
     source = (
         "openai-python create_eval_completions_run_data_source_param.py @ e43b422 (2026-08-21); Gemini "
         "error google-gemini/gemini-cli#19083 (2026) — reference §1.1, §3.1"

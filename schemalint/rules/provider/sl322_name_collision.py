@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
-    NAME_AND_ROOT_PROFILES,
     Finding,
     ProviderRule,
     W,
@@ -37,14 +36,11 @@ def fitted_name(name: str, target: str, max_length: int) -> str:
 class NameCollision(ProviderRule):
     """Distinct tool names that collide after the target's name pattern and length are applied."""
 
-    code = "SL322"
-    name = "name-collision"
     severity = W
     summary = (
         "Two tool names become one once fitted to the provider's name pattern/length "
         "(calls go to the wrong tool)."
     )
-    targets = NAME_AND_ROOT_PROFILES
     source = (
         "MCP 2025-11-25/2026-07-28 server/tools §Tool Names; provider name patterns of reference "
         "§0, §4.2, §4.6 (2026-08)"

@@ -35,11 +35,8 @@ TABLE = {
 class BedrockStrictUnsupportedKeyword(ProviderRule):
     """Numeric bounds and array limits that Bedrock strict tools refuse."""
 
-    code = "SL323"
-    name = "bedrock-strict-unsupported-keyword"
     severity = E
     summary = "Bedrock strict tools refuse minimum/maximum/exclusive*/multipleOf, maxItems and minItems > 1."
-    targets = ("bedrock",)
     source = (
         "pydantic-ai providers/bedrock.py @ 4fda389 (tested 2026-05-19), AWS Bedrock structured-output "
         "user guide — reference §5.1 (2026-08)"

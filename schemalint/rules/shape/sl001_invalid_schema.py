@@ -122,8 +122,6 @@ class InvalidSchema(Rule):
     function" (reference/provider-constraints.md §1.7).
     """
 
-    code = "SL001"
-    name = "invalid-schema"
     severity = Severity.ERROR
     summary = "The schema fails its dialect's metaschema (type \"dict\", a property that is not a schema...)."
     source = ("JSON Schema Validation draft-07 §6.1.1; json-schema.org metaschemas draft-04..2020-12 "

@@ -69,8 +69,6 @@ class RootNotObject(Rule):
     §1.7); Anthropic define-tools (``input_schema`` typed ``type: object``).
     """
 
-    code = "SL002"
-    name = "root-not-object"
     severity = Severity.ERROR
     summary = "The input schema is missing, not an object, or its root lacks `type: object`."
     source = ("MCP specification 2025-11-25 server/tools; openai-python function_definition.py @ e43b422 "

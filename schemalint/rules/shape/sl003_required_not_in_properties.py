@@ -106,8 +106,6 @@ class RequiredNotInProperties(Rule):
     defined" (provider-constraints.md §3.2).
     """
 
-    code = "SL003"
-    name = "required-not-in-properties"
     severity = Severity.ERROR
     summary = "`required` lists a property that `properties` does not declare (at any depth)."
     source = ("JSON Schema Validation draft-07 §6.5.3-6.5.4; Gemini API 400 'parameters.required[0]: "

@@ -97,8 +97,6 @@ class InvalidToolName(Rule):
     FunctionDeclaration; MCP 2025-11-25 (provider-constraints.md §0, §7).
     """
 
-    code = "SL006"
-    name = "invalid-tool-name"
     severity = Severity.ERROR
     summary = "The tool name is empty or does not match the provider's pattern (e.g. ^[a-zA-Z0-9_-]{1,64}$)."
     source = ("openai-python function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026); "

@@ -30,8 +30,6 @@ class MissingDescription(Rule):
     FunctionDeclaration (provider-constraints.md §3.1).
     """
 
-    code = "SL007"
-    name = "missing-description"
     severity = Severity.WARNING
     summary = "The tool has no description (or an empty one), so the model must guess its purpose."
     source = "Anthropic tool use docs define-tools (2026); AWS Bedrock ToolSpecification; Gemini v1beta docs"
