@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemalint.model import Diagnostic, Severity, Tool
 
@@ -93,6 +93,18 @@ class Context:
         return found
 
 
+class _FromPage:
+    """A class attribute read from the rule's page (:func:`schemalint.rule_docs.page_field`)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __get__(self, obj: object, cls: type) -> str:
+        from schemalint.rule_docs import page_field
+
+        return page_field(cls, self.key)
+
+
 class Rule:
     """Base class of every rule. Subclasses set the class attributes and one hook.
 
@@ -109,9 +121,16 @@ class Rule:
     (:data:`schemalint.rules.catalog.CATALOG`, the one place they are written), set when the
     class is defined (:meth:`__init_subclass__`); a rule outside the catalog sets its own."""
     severity: ClassVar[Severity]
-    summary: ClassVar[str]
     targets: ClassVar[tuple[str, ...]] = ()
-    source: ClassVar[str] = ""
+    if TYPE_CHECKING:
+        summary: ClassVar[str]
+        source: ClassVar[str]
+    else:
+        summary = _FromPage("summary")
+        source = _FromPage("source")
+    """``summary`` (one line) and ``source`` of a rule with a page are written in the page's
+    catalog block (:func:`schemalint.rule_docs.split_page`), the one place of a rule's prose; a
+    rule without a page (one defined in a test) sets them as class attributes."""
     options: ClassVar[Mapping[str, Any]] = {}
     """Configurable options and their defaults, e.g. ``{"max_tools": 128}``; users set them in
     ``[tool.schemalint.options.<CODE>]`` (validated against these keys and value types)."""

@@ -60,8 +60,6 @@ class ProbeRefusal(Rule):
     """
 
     severity = Severity.ERROR
-    summary = "Calling the runtime validator with a call the advertised schema admits gets it refused."
-    source = "JSON Schema draft-07 Validation 6.5.3 (required); schemalint incident 1"
 
     options: ClassVar[Mapping[str, Any]] = {
         "time_limit": 2.0,

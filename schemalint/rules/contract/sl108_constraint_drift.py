@@ -157,10 +157,6 @@ class ConstraintDrift(Rule):
     """
 
     severity = Severity.WARNING
-    summary = (
-        "The runtime enforces a constraint (minimum, maxLength, pattern, enum...) the model is never shown."
-    )
-    source = "JSON Schema draft-07 validation sections 6.2-6.4 and 7 (format)"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one warning per (instance path, keyword) the runtime enforces more strictly."""

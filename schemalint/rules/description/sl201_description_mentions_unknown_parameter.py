@@ -27,11 +27,6 @@ class DescriptionMentionsUnknownParameter(Rule):
     """
 
     severity = Severity.WARNING
-    summary = "A description tells the model to pass a parameter the schema does not declare."
-    source = (
-        "JSON Schema draft-07 Validation 6.5.6 additionalProperties; OpenAI function calling "
-        "guide, strict mode (retrieved 2025-06); incident 2"
-    )
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return mention_diagnostics(self, tool, ctx, removed=False)

@@ -26,8 +26,6 @@ class DescriptionMentionsRemovedParameter(Rule):
     """
 
     severity = Severity.ERROR
-    summary = "A description asks for a parameter the advertised schema removed (it exists elsewhere)."
-    source = "incident 2 (context/incidents.md); JSON Schema draft-07 Validation 6.5.6 additionalProperties"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return mention_diagnostics(self, tool, ctx, removed=True)

@@ -38,8 +38,6 @@ class DescriptionRangeMismatch(Rule):
     """
 
     severity = Severity.WARNING
-    summary = "A description states bounds or a default the numeric schema does not carry (or contradicts)."
-    source = "JSON Schema draft-07 Validation 6.2 minimum/maximum, 10.2 default; issue 13"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool)

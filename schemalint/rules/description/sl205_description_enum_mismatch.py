@@ -32,8 +32,6 @@ class DescriptionEnumMismatch(Rule):
     """
 
     severity = Severity.WARNING
-    summary = "A description lists allowed values that the schema's enum lacks, or that no enum enforces."
-    source = "JSON Schema draft-07 Validation 6.1.2 enum; issue 13"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool)

@@ -59,10 +59,6 @@ class HiddenInstruction(Rule):
     """
 
     severity = Severity.ERROR
-    summary = "A description holds instructions addressed to the model (instruction markup, 'ignore previous "\
-              "instructions', 'do not tell the user')."
-    source = ("Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025-04); mcp-scan; "
-              "OWASP MCP Top 10, MCP03 Tool Poisoning, MCP06 Prompt Injection via Contextual Payloads")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool, triggered("instruction", tool, ctx))

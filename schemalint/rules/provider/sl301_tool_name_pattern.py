@@ -42,12 +42,6 @@ class ToolNamePattern(ProviderRule):
     """The tool name does not match the name pattern of a target provider."""
 
     severity = E
-    summary = "Tool name breaks a target provider's name pattern or length limit beyond what SL006 reports."
-    source = (
-        "OpenAI function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026-08); "
-        "Bedrock API_runtime_ToolSpecification; Gemini API server message kaitranntt/ccs#25 "
-        "(2025-11); MCP 2025-11-25 server/tools §Tool Names — reference §0/§1.1/§2.1/§3.1/§4.2/§5.1"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "max_length": 64,

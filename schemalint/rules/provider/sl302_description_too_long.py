@@ -20,11 +20,6 @@ class DescriptionTooLong(ProviderRule):
     """The tool description is longer than OpenAI has been seen to accept."""
 
     severity = W
-    summary = "Tool description longer than 1024 characters (OpenAI has refused such requests)."
-    source = (
-        "OpenAI server error string_above_max_length, getsentry/sentry-mcp#106 and OpenHands#4838 "
-        "(2024-11 to 2025-04), UNCONFIRMED today — reference §1.1, §8.1 (2026-08)"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "max_length": 1024,

@@ -18,8 +18,6 @@ class EmptyDescription(ProviderRule):
     """A description that is present but empty, which Bedrock's length constraint refuses."""
 
     severity = E
-    summary = "Tool description is an empty string (Bedrock requires at least one character)."
-    source = "AWS Bedrock API_runtime_ToolSpecification (description min length 1) — reference §5.1 (2026-08)"
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         if tool.description != "":

@@ -42,15 +42,6 @@ class ProviderRootNotObject(ProviderRule):
     """The root of the parameters schema must be an object schema with ``type: "object"``."""
 
     severity = E
-    summary = (
-        "A target requires a parameters schema the tool's own format lets it omit, or a lower-case "
-        'root "object" (beyond SL002).'
-    )
-    source = (
-        "OpenAI error chatanywhere/GPT_API_free#403; Anthropic tool_param.py @ 052d9dd; Gemini "
-        "FunctionDeclaration (Vertex REST); MCP schema.ts 2025-11-25/2026-07-28; Bedrock "
-        "UNCONFIRMED — reference §0, §1.1, §2.1, §3.3, §4.1 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         schema = tool.advertised

@@ -20,11 +20,6 @@ class StrictRequiredAllProperties(ProviderRule):
     """An object in an OpenAI strict tool whose ``required`` does not list every property."""
 
     severity = E
-    summary = "OpenAI strict: every key of properties must be listed in required (optional = nullable)."
-    source = (
-        "OpenAI structured-outputs 'All fields must be required' (developers.openai.com, read via "
-        "mirror 2026-08); errors ash-project/ash_ai#155 — reference §1.3"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)

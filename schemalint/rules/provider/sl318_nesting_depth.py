@@ -45,12 +45,6 @@ class NestingDepth(ProviderRule):
     """Object/array nesting deeper than the target's limit."""
 
     severity = E
-    summary = "Objects/arrays nested deeper than the provider's limit (OpenAI strict 10; Gemini UNCONFIRMED)."
-    source = (
-        "OpenAI structured-outputs 'Objects have limitations on nesting depth and size' (read 2026-08 via "
-        "mirror), tidyverse/ellmer#671; Gemini error google-gemini/gemini-cli#6031 (value UNCONFIRMED) — "
-        "reference §1.3, §3.1, §8.2, §8.6"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "openai_max_depth": 10,

@@ -22,11 +22,6 @@ class TooManyTools(ProviderRule):
     """One request (file) declares more tools than the target accepts."""
 
     severity = E
-    summary = "More tools in one request than the provider accepts (OpenAI 128, Gemini 512)."
-    source = (
-        "openai-python create_eval_completions_run_data_source_param.py @ e43b422 (2026-08-21); Gemini "
-        "error google-gemini/gemini-cli#19083 (2026) — reference §1.1, §3.1"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "openai_max_tools": 128,

@@ -37,14 +37,6 @@ class NameCollision(ProviderRule):
     """Distinct tool names that collide after the target's name pattern and length are applied."""
 
     severity = W
-    summary = (
-        "Two tool names become one once fitted to the provider's name pattern/length "
-        "(calls go to the wrong tool)."
-    )
-    source = (
-        "MCP 2025-11-25/2026-07-28 server/tools §Tool Names; provider name patterns of reference "
-        "§0, §4.2, §4.6 (2026-08)"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "max_length": 64,

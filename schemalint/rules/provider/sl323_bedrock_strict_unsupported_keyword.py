@@ -36,11 +36,6 @@ class BedrockStrictUnsupportedKeyword(ProviderRule):
     """Numeric bounds and array limits that Bedrock strict tools refuse."""
 
     severity = E
-    summary = "Bedrock strict tools refuse minimum/maximum/exclusive*/multipleOf, maxItems and minItems > 1."
-    source = (
-        "pydantic-ai providers/bedrock.py @ 4fda389 (tested 2026-05-19), AWS Bedrock structured-output "
-        "user guide — reference §5.1 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         if not tool.strict:

@@ -123,9 +123,6 @@ class InvalidSchema(Rule):
     """
 
     severity = Severity.ERROR
-    summary = "The schema fails its dialect's metaschema (type \"dict\", a property that is not a schema...)."
-    source = ("JSON Schema Validation draft-07 §6.1.1; json-schema.org metaschemas draft-04..2020-12 "
-              "(bundled by jsonschema-specifications 2025)")
     catalog_from_tools = True  # check_catalog summarises, per file, what check_tool gathered
 
     def __init__(self) -> None:

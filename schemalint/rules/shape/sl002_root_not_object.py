@@ -70,9 +70,6 @@ class RootNotObject(Rule):
     """
 
     severity = Severity.ERROR
-    summary = "The input schema is missing, not an object, or its root lacks `type: object`."
-    source = ("MCP specification 2025-11-25 server/tools; openai-python function_definition.py @ e43b422 "
-              "(2026-08-21); Anthropic tool-use docs define-tools (2026)")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         fmt = tool.origin.format

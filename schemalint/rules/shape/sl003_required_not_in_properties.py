@@ -107,9 +107,6 @@ class RequiredNotInProperties(Rule):
     """
 
     severity = Severity.ERROR
-    summary = "`required` lists a property that `properties` does not declare (at any depth)."
-    source = ("JSON Schema Validation draft-07 §6.5.3-6.5.4; Gemini API 400 'parameters.required[0]: "
-              "property is not defined' (iBUHub/AIStudioToAPI#154, 2025)")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         root = tool.advertised

@@ -98,9 +98,6 @@ class InvalidToolName(Rule):
     """
 
     severity = Severity.ERROR
-    summary = "The tool name is empty or does not match the provider's pattern (e.g. ^[a-zA-Z0-9_-]{1,64}$)."
-    source = ("openai-python function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026); "
-              "Gemini FunctionDeclaration (2025-11); MCP specification 2025-11-25 / SEP-986")
 
     options: ClassVar[Mapping[str, Any]] = {
         "pattern": "",

@@ -31,8 +31,6 @@ class MissingDescription(Rule):
     """
 
     severity = Severity.WARNING
-    summary = "The tool has no description (or an empty one), so the model must guess its purpose."
-    source = "Anthropic tool use docs define-tools (2026); AWS Bedrock ToolSpecification; Gemini v1beta docs"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         if tool.description is not None and tool.description.strip():

@@ -18,4 +18,3 @@ class InternalError(Rule):
     exception and the innermost traceback line, and asks for a bug report."""
 
     severity = Severity.ERROR
-    summary = "schemalint crashed in a rule on this tool; a bug in schemalint to report, not a finding."
