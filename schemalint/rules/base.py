@@ -1,7 +1,9 @@
 """The rule interface every rule module implements.
 
-A rule is a class with catalog metadata (``code``, ``name``, ``severity``,
-``summary``, ``targets``) and one of two hooks:
+A rule is a class with catalog metadata and one of two hooks. Each fact is written once: ``code``,
+``name`` and ``targets`` in its catalog row (:mod:`schemalint.rules.catalog`), ``summary`` and
+``source`` in its page (``rules/<CODE>-<name>.md``), ``severity`` and ``options`` in the class.
+The hooks:
 
 - ``check_tool(tool, ctx)`` yields :class:`~schemalint.model.Diagnostic` for one tool;
 - ``check_catalog(tools, ctx)`` yields diagnostics that need every tool at once
