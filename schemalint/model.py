@@ -73,6 +73,14 @@ class Contract:
     refused_when_omitted: tuple[str, ...] = ()
 
 
+FIELDS_AT: Mapping[str, str] = {"openai-chat": "/function"}
+"""Where a tool's own fields (``name``, ``description``, the schema, ``strict``) live inside the
+tool object, per :attr:`Origin.format`: a pointer relative to the tool object (OpenAI Chat
+Completions wraps them in ``{"type": "function", "function": {...}}``). Formats not listed keep
+them at the top (``""``). Read it through :attr:`Tool.fields_at`, :attr:`Tool.fields` and
+:meth:`Tool.field_pointer`."""
+
+
 @dataclass(frozen=True)
 class Tool:
     """One tool definition as the model sees it, plus its runtime contract when known.
@@ -110,6 +118,29 @@ class Tool:
     def pointer_in_file(self, schema_pointer: str) -> str:
         """Translate a pointer relative to the advertised schema into a pointer into the file."""
         return self.schema_pointer + schema_pointer
+
+    @property
+    def fields_at(self) -> str:
+        """Pointer, relative to the tool object, of the object holding the tool's fields
+        (``"/function"`` for OpenAI Chat tools, else ``""``; :data:`FIELDS_AT`)."""
+        return FIELDS_AT.get(self.origin.format, "")
+
+    @property
+    def fields(self) -> Mapping[str, Any]:
+        """The object holding the tool's fields (``raw["function"]`` for OpenAI Chat tools, else
+        ``raw``); ``raw`` itself when that object is missing or not a mapping, ``{}`` without raw."""
+        raw = self.raw if isinstance(self.raw, Mapping) else {}
+        at = self.fields_at
+        if at:
+            inner = raw.get(at[1:])
+            if isinstance(inner, Mapping):
+                return inner
+        return raw
+
+    def field_pointer(self, *tokens: str) -> str:
+        """File pointer of a field of the tool, e.g. ``tool.field_pointer("name")``
+        (``origin.pointer`` + :attr:`fields_at` + the escaped ``tokens``)."""
+        return join_pointer(self.origin.pointer + self.fields_at, *tokens)
 
     @property
     def strict(self) -> bool:

@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from schemalint.diff.checks import DiffCheck
     from schemalint.rules.base import Rule
 
-    Documented = Rule | DiffCheck
+    Documented: TypeAlias = "Rule | DiffCheck"
     """A check rule (SLxxx) or a diff check (SDxxx): both have a page in ``rules/``."""
 
 HELP_URI_BASE = "https://github.com/schemalint/schemalint/blob/main/rules/"
@@ -51,6 +53,51 @@ def find_page(rule: Documented) -> Path | None:
         if matches:
             return matches[0]
     return None
+
+
+CATALOG_BLOCK = "\n<!-- catalog\n"
+"""Start of the block that ends a rule page and holds the rule's one-line ``summary`` and its
+``source``, one ``key: text`` line each, up to ``-->``. The page is the one place a rule's prose
+is written: the rule's :attr:`~schemalint.rules.base.Rule.summary` and ``source``, the catalog,
+SARIF and ``schemalint rule`` read it from there (an HTML comment: a rendered page hides it)."""
+
+
+def split_page(text: str) -> tuple[str, dict[str, str]]:
+    """``(page text shown to a reader, catalog fields)`` of a rule page's text: the text before
+    the :data:`CATALOG_BLOCK` and its ``key: text`` lines (no block: the whole text and ``{}``)."""
+    at = text.rfind(CATALOG_BLOCK)
+    if at < 0:
+        return text, {}
+    fields: dict[str, str] = {}
+    for line in text[at + len(CATALOG_BLOCK):].splitlines():
+        if line.strip() == "-->":
+            break
+        key, sep, value = line.partition(": ")
+        if sep:
+            fields[key.strip()] = value
+    return text[:at], fields
+
+
+def page_text(rule: Documented) -> str | None:
+    """What ``schemalint rule CODE`` prints: ``rule``'s page without its catalog block, or
+    ``None`` when the page is missing."""
+    page = find_page(rule)
+    return None if page is None else split_page(page.read_text(encoding="utf-8"))[0]
+
+
+_FIELDS: dict[str, dict[str, str]] = {}
+
+
+def page_field(rule: type | object, key: str) -> str:
+    """The catalog field ``key`` (``"summary"``, ``"source"``) of a check rule's page, read once
+    per rule; ``""`` when the page or the field is missing (a wheel built without pages)."""
+    code = getattr(rule, "code", "")
+    fields = _FIELDS.get(code)
+    if fields is None:
+        page = find_page(rule)  # type: ignore[arg-type]
+        fields = {} if page is None else split_page(page.read_text(encoding="utf-8"))[1]
+        _FIELDS[code] = fields
+    return fields.get(key, "")
 
 
 def _cell(text: str) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_cli
 
-from schemalint.rule_docs import REGENERATE, catalog_markdown, find_page, page_name
+from schemalint.rule_docs import REGENERATE, catalog_markdown, find_page, page_name, split_page
 from schemalint.rules.registry import all_rules
 
 RULES = all_rules()
@@ -66,8 +66,10 @@ def test_rule_command_prints_the_page(rule) -> None:
     by_name = run_cli("rule", rule.name)
     assert by_code.returncode == 0 and by_code.stdout == by_name.stdout
     page = find_page(rule)
-    if page is not None:
-        assert by_code.stdout == page.read_text(encoding="utf-8")
+    if page is not None:  # the page, without the catalog block at its end (summary, source)
+        shown, fields = split_page(page.read_text(encoding="utf-8"))
+        assert by_code.stdout == shown and "<!-- catalog" not in shown
+        assert fields["summary"] == rule.summary and fields.get("source", "") == rule.source
     else:
         assert by_code.stdout.startswith(f"# {rule.code} {rule.name}\n") and rule.summary in by_code.stdout
         assert "no page" in by_code.stderr
@@ -104,4 +106,8 @@ def test_wheel_ships_the_pages(tmp_path: Path) -> None:
                           text=True, env=env, cwd=tmp_path)
     assert proc.returncode == 0
     if (PAGES / page_name(rule)).is_file():
-        assert proc.stdout == (PAGES / page_name(rule)).read_text(encoding="utf-8")
+        assert proc.stdout == split_page((PAGES / page_name(rule)).read_text(encoding="utf-8"))[0]
+    # the summary comes from the packaged page too
+    proc = subprocess.run([sys.executable, "-m", "schemalint", "rules", "--format", "json"], capture_output=True,
+                          text=True, env=env, cwd=tmp_path)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["rules"][-1]["summary"] == rule.summary != ""

@@ -1,13 +1,15 @@
 """Lazy rule loading (issue 9): the static catalog, and a check that imports only the rules it needs.
 
-``schemalint.rules.catalog.CATALOG`` must list every rule module with its class's code, name and
-targets (each family's ``RULES`` is read from it), and a
+``schemalint.rules.catalog.CATALOG`` must list every rule module's class (its code, name and
+targets are written there only, and each family's ``RULES`` is read from it), and a
 check that imports only the rules able to report on the loaded tools must give the same
 diagnostics as one that runs every rule.
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import subprocess
 import sys
@@ -34,8 +36,12 @@ def family_rules() -> dict[str, tuple[type[Rule], ...]]:
     return {fam: importlib.import_module(f"schemalint.rules.{fam}").RULES for fam in FAMILIES}
 
 
+def path_of(cls: type[Rule]) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
 def row(cls: type[Rule]) -> tuple[str, str, tuple[str, ...], str]:
-    return cls.code, cls.name, tuple(cls.targets), f"{cls.__module__}:{cls.__qualname__}"
+    return cls.code, cls.name, tuple(cls.targets), path_of(cls)
 
 
 def rule_classes_in_modules() -> list[type[Rule]]:
@@ -48,16 +54,27 @@ def rule_classes_in_modules() -> list[type[Rule]]:
         for path in sorted((ROOT / "schemalint" / "rules" / fam).glob("sl*.py")):
             module = importlib.import_module(f"schemalint.rules.{fam}.{path.stem}")
             found.extend(cls for _, cls in inspect.getmembers(module, inspect.isclass)
-                         if issubclass(cls, Rule) and cls.__module__ == module.__name__ and hasattr(cls, "code"))
+                         if issubclass(cls, Rule) and cls.__module__ == module.__name__)
     return found
 
 
-def test_catalog_lists_every_rule_module_with_its_class_attributes() -> None:
-    expected = sorted((row(cls) for cls in rule_classes_in_modules()), key=lambda r: r[0])
-    actual = [(e.code, e.name, e.targets, e.path) for e in CATALOG]
-    missing = [r for r in expected if r not in actual]
+def test_catalog_lists_every_rule_module_and_is_the_source_of_its_metadata() -> None:
+    classes = rule_classes_in_modules()
+    listed = {e.path for e in CATALOG}
+    missing = [path_of(cls) for cls in classes if path_of(cls) not in listed]
     assert not missing, ("add these rules to schemalint/rules/catalog.py: "
-                         + "; ".join(f"RuleEntry({c!r}, {n!r}, {t!r}, {p!r})" for c, n, t, p in missing))
+                         + "; ".join(f"RuleEntry('SLxxx', 'rule-name', (), {p!r})" for p in missing))
+    assert sorted(path_of(cls) for cls in classes) == sorted(listed)
+    for cls in classes:  # the class reads code, name and targets from its row; it writes none of them
+        entry = next(e for e in CATALOG if e.path == path_of(cls))
+        assert (cls.code, cls.name, cls.targets) == (entry.code, entry.name, entry.targets)
+        body = ast.parse(inspect.getsource(cls)).body[0]
+        assert isinstance(body, ast.ClassDef)
+        written = {t.id for st in body.body if isinstance(st, (ast.Assign, ast.AnnAssign))
+                   for t in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(t, ast.Name)}
+        assert not written & {"code", "name", "targets"}, f"{entry.code}: written in catalog.py only"
+    actual = [(e.code, e.name, e.targets, e.path) for e in CATALOG]
+    expected = sorted((row(cls) for cls in classes), key=lambda r: r[0])
     assert actual == expected
     codes = [e.code for e in CATALOG]
     assert codes == sorted(set(codes)), "CATALOG must be ordered by code, each code once"

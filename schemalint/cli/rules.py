@@ -51,7 +51,7 @@ def rule_command(
     """Print a rule's page (or a diff check's: SD103): what it catches, why it matters, examples."""
     import difflib
 
-    from schemalint.rule_docs import diff_checks, fallback_page, find_page
+    from schemalint.rule_docs import diff_checks, fallback_page, find_page, page_text
     from schemalint.rules.registry import all_rules, find_rule
 
     rule: Documented | None = find_rule(key)
@@ -69,4 +69,4 @@ def rule_command(
         typer.echo(fallback_page(rule), nl=False)
         typer.echo(f"schemalint: no page {rule.code}-{rule.name}.md found; shown from the registry", err=True)
         return
-    typer.echo(page.read_text(encoding="utf-8"), nl=False)
+    typer.echo(page_text(rule) or "", nl=False)

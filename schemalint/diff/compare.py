@@ -79,14 +79,11 @@ def _where(tool: Tool) -> str:
 
 
 def _fields(tool: Tool) -> Mapping[str, Any]:
-    raw = tool.raw if isinstance(tool.raw, Mapping) else {}
-    if tool.origin.format == "openai-chat" and isinstance(raw.get("function"), Mapping):
-        return raw["function"]
-    return raw
+    return tool.fields
 
 
 def _field_base(tool: Tool) -> str:
-    return "/function" if tool.origin.format == "openai-chat" else ""
+    return tool.fields_at
 
 
 def semantic_view(tool: Tool) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """The rule interface every rule module implements.
 
-A rule is a class with catalog metadata (``code``, ``name``, ``severity``,
-``summary``, ``targets``) and one of two hooks:
+A rule is a class with catalog metadata and one of two hooks. Each fact is written once: ``code``,
+``name`` and ``targets`` in its catalog row (:mod:`schemalint.rules.catalog`), ``summary`` and
+``source`` in its page (``rules/<CODE>-<name>.md``), ``severity`` and ``options`` in the class.
+The hooks:
 
 - ``check_tool(tool, ctx)`` yields :class:`~schemalint.model.Diagnostic` for one tool;
 - ``check_catalog(tools, ctx)`` yields diagnostics that need every tool at once
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemalint.model import Diagnostic, RunContext, Severity, Tool
 
@@ -96,6 +98,18 @@ class Context:
         return found
 
 
+class _FromPage:
+    """A class attribute read from the rule's page (:func:`schemalint.rule_docs.page_field`)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __get__(self, obj: object, cls: type) -> str:
+        from schemalint.rule_docs import page_field
+
+        return page_field(cls, self.key)
+
+
 class Rule:
     """Base class of every rule. Subclasses set the class attributes and one hook.
 
@@ -108,16 +122,34 @@ class Rule:
 
     code: ClassVar[str]
     name: ClassVar[str]
+    """``code``, ``name`` and ``targets`` of a rule listed in the catalog are its catalog row's
+    (:data:`schemalint.rules.catalog.CATALOG`, the one place they are written), set when the
+    class is defined (:meth:`__init_subclass__`); a rule outside the catalog sets its own."""
     severity: ClassVar[Severity]
-    summary: ClassVar[str]
     targets: ClassVar[tuple[str, ...]] = ()
-    source: ClassVar[str] = ""
+    if TYPE_CHECKING:
+        summary: ClassVar[str]
+        source: ClassVar[str]
+    else:
+        summary = _FromPage("summary")
+        source = _FromPage("source")
+    """``summary`` (one line) and ``source`` of a rule with a page are written in the page's
+    catalog block (:func:`schemalint.rule_docs.split_page`), the one place of a rule's prose; a
+    rule without a page (one defined in a test) sets them as class attributes."""
     options: ClassVar[Mapping[str, Any]] = {}
     """Configurable options and their defaults, e.g. ``{"max_tools": 128}``; users set them in
     ``[tool.schemalint.options.<CODE>]`` (validated against these keys and value types)."""
     catalog_from_tools: ClassVar[bool] = False
     """True when :meth:`check_catalog` only reports what :meth:`check_tool` gathered per file
     (so with ``--jobs`` it runs in the worker that checked those files, not in the parent)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        from schemalint.rules.catalog import entry_for
+
+        entry = entry_for(cls)
+        if entry is not None:
+            cls.code, cls.name, cls.targets = entry.code, entry.name, entry.targets
 
     def option(self, ctx: Context, key: str) -> Any:
         """The configured value of this rule's option ``key``, else its declared default.

@@ -7,8 +7,9 @@ helpers was a third of the start-up time of a check on one small file (issue 9).
 
 :data:`CATALOG` is the one list of rules: each family's ``RULES``
 (``schemalint/rules/<family>/__init__.py``) is read from it (:func:`family_getattr`), and
-``tests/test_rules_lazy.py`` asserts that every rule module is listed and that each entry's
-code, name and targets are its class's, so a new rule is added here once.
+``tests/test_rules_lazy.py`` asserts that every rule module is listed. A rule's code, name and
+targets are written only here: :meth:`schemalint.rules.base.Rule.__init_subclass__` sets them on
+the class from its row (:func:`entry_for`), so a new rule is added here once.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ _NAME_AND_ROOT = NAME_AND_ROOT_PROFILES
 class RuleEntry:
     """One rule of the catalog.
 
-    ``code``/``name``/``targets``: the rule class's attributes of the same name (``targets`` empty:
-    the rule runs for every tool). ``path``: ``"package.module:ClassName"``. ``runtime``: True when
+    ``code``/``name``/``targets``: the rule's code, name and targets (``targets`` empty: the rule
+    runs for every tool), the one place they are written; the rule class gets them from here.
+    ``path``: ``"package.module:ClassName"``. ``runtime``: True when
     the rule's hooks report nothing for a tool whose :attr:`~schemalint.model.Tool.runtime` is
     ``None`` (the contract rules), so a run without runtime contracts need not import it.
     """
@@ -169,6 +171,15 @@ CATALOG: tuple[RuleEntry, ...] = (
     RuleEntry("SL999", "internal-error", (), _SHAPE + "sl999_internal_error:InternalError"),
 )
 """Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
+
+
+_BY_PATH: dict[str, RuleEntry] = {entry.path: entry for entry in CATALOG}
+
+
+def entry_for(cls: type) -> RuleEntry | None:
+    """The catalog row of the rule class ``cls`` (by ``module:QualName``), or ``None`` for a class
+    the catalog does not list (a base class such as ``ProviderRule``, a rule defined in a test)."""
+    return _BY_PATH.get(f"{cls.__module__}:{cls.__qualname__}")
 
 
 def family_rules(package: str) -> tuple[type[Rule], ...]:

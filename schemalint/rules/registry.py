@@ -38,6 +38,16 @@ def all_rules() -> tuple[Rule, ...]:
     return tuple(rule_instance(entry) for entry in CATALOG)
 
 
+_BY_CODE: dict[str, RuleEntry] = {entry.code: entry for entry in CATALOG}
+
+
+def rule_by_code(code: str) -> Rule:
+    """The one instance of the rule ``code`` (exact code, e.g. ``"SL006"``; imports its module on
+    first use). Raises ``KeyError`` for a code not in the catalog."""
+    rule = _INSTANCES.get(code)
+    return rule if rule is not None else rule_instance(_BY_CODE[code])
+
+
 def find_rule(key: str) -> Rule | None:
     """The rule whose code or name is ``key`` (case-insensitive), else ``None``.
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import schemalint.schema as vocabulary
 from schemalint.model import escape_token
 
 DRAFT7_URI = "http://json-schema.org/draft-07/schema#"
@@ -75,12 +76,8 @@ def _convert_object(obj: dict[str, Any], pointer: str, unsupported: list[tuple[s
     return out
 
 
-_SUBSCHEMA_KEYWORDS = frozenset({
-    "items", "additionalItems", "additionalProperties", "contains", "propertyNames", "if", "then", "else", "not",
-    "allOf", "anyOf", "oneOf", "prefixItems", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
-})
-_NAME_MAP_KEYWORDS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
-                                "dependencies"})
+_SUBSCHEMA_KEYWORDS = vocabulary.SUBSCHEMA_VALUED
+_NAME_MAP_KEYWORDS = vocabulary.MAPS
 # What a child of a value holds: a schema, a map of names to schemas, or plain data.
 _SCHEMA, _MAP, _DATA = "schema", "map", "data"
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+import schemalint.schema as vocabulary
 from schemalint.model import RunContext, escape_token
 
 MAX_NODES = 200_000
@@ -29,19 +30,15 @@ MAX_DEPTH = 500
 """Stop the walk below this many nested keywords: deeper schemas are reported as too deep
 (nothing real nests that far; the native metaschema validator would overflow its stack)."""
 
-CONDITIONAL_KEYWORDS = frozenset(
-    ("if", "then", "else", "not", "dependentSchemas", "dependencies", "propertyNames", "contains")
-)
+CONDITIONAL_KEYWORDS = vocabulary.CONDITIONAL
 """Keywords whose subschemas constrain an instance without declaring its shape."""
 
-_MAPS = frozenset(("properties", "patternProperties", "dependencies", "dependentSchemas", "$defs", "definitions"))
-_SINGLE = frozenset(("additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems",
-                     "contains", "if", "then", "else", "not", "propertyNames", "items"))
-_LISTS = frozenset(("anyOf", "oneOf", "allOf", "prefixItems", "items"))
+_MAPS = vocabulary.MAPS
+_SINGLE = vocabulary.SINGLE
+_LISTS = vocabulary.ARRAYS
 _ANY = "*"
-_NO_INSTANCE = frozenset({"$defs", "definitions", "if", "not", "propertyNames"})
-_ANY_CHILD = frozenset({"patternProperties", "additionalProperties", "unevaluatedProperties",
-                        "additionalItems", "unevaluatedItems", "contains"})
+_NO_INSTANCE = vocabulary.NO_INSTANCE
+_ANY_CHILD = vocabulary.ANY_MEMBER
 
 
 class SchemaNode:

@@ -39,6 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import schemalint.schema as vocabulary
 from schemalint.model import escape_token, split_pointer
 from schemalint.schema.walk import ANY_INDEX, walk
 
@@ -104,7 +105,7 @@ CONSTRAINT_KEYWORDS = (
 
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
-_SKIP_KEYWORDS = frozenset({"if", "then", "else", "dependencies", "dependentSchemas", "not", "propertyNames"})
+_SKIP_KEYWORDS = vocabulary.CONDITIONAL - {"contains"}  # contains stays: it describes items
 _ADDITIONAL_RANK = {"absent": 0, "true": 1, "schema": 2, "false": 3}
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import schemalint.schema as vocabulary
 from schemalint.model import escape_token, split_pointer
 
 ANY_INDEX = "*"
@@ -51,13 +52,10 @@ class Node:
     recursion_cut: bool = False
 
 
-_UNION = ("anyOf", "oneOf", "allOf")
-_DEF_KEYWORDS = ("$defs", "definitions")
-_ANY_CHILD = frozenset(("additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems",
-                        "contains"))
-_SIMPLE_KEYWORDS = frozenset((*_ANY_CHILD, "items", "prefixItems", *_UNION, "if", "then", "else", "not",
-                              "propertyNames", "patternProperties", "dependencies", "dependentSchemas",
-                              *_DEF_KEYWORDS, "$ref"))
+_UNION = vocabulary.UNION
+_DEF_KEYWORDS = vocabulary.DEFINITIONS
+_ANY_CHILD = vocabulary.ANY_MEMBER & vocabulary.SINGLE
+_SIMPLE_KEYWORDS = (vocabulary.WALKED - {"properties"}) | {"$ref"}
 """Keywords (besides ``properties``) whose values :func:`walk` may descend into."""
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import schemalint.schema as vocabulary
 from schemalint.diff.result import Change
 from schemalint.model import escape_token
 
@@ -24,23 +25,12 @@ MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
 SET_KEYWORDS = frozenset({"required", "enum", "type"})
 """Keywords whose list value is a set: order never changes validation."""
 
-NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-LISTED = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-SINGLE = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "not",
-        "contains",
-        "propertyNames",
-        "if",
-        "then",
-        "else",
-        "additionalItems",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-    }
-)
+NAMED = vocabulary.MAPS - {"dependencies"}
+"""Maps of subschemas compared entry by entry (``dependencies`` also holds name lists: compared whole)."""
+LISTED = vocabulary.ARRAYS - {"items"}
+"""Arrays of subschemas compared member by member (``items`` is compared as one subschema)."""
+SINGLE = vocabulary.SINGLE
+"""Keywords holding one subschema."""
 
 LOWER_BOUNDS = frozenset(
     {"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}

@@ -72,7 +72,7 @@ def stale_snapshot_pulls(
         if new is None or len(old) != 1:
             continue
         change = rug_pull(old[0], new, old_label=f"the snapshot {filename}", new_label="the sources",
-                          base="/function" if new.origin.format == "openai-chat" else "")
+                          base=new.fields_at)
         if change is not None and rule_filter.suppression_for(change) is None:
             out[filename] = change
     return out

@@ -25,14 +25,7 @@ class RequiredDrift(Rule):
     pointing at the advertised property (or the object that fails to declare it).
     """
 
-    code = "SL101"
-    name = "required-drift"
     severity = Severity.ERROR
-    summary = "The runtime requires a key that the advertised schema leaves optional (at any depth)."
-    source = (
-        "JSON Schema draft-07 validation section 6.5.3 (required); zod issue #5968 "
-        "(toJSONSchema io:'input' and z.preprocess, zod 4.4.3, 2025)"
-    )
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one error per instance path the runtime requires and the advertised schema does not."""

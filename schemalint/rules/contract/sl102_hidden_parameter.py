@@ -18,11 +18,7 @@ class HiddenParameter(Rule):
     the runtime *requires* the key, SL101 reports it instead (error).
     """
 
-    code = "SL102"
-    name = "hidden-parameter"
     severity = Severity.WARNING
-    summary = "The runtime accepts a key that the advertised schema never shows the model."
-    source = "JSON Schema draft-07 validation section 6.5.4 (properties); DESIGN.md contract rules"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one finding per runtime-only optional property, at every depth and union branch."""

@@ -20,14 +20,7 @@ class PhantomParameter(Rule):
     (pydantic ignores extra keys by default; zod strips them).
     """
 
-    code = "SL103"
-    name = "phantom-parameter"
     severity = Severity.ERROR
-    summary = "The advertised schema shows the model a key that the runtime refuses or ignores."
-    source = (
-        "JSON Schema draft-07 validation section 6.5.6 (additionalProperties); incident 2 "
-        "in context/incidents.md"
-    )
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one finding per advertised-only property, at every depth and union branch."""

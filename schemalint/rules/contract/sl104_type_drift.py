@@ -72,11 +72,7 @@ class TypeDrift(Rule):
     Descendants of a reported path are not reported again.
     """
 
-    code = "SL104"
-    name = "type-drift"
     severity = Severity.ERROR
-    summary = "The advertised schema and the runtime disagree on the JSON type at one location."
-    source = "JSON Schema draft-07 validation section 6.1.1 (type)"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield at most one finding per instance path both sides describe."""

@@ -21,11 +21,7 @@ class ModeDrift(Rule):
     ``z.preprocess``/``.pipe`` pattern of incident 1 seen from the schemas alone, without probes.
     """
 
-    code = "SL105"
-    name = "mode-drift"
     severity = Severity.WARNING
-    summary = "A key is required in the runtime's output mode but optional in input mode, with no default."
-    source = "zod issue #5968 (toJSONSchema io:'input' vs io:'output', zod 4.4.3, 2025); incident 1"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one warning per instance path that only the output mode requires."""

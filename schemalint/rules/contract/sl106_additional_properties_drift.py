@@ -20,11 +20,7 @@ class AdditionalPropertiesDrift(Rule):
     carry. The runtime's ``patternProperties`` exemptions are named in the message.
     """
 
-    code = "SL106"
-    name = "additional-properties-drift"
     severity = Severity.WARNING
-    summary = "The advertised schema admits undeclared keys that the runtime refuses."
-    source = "JSON Schema draft-07 validation section 6.5.6 (additionalProperties); incident 2"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one warning per object location where only the runtime is closed."""

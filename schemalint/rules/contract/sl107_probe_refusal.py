@@ -59,11 +59,7 @@ class ProbeRefusal(Rule):
     may be omitted); incident 1 in ``context/incidents.md``.
     """
 
-    code = "SL107"
-    name = "probe-refusal"
     severity = Severity.ERROR
-    summary = "Calling the runtime validator with a call the advertised schema admits gets it refused."
-    source = "JSON Schema draft-07 Validation 6.5.3 (required); schemalint incident 1"
 
     options: ClassVar[Mapping[str, Any]] = {
         "time_limit": 2.0,

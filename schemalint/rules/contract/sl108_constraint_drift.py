@@ -156,13 +156,7 @@ class ConstraintDrift(Rule):
     ``enum``/``const`` whose values all satisfy the runtime constraint is not a finding.
     """
 
-    code = "SL108"
-    name = "constraint-drift"
     severity = Severity.WARNING
-    summary = (
-        "The runtime enforces a constraint (minimum, maxLength, pattern, enum...) the model is never shown."
-    )
-    source = "JSON Schema draft-07 validation sections 6.2-6.4 and 7 (format)"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one warning per (instance path, keyword) the runtime enforces more strictly."""

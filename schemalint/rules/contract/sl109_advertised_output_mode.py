@@ -20,14 +20,7 @@ class AdvertisedOutputMode(Rule):
     required by design and optional ones are written as nullable.
     """
 
-    code = "SL109"
-    name = "advertised-output-mode"
     severity = Severity.WARNING
-    summary = "The advertised schema requires keys that the runtime leaves optional with a default."
-    source = (
-        "zod 4 JSON Schema docs (toJSONSchema io option, output mode by default); "
-        "confluentinc/mcp-confluent issue #482 (2025); OpenAI structured outputs, strict mode"
-    )
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one warning per advertised-required key that the runtime input mode defaults."""

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.description.sl201_description_mentions_unknown_parameter import mention_diagnostics
+from schemalint.rules.description._common import mention_diagnostics
 
 
 class DescriptionMentionsRemovedParameter(Rule):
@@ -25,11 +25,7 @@ class DescriptionMentionsRemovedParameter(Rule):
     Source: incident 2 (context/incidents.md); JSON Schema draft-07 validation 6.5.6.
     """
 
-    code = "SL202"
-    name = "description-mentions-removed-parameter"
     severity = Severity.ERROR
-    summary = "A description asks for a parameter the advertised schema removed (it exists elsewhere)."
-    source = "incident 2 (context/incidents.md); JSON Schema draft-07 Validation 6.5.6 additionalProperties"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return mention_diagnostics(self, tool, ctx, removed=True)

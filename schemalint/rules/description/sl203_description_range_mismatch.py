@@ -37,11 +37,7 @@ class DescriptionRangeMismatch(Rule):
     Source: JSON Schema draft-07 validation 6.2, 10.2; issue 13.
     """
 
-    code = "SL203"
-    name = "description-range-mismatch"
     severity = Severity.WARNING
-    summary = "A description states bounds or a default the numeric schema does not carry (or contradicts)."
-    source = "JSON Schema draft-07 Validation 6.2 minimum/maximum, 10.2 default; issue 13"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool)

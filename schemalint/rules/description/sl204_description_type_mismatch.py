@@ -29,11 +29,7 @@ class DescriptionTypeMismatch(Rule):
     Source: JSON Schema draft-07 validation 6.1.1; issue 13.
     """
 
-    code = "SL204"
-    name = "description-type-mismatch"
     severity = Severity.WARNING
-    summary = "A description says integer only for a number (or gives 0.5 as an example of an integer)."
-    source = "JSON Schema draft-07 Validation 6.1.1 type; issue 13"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool)

@@ -31,11 +31,7 @@ class DescriptionEnumMismatch(Rule):
     Source: JSON Schema draft-07 validation 6.1.2; issue 13.
     """
 
-    code = "SL205"
-    name = "description-enum-mismatch"
     severity = Severity.WARNING
-    summary = "A description lists allowed values that the schema's enum lacks, or that no enum enforces."
-    source = "JSON Schema draft-07 Validation 6.1.2 enum; issue 13"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool)

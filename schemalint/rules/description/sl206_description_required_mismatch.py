@@ -23,11 +23,7 @@ class DescriptionRequiredMismatch(Rule):
     Source: JSON Schema draft-07 validation 6.5.3; issue 13.
     """
 
-    code = "SL206"
-    name = "description-required-mismatch"
     severity = Severity.WARNING
-    summary = "A description says a property is required; the schema makes it optional."
-    source = "JSON Schema draft-07 Validation 6.5.3 required; issue 13"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool)

@@ -108,13 +108,7 @@ class InvisibleCharacter(Rule):
     Characters; Invariant Labs tool-poisoning notification (2025-04); OWASP MCP Top 10 MCP03.
     """
 
-    code = "SL501"
-    name = "invisible-character"
     severity = Severity.ERROR
-    summary = "A string the model is shown holds invisible tag, zero-width or bidirectional control characters."
-    source = ("Unicode TR #36 Unicode Security Considerations; UTS #39 Unicode Security Mechanisms; "
-              "The Unicode Standard 23.9 Tag Characters; Invariant Labs, MCP Security Notification: Tool "
-              "Poisoning Attacks (2025-04); OWASP MCP Top 10, MCP03 Tool Poisoning")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         texts = non_ascii_texts(tool, ctx)

@@ -67,13 +67,7 @@ class HomoglyphToolName(Rule):
     (2025-04); OWASP MCP Top 10 MCP03.
     """
 
-    code = "SL502"
-    name = "homoglyph-tool-name"
     severity = Severity.ERROR
-    summary = "A tool name imitates another tool's name with look-alike (homoglyph) characters."
-    source = ("UTS #39 Unicode Security Mechanisms, section 4 Confusable Detection, confusables.txt; "
-              "Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025-04); "
-              "OWASP MCP Top 10, MCP03 Tool Poisoning")
 
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:
         suspects = [t for t in tools if t.name and not t.name.isascii()]

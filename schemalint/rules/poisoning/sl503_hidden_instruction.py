@@ -58,13 +58,7 @@ class HiddenInstruction(Rule):
     MCP03 and MCP06.
     """
 
-    code = "SL503"
-    name = "hidden-instruction"
     severity = Severity.ERROR
-    summary = "A description holds instructions addressed to the model (instruction markup, 'ignore previous "\
-              "instructions', 'do not tell the user')."
-    source = ("Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025-04); mcp-scan; "
-              "OWASP MCP Top 10, MCP03 Tool Poisoning, MCP06 Prompt Injection via Contextual Payloads")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool, triggered("instruction", tool, ctx))

@@ -99,12 +99,7 @@ class SecretRequest(Rule):
     MCP01 and MCP03.
     """
 
-    code = "SL504"
-    name = "secret-request"
     severity = Severity.WARNING
-    summary = "A description tells the model to read a credentials file or to pass a secret in an unrelated parameter."
-    source = ("Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025-04); mcp-scan; "
-              "OWASP MCP Top 10, MCP01 Token Mismanagement and Secret Exposure, MCP03 Tool Poisoning")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         texts = triggered("secret", tool, ctx)

@@ -91,13 +91,7 @@ class UnrelatedDataRequest(Rule):
     MCP Top 10, MCP03 and MCP10.
     """
 
-    code = "SL505"
-    name = "unrelated-data-request"
     severity = Severity.WARNING
-    summary = "A description asks the model for data unrelated to the tool: conversation history, the system "\
-              "prompt, other tools' results."
-    source = ("Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025-04); "
-              "OWASP MCP Top 10, MCP03 Tool Poisoning, MCP10 Context Injection and Over-Sharing")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool, triggered("data", tool, ctx))

@@ -61,12 +61,7 @@ class ToolShadowing(Rule):
     MCP03.
     """
 
-    code = "SL506"
-    name = "tool-shadowing"
     severity = Severity.WARNING
-    summary = "A description instructs the model how to call another tool of the catalog (tool shadowing)."
-    source = ("Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025-04); mcp-scan; "
-              "OWASP MCP Top 10, MCP03 Tool Poisoning")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         names = catalog_names(ctx)

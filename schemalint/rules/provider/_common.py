@@ -1,6 +1,7 @@
 """Shared machinery of the provider (SL3xx) rules.
 
-- :class:`SchemaIndex`: one walk of a tool's advertised schema, cached per run in the
+- :class:`ProviderView`: the provider rules' view of one walk of a tool's advertised schema
+  (:class:`schemalint.schema.index.SchemaIndex`, the one index), cached per run in the
   :class:`~schemalint.rules.base.Context`, shared by every provider rule. It keeps the
   nodes in walk order and, per keyword, the nodes whose schema has that keyword, so that
   most rules only look at the few nodes that matter.
@@ -30,8 +31,8 @@ if TYPE_CHECKING:
 
 E, W = Severity.ERROR, Severity.WARNING
 
-class SchemaIndex:
-    """What the provider rules need of one advertised schema, from the shared walk
+class ProviderView:
+    """What the provider rules need of one advertised schema: a view of the shared walk
     (:func:`schemalint.schema.index.index_schema`, also used by the shape rules).
 
     ``root``: the schema. ``nodes``: its dict subschemas in walk order (``$defs`` entries
@@ -51,7 +52,7 @@ class SchemaIndex:
         self._shared = shared
 
     @classmethod
-    def build(cls, root: Any) -> SchemaIndex:
+    def build(cls, root: Any) -> ProviderView:
         """Index ``root`` (any JSON value; non-dicts give no nodes); never raises."""
         return cls(root)
 
@@ -88,14 +89,14 @@ class SchemaIndex:
         return node.conditional
 
 
-def index_for(tool: Tool, ctx: Context) -> SchemaIndex:
-    """The :class:`SchemaIndex` of ``tool``'s advertised schema, shared by the rules checking
+def index_for(tool: Tool, ctx: Context) -> ProviderView:
+    """The :class:`ProviderView` of ``tool``'s advertised schema, shared by the rules checking
     ``tool`` (rebuilt when another tool was indexed in between)."""
     slot = ctx.memo("schema-index", lambda: [None, None])
     if slot[0] is not tool:
         # one slot: run_rules runs every rule on a tool before the next tool, and keeping
         # every tool's index alive would make the garbage collector rescan them all
-        slot[0], slot[1] = tool, SchemaIndex(tool.advertised)
+        slot[0], slot[1] = tool, ProviderView(tool.advertised)
     return slot[1]
 
 
@@ -110,7 +111,7 @@ def types_of(schema: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def is_object_schema(schema: Any) -> bool:
-    """True for a dict schema that describes an object (see :meth:`SchemaIndex.objects`)."""
+    """True for a dict schema that describes an object (see :meth:`ProviderView.objects`)."""
     if not isinstance(schema, Mapping):
         return False
     types = types_of(schema)
@@ -236,19 +237,6 @@ def catalog_members(
     return out
 
 
-def tool_pointer(tool: Tool, *tokens: str) -> str:
-    """File pointer of a field of the tool object, e.g. the name: ``tool_pointer(t, "name")``.
-
-    For OpenAI Chat tools the fields live under ``/function``.
-    """
-    from schemalint.model import join_pointer
-
-    base = tool.origin.pointer
-    if tool.origin.format == "openai-chat":
-        base += "/function"
-    return join_pointer(base, *tokens)
-
-
 def request_groups(tools: Sequence[Tool]) -> dict[tuple[str, int | None], list[Tool]]:
     """Tools grouped as one request would send them: by file (and JSON Lines line)."""
     groups: dict[tuple[str, int | None], list[Tool]] = {}
@@ -282,7 +270,7 @@ def under(pointer: str, prefixes: Sequence[str]) -> bool:
 
 
 def keyword_findings(
-    index: SchemaIndex,
+    index: ProviderView,
     table: Mapping[str, tuple[Severity, str, str]],
     target: str,
     *,

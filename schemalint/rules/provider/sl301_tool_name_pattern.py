@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import NAME_AND_ROOT_PROFILES, E, Finding, ProviderRule, W, tool_pointer
-from schemalint.rules.shape.sl006_invalid_tool_name import reports_name
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W
+from schemalint.rules.shape._common import reports
 from schemalint.targets import label
 
 _STRICT_CHARS = re.compile(r"[^A-Za-z0-9_-]")
@@ -41,16 +41,7 @@ def portable_name(name: str, max_length: int = 64) -> str:
 class ToolNamePattern(ProviderRule):
     """The tool name does not match the name pattern of a target provider."""
 
-    code = "SL301"
-    name = "tool-name-pattern"
     severity = E
-    summary = "Tool name breaks a target provider's name pattern or length limit beyond what SL006 reports."
-    targets = NAME_AND_ROOT_PROFILES
-    source = (
-        "OpenAI function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026-08); "
-        "Bedrock API_runtime_ToolSpecification; Gemini API server message kaitranntt/ccs#25 "
-        "(2025-11); MCP 2025-11-25 server/tools §Tool Names — reference §0/§1.1/§2.1/§3.1/§4.2/§5.1"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "max_length": 64,
@@ -58,7 +49,7 @@ class ToolNamePattern(ProviderRule):
     }
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
-        if reports_name(tool, ctx):
+        if reports("SL006", tool, ctx):
             return  # SL006 reports the name against its own format's rule: one fault, one diagnostic
         name = tool.name
         max_len = int(self.option(ctx, "max_length"))
@@ -119,5 +110,5 @@ class ToolNamePattern(ProviderRule):
             for target in ts:
                 yield Finding(
                     target, W if target == "mcp" else E, None, "name", message, hint,
-                    file_pointer=tool_pointer(tool, "name"),
+                    file_pointer=tool.field_pointer("name"),
                 )

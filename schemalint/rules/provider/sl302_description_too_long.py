@@ -13,21 +13,13 @@ from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import Finding, ProviderRule, W, tool_pointer
+from schemalint.rules.provider._common import Finding, ProviderRule, W
 
 
 class DescriptionTooLong(ProviderRule):
     """The tool description is longer than OpenAI has been seen to accept."""
 
-    code = "SL302"
-    name = "description-too-long"
     severity = W
-    summary = "Tool description longer than 1024 characters (OpenAI has refused such requests)."
-    targets = ("openai", "openai-strict")
-    source = (
-        "OpenAI server error string_above_max_length, getsentry/sentry-mcp#106 and OpenHands#4838 "
-        "(2024-11 to 2025-04), UNCONFIRMED today — reference §1.1, §8.1 (2026-08)"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "max_length": 1024,
@@ -48,5 +40,5 @@ class DescriptionTooLong(ProviderRule):
                 f"'Expected a string with maximum length {limit}' for such tools, failing the whole request",
                 f"shorten the description to at most {limit} characters and move per-parameter detail "
                 "into the parameters' own descriptions",
-                file_pointer=tool_pointer(tool, "description"),
+                file_pointer=tool.field_pointer("description"),
             )

@@ -11,18 +11,13 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, tool_pointer
+from schemalint.rules.provider._common import E, Finding, ProviderRule
 
 
 class EmptyDescription(ProviderRule):
     """A description that is present but empty, which Bedrock's length constraint refuses."""
 
-    code = "SL303"
-    name = "empty-description"
     severity = E
-    summary = "Tool description is an empty string (Bedrock requires at least one character)."
-    targets = ("bedrock",)
-    source = "AWS Bedrock API_runtime_ToolSpecification (description min length 1) — reference §5.1 (2026-08)"
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         if tool.description != "":
@@ -36,5 +31,5 @@ class EmptyDescription(ProviderRule):
                 "the description is an empty string; Bedrock refuses the request with a validation "
                 "error (description must have length >= 1)",
                 "write a one-sentence description of what the tool does, or leave the key out",
-                file_pointer=tool_pointer(tool, "description"),
+                file_pointer=tool.field_pointer("description"),
             )

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import NAME_AND_ROOT_PROFILES, E, Finding, ProviderRule, W
-from schemalint.rules.shape.sl002_root_not_object import RootNotObject, _has_key
+from schemalint.rules.provider._common import E, Finding, ProviderRule, W
+from schemalint.rules.shape._common import has_schema_key, reports
 
 _MAY_OMIT = ("openai", "openai-strict", "gemini", "gemini-json", "bedrock")
 _FIELD = {
@@ -41,19 +41,7 @@ _FIELD = {
 class ProviderRootNotObject(ProviderRule):
     """The root of the parameters schema must be an object schema with ``type: "object"``."""
 
-    code = "SL304"
-    name = "provider-root-not-object"
     severity = E
-    summary = (
-        "A target requires a parameters schema the tool's own format lets it omit, or a lower-case "
-        'root "object" (beyond SL002).'
-    )
-    targets = NAME_AND_ROOT_PROFILES
-    source = (
-        "OpenAI error chatanywhere/GPT_API_free#403; Anthropic tool_param.py @ 052d9dd; Gemini "
-        "FunctionDeclaration (Vertex REST); MCP schema.ts 2025-11-25/2026-07-28; Bedrock "
-        "UNCONFIRMED — reference §0, §1.1, §2.1, §3.3, §4.1 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         schema = tool.advertised
@@ -77,7 +65,7 @@ class ProviderRootNotObject(ProviderRule):
                     'write "type": "object" (Gemini accepts the lower-case spelling too)',
                 )
             return
-        if _sl002_reports(tool, ctx):
+        if reports("SL002", tool, ctx):
             return  # SL002 reports a null, non-object or required-but-missing schema
         needing = [t for t in targets if t not in _MAY_OMIT]
         fields = " / ".join(f"`{f}`" for f in dict.fromkeys(_FIELD[t] for t in needing))
@@ -88,13 +76,9 @@ class ProviderRootNotObject(ProviderRule):
                 W if target == "bedrock" else E,
                 None,
                 "missing",
-                f"the tool has {'a null' if _has_key(tool) else 'no'} parameters schema, which its own "
+                f"the tool has {'a null' if has_schema_key(tool) else 'no'} parameters schema, which its own "
                 f"format allows, but the provider requires {fields} to be a schema object and refuses the tool",
                 f'add "{first_field}": {{"type": "object", "properties": {{}}}} (for a tool that takes no '
                 "arguments) when converting it",
             )
 
-
-def _sl002_reports(tool: Tool, ctx: Context) -> bool:
-    """True when SL002 root-not-object reports ``tool`` (then this rule stays silent)."""
-    return any(True for _ in RootNotObject().check_tool(tool, ctx))

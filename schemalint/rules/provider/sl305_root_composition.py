@@ -31,18 +31,7 @@ _BY_TARGET: dict[str, tuple[tuple[str, ...], Severity]] = {
 class RootComposition(ProviderRule):
     """A composition keyword at the root of the parameters schema."""
 
-    code = "SL305"
-    name = "root-composition"
     severity = E
-    summary = (
-        "anyOf/oneOf/allOf (OpenAI: also enum/not/const) at the schema root; one such tool fails the request."
-    )
-    targets = tuple(_BY_TARGET)
-    source = (
-        "OpenAI errors nspady/google-calendar-mcp#39 (2025-06), goruck/home-generative-agent#545 "
-        "(2026-08); Anthropic errors anthropics/claude-code#5973, #40075; MCP schema.ts 2025-11-25 vs "
-        "2026-07-28 — reference §1.1, §2.1, §4.6 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         schema = tool.advertised

@@ -24,18 +24,7 @@ from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index
 class ObjectWithoutProperties(ProviderRule):
     """An object schema that has no ``properties`` (OpenAI) or no non-empty ``properties`` (Gemini)."""
 
-    code = "SL306"
-    name = "object-without-properties"
     severity = E
-    summary = (
-        "Object schema without properties: OpenAI says 'object schema missing properties', "
-        "Gemini wants them non-empty."
-    )
-    targets = ("openai", "openai-strict", "gemini")
-    source = (
-        "OpenAI errors karakeep#1696, kubernetes-mcp-server#340 (context=()); Gemini errors "
-        "agno-agi/agno#2113, pipecat-flows#110 — reference §1.1, §3.2, §4.6 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         if not isinstance(tool.advertised, Mapping):

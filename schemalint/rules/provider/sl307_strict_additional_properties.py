@@ -26,18 +26,7 @@ _MAP_HINT = (
 class StrictAdditionalProperties(ProviderRule):
     """An object in a strict tool whose ``additionalProperties`` is missing or not ``false``."""
 
-    code = "SL307"
-    name = "strict-additional-properties"
     severity = E
-    summary = (
-        "Strict tools need additionalProperties: false on every object (OpenAI, Anthropic, Bedrock strict)."
-    )
-    targets = ("openai-strict", "anthropic-strict", "bedrock")
-    source = (
-        "OpenAI structured-outputs 'Supported schemas' + openai-agents-mcp#2; Anthropic "
-        "structured-outputs 'JSON Schema limitations'; Bedrock via pydantic-ai providers/bedrock.py "
-        "(2026-05-19) — reference §1.3, §2.2, §5.1 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         if not isinstance(tool.advertised, Mapping):

@@ -19,15 +19,7 @@ from schemalint.rules.provider._common import E, Finding, ProviderRule, index_fo
 class StrictRequiredAllProperties(ProviderRule):
     """An object in an OpenAI strict tool whose ``required`` does not list every property."""
 
-    code = "SL308"
-    name = "strict-required-all-properties"
     severity = E
-    summary = "OpenAI strict: every key of properties must be listed in required (optional = nullable)."
-    targets = ("openai-strict",)
-    source = (
-        "OpenAI structured-outputs 'All fields must be required' (developers.openai.com, read via "
-        "mirror 2026-08); errors ash-project/ash_ai#155 — reference §1.3"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)

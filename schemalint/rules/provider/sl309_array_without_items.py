@@ -21,15 +21,7 @@ _TYPING = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
 class ArrayWithoutItems(ProviderRule):
     """An ``array`` schema without ``items`` (or, strict, with untyped items)."""
 
-    code = "SL309"
-    name = "array-without-items"
     severity = E
-    summary = "Array schema without items: OpenAI answers 400 'array schema missing items'."
-    targets = ("openai", "openai-strict")
-    source = (
-        "OpenAI error quoted in open-webui/open-webui#14115 (fix PR #16343); pydantic-ai#4425 for "
-        "strict untyped items — reference §1.3 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)

@@ -22,17 +22,7 @@ _TYPED = frozenset(("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", 
 class UntypedParameter(ProviderRule):
     """A parameter (any depth) whose schema says nothing about its type."""
 
-    code = "SL310"
-    name = "untyped-parameter"
     severity = W
-    summary = (
-        "Parameter without a type: Gemini refuses it; clients such as Claude Code send its value as a string."
-    )
-    targets = ("anthropic", "anthropic-strict", "gemini", "mcp", "ollama")
-    source = (
-        "ablative-io/aion#82 (Claude Code stringifies untyped MCP parameters, shared case 024); Gemini "
-        "error zereight/gitlab-mcp#166 — reference §3.2, §5.3 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)

@@ -95,18 +95,7 @@ TABLE = {
 class OpenAIStrictUnsupportedKeyword(ProviderRule):
     """A JSON Schema keyword OpenAI strict mode refuses (errors) or does not document (warnings)."""
 
-    code = "SL311"
-    name = "openai-strict-unsupported-keyword"
     severity = E
-    summary = (
-        "Keyword outside OpenAI's strict-mode subset (allOf, not, if/then/else, oneOf, "
-        "default, unknown format...)."
-    )
-    targets = ("openai-strict",)
-    source = (
-        "OpenAI structured-outputs 'Supported schemas' (developers.openai.com, read 2026-08 via mirror); "
-        "errors makenotion/notion-mcp-server#102; pydantic-ai profiles/openai.py @ 4fda389 — reference §1.3"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)

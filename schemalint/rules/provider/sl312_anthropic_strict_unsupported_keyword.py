@@ -66,18 +66,7 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
     """A JSON Schema feature Anthropic's strict-tool grammar compiler refuses (errors) or does not "
     "list (warnings)."""
 
-    code = "SL312"
-    name = "anthropic-strict-unsupported-keyword"
     severity = E
-    summary = (
-        "Keyword outside Anthropic's strict subset (numeric/string/array limits, complex "
-        "enums, external $ref...)."
-    )
-    targets = ("anthropic-strict",)
-    source = (
-        "Anthropic structured-outputs 'JSON Schema limitations' and strict-tool-use (platform.claude.com, "
-        "read 2026-08 via mirror); anthropic-sdk-python _transform.py @ 597d43b — reference §2.2, §2.3"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)

@@ -77,19 +77,7 @@ _NUMBER_FORMATS = {"number": ("float", "double"), "integer": ("int32", "int64")}
 class GeminiUnsupportedKeyword(ProviderRule):
     """A schema key outside the Gemini ``parameters`` Schema fields, or a field value it cannot hold."""
 
-    code = "SL313"
-    name = "gemini-unsupported-keyword"
     severity = E
-    summary = (
-        "Key outside Gemini's OpenAPI Schema subset ($ref, additionalProperties, "
-        "const...): 400 'Unknown name'."
-    )
-    targets = ("gemini",)
-    source = (
-        "Gemini API Schema (js-genai types.Schema; Vertex REST v1 Schema, read 2026-08); errors "
-        "nanbingxyz/5ire#42, openswarm-ai/openswarm#24, zed-industries/zed#44875; Firebase "
-        "ai.schemashared (format) — reference §3.2"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)

@@ -29,18 +29,7 @@ TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object", 
 class GeminiInvalidType(ProviderRule):
     """A ``type`` value Gemini's Schema proto cannot hold, or none on a union (``anyOf``) node."""
 
-    code = "SL314"
-    name = "gemini-invalid-type"
     severity = E
-    summary = (
-        "type is a list, an unknown name or missing on an anyOf node; Gemini parameters take one type "
-        "(use nullable: true for null)."
-    )
-    targets = ("gemini",)
-    source = (
-        "Gemini errors zed-industries/zed#53919, prism-php/prism#974, aoci-spec/aoci-code#61 (case 007); "
-        "js-genai types.Type — reference §3.2 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)

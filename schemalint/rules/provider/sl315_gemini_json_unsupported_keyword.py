@@ -39,18 +39,7 @@ TABLE = {
 class GeminiJsonUnsupportedKeyword(ProviderRule):
     """A keyword Gemini's ``parametersJsonSchema`` may ignore or refuse (UNCONFIRMED, warnings)."""
 
-    code = "SL315"
-    name = "gemini-json-unsupported-keyword"
     severity = W
-    summary = (
-        "Keyword Gemini parametersJsonSchema may ignore or refuse (allOf, not, if, "
-        "exclusive*, const, $schema)."
-    )
-    targets = ("gemini-json",)
-    source = (
-        "pydantic-ai GoogleJsonSchemaTransformer @ 4fda389 (PR #3464, 2025-11-18); gemini_ex structured "
-        "outputs guide — reference §3.3, §3.4, §8.6 (2026-08), UNCONFIRMED"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         yield from keyword_findings(index_for(tool, ctx), TABLE, "gemini-json", skip_under_flagged=True)

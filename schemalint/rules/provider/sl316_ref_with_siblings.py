@@ -23,18 +23,7 @@ _OLD_DRAFTS = ("draft-07", "draft-06", "draft-04", "draft-03")
 class RefWithSiblings(ProviderRule):
     """``$ref`` next to other keywords, which a target drops or refuses."""
 
-    code = "SL316"
-    name = "ref-with-siblings"
     severity = E
-    summary = (
-        "$ref with sibling keywords: OpenAI strict refuses it; Anthropic's SDK and "
-        "draft-07 drop the siblings."
-    )
-    targets = ("openai-strict", "anthropic-strict", "mcp")
-    source = (
-        "openai-python lib/_pydantic.py @ e43b422 (2026-08-21); anthropic-sdk-python _transform.py @ "
-        "597d43b; JSON Schema draft-07 core §8.3 — reference §1.3, §2.3, §6"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         root = tool.advertised

@@ -33,15 +33,7 @@ def recursive_refs(root: object) -> list[tuple[str, str]]:
 class RecursiveSchema(ProviderRule):
     """A self-referential schema, which Anthropic's strict grammar compiler refuses."""
 
-    code = "SL317"
-    name = "recursive-schema"
     severity = E
-    summary = "Recursive $ref: Anthropic strict tools refuse recursive schemas."
-    targets = ("anthropic-strict", "bedrock")
-    source = (
-        "Anthropic structured-outputs 'JSON Schema limitations' (platform.claude.com, read 2026-08 via "
-        "mirror); Bedrock via pydantic-ai BedrockJsonSchemaTransformer (3P) — reference §2.2, §5.1"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         active = [t for t in targets if t != "bedrock" or tool.strict]

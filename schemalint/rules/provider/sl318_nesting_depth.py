@@ -44,16 +44,7 @@ def deepest(tool: Tool, ctx: Context) -> tuple[int, str, str]:
 class NestingDepth(ProviderRule):
     """Object/array nesting deeper than the target's limit."""
 
-    code = "SL318"
-    name = "nesting-depth"
     severity = E
-    summary = "Objects/arrays nested deeper than the provider's limit (OpenAI strict 10; Gemini UNCONFIRMED)."
-    targets = ("openai-strict", "gemini", "gemini-json")
-    source = (
-        "OpenAI structured-outputs 'Objects have limitations on nesting depth and size' (read 2026-08 via "
-        "mirror), tidyverse/ellmer#671; Gemini error google-gemini/gemini-cli#6031 (value UNCONFIRMED) — "
-        "reference §1.3, §3.1, §8.2, §8.6"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "openai_max_depth": 10,

@@ -26,18 +26,7 @@ _HINT = (
 class StrictSchemaSize(ProviderRule):
     """Property count, enum count or string budget of an OpenAI strict schema above the limit."""
 
-    code = "SL319"
-    name = "strict-schema-size"
     severity = E
-    summary = (
-        "OpenAI strict schema too large: > 5000 properties, > 1000 enum values or > "
-        "120,000 characters of names."
-    )
-    targets = ("openai-strict",)
-    source = (
-        "OpenAI structured-outputs 'Objects have limitations on nesting depth and size' "
-        "(developers.openai.com, read 2026-08 via mirror) — reference §1.3"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "max_properties": 5000,

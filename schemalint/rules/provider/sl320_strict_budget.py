@@ -48,17 +48,7 @@ def budget_counts(tool: Tool, ctx: Context) -> tuple[int, int]:
 class StrictBudget(ProviderRule):
     """Whole-request limits of Anthropic strict tools: 20 tools, 24 optional and 16 union parameters."""
 
-    code = "SL320"
-    name = "strict-budget"
     severity = E
-    summary = (
-        "Anthropic strict: > 20 strict tools, > 24 optional or > 16 anyOf/type-array parameters per request."
-    )
-    targets = ("anthropic-strict", "bedrock")
-    source = (
-        "Anthropic structured-outputs and strict-tool-use (platform.claude.com, read 2026-08 via mirror); "
-        "pydantic-ai BedrockJsonSchemaTransformer (3P) — reference §2.2, §5.1"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "max_strict_tools": 20,

@@ -40,15 +40,7 @@ def request_key(tool: Tool) -> str:
 class TooManyTools(ProviderRule):
     """One request (file) declares more tools than the target accepts."""
 
-    code = "SL321"
-    name = "too-many-tools"
     severity = E
-    summary = "More tools in one request than the provider accepts (OpenAI 128, Gemini 512)."
-    targets = ("openai", "openai-strict", "gemini", "gemini-json")
-    source = (
-        "openai-python create_eval_completions_run_data_source_param.py @ e43b422 (2026-08-21); Gemini "
-        "error google-gemini/gemini-cli#19083 (2026) — reference §1.1, §3.1"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "openai_max_tools": 128,

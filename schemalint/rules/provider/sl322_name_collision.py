@@ -17,12 +17,10 @@ from typing import Any, ClassVar
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
-    NAME_AND_ROOT_PROFILES,
     Finding,
     ProviderRule,
     W,
     catalog_members,
-    tool_pointer,
 )
 
 _PATTERNS = {"gemini": re.compile(r"[^A-Za-z0-9_.:-]"), "mcp": re.compile(r"[^A-Za-z0-9_.-]")}
@@ -38,18 +36,7 @@ def fitted_name(name: str, target: str, max_length: int) -> str:
 class NameCollision(ProviderRule):
     """Distinct tool names that collide after the target's name pattern and length are applied."""
 
-    code = "SL322"
-    name = "name-collision"
     severity = W
-    summary = (
-        "Two tool names become one once fitted to the provider's name pattern/length "
-        "(calls go to the wrong tool)."
-    )
-    targets = NAME_AND_ROOT_PROFILES
-    source = (
-        "MCP 2025-11-25/2026-07-28 server/tools §Tool Names; provider name patterns of reference "
-        "§0, §4.2, §4.6 (2026-08)"
-    )
 
     options: ClassVar[Mapping[str, Any]] = {
         "max_length": 64,
@@ -82,7 +69,7 @@ class NameCollision(ProviderRule):
                         "wrong tool",
                         "give the tools names that differ within the first 64 characters using only letters, "
                         "digits, '_' and '-' (e.g. prefix with the server name)",
-                        file_pointer=tool_pointer(tool, "name"),
+                        file_pointer=tool.field_pointer("name"),
                     )
                 )
         for tool, findings in out.values():

@@ -35,15 +35,7 @@ TABLE = {
 class BedrockStrictUnsupportedKeyword(ProviderRule):
     """Numeric bounds and array limits that Bedrock strict tools refuse."""
 
-    code = "SL323"
-    name = "bedrock-strict-unsupported-keyword"
     severity = E
-    summary = "Bedrock strict tools refuse minimum/maximum/exclusive*/multipleOf, maxItems and minItems > 1."
-    targets = ("bedrock",)
-    source = (
-        "pydantic-ai providers/bedrock.py @ 4fda389 (tested 2026-05-19), AWS Bedrock structured-output "
-        "user guide — reference §5.1 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         if not tool.strict:

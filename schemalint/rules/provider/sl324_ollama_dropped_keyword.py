@@ -45,18 +45,7 @@ DROPPED = (
 class OllamaDroppedKeyword(ProviderRule):
     """A constraining keyword Ollama's tool structs drop, so the model is never told about it."""
 
-    code = "SL324"
-    name = "ollama-dropped-keyword"
     severity = W
-    summary = (
-        "Constraint Ollama silently drops (pattern, format, minimum, const, oneOf...): the "
-        "model never sees it."
-    )
-    targets = ("ollama",)
-    source = (
-        "ollama/ollama api/types.go ToolFunctionParameters/ToolProperty (read via verbatim copies, "
-        "commit UNCONFIRMED) — reference §5.3 (2026-08)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)

@@ -33,19 +33,7 @@ class PropertyKeyPattern(ProviderRule):
     """A top-level property key outside ``^[a-zA-Z0-9_.-]{1,64}$`` (brackets, spaces, over 64
     characters, non-ASCII letters)."""
 
-    code = "SL325"
-    name = "property-key-pattern"
     severity = E
-    summary = (
-        "Top-level property key outside ^[a-zA-Z0-9_.-]{1,64}$: Anthropic and Bedrock refuse the "
-        "whole request."
-    )
-    targets = ("anthropic", "anthropic-strict", "bedrock", "mcp")
-    source = (
-        "Anthropic/Bedrock 400 'Property keys should match pattern ^[a-zA-Z0-9_.-]{1,64}$': "
-        "beautyfree/appstore-connect-mcp#2, decocms/studio#6874, PrefectHQ/fastmcp#839, "
-        "aws-solutions-library-samples/accelerated-intelligent-document-processing-on-aws#709 (2025-2026)"
-    )
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         schema = tool.advertised

@@ -13,7 +13,4 @@ from schemalint.rules.base import Rule
 class UnreadableSource(Rule):
     """A source file that is not valid UTF-8 JSON, JSON Lines or YAML (RFC 8259, YAML 1.1)."""
 
-    code = "SL000"
-    name = "unreadable-source"
     severity = Severity.ERROR
-    summary = "The file cannot be read, decoded or parsed; no tool in it is checked."

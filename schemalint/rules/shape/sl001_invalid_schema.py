@@ -25,29 +25,15 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import schemalint.schema as vocabulary
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.shape._common import NONSTANDARD_TYPES
 from schemalint.schema.dialect import dialect_of, fast_validator
 from schemalint.schema.index import MAX_DEPTH, index_schema
 
 STANDARD_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
 """The seven primitive type names of JSON Schema (Validation draft-07 section 6.1.1)."""
-
-NONSTANDARD_TYPES: dict[str, str | None] = {
-    "dict": "object", "map": "object", "hashmap": "object", "hash": "object", "record": "object",
-    "struct": "object", "json": "object", "jsonobject": "object", "obj": "object",
-    "float": "number", "double": "number", "decimal": "number", "real": "number", "float64": "number",
-    "float32": "number", "num": "number", "bigdecimal": "number",
-    "int": "integer", "long": "integer", "short": "integer", "byte": "integer", "bigint": "integer",
-    "int32": "integer", "int64": "integer", "uint": "integer",
-    "str": "string", "char": "string", "text": "string", "date": "string", "datetime": "string",
-    "enum": "string",
-    "bool": "boolean",
-    "list": "array", "arraylist": "array", "tuple": "array", "set": "array", "sequence": "array",
-    "none": "null", "nonetype": "null", "nil": "null",
-    "any": None, "": None,
-}
-"""Type names seen in the wild (lower-cased) -> the JSON Schema type to use (``None``: omit ``type``)."""
 
 _GEMINI_FORMATS = ("gemini",)
 
@@ -72,11 +58,9 @@ def _describe(value: Any) -> str:
     return kind
 
 
-_MAP_KEYWORDS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependencies",
-                           "dependentSchemas"})
-_LIST_KEYWORDS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_SCHEMA_KEYWORDS = frozenset({"not", "if", "then", "else", "items", "additionalProperties", "additionalItems",
-                              "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"})
+_MAP_KEYWORDS = vocabulary.MAPS
+_LIST_KEYWORDS = vocabulary.ARRAYS
+_SCHEMA_KEYWORDS = vocabulary.SINGLE
 
 
 def token_role(tokens: list[Any]) -> tuple[str, str]:
@@ -138,12 +122,7 @@ class InvalidSchema(Rule):
     function" (reference/provider-constraints.md §1.7).
     """
 
-    code = "SL001"
-    name = "invalid-schema"
     severity = Severity.ERROR
-    summary = "The schema fails its dialect's metaschema (type \"dict\", a property that is not a schema...)."
-    source = ("JSON Schema Validation draft-07 §6.1.1; json-schema.org metaschemas draft-04..2020-12 "
-              "(bundled by jsonschema-specifications 2025)")
     catalog_from_tools = True  # check_catalog summarises, per file, what check_tool gathered
 
     def _dialect_files(self, ctx: Context) -> dict[str, _DialectFile]:

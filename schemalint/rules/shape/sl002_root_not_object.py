@@ -43,7 +43,7 @@ from collections.abc import Iterator, Mapping
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.shape.sl001_invalid_schema import NONSTANDARD_TYPES
+from schemalint.rules.shape._common import NONSTANDARD_TYPES, has_schema_key
 
 _OPTIONAL_SCHEMA_FORMATS = frozenset({"openai-chat", "openai-responses", "function", "gemini",
                                       "docker-arguments"})
@@ -80,12 +80,7 @@ class RootNotObject(Rule):
     §1.7); Anthropic define-tools (``input_schema`` typed ``type: object``).
     """
 
-    code = "SL002"
-    name = "root-not-object"
     severity = Severity.ERROR
-    summary = "The input schema is missing, not an object, or its root lacks `type: object`."
-    source = ("MCP specification 2025-11-25 server/tools; openai-python function_definition.py @ e43b422 "
-              "(2026-08-21); Anthropic tool-use docs define-tools (2026)")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         fmt = tool.origin.format
@@ -94,7 +89,7 @@ class RootNotObject(Rule):
         if tool.schema_view == "json-string":
             yield self._encoded_note(tool, key)
         # Python sources (pydantic, MCP servers...) carry the schema without a key in a file.
-        if schema is None and (tool.schema_path is None or not _has_key(tool)):
+        if schema is None and (tool.schema_path is None or not has_schema_key(tool)):
             if fmt in _OPTIONAL_SCHEMA_FORMATS:
                 return  # documented form of a tool without arguments
             yield self.diag(
@@ -180,18 +175,3 @@ class RootNotObject(Rule):
 _OBJECT_TYPED_FORMATS = frozenset({"openai-chat", "openai-responses", "anthropic", "mcp", "gemini",
                                    "gemini-json", "bedrock"})
 """Tool shapes whose provider types the schema field as a JSON object (a string there is refused)."""
-
-
-def _has_key(tool: Tool) -> bool:
-    """True when the key at ``tool.schema_path`` is present in the tool object (even if null)."""
-    from schemalint.model import split_pointer
-
-    tokens = split_pointer(tool.schema_path or "")
-    if not tokens:
-        return False
-    node: object = tool.raw or {}
-    for token in tokens[:-1]:
-        if not isinstance(node, Mapping):
-            return False
-        node = node.get(token)
-    return isinstance(node, Mapping) and tokens[-1] in node

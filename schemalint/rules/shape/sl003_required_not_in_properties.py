@@ -27,14 +27,14 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import schemalint.schema as vocabulary
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
 from schemalint.schema.index import SchemaNode, index_schema
 from schemalint.schema.patterns import search
 from schemalint.schema.walk import resolve_local_ref
 
-_SAME_INSTANCE_CHILD = frozenset({"allOf", "anyOf", "oneOf", "if", "then", "else", "not", "dependentSchemas",
-                                  "dependencies"})
+_SAME_INSTANCE_CHILD = vocabulary.SAME_INSTANCE
 """Keywords that lead to a subschema of the same instance as its parent."""
 
 _CONJUNCTIVE = ("allOf", "if", "then", "else")
@@ -106,12 +106,7 @@ class RequiredNotInProperties(Rule):
     defined" (provider-constraints.md §3.2).
     """
 
-    code = "SL003"
-    name = "required-not-in-properties"
     severity = Severity.ERROR
-    summary = "`required` lists a property that `properties` does not declare (at any depth)."
-    source = ("JSON Schema Validation draft-07 §6.5.3-6.5.4; Gemini API 400 'parameters.required[0]: "
-              "property is not defined' (iBUHub/AIStudioToAPI#154, 2025)")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         root = tool.advertised

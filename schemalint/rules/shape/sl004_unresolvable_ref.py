@@ -71,12 +71,7 @@ class UnresolvableRef(Rule):
     limitations (no external ``$ref``); MCP tools (no network ``$ref``).
     """
 
-    code = "SL004"
-    name = "unresolvable-ref"
     severity = Severity.ERROR
-    summary = "A `$ref` points at nothing in the schema, or at another document (never fetched)."
-    source = ("JSON Schema Core draft-07 §8.3, 2020-12 §8.2.3.1; Anthropic structured outputs limitations "
-              "(2026); MCP specification 2025-11-25 server/tools")
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         yield from self._check(tool, tool.advertised, tool.schema_pointer)

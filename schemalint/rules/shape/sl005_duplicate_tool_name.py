@@ -55,11 +55,7 @@ class DuplicateToolName(Rule):
     Source: Anthropic tool use docs (unique tool names per request); MCP 2025-11-25 server/tools.
     """
 
-    code = "SL005"
-    name = "duplicate-tool-name"
     severity = Severity.ERROR
-    summary = "Two tools in the same tools list have the same name."
-    source = "Anthropic tool use docs (2026); MCP specification 2025-11-25 server/tools"
 
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
         first: dict[tuple[Any, ...], Tool] = {}

@@ -90,11 +90,6 @@ def _problem(name: str, pattern: NamePattern) -> str:
     return f"contains {shown}" if shown else "does not match the pattern"
 
 
-def _name_pointer(tool: Tool) -> str:
-    sub = "/function/name" if tool.origin.format == "openai-chat" else "/name"
-    return tool.origin.pointer + sub
-
-
 class InvalidToolName(Rule):
     """A tool name is empty or breaks the name pattern of its provider (or a ``--target``).
 
@@ -102,12 +97,7 @@ class InvalidToolName(Rule):
     FunctionDeclaration; MCP 2025-11-25 (provider-constraints.md §0, §7).
     """
 
-    code = "SL006"
-    name = "invalid-tool-name"
     severity = Severity.ERROR
-    summary = "The tool name is empty or does not match the provider's pattern (e.g. ^[a-zA-Z0-9_-]{1,64}$)."
-    source = ("openai-python function_definition.py @ e43b422 (2026-08-21); Anthropic define-tools (2026); "
-              "Gemini FunctionDeclaration (2025-11); MCP specification 2025-11-25 / SEP-986")
 
     options: ClassVar[Mapping[str, Any]] = {
         "pattern": "",
@@ -118,7 +108,7 @@ class InvalidToolName(Rule):
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         name = tool.name
-        where = _name_pointer(tool)
+        where = tool.field_pointer("name")
         if not name.strip():
             yield self.diag(
                 tool, None, "the tool has no name (or an empty one); the model cannot call it and providers "
@@ -166,13 +156,3 @@ class InvalidToolName(Rule):
                 "tool to OpenAI or Anthropic is refused (they require ^[a-zA-Z0-9_-]{1,64}$)",
                 hint=f"rename it, e.g. {suggest(name)!r}", severity=Severity.WARNING, file_pointer=where,
             )
-
-
-_INSTANCE = InvalidToolName()
-
-
-def reports_name(tool: Tool, ctx: Context) -> bool:
-    """True when SL006 reports ``tool``'s name in ``ctx`` (empty, configured ``pattern`` missed,
-    or its own format's pattern missed). SL301 stays silent then, so that one bad name yields
-    one diagnostic; it runs the check itself, so this holds even when SL006 is not selected."""
-    return any(True for _ in _INSTANCE.check_tool(tool, ctx))

@@ -17,7 +17,7 @@ the most important factor in tool performance", 2026); openai-python
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
@@ -30,24 +30,17 @@ class MissingDescription(Rule):
     FunctionDeclaration (provider-constraints.md §3.1).
     """
 
-    code = "SL007"
-    name = "missing-description"
     severity = Severity.WARNING
-    summary = "The tool has no description (or an empty one), so the model must guess its purpose."
-    source = "Anthropic tool use docs define-tools (2026); AWS Bedrock ToolSpecification; Gemini v1beta docs"
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         if tool.description is not None and tool.description.strip():
             return
-        raw = tool.raw or {}
-        fields = raw.get("function") if tool.origin.format == "openai-chat" else raw
-        present = isinstance(fields, Mapping) and "description" in fields
-        base = tool.origin.pointer + ("/function" if tool.origin.format == "openai-chat" else "")
+        present = "description" in tool.fields
         what = "an empty description" if present else "no description"
         yield self.diag(
             tool, None,
             f"tool {tool.name!r} has {what}; the model has only the name to decide when to call it and "
             "what to pass (Bedrock refuses an empty description)",
             hint="describe what the tool does, when to use it and what it returns, in one to three sentences",
-            file_pointer=base + ("/description" if present else ""),
+            file_pointer=tool.field_pointer("description") if present else tool.field_pointer(),
         )

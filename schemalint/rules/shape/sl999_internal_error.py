@@ -17,7 +17,4 @@ class InternalError(Rule):
     """A rule raised an exception on a tool or on the catalog; the message names the rule, the
     exception and the innermost traceback line, and asks for a bug report."""
 
-    code = "SL999"
-    name = "internal-error"
     severity = Severity.ERROR
-    summary = "schemalint crashed in a rule on this tool; a bug in schemalint to report, not a finding."
