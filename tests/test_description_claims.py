@@ -70,6 +70,23 @@ def test_claim(tmp_path: Path, case: tuple[str, str, str, dict[str, Any], bool])
         assert '"' in d.message  # the text is quoted
 
 
+@pytest.mark.parametrize("desc", [
+    "Valid options are 'movie', 'series', and 'episode'",  # BFCL: the Oxford comma
+    "Valid options are 'movie', 'series' and 'episode'.",
+    "One of 'movie', 'series', or 'episode'.",
+    "One of `movie`, `series`, and `episode`.",
+    'Allowed values: "movie", "series" or "episode".',
+    "Valid options are 'movie', 'series', & 'episode'",
+])
+def test_sl205_keeps_the_last_item_of_a_quoted_list(tmp_path: Path, desc: str) -> None:
+    [no_enum] = _run(tmp_path, "SL205", {"type": "string", "description": desc})
+    assert no_enum.hint == 'declare them: "enum": ["movie", "series", "episode"]', no_enum.hint
+    [short] = _run(tmp_path, "SL205", {"type": "string", "description": desc, "enum": ["movie", "series"]})
+    assert "`episode`" in short.message
+    assert not _run(tmp_path, "SL205", {"type": "string", "description": desc,
+                                        "enum": ["movie", "series", "episode"]})
+
+
 def test_sl203_message_names_every_gap(tmp_path: Path) -> None:
     [d] = _run(tmp_path, "SL203", {"type": INT, "description": "Page size (1-50, default: 10)", "default": None})
     assert '"(1-50,"' in d.message or "(1-50" in d.message

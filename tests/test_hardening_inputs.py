@@ -202,6 +202,34 @@ def test_twenty_thousand_nested_properties_in_snapshot_and_diff(tmp_path: Path) 
     assert "not classified" in line
 
 
+def test_show_of_twenty_thousand_nested_properties_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "deep.json").write_text(deep_tool(20_000, "object"))
+    for fmt in ("text", "json"):
+        line = one_line_error(run_cli("show", "d", "deep.json", "--format", fmt, cwd=tmp_path, timeout=300))
+        assert "tool 'd' (deep.json)" in line and "nests more than 1,000 levels" in line
+
+
+@pytest.mark.parametrize("where", ["key", "pattern", "enum", "description"])
+def test_a_lone_surrogate_in_a_schema_is_an_sl001_finding_not_a_crash(tmp_path: Path, where: str) -> None:
+    prop = {"key": '"k\\ud800":{"type":"string"}',
+            "pattern": '"k":{"type":"string","pattern":"^a\\ud800+$","examples":["a\\ud800"]}',
+            "enum": '"k":{"type":"string","enum":["x\\ud800","y"],"default":"x\\ud800"}',
+            "description": '"k":{"type":"string","description":"Valid options are \'a\\ud800\' and \'b\'."}',
+            }[where]
+    (tmp_path / "t.json").write_text('{"name":"s","description":"S \\ud800.","inputSchema":{"type":"object",'
+                                     '"properties":{' + prop + '}}}')
+    proc = run_cli("check", "t.json", "--format", "json", cwd=tmp_path)
+    no_traceback(proc)
+    report = assert_json(proc.stdout)
+    assert isinstance(report, dict)
+    found = [(d["code"], d["pointer"], d["message"]) for d in report["diagnostics"]]
+    assert not [c for c, _, _ in found if c == "SL999"], found
+    assert [p for c, p, m in found if c == "SL001" and "lone surrogate" in m
+            and p.startswith("/inputSchema/properties/k")], found
+    proc = run_cli("snapshot", "t.json", "--dir", "snaps", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_a_schema_just_under_the_render_depth_is_snapshotted(tmp_path: Path) -> None:
     (tmp_path / "t.json").write_text(deep_tool(400, "object"))  # 800 JSON levels
     proc = run_cli("snapshot", "t.json", "--dir", "snaps", cwd=tmp_path)

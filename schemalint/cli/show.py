@@ -53,4 +53,11 @@ def show(
         close = difflib.get_close_matches(tool, names, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise fail(f"no tool named {tool!r} in {', '.join(srcs)} ({len(names)} tools){hint}")
+    from schemalint.diff.render import MAX_RENDER_DEPTH, nesting_depth
+
+    for t in matches:  # to_draft7, json and rich recurse per level: refuse what would overflow
+        parts = [t.advertised] + ([t.runtime.input, t.runtime.output] if t.runtime else [])
+        if any(nesting_depth(p, MAX_RENDER_DEPTH) > MAX_RENDER_DEPTH for p in parts):
+            raise fail(f"tool {t.name!r} ({t.origin.file}): its schema nests more than "
+                       f"{MAX_RENDER_DEPTH:,} levels deep; it is not shown")
     get_reporter(output_format, "render_shows")([build_view(t) for t in matches], sys.stdout)

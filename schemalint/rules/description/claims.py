@@ -234,7 +234,7 @@ _VALUES_MARKER = re.compile(
     r"must\s+be\s+either|either)\s*(:)?\s*",
     re.I,
 )
-_QUOTED = re.compile(r"\s*(?:,|\||/|\bor\b|,\s*or\b|\band\b)?\s*([`'\"])([^`'\"\n]{1,40})\1")
+_QUOTED = re.compile(r"\s*(?:,\s*(?:or|and|&)\b|,\s*&|,|\||/|\bor\b|\band\b|&)?\s*([`'\"])([^`'\"\n]{1,40})\1")
 _BARE_ITEM = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s\|\s|\s+or\s+|/)?\s*([A-Za-z0-9_](?:[\w-]|\.(?=\w)){0,29})")
 _VERB_BEFORE = re.compile(r"\b(?:use|pass|set|specify|provide|supply|give|include)\s+$", re.I)
 _OPEN_LIST = re.compile(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|\.\.\.|…)|,\s*\.\.\.)", re.I)

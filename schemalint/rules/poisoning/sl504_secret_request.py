@@ -59,6 +59,25 @@ _SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|pass|credential|cred|auth
 """A parameter whose name says it carries a secret (then asking for one is the tool's purpose)."""
 
 
+_PURPOSE_VERB = re.compile(r"read|load|open|access|fetch|retrieve|cat|print|extract|dump|copy", re.I)
+_ONWARD = re.compile(r"\b(?:include|attach|append|add|send|pass|put|insert|embed|provide|supply|upload|forward|"
+                     r"paste|give|share|before|first|otherwise|sidenote|parameter|argument|field)\b", re.I)
+"""What turns a read into a request: forwarding the content, or doing it before the tool runs."""
+
+
+def _states_purpose(t: Text, m: re.Match[str]) -> bool:
+    """True when ``m`` (a secret-file read) is the tool's own purpose: the tool description opens
+    with the reading verb ("Load environment variables from a .env file.") and that sentence
+    neither forwards what is read nor asks for it before or besides the call."""
+    if t.role != "description" or t.prop or t.text[:m.start("verb")].strip():
+        return False
+    if not _PURPOSE_VERB.fullmatch(m.group("verb")):
+        return False
+    end = re.search(r"[.!?](?:\s|$)|\n", t.text[m.end():])
+    sentence = t.text[m.end("verb"):m.end() + (end.start() if end else len(t.text))]
+    return _ONWARD.search(sentence) is None
+
+
 def _property_names(tool: Tool) -> set[str]:
     schema = tool.advertised
     names: set[str] = set()
@@ -108,7 +127,7 @@ class SecretRequest(Rule):
     def _check(self, tool: Tool, texts: list[Text]) -> Iterator[Diagnostic]:
         params = _property_names(tool)
         for t in texts:
-            found = list(secret_requests(t.text, params))
+            found = [f for f in secret_requests(t.text, params) if not _states_purpose(t, f[0])]
             if not found:
                 continue
             m, _, what = found[0]

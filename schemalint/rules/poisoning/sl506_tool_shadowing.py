@@ -22,21 +22,28 @@ _CHANGE = (r"(?:set|add|include|send|bcc|cc|change|replace|redirect|forward|copy
 _MODAL = (r"(?:(?:you\s+)?(?:must|should|shall|always|also|make\s+sure\s+(?:to\s+)?|remember\s+to|"
           r"be\s+sure\s+to|ensure\s+(?:that\s+)?(?:you\s+)?|need\s+to|have\s+to|will\s+need\s+to)\s+)*")
 
+_SENT = r"(?:go\s+to|(?:sent|routed|redirected|forwarded|copied|addressed)\s+to)\b"
 PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(
         rf"\b(?:when(?:ever)?|before|after|each\s+time|every\s+time|if)\s+(?:you\s+)?(?:are\s+)?"
         rf"(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\s+(?:the\s+)?{_NAME}"
         rf"\s*,?\s+(?:then\s+)?{_MODAL}{_CHANGE}", re.I),
     re.compile(
-        rf"\b(?:the\s+)?{_NAME}\s+(?:must|should|shall)\s+(?:always|never|only|also)\s+(?:be\s+)?"
-        rf"(?:sent\s+to|{_CHANGE})", re.I),
+        rf"\b(?:the\s+)?{_NAME}\s+(?:must|should|shall)\s+(?:(?:always|never|only|also)\s+)?(?:be\s+)?"
+        rf"(?:{_SENT}|{_CHANGE})", re.I),
+    re.compile(
+        rf"\b(?:all|every|any|each)\s+(?:[\w-]+\s+){{1,3}}?(?:sent|made|created|issued|done|placed)\s+"
+        rf"(?:with|via|through|using|by)\s+(?:the\s+)?{_NAME}\s+(?:must|should|shall)\s+"
+        rf"(?:(?:always|only|also)\s+)?(?:be\s+)?(?:{_SENT}|{_CHANGE})", re.I),
 )
-""""When using X, always add/send/bcc ...", "X must always send/include ..."."""
+""""When using X, always add/send/bcc ...", "X must (always) send/include ...", "all emails sent
+with X must go to ..."."""
 
 
 _GATES = (
     re.compile(r"\b(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\b", re.I),
-    re.compile(r"\b(?:must|should|shall)\s+(?:always|never|only|also)\b", re.I),
+    re.compile(r"\b(?:must|should|shall)\b", re.I),
+    re.compile(r"\b(?:must|should|shall)\b", re.I),
 )
 """One cheap scan per pattern of :data:`PATTERNS` (whose leading name would be tried at every word)."""
 

@@ -21,6 +21,7 @@ primitive type names) and the draft-04/06/07/2019-09/2020-12 metaschemas
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -173,6 +174,18 @@ class InvalidSchema(Rule):
             )
             return
         validator = fast_validator(choice.dialect)
+        surrogate = _lone_surrogate(schema)
+        if surrogate is not None:
+            # jsonschema-rs takes UTF-8 only; the provider's JSON parser may refuse the text too.
+            yield self.diag(
+                tool, None,
+                "the schema holds a lone surrogate (a \\uD800-\\uDFFF escape without its pair), which is "
+                "not valid Unicode: strict JSON parsers reject it (RFC 8259 section 8.2); the schema was "
+                "checked with it replaced by U+FFFD",
+                hint="remove the escape or write the character it was meant to be",
+                file_pointer=base + surrogate,
+            )
+            schema = json.loads(_SURROGATE.sub("\ufffd", json.dumps(schema, ensure_ascii=False, default=str)))
         try:
             if validator.is_valid(schema):
                 return
@@ -306,6 +319,30 @@ class _DialectFile:
         self.names.update(sorted(names))  # sorted: ties in most_common() keep a fixed order
         if self.first is None:
             self.first = (tool, where)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate code point: in a decoded ``str`` always a lone one (a pair decodes to one character)."""
+
+
+def _lone_surrogate(schema: Any) -> str | None:
+    """The JSON pointer (relative to ``schema``) of the first key or string value holding a lone
+    surrogate, or ``None``; iterative, so a deep schema cannot overflow the stack."""
+    stack: list[tuple[str, Any]] = [("", schema)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, str):
+            if _SURROGATE.search(node):
+                return pointer
+        elif isinstance(node, Mapping):
+            for key, value in reversed(list(node.items())):
+                where = pointer + "/" + escape_token(str(key))
+                if isinstance(key, str) and _SURROGATE.search(key):
+                    return where
+                stack.append((where, value))
+        elif isinstance(node, list):
+            stack.extend((f"{pointer}/{i}", v) for i, v in reversed(list(enumerate(node))))
+    return None
 
 
 def _leaf_errors(errors: Any) -> list[Any]:
