@@ -23,16 +23,16 @@ import gc
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from schemalint.engine.views import relocate
+from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
 from schemalint.loaders.files.documents import Document, ParseProblem, read_document, reportable_problems
 from schemalint.loaders.files.sources import SourceError, expand_sources, is_python_source
 from schemalint.loaders.formats.json_tools import find_tools
 from schemalint.model import CheckResult, Diagnostic, RunContext, Severity, Tool, fingerprint, running
-from schemalint.rules.base import FAIL_RULE_ENV, INTERNAL_ERROR
+from schemalint.rules.base import INTERNAL_ERROR
 
 if TYPE_CHECKING:
     from schemalint.config import Config
@@ -340,78 +340,6 @@ def default_jobs(files: int, text_bytes: int, tools: int = 0) -> int:
         return available_cpus()
     return 1
 
-
-def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
-    """Run every applicable rule over ``tools``; a rule that crashes on a tool yields an
-    ``SL999 internal-error`` diagnostic naming the exception instead of stopping the run.
-    ``ctx.run`` is the current run (:func:`schemalint.model.running`) while the rules run."""
-    with running(ctx.run):
-        active = [r for r in rules if r.applies(ctx)]
-        yield from run_tool_rules(active, tools, ctx)
-        for rule in active:
-            yield from run_catalog_rule(rule, tools, ctx)
-
-
-def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
-    """The per-tool half of :func:`run_rules`: ``check_tool`` of every rule in ``active`` (rules
-    that apply in ``ctx``) on every tool, tool by tool; an exception in a rule becomes an
-    ``SL999 internal-error`` (:func:`internal_error`), the other rules and tools go on.
-    A rule with :attr:`Rule.targets` is not called for a tool none of whose profiles
-    (:meth:`Context.targets_for`) it has: it would find nothing there."""
-    import os
-
-    fail = os.environ.get(FAIL_RULE_ENV)
-    per_profiles: dict[frozenset[str], list[Rule]] = {}
-    for tool in tools:
-        profiles = ctx.targets_for(tool)
-        rules = per_profiles.get(profiles)
-        if rules is None:
-            rules = per_profiles[profiles] = [r for r in active if not r.targets or not profiles.isdisjoint(r.targets)]
-        for rule in rules:
-            try:
-                if rule.code == fail:
-                    raise _InjectedFault(f"{FAIL_RULE_ENV}={fail}")
-                found = rule.check_tool(tool, ctx)
-                yield from (relocate(tool, found) if tool.schema_view else found)
-            except RecursionError:
-                yield rule.diag(tool, "", f"{rule.code} could not check this tool: the schema is nested too "
-                                "deeply for it", severity=Severity.WARNING)
-            except Exception as exc:  # a rule bug must not lose the other tools' findings
-                yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, tool.name or None,
-                                                           tool.origin.file, tool.origin.pointer, "",
-                                                           line=tool.origin.line))
-
-
-def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
-    """The catalog half of :func:`run_rules` for one rule; a crash becomes an ``SL999`` diagnostic."""
-    try:
-        yield from rule.check_catalog(tools, ctx)
-    except Exception as exc:
-        yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, None, "", "", ""),
-                             what="the catalog")
-
-
-def internal_error(rule: Rule, exc: BaseException, where: Diagnostic, what: str = "this tool") -> Diagnostic:
-    """The ``SL999 internal-error`` diagnostic for ``exc`` raised by ``rule``, at the tool, file and
-    pointer of ``where`` (the tool object itself, or no tool for a catalog check). The message names the
-    rule, the exception and the innermost traceback frame, and asks for a bug report."""
-    import os
-    import traceback
-    from dataclasses import replace
-
-    frames = traceback.extract_tb(exc.__traceback__)
-    at = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
-    message = (f"internal error: rule {rule.code} {rule.name} crashed on {what} "
-               f"({type(exc).__name__}: {exc}{at}); this is a bug in schemalint, not a finding: "
-               "please report it with this line and the tool definition")
-    return replace(where, code=INTERNAL_ERROR, name="internal-error", severity=Severity.ERROR, message=message,
-                   instance_path=None, hint=None)
-
-
-class _InjectedFault(RuntimeError):
-    """Raised by :func:`run_tool_rules` inside the rule named by :data:`FAIL_RULE_ENV`."""
-
-# ---------------------------------------------------------------------------- 4.-6. filter, locate, baseline, notes
 
 def _baseline_scope(cfg: Config, loaded: LoadResult) -> Callable[[str], bool]:
     """Which baseline entries a run can call stale: those of the files (and ``module:attr``

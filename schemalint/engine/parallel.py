@@ -48,7 +48,7 @@ def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
 
 
 def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
-    from schemalint.engine import run_catalog_rule, run_tool_rules
+    from schemalint.engine.run_loop import run_catalog_rule, run_tool_rules
 
     active, tools, ctx, chunks = current_run().memo[_STATE]
     start, end = chunks[index]
@@ -69,7 +69,7 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
     """
     import multiprocessing
 
-    from schemalint.engine import run_catalog_rule
+    from schemalint.engine.run_loop import run_catalog_rule
 
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return None

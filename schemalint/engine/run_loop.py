@@ -1,0 +1,152 @@
+"""The run loop: every selected rule over the loaded tools, per tool and per catalog.
+
+Used by :func:`schemalint.engine.check` in this process and by :mod:`schemalint.engine.parallel`
+in its workers (so neither imports the other). An exception inside a rule becomes an
+``SL999 internal-error`` diagnostic (:func:`internal_error`), never a finding under the rule's
+own code. A tool whose schema was read through a view (:attr:`Tool.schema_view`: a JSON string
+decoded, snake_case Gemini fields or AgentSchema parameters translated) has its diagnostics
+pointed back at keys that exist in the file (:func:`relocate`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from schemalint.model import Diagnostic, Severity, Tool, running
+from schemalint.rules.base import FAIL_RULE_ENV, INTERNAL_ERROR
+
+if TYPE_CHECKING:
+    from schemalint.rules.base import Context, Rule
+
+_VIEW_ALIASES: dict[str, dict[str, str]] = {
+    "snake-case": {"anyOf": "any_of", "minItems": "min_items", "maxItems": "max_items",
+                   "minLength": "min_length", "maxLength": "max_length", "minProperties": "min_properties",
+                   "maxProperties": "max_properties", "propertyOrdering": "property_ordering",
+                   "additionalProperties": "additional_properties"},
+    "agentschema": {"type": "kind", "enum": "enumValues"},
+}
+"""For a translated schema view, the file's spelling of a key the translation renamed."""
+
+
+def relocate(tool: Tool, found: Iterable[Diagnostic]) -> Iterator[Diagnostic]:
+    """The diagnostics ``found`` for ``tool``, whose schema was read through a view
+    (:attr:`Tool.schema_view`: decoded from a JSON string, or translated), pointed at what exists in
+    the file: a pointer into the schema is cut at the deepest key present in the tool object
+    (following the view's renamed keys back to the file's spelling), and the part that does not
+    exist in the file is named in the message ("at /properties/x in the schema read from ...").
+    Diagnostics outside the schema pass unchanged."""
+    from dataclasses import replace
+
+    from schemalint.model import SCHEMA_VIEWS, escape_token, split_pointer
+
+    base = tool.schema_pointer
+    aliases = _VIEW_ALIASES.get(tool.schema_view or "", {})
+    for diag in found:
+        if diag.file != tool.origin.file or not (diag.pointer == base or diag.pointer.startswith(base + "/")):
+            yield diag
+            continue
+        rest = split_pointer(diag.pointer[len(base):]) if diag.pointer != base else []
+        node: Any = _lookup(tool.raw, split_pointer(tool.schema_path or ""))
+        kept: list[str] = []
+        for token in rest:
+            step = None
+            if isinstance(node, Mapping):
+                step = token if token in node else aliases.get(token) if aliases.get(token) in node else None
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                step = token
+            if step is None:
+                break
+            kept.append(step)
+            node = node[int(step)] if isinstance(node, list) else node[step]
+        if kept == rest:
+            yield diag
+            continue
+        inner = "".join("/" + escape_token(t) for t in rest)
+        view = SCHEMA_VIEWS.get(tool.schema_view or "", tool.schema_view or "")
+        note = f" (at {inner or '/'} of the schema as read: {view})"
+        yield replace(diag, pointer=base + "".join("/" + escape_token(t) for t in kept),
+                      message=diag.message + note)
+
+
+def _lookup(node: Any, tokens: Sequence[str]) -> Any:
+    for token in tokens:
+        if isinstance(node, Mapping):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+    """Run every applicable rule over ``tools``; a rule that crashes on a tool yields an
+    ``SL999 internal-error`` diagnostic naming the exception instead of stopping the run.
+    ``ctx.run`` is the current run (:func:`schemalint.model.running`) while the rules run."""
+    with running(ctx.run):
+        active = [r for r in rules if r.applies(ctx)]
+        yield from run_tool_rules(active, tools, ctx)
+        for rule in active:
+            yield from run_catalog_rule(rule, tools, ctx)
+
+
+def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+    """The per-tool half of :func:`run_rules`: ``check_tool`` of every rule in ``active`` (rules
+    that apply in ``ctx``) on every tool, tool by tool; an exception in a rule becomes an
+    ``SL999 internal-error`` (:func:`internal_error`), the other rules and tools go on.
+    A rule with :attr:`Rule.targets` is not called for a tool none of whose profiles
+    (:meth:`Context.targets_for`) it has: it would find nothing there."""
+    fail = os.environ.get(FAIL_RULE_ENV)
+    per_profiles: dict[frozenset[str], list[Rule]] = {}
+    for tool in tools:
+        profiles = ctx.targets_for(tool)
+        rules = per_profiles.get(profiles)
+        if rules is None:
+            rules = per_profiles[profiles] = [r for r in active if not r.targets or not profiles.isdisjoint(r.targets)]
+        for rule in rules:
+            try:
+                if rule.code == fail:
+                    raise _InjectedFault(f"{FAIL_RULE_ENV}={fail}")
+                found = rule.check_tool(tool, ctx)
+                yield from (relocate(tool, found) if tool.schema_view else found)
+            except RecursionError:
+                yield rule.diag(tool, "", f"{rule.code} could not check this tool: the schema is nested too "
+                                "deeply for it", severity=Severity.WARNING)
+            except Exception as exc:  # a rule bug must not lose the other tools' findings
+                yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, tool.name or None,
+                                                           tool.origin.file, tool.origin.pointer, "",
+                                                           line=tool.origin.line))
+
+
+def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+    """The catalog half of :func:`run_rules` for one rule; a crash becomes an ``SL999`` diagnostic."""
+    try:
+        yield from rule.check_catalog(tools, ctx)
+    except Exception as exc:
+        yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, None, "", "", ""),
+                             what="the catalog")
+
+
+def internal_error(rule: Rule, exc: BaseException, where: Diagnostic, what: str = "this tool") -> Diagnostic:
+    """The ``SL999 internal-error`` diagnostic for ``exc`` raised by ``rule``, at the tool, file and
+    pointer of ``where`` (the tool object itself, or no tool for a catalog check). The message names the
+    rule, the exception and the innermost traceback frame, and asks for a bug report."""
+    import os
+    import traceback
+    from dataclasses import replace
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    at = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    message = (f"internal error: rule {rule.code} {rule.name} crashed on {what} "
+               f"({type(exc).__name__}: {exc}{at}); this is a bug in schemalint, not a finding: "
+               "please report it with this line and the tool definition")
+    return replace(where, code=INTERNAL_ERROR, name="internal-error", severity=Severity.ERROR, message=message,
+                   instance_path=None, hint=None)
+
+
+class _InjectedFault(RuntimeError):
+    """Raised by :func:`run_tool_rules` inside the rule named by :data:`FAIL_RULE_ENV`."""
+
+# ---------------------------------------------------------------------------- 4.-6. filter, locate, baseline, notes
