@@ -7,7 +7,7 @@
 * :mod:`~schemalint.diff.selection`: select/ignore/severity/suppressions for SD codes;
 * :mod:`~schemalint.diff.sources`: the two sides (files, directories, ``REV:PATH``, ``--base``);
 * :mod:`~schemalint.diff.snapshot`: ``schemalint snapshot`` (write / ``--check``);
-* :mod:`~schemalint.diff.report`: text, JSON and GitHub output.
+* the reports are :mod:`schemalint.report` (the same reporters as `check`).
 
 deepdiff is imported only when two tools differ in meaning.
 """

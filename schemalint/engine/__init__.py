@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
 from schemalint.loaders.files.documents import Document, ParseProblem, read_document, reportable_problems
 from schemalint.loaders.files.sources import SourceError, expand_sources, is_python_source
-from schemalint.loaders.formats.json_tools import find_tools
+from schemalint.loaders.formats.json_tools import find_tools, load_document_tools  # noqa: F401  (re-exported)
 from schemalint.model import CheckResult, Diagnostic, RunContext, Severity, Tool, fingerprint, running
 from schemalint.rules.base import INTERNAL_ERROR
 
@@ -77,14 +77,6 @@ def problem_diagnostic(path: str, problem: ParseProblem) -> Diagnostic:
         line=problem.line,
         column=problem.column,
     )
-
-
-def load_document_tools(doc: Document) -> list[Tool]:
-    """Every tool definition found by shape in a parsed document."""
-    tools: list[Tool] = []
-    for line, value in doc.values:
-        tools.extend(find_tools(value, doc.path, line))
-    return tools
 
 
 def load(

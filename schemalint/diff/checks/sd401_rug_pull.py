@@ -58,17 +58,17 @@ def stale_snapshot_pulls(
     """
     if not rule_filter.rule_enabled("SD401"):
         return {}
-    from schemalint.api import load
-    from schemalint.loaders.files.sources import SourceError
+    from schemalint.loaders.files.documents import read_document
+    from schemalint.loaders.formats.json_tools import load_document_tools
 
     by_name = {t.name: t for t in tools}
     out: dict[str, Change] = {}
     for filename, name in stale:
         new = by_name.get(name)
-        try:
-            old = load([str(directory / filename)]).tools
-        except SourceError:
+        doc = read_document(str(directory / filename))
+        if doc.problems:
             continue
+        old = load_document_tools(doc)
         if new is None or len(old) != 1:
             continue
         change = rug_pull(old[0], new, old_label=f"the snapshot {filename}", new_label="the sources",

@@ -44,9 +44,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemalint.model import Contract, Origin, Tool, escape_token
+
+if TYPE_CHECKING:
+    from schemalint.loaders.files.documents import Document
 
 _GEMINI_LISTS = ("functionDeclarations", "function_declarations")
 
@@ -444,3 +447,12 @@ def _find_tools(value: Any, file: str, line: int | None, base: str) -> Iterator[
             elif isinstance(sub, Mapping):
                 children.append((sub, kptr, 1 if ctx == 1 and key == "function" else 0))
         stack.extend(reversed(children))
+
+
+def load_document_tools(doc: Document) -> list[Tool]:
+    """Every tool definition found by shape in a parsed document (``doc.values``: one value, or
+    one per line of a JSON Lines file)."""
+    tools: list[Tool] = []
+    for line, value in doc.values:
+        tools.extend(find_tools(value, doc.path, line))
+    return tools
