@@ -305,3 +305,40 @@ def test_a_mistyped_revision_is_named_as_such() -> None:
     proc = run_cli("diff", "nosuchrev:examples", "examples")
     assert proc.returncode == 2
     assert "'nosuchrev' is not a revision of the git repository here" in proc.stderr, proc.stderr
+
+
+# ----------------------------------------------------------------- files that do not parse
+def test_diff_skips_unparseable_non_tool_files_as_check_does(tmp_path: Path) -> None:
+    """A walk-found file that does not parse and does not look like a tool file is skipped with a
+    note (working tree and revision, ``--base`` and ``REV:PATH``); a broken tool file is exit 2."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "commit.gpgsign", "false")
+    write(root / "pyproject.toml", '[tool.schemalint]\nsources = ["."]\n')
+    write(root / "api" / "tools.json", [TOOL])
+    write(root / "tsconfig.json", '{\n  # not a JSONC comment\n  "compilerOptions": {}\n}\n')
+    write(root / "stack.yaml", "Resources:\n  Bucket:\n    Name: !Ref BucketName\n")
+    (root / "passwd.json").symlink_to("/etc/passwd")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "v1")
+    write(root / "api" / "tools.json", [breaking(TOOL)])
+    for args in (("diff", "--base", "HEAD", "."), ("diff", "--base", "HEAD"), ("diff", "HEAD:", ".")):
+        proc = run_cli(*args, "--format", "json", cwd=root)
+        assert proc.returncode == 1, (args, proc.stderr)
+        assert [c["code"] for c in json.loads(proc.stdout)["changes"]] == ["SD103"]
+        assert "tsconfig.json: skipped" in proc.stderr and "stack.yaml: skipped" in proc.stderr
+        assert "passwd.json: skipped" in proc.stderr
+    # named explicitly: still an error
+    proc = run_cli("diff", "HEAD:tsconfig.json", "tsconfig.json", cwd=root)
+    assert proc.returncode == 2 and "cannot diff an unreadable file" in proc.stderr
+    # a broken tool file is still an error, in the working tree and at the revision
+    write(root / "api" / "tools.json", '[{"name": "search",\n')
+    proc = run_cli("diff", "--base", "HEAD", ".", cwd=root)
+    assert proc.returncode == 2 and "tools.json:" in proc.stderr and "invalid JSON" in proc.stderr
+    git(root, "commit", "-qam", "v2")
+    write(root / "api" / "tools.json", [TOOL])
+    proc = run_cli("diff", "--base", "HEAD", ".", cwd=root)
+    assert proc.returncode == 2 and "HEAD:api/tools.json:" in proc.stderr and "invalid JSON" in proc.stderr
+    proc = run_cli("diff", "HEAD:", ".", cwd=root)
+    assert proc.returncode == 2 and "HEAD:api/tools.json:" in proc.stderr

@@ -475,3 +475,42 @@ def test_a_validator_ending_its_process_fails_the_source_not_the_report(tmp_path
     # the loader's own omission probes call the validator while listing: like an exit at import
     assert proc.returncode == 2 and proc.stdout == ""
     assert "exits_in_validator:" in proc.stderr and "exit status 0" in proc.stderr
+
+
+UNPARSEABLE_SERVER = r'''
+import json, sys
+ANSWER = {answer!r}
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        res = {{"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {{"tools": {{}}}},
+               "serverInfo": {{"name": "raw", "version": "1"}}}}
+        sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "result": res}}) + "\n")
+    elif msg["method"] == "tools/list":
+        sys.stdout.write('{{"jsonrpc": "2.0", "id": %d, "result": %s}}\n' % (msg["id"], ANSWER))
+    else:
+        sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "result": {{}}}}) + "\n")
+    sys.stdout.flush()
+'''
+
+
+@pytest.mark.parametrize("answer, why", [
+    ('{"tools": [{"name": "a\\ud800", "inputSchema": {"type": "object"}}]}', "hex escape"),
+    ('{"tools": [{"name": "a", "inputSchema": {"type": "object", "maximum": ' + "9" * 5000 + "}}]}",
+     "number out of range"),
+])
+def test_mcp_unparseable_answer_is_an_immediate_located_error(tmp_path: Path, answer: str, why: str) -> None:
+    """A tools/list answer the SDK cannot parse (and drops) is named at once, not waited for."""
+    pytest.importorskip("mcp")
+    script = tmp_path / "server.py"
+    script.write_text(UNPARSEABLE_SERVER.format(answer=answer), encoding="utf-8")
+    started = time.monotonic()
+    proc = run("check", "--mcp-stdio", f'"{sys.executable}" "{script}"', cwd=tmp_path,
+               env={"SCHEMALINT_IMPORT_TIME_LIMIT": "20"}, timeout=60)
+    elapsed = time.monotonic() - started
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "JSON-RPC message on stdout that cannot be parsed" in proc.stderr, proc.stderr
+    assert why in proc.stderr and "line 1 column" in proc.stderr and "within" not in proc.stderr
+    assert elapsed < 10

@@ -24,6 +24,7 @@ from schemalint.loaders.files.documents import (
     TOOL_FILE_SUFFIXES,
     Document,
     kind_for,
+    looks_like_tool_file,
     parse_text,
     read_document,
     read_source_bytes,
@@ -87,13 +88,15 @@ class ParsedFiles:
         self._by_key: dict[str, tuple[str, bytes, Values]] = {}
         self._remember = remember
 
-    def values(self, name: str, data: bytes, key: str, slow: Callable[[], Document]) -> Values:
+    def values(self, name: str, data: bytes, key: str, slow: Callable[[], Document],
+               *, explicit: bool = True) -> Values:
         """The parsed values of ``data`` (the file ``name``, at ``key``).
 
         JSON is parsed with orjson straight from the bytes; anything else, and JSON orjson
         refuses (invalid UTF-8 or JSON, NaN, huge integers, deep nesting), goes through
         ``slow()``, the loader's own reading of the file. Raises :class:`DiffError` for a
-        file that cannot be parsed.
+        file that cannot be parsed, unless it was found by a walk (``explicit=False``) and
+        does not look like a tool file: then it has no values (see :func:`parsed_values`).
         """
         kind = kind_for(name)
         seen = self._by_key.get(key)
@@ -108,9 +111,7 @@ class ParsedFiles:
             except orjson.JSONDecodeError:
                 values = None
         if values is None:
-            doc = slow()
-            check_document(doc)
-            values = doc.values
+            values = parsed_values(slow(), explicit)
         if self._remember:
             self._by_key.setdefault(key, (kind, data, values))
         return values
@@ -143,6 +144,29 @@ def check_document(doc: Document) -> None:
         raise DiffError(f"{doc.path}{where}: {p.message}; cannot diff an unreadable file")
 
 
+def skip_note(name: str, message: str) -> None:
+    """Print on stderr that the file ``name`` was skipped, with why it does not parse."""
+    print(f"schemalint: note: {name}: skipped, it does not parse ({message}) and does not look like a "
+          "tool file (name it as a source to make this an error)", file=sys.stderr)
+
+
+def parsed_values(doc: Document, explicit: bool) -> Values:
+    """The values of ``doc``; check's policy for a file that could not be parsed.
+
+    A file named explicitly, or one that looks like a tool file
+    (:func:`~schemalint.loaders.files.documents.looks_like_tool_file`), raises
+    :class:`DiffError`; any other (found by a directory walk: ``tsconfig.json`` with comments,
+    CloudFormation YAML with ``!Ref``) is skipped with a note on stderr and has no values, as
+    ``check`` skips it (:func:`~schemalint.loaders.files.documents.reportable_problems`).
+    """
+    errors = [p for p in doc.problems if p.severity == "error"]
+    if errors and not explicit and not looks_like_tool_file(doc.path, doc.text):
+        skip_note(doc.path, errors[0].message)
+        return []
+    check_document(doc)
+    return doc.values
+
+
 def tools_of_values(values: Values, name: str) -> list[Tool]:
     """Every tool found by shape in the parsed values of the file ``name``."""
     from schemalint.loaders.formats.json_tools import find_tools
@@ -158,9 +182,17 @@ def _tool_file(path: str) -> bool:
     return path.lower().endswith(TOOL_FILE_SUFFIXES) and not any(p in SKIPPED_DIRS for p in parts[:-1])
 
 
-def _blob_tools(files: ParsedFiles, name: str, data: bytes, key: str) -> list[Tool]:
-    """Tools of the git blob ``data`` shown as ``name`` (``REV:PATH``)."""
-    values = files.values(name, data, key, lambda: parse_text(name, _decode(name, data)))
+def _blob_tools(files: ParsedFiles, name: str, data: bytes, key: str, *, explicit: bool = True) -> list[Tool]:
+    """Tools of the git blob ``data`` shown as ``name`` (``REV:PATH``); ``explicit``: see
+    :func:`parsed_values` (a blob that is not UTF-8 is judged by its name only)."""
+    try:
+        text = _decode(name, data)
+    except DiffError as exc:
+        if explicit or looks_like_tool_file(name, ""):
+            raise
+        skip_note(name, str(exc).removeprefix(f"{name}: ").removesuffix("; cannot diff it"))
+        return []
+    values = files.values(name, data, key, lambda: parse_text(name, text), explicit=explicit)
     return tools_of_values(values, name)
 
 
@@ -195,7 +227,7 @@ def load_rev_path(
     tools: list[Tool] = []
     with _parsing(tools):
         for name, s, data in zip(names, specs, cat_files(specs, where), strict=True):
-            tools.extend(_blob_tools(files, s, data, name))
+            tools.extend(_blob_tools(files, s, data, name, explicit=False))
     return tools
 
 
@@ -269,12 +301,15 @@ def load_worktree(
         raise DiffError(str(exc)) from None
     for path, message in walk_problems:
         print(f"schemalint: warning: {path}: {message}", file=sys.stderr)
+    named = {os.path.normpath(s) for s in file_sources if os.path.lexists(s) and not os.path.isdir(s)}
     with _parsing(tools):
         for path in paths:
+            explicit = os.path.normpath(path) in named
             try:
                 data = read_source_bytes(path)
             except OSError:
-                tools.extend(tools_of_document(read_document(path)))  # DiffError naming the file
+                # DiffError naming the file, or a note when it is skipped
+                tools.extend(tools_of_values(parsed_values(read_document(path), explicit), path))
                 continue
             if reuse is None:
                 key = ""
@@ -282,7 +317,8 @@ def load_worktree(
                 key = os.path.realpath(path)
             else:
                 key = os.path.relpath(path, key_root).replace(os.sep, "/")
-            values = files.values(path, data, key, lambda p=path: read_document(p))  # type: ignore[misc]
+            values = files.values(path, data, key, lambda p=path: read_document(p),  # type: ignore[misc]
+                                  explicit=explicit)
             tools.extend(tools_of_values(values, path))
     for source in sources:
         if is_python_source(source):
@@ -332,6 +368,7 @@ def load_base(
     listing = tree_files(commit, root, full_tree=True)
     files_at_rev = set(listing)
     wanted: list[str] = []
+    named: set[str] = set()  # files named as sources (not found by a walk or a glob)
     for source in sources:
         if is_python_source(source):
             continue
@@ -346,6 +383,7 @@ def load_base(
             matched = [n for n in listing if fnmatch.fnmatch(n, pattern) and _tool_file(n)]
         elif rel in files_at_rev:
             matched = [rel]
+            named.add(rel)
         else:
             under = rel + "/" if rel else ""
             matched = [n for n in listing if n.startswith(under) and _tool_file(n[len(under) :])]
@@ -362,7 +400,7 @@ def load_base(
         for name, data in zip(wanted, cat_files(specs, root), strict=True):
             shown = f"{rev}:{os.path.relpath(root / name, cwd)}"
             key = os.path.realpath(root / name) if reuse is not None else ""
-            tools.extend(_blob_tools(files, shown, data, key))
+            tools.extend(_blob_tools(files, shown, data, key, explicit=name in named))
     python_sources = [s for s in sources if is_python_source(s)]
     if python_sources:
         tools.extend(

@@ -343,8 +343,10 @@ def load_stdio(command: str, *, timeout: float | None = None, cwd: str | None = 
     garbage = _GarbageCounter()
     with _BoundedErrlog() as errlog, _quiet_client_logs(garbage):
         try:
-            listed = run_async(lambda: _list_stdio(argv, errlog.file, cwd, marker), limit)
+            listed = run_async(lambda: _watched(garbage, _list_stdio(argv, errlog.file, cwd, marker)), limit)
+            garbage.raise_unparseable(shown)
         except TimeoutError:
+            garbage.raise_unparseable(shown)
             raise SourceError(
                 f"--mcp-stdio {shown!r}: no tools/list answer within {limit:g}s" + garbage.note()
                 + errlog.tail()
@@ -354,6 +356,7 @@ def load_stdio(command: str, *, timeout: float | None = None, cwd: str | None = 
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
+            garbage.raise_unparseable(shown)
             raise SourceError(
                 f"--mcp-stdio {shown!r}: the server could not be started or listed: "
                 f"{visible(_describe(exc))}" + garbage.note() + errlog.tail()
@@ -416,15 +419,38 @@ class _BoundedErrlog:
 
 
 class _GarbageCounter(logging.Handler):
-    """Counts the client's "Failed to parse JSONRPC message" records (lines that are not JSON-RPC)."""
+    """Counts the client's "Failed to parse JSONRPC message" records (lines that are not JSON-RPC).
+
+    A line the SDK could not parse that looks like a JSON-RPC message (a JSON object naming
+    ``"jsonrpc"``: a lone ``\\ud800`` escape, a number out of range) is the server's answer
+    lost: it is kept in ``unparseable`` (pydantic's error, which gives line and column, and the
+    start of the line) and :func:`_watched` stops the listing at once.
+    """
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.count = 0
+        self.unparseable: str | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
         if "parse" in str(record.msg).lower():
             self.count += 1
+            exc = record.exc_info[1] if record.exc_info else None
+            errors = getattr(exc, "errors", None)
+            with contextlib.suppress(Exception):
+                first: dict[str, Any] = errors()[0] if callable(errors) else {}
+                line = first.get("input")
+                if (self.unparseable is None and isinstance(line, str) and line.lstrip().startswith("{")
+                        and '"jsonrpc"' in line[:1000]):
+                    self.unparseable = f"{first.get('msg')} (the line starts {line[:80]!r})"
+
+    def raise_unparseable(self, shown: str) -> None:
+        """Raise :class:`SourceError` when a JSON-RPC message from the server could not be parsed."""
+        if self.unparseable is not None:
+            from schemalint.textsafe import visible
+
+            raise SourceError(f"--mcp-stdio {shown!r}: the server wrote a JSON-RPC message on stdout that "
+                              f"cannot be parsed: {visible(self.unparseable)}" + self.note()) from None
 
     def note(self) -> str:
         return (f"; the server wrote {self.count} line(s) to stdout that are not JSON-RPC messages"
@@ -444,6 +470,24 @@ def _quiet_client_logs(handler: logging.Handler) -> Iterator[None]:
     finally:
         lg.handlers[:], lg.propagate = saved[0], saved[1]
         lg.setLevel(saved[2])
+
+
+async def _watched(garbage: _GarbageCounter, listing: Any) -> list[dict[str, Any]]:
+    """Await ``listing``, given up as soon as ``garbage`` saw an unparseable JSON-RPC message
+    (the SDK drops it, and would wait for the answer until the time limit)."""
+    import anyio
+
+    listed: list[dict[str, Any]] = []
+    async with anyio.create_task_group() as group:
+        async def watch() -> None:
+            while garbage.unparseable is None:
+                await anyio.sleep(0.05)
+            group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        listed = await listing
+        group.cancel_scope.cancel()
+    return listed
 
 
 async def _list_stdio(argv: list[str], errlog: Any, cwd: str | None, marker: str) -> list[dict[str, Any]]:
