@@ -262,3 +262,43 @@ def test_module_data_models_generics_and_context_managers_are_not_tools(tmp_path
     (tmp_path / "h8_models_only.py").write_text(
         "from pydantic import BaseModel\n\n\nclass Order(BaseModel):\n    sku: str\n")
     assert [t.name for t in load_python_source("h8_models_only:")] == ["Order"]  # models alone: tools
+
+
+WEATHER_MODULE = '''
+from pydantic import BaseModel
+from agents import Agent, function_tool
+
+
+class Weather(BaseModel):
+    city: str
+    conditions: str
+
+
+@function_tool
+def get_weather(city: str) -> Weather:
+    """Get the weather for a city."""
+    return Weather(city=city, conditions="Sunny")
+
+
+agent = Agent(name="weather", instructions="Answer.", tools=[get_weather])
+'''
+
+
+@pytest.mark.parametrize("exports", ["", '\n__all__ = ["Weather", "get_weather", "agent"]\n',
+                                     '\n__all__ = ["Weather", "get_weather"]\n'])
+def test_function_tool_return_model_is_not_a_tool(tmp_path, exports):
+    """A model used only as a ``@function_tool``'s return type is data (issue 13), also when the
+    module exports it in ``__all__``."""
+    import subprocess
+    import sys
+
+    (tmp_path / "weather_agent.py").write_text(WEATHER_MODULE + exports)
+    cmd = [sys.executable, "-m", "schemalint"]
+    proc = subprocess.run([*cmd, "snapshot", "weather_agent:", "--python-path", ".", "--dir", "snaps"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (tmp_path / "snaps").glob("*.json")) == ["get_weather.json"]
+    proc = subprocess.run([*cmd, "check", "weather_agent:", "--python-path", ".", "--format", "json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 0 and not any(d["code"] == "SL007" for d in report["diagnostics"]), proc.stdout

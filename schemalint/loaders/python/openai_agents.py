@@ -77,6 +77,39 @@ def _context_types(annotation: Any) -> list[Any]:
     return []
 
 
+def is_function_tool(obj: Any) -> bool:
+    """Whether ``obj`` is an OpenAI Agents ``FunctionTool`` (what ``@function_tool`` returns)."""
+    return not isinstance(obj, type) and _class_is(obj, "agents.", "FunctionTool")
+
+
+def function_tool_data_types(tool: Any) -> list[Any]:
+    """Classes an Agents ``FunctionTool`` uses as data, not as tools: the ``X`` of its
+    ``RunContextWrapper[X]``/``ToolContext[X]`` parameter and the classes of its function's return
+    annotation (``-> Weather``, ``-> list[Weather]``). Agents SDK docs, "Tools" (function tools)."""
+    import inspect
+    import typing
+
+    fn = getattr(tool, "__wrapped__", None)
+    if fn is None:
+        return []
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception:
+        hints = getattr(fn, "__annotations__", {}) or {}
+    found: list[Any] = []
+    for name, hint in hints.items():
+        found.extend(_context_types(hint))
+        if name == "return":
+            stack, seen = [hint], 0
+            while stack and seen < 200:
+                seen += 1
+                ann = stack.pop()
+                if inspect.isclass(ann) and not typing.get_args(ann):
+                    found.append(ann)
+                stack.extend(typing.get_args(ann))
+    return [t for t in found if inspect.isclass(t)]
+
+
 def agent_data_types(agent: Any, limit: int = 200) -> list[Any]:
     """Classes ``agent`` uses as data, not as tools: its ``output_type`` (also inside an
     ``AgentOutputSchema``), its context type (``Agent[AppContext](...)``, and the ``X`` of the
@@ -98,13 +131,7 @@ def agent_data_types(agent: Any, limit: int = 200) -> list[Any]:
         found.extend(t for t in (out, *typing.get_args(out)) if isinstance(t, type))
         found.extend(t for t in typing.get_args(getattr(a, "__orig_class__", None)) if isinstance(t, type))
         for tool in agent_function_tools(a):
-            fn = getattr(tool, "__wrapped__", None)
-            try:
-                hints = typing.get_type_hints(fn) if fn is not None else {}
-            except Exception:
-                hints = getattr(fn, "__annotations__", {}) or {}
-            for hint in hints.values():
-                found.extend(_context_types(hint))
+            found.extend(function_tool_data_types(tool))
         stack.extend(h for h in (getattr(a, "handoffs", None) or []) if is_agent(h))
         stack.extend(getattr(h, "agent", None) for h in (getattr(a, "handoffs", None) or []) if not is_agent(h))
     return [t for t in found if inspect.isclass(t)]

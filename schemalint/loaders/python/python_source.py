@@ -217,10 +217,15 @@ def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
 
 
 def _data_types(obj: Any, members: list[tuple[Any, str]]) -> tuple[set[int], int]:
-    """Ids of the classes that the OpenAI Agents agents among ``obj`` and the module members
-    use as output or context types, with the models those use as field types: data, not tools
+    """Ids of the classes that the OpenAI Agents agents and function tools among ``obj`` and the
+    module members use as output, return or context types, with the models those use as field types: data, not tools
     (:func:`schemalint.loaders.python.openai_agents.agent_data_types`); and the number of agents."""
-    from schemalint.loaders.python.openai_agents import agent_data_types, is_agent
+    from schemalint.loaders.python.openai_agents import (
+        agent_data_types,
+        function_tool_data_types,
+        is_agent,
+        is_function_tool,
+    )
 
     candidates = [obj]
     if isinstance(obj, types.ModuleType):
@@ -233,6 +238,8 @@ def _data_types(obj: Any, members: list[tuple[Any, str]]) -> tuple[set[int], int
         if is_agent(cand):
             agents += 1
             found.extend(agent_data_types(cand))
+        elif is_function_tool(cand):
+            found.extend(function_tool_data_types(cand))
     ids = {id(t) for t in found}
     ids.update(id(t) for model in found for t in _field_types(model))
     return ids, agents
