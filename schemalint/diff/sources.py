@@ -95,8 +95,9 @@ class ParsedFiles:
         JSON is parsed with orjson straight from the bytes; anything else, and JSON orjson
         refuses (invalid UTF-8 or JSON, NaN, huge integers, deep nesting), goes through
         ``slow()``, the loader's own reading of the file. Raises :class:`DiffError` for a
-        file that cannot be parsed, unless it was found by a walk (``explicit=False``) and
-        does not look like a tool file: then it has no values (see :func:`parsed_values`).
+        file that cannot be parsed, unless it was found by a walk (``explicit=False``), does not
+        look like a tool file and held no tools on the other side of the diff: then it has no
+        values (see :func:`parsed_values`).
         """
         kind = kind_for(name)
         seen = self._by_key.get(key)
@@ -111,7 +112,9 @@ class ParsedFiles:
             except orjson.JSONDecodeError:
                 values = None
         if values is None:
-            values = parsed_values(slow(), explicit)
+            # A file whose tools the other side read is not dropped silently when it breaks.
+            held_tools = seen is not None and bool(tools_of_values(seen[2], name))
+            values = parsed_values(slow(), explicit or held_tools)
         if self._remember:
             self._by_key.setdefault(key, (kind, data, values))
         return values
