@@ -158,16 +158,23 @@ async def _list_mcp2(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contr
     require("mcp", "listing the tools of an MCP server")
     from mcp import Client
 
-    listed: list[dict[str, Any]] = []
     async with Client(server) as client:
-        cursor = None
-        for _ in range(1000):
-            page = await client.list_tools(cursor=cursor)
-            listed.extend(_wire(t) for t in page.tools)
-            cursor = page.next_cursor
-            if not cursor:
-                break
+        listed = await _all_pages(client)
     return listed, _official_runtimes(server, v1=False)
+
+
+async def _all_pages(client: Any) -> list[dict[str, Any]]:
+    """Every tool of an ``mcp`` >= 2 ``Client``'s ``tools/list``, following ``nextCursor`` (at most
+    1,000 pages, so a server that always answers with a cursor cannot loop forever)."""
+    listed: list[dict[str, Any]] = []
+    cursor = None
+    for _ in range(1000):
+        page = await client.list_tools(cursor=cursor)
+        listed.extend(_wire(t) for t in page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    return listed
 
 
 async def _list_mcp1(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contract]]:
@@ -499,14 +506,7 @@ async def _list_stdio(argv: list[str], errlog: Any, cwd: str | None, marker: str
     listed: list[dict[str, Any]] = []
     if hasattr(mcp, "Client"):  # mcp >= 2
         async with mcp.Client(stdio_client(params, errlog=errlog)) as client:
-            cursor = None
-            for _ in range(1000):
-                page = await client.list_tools(cursor=cursor)
-                listed.extend(_wire(t) for t in page.tools)
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-        return listed
+            return await _all_pages(client)
     from mcp import ClientSession  # mcp 1.x
 
     async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as opened:
