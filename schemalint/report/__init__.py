@@ -2,7 +2,8 @@
 
 Each reporter module (``text``, ``json_report``, ``sarif``, ``github``) has ``render`` for a
 :class:`~schemalint.api.CheckResult` and ``render_diff`` for a
-:class:`~schemalint.diff.result.DiffResult` (every format serves both commands); ``text`` and ``json_report`` also render ``show``'s
+:class:`~schemalint.diff.result.DiffResult` (every format serves both commands); ``text`` and
+``json_report`` also render ``show``'s
 :class:`~schemalint.show.ToolView` (``render_show``) and a
 :class:`~schemalint.api_commands.ProbeResult` (``render_probe``).
 
