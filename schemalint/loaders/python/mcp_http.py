@@ -98,26 +98,33 @@ def load_url(url: str, *, headers: Mapping[str, str] | None = None, timeout: flo
         raise SourceError(f"--mcp-url {shown!r}: {problem}")
     require("mcp", "--mcp-url (listing an MCP server's tools over Streamable HTTP)")
     limit = timeout if timeout is not None else import_time_limit()
+    refused: list[str] = []  # the HTTP error statuses the server answered with (the SDK's error omits them)
     with _quiet_client_logs():
         try:
-            listed = run_async(lambda: _list_http(url, dict(headers or {}), limit), limit)
+            listed = run_async(lambda: _list_http(url, dict(headers or {}), limit, refused), limit)
         except TimeoutError:
             raise SourceError(f"--mcp-url {shown!r}: no tools/list answer within {limit:g}s") from None
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
+            status = f" (HTTP {refused[0]})" if refused else ""
             raise SourceError(f"--mcp-url {shown!r}: the server could not be reached or listed: "
-                              f"{visible(_one_line(_describe(exc)))}") from None
+                              f"{visible(_one_line(_describe(exc)))}{visible(status)}") from None
     label = f"mcp-url:{shown_url(url)}"
     return [_tool(wire, label, None) for wire in listed]
 
 
-async def _list_http(url: str, headers: dict[str, str], limit: float) -> list[dict[str, Any]]:
+async def _list_http(url: str, headers: dict[str, str], limit: float, refused: list[str]) -> list[dict[str, Any]]:
     import mcp
     from mcp.client import streamable_http
     from mcp.shared._httpx_utils import create_mcp_http_client
 
+    async def note_status(response: Any) -> None:
+        if response.status_code >= 400 and not refused:
+            refused.append(f"{response.status_code} {response.reason_phrase}".strip()[:100])
+
     http = create_mcp_http_client(headers=headers or None, timeout=_http_timeout(limit))
+    http.event_hooks["response"].append(note_status)
     async with http:
         if hasattr(mcp, "Client"):  # mcp >= 2
             async with mcp.Client(streamable_http.streamable_http_client(url, http_client=http)) as client:
