@@ -140,6 +140,29 @@ uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=int(sys.argv[1]
 '''
 
 
+FASTMCP_SERVER = '''
+import sys
+from fastmcp import FastMCP
+
+server = FastMCP("standalone", list_page_size=1)  # one tool per tools/list page
+
+
+@server.tool
+def greet(name: str, times: int = 1) -> str:
+    """Greet `name`, `times` times."""
+    return name * times
+
+
+@server.tool
+def shout(text: str) -> str:
+    """Return `text` in capitals."""
+    return text.upper()
+
+
+server.run(transport="http", host="127.0.0.1", port=int(sys.argv[1]), show_banner=False)
+'''
+
+
 def _script(tmp_path: Path, name: str, text: str) -> str:
     path = tmp_path / name
     path.write_text(text)
@@ -195,6 +218,16 @@ def test_http_follows_tools_list_pages(tmp_path: Path):
     with serve(lambda port: [_script(tmp_path, "paged.py", PAGED_SERVER), str(port)], tmp_path) as url:
         names = [t.name for t in load_url(url, timeout=60)]
     assert names == ["page_0", "page_1", "page_2"]
+
+
+def test_http_reads_a_fastmcp_server_page_by_page(tmp_path: Path):
+    """The standalone ``fastmcp`` package's own HTTP server (another implementation), one tool a page."""
+    pytest.importorskip("fastmcp")
+    with serve(lambda port: [_script(tmp_path, "standalone.py", FASTMCP_SERVER), str(port)], tmp_path) as url:
+        tools = {t.name: t for t in load_url(url, timeout=60)}
+    assert sorted(tools) == ["greet", "shout"]
+    assert tools["greet"].advertised["required"] == ["name"]
+    assert tools["greet"].description == "Greet `name`, `times` times."
 
 
 def test_url_problems_and_shown_url():

@@ -173,7 +173,7 @@ async def _all_pages(client: Any) -> list[dict[str, Any]]:
     for _ in range(1000):
         page = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
         listed.extend(_wire(t) for t in page.tools)
-        cursor = getattr(page, "next_cursor", None) or getattr(page, "nextCursor", None)
+        cursor = page.next_cursor if hasattr(page, "next_cursor") else getattr(page, "nextCursor", None)
         if not cursor:
             break
     return listed
