@@ -455,6 +455,13 @@ def test_headers_reach_the_server_and_are_never_printed(tmp_path: Path):
         assert proc.returncode == 0, proc.stderr
         assert _json(proc)["summary"]["tools"] == 1
         assert token not in proc.stdout + proc.stderr
+        # the header goes to a configured URL too (headers are command-line only)
+        project = tmp_path / "project"
+        project.mkdir()
+        (project / "schemalint.toml").write_text(f"mcp-url = [{json.dumps(url)}]\n")
+        proc = run_cli("check", "--mcp-header", f"Authorization: Bearer {token}", "--format", "json", cwd=project)
+        assert proc.returncode == 0, proc.stderr
+        assert _json(proc)["summary"]["tools"] == 1
         # userinfo in the URL (sent as HTTP Basic authentication) is not shown either
         line = _error_line(run_cli("check", "--mcp-url", url.replace("http://", "http://me:pa55word@")))
         assert f"--mcp-url '{url}'" in line and "pa55word" not in line
