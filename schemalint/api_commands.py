@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -97,16 +97,20 @@ def _phase_json(result: PhaseResult) -> dict[str, Any]:
 
 
 def probe_tools(sources: Sequence[str], *, python_path: Sequence[str] = (), time_limit: float = 2.0,
-                max_examples: int = 50) -> ProbeResult:
+                max_examples: int = 50, mcp_stdio: Sequence[str] = (), mcp_url: Sequence[str] = (),
+                mcp_headers: Mapping[str, str] | None = None, mcp_cwd: str | None = None) -> ProbeResult:
     """Load ``sources`` and probe every tool whose runtime contract has a callable validator:
     the omission probes, then ``max_examples`` generated calls (fixed seed) unless the omission
     probes hit ``time_limit`` (seconds per tool and probe kind). Generated refusals whose errors
-    the omission probes already found are dropped (the row says so). Raises
-    :class:`~schemalint.loaders.files.sources.SourceError` when a source cannot be loaded."""
+    the omission probes already found are dropped (the row says so). The tools of the MCP
+    servers ``mcp_stdio``/``mcp_url`` (:func:`schemalint.api.load`) have no runtime contract: rows
+    that are not probed. Raises :class:`~schemalint.loaders.files.sources.SourceError` when a
+    source cannot be loaded."""
     from schemalint.probe import generated_probe, omission_probe
     from schemalint.rules.contract.sl107_probe_refusal import ProbeRefusal
 
-    loaded = load(sources, python_path=python_path)
+    loaded = load(sources, python_path=python_path, mcp_stdio=mcp_stdio, mcp_url=mcp_url, mcp_headers=mcp_headers,
+                  mcp_cwd=mcp_cwd)
     rule = ProbeRefusal()
     started = time.perf_counter()
     result = ProbeResult(diagnostics=list(loaded.diagnostics))
@@ -137,13 +141,15 @@ def probe_tools(sources: Sequence[str], *, python_path: Sequence[str] = (), time
 def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mcp_stdio: Sequence[str] = (),
                exclude: Sequence[str] = (), python_path: Sequence[str] = (),
                select: Sequence[str] | None = None, extend_select: Sequence[str] = (),
-               ignore: Sequence[str] = ()) -> DiffResult:
+               ignore: Sequence[str] = (), mcp_url: Sequence[str] = (),
+               mcp_headers: Mapping[str, str] | None = None, mcp_cwd: str | None = None) -> DiffResult:
     """Choose the two sides of a diff and compare them (docs/diff.md).
 
     Without ``base``: ``paths`` is OLD and NEW (each a file, a directory of tool files or
     snapshots, or ``REV:PATH``). With ``base``: ``paths`` are the sources (default: ``sources``
-    of ``cfg``), read at revision ``base`` and in the working tree. With ``mcp_stdio``: ``paths``
-    is OLD alone and NEW is what these MCP server commands list. ``select``/``extend_select``/
+    of ``cfg``), read at revision ``base`` and in the working tree. With ``mcp_stdio`` or ``mcp_url``:
+    ``paths`` is OLD alone and NEW is what these MCP servers list (stdio commands run in ``mcp_cwd``;
+    ``mcp_headers`` go with each HTTP request). ``select``/``extend_select``/
     ``ignore`` and ``cfg`` choose the diff checks. Raises
     :class:`~schemalint.diff.compare.DiffError` for the wrong number of paths, no sources or a
     side that cannot be read, :class:`~schemalint.config.ConfigError` for a bad selection,
@@ -159,12 +165,14 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
     notes: list[str] = []
     reuse = ParsedFiles()  # the second side parses only the files that differ from the first
     roots = cfg.import_roots(list(python_path))
-    if mcp_stdio:
+    if mcp_stdio or mcp_url:
         if base is not None or len(args) != 1:
-            raise DiffError("with --mcp-stdio give only OLD (a file, directory or REV:PATH), not --base or NEW")
+            given = "--mcp-stdio" if mcp_stdio else "--mcp-url"
+            raise DiffError(f"with {given} give only OLD (a file, directory or REV:PATH), not --base or NEW")
         old = load_side(args[0], python_path=roots, reuse=reuse)
-        new = load([], mcp_stdio=mcp_stdio).tools
-        old_label, new_label = args[0], " + ".join(f"mcp-stdio {c!r}" for c in mcp_stdio)
+        new = load([], mcp_stdio=mcp_stdio, mcp_url=mcp_url, mcp_headers=mcp_headers, mcp_cwd=mcp_cwd).tools
+        labels = [*(f"mcp-stdio {c!r}" for c in mcp_stdio), *(f"mcp-url {_shown_url(u)!r}" for u in mcp_url)]
+        old_label, new_label = args[0], " + ".join(labels)
     elif base is None:
         if len(args) != 2:
             raise DiffError("give OLD and NEW (files, directories or REV:PATH), or --base REV [SOURCES...]")
@@ -224,12 +232,16 @@ def snapshot_directory(cfg: Config, given: Path | None) -> Path:
 
 
 def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: bool = False,
-             exclude: Sequence[str] = (), python_path: Sequence[str] = ()) -> SnapshotRun:
+             exclude: Sequence[str] = (), python_path: Sequence[str] = (), mcp_stdio: Sequence[str] = (),
+             mcp_url: Sequence[str] = (), mcp_headers: Mapping[str, str] | None = None,
+             mcp_cwd: str | None = None) -> SnapshotRun:
     """Write one snapshot per tool of ``sources`` into ``directory`` (or, with ``check``, write
     nothing and compare). Tools read from schemalint's own snapshots inside ``directory`` (a
-    source such as ``.`` holding it) are left out. Raises
-    :class:`~schemalint.diff.compare.DiffError` when ``directory`` is a file, holds a source or a
-    tool file schemalint did not write, or a tool cannot be snapshotted."""
+    source such as ``.`` holding it) are left out. ``mcp_stdio``/``mcp_url``/``mcp_headers``/
+    ``mcp_cwd``: MCP servers whose listed tools are snapshotted too (:func:`schemalint.api.load`).
+    Raises :class:`~schemalint.diff.compare.DiffError` when ``directory`` is a file, holds a source
+    or a tool file schemalint did not write, a tool cannot be snapshotted or an MCP server cannot
+    be listed."""
     from schemalint.diff.compare import DiffError
     from schemalint.diff.snapshot import check_snapshots, plan_snapshots, write_snapshots
     from schemalint.diff.sources import load_worktree
@@ -240,7 +252,11 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
     tools = load_worktree(list(sources), exclude=[*cfg.exclude, *exclude],
                           python_path=cfg.import_roots(list(python_path)))
     tools = _drop_own_snapshots(tools, directory)
-    plan = plan_snapshots(tools, ", ".join(sources))
+    labels = list(sources)
+    if mcp_stdio or mcp_url:
+        tools.extend(_server_tools(mcp_stdio, mcp_url, mcp_headers, mcp_cwd))
+        labels += [*(f"mcp-stdio {c!r}" for c in mcp_stdio), *(f"mcp-url {_shown_url(u)!r}" for u in mcp_url)]
+    plan = plan_snapshots(tools, ", ".join(labels))
     if not check:
         return SnapshotRun(directory, plan, report=write_snapshots(plan, directory))
     from schemalint.diff.checks.sd401_rug_pull import stale_snapshot_pulls
@@ -250,6 +266,24 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
     stale = [(p.filename, p.tool) for p in problems if p.kind == "stale" and p.tool]
     pulls = stale_snapshot_pulls(stale, directory, tools, diff_filter(cfg))  # SD401 when selected
     return SnapshotRun(directory, plan, problems=problems, pulls=pulls)
+
+
+def _server_tools(mcp_stdio: Sequence[str], mcp_url: Sequence[str], headers: Mapping[str, str] | None,
+                  cwd: str | None) -> list[Tool]:
+    """The tools the MCP servers list; :class:`~schemalint.diff.compare.DiffError` when one cannot be listed."""
+    from schemalint.diff.compare import DiffError
+    from schemalint.loaders.files.sources import SourceError
+
+    try:
+        return load([], mcp_stdio=mcp_stdio, mcp_url=mcp_url, mcp_headers=headers, mcp_cwd=cwd).tools
+    except SourceError as exc:
+        raise DiffError(str(exc)) from None
+
+
+def _shown_url(url: str) -> str:
+    from schemalint.loaders.python.mcp_http import shown_url
+
+    return shown_url(url)
 
 
 def _refuse_sources_inside(sources: Sequence[str], directory: Path) -> None:

@@ -16,6 +16,8 @@ The keys (documented for users in ``docs/configuration.md``)::
     python-path = ["src"]                     # import roots for module:attr sources
     fail-on = "error"                         # error | warning | info | never
     baseline = "schemalint-baseline.json"     # hide the findings recorded there
+    mcp-stdio = ["python server.py"]          # MCP servers to start and list over stdio (run in the root)
+    mcp-url = ["http://127.0.0.1:8000/mcp"]   # MCP servers to list over Streamable HTTP
     select = ["ALL"]                          # codes, names or code prefixes
     extend-select = []
     ignore = ["SL2"]
@@ -104,7 +106,8 @@ class Config:
     suppression ``files`` are taken relative to it, and baseline fingerprints record
     file paths relative to it. ``select`` is ``None`` when not configured (all rules).
     ``severity`` maps selectors to severities; ``options`` maps rule codes to option
-    tables (already validated against each rule's declared ``options``).
+    tables (already validated against each rule's declared ``options``). ``mcp_stdio`` and
+    ``mcp_url``: MCP servers read with the ``sources`` (commands run in ``root``).
     """
 
     path: Path | None = None
@@ -116,6 +119,8 @@ class Config:
     python_path: list[str] = field(default_factory=list)
     fail_on: str | None = None
     baseline: str | None = None
+    mcp_stdio: list[str] = field(default_factory=list)
+    mcp_url: list[str] = field(default_factory=list)
     select: list[str] | None = None
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
@@ -326,7 +331,7 @@ def _find_rule(key: str, rules: Sequence[AnyRule]) -> AnyRule | None:
 # ---------------------------------------------------------------------------- sections
 
 TOP_LEVEL_KEYS = (
-    "sources", "exclude", "target", "dialect", "python-path", "fail-on", "baseline",
+    "sources", "exclude", "target", "dialect", "python-path", "fail-on", "baseline", "mcp-stdio", "mcp-url",
     "select", "extend-select", "ignore", "severity", "options", "per-file-ignores", "per-tool-ignores",
 )
 DIALECTS = ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12")
@@ -428,6 +433,34 @@ def _read_suppressions(v: _Validator, kind: str, entries: Any, rules: Sequence[A
     return out
 
 
+def _read_mcp_stdio(v: _Validator, table: Mapping[str, Any]) -> list[str]:
+    """``mcp-stdio``: commands, each non-empty and splittable as a shell-style command line."""
+    import shlex
+
+    commands = v.str_list(table, "mcp-stdio")
+    for command in commands:
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise v.error(v.key("mcp-stdio"), f"cannot split the command {command!r}: {exc}") from None
+        if not argv:
+            raise v.error(v.key("mcp-stdio"), "a command is empty")
+    return commands
+
+
+def _read_mcp_url(v: _Validator, table: Mapping[str, Any]) -> list[str]:
+    """``mcp-url``: absolute http:// or https:// URLs (:func:`~schemalint.loaders.python.mcp_http.url_problem`)."""
+    urls = v.str_list(table, "mcp-url")
+    if urls:
+        from schemalint.loaders.python.mcp_http import shown_url, url_problem
+
+        for url in urls:
+            problem = url_problem(url)
+            if problem is not None:
+                raise v.error(v.key("mcp-url"), f"{shown_url(url)!r}: {problem}")
+    return urls
+
+
 def selector_rules() -> tuple[AnyRule, ...]:
     """Everything a configured selector may name: the check rules (the static catalog, no rule
     module imported) and the diff checks (``SDxxx``, :mod:`schemalint.diff.checks`)."""
@@ -499,6 +532,8 @@ def parse_config(table: Mapping[str, Any], path: Path, *, prefix: str = "tool.sc
         cfg.dialect = chosen
     cfg.fail_on = v.string(table, "fail-on", FAIL_LEVELS)
     cfg.baseline = v.string(table, "baseline")
+    cfg.mcp_stdio = _read_mcp_stdio(v, table)
+    cfg.mcp_url = _read_mcp_url(v, table)
     if "select" in table:
         cfg.select = v.str_list(table, "select")
         _check_selectors(v, v.key("select"), cfg.select, rules)

@@ -1,8 +1,10 @@
 """A small MCP server with one drifting tool and clean ones (schemalint example).
 
 Run it over stdio:  python examples/mcp_server/server.py
+Run it over HTTP:   python examples/mcp_server/server.py --http 8000   (Streamable HTTP on 127.0.0.1:8000/mcp)
 Lint it in memory:  schemalint check examples.mcp_server.server:mcp
 Lint it over stdio: schemalint check --mcp-stdio "python examples/mcp_server/server.py"
+Lint it over HTTP:  schemalint check --mcp-url http://127.0.0.1:8000/mcp
 
 ``present_answer`` drifts twice:
 * ``presentation`` is hidden from the advertised schema (``SkipJsonSchema``) but has no
@@ -59,4 +61,14 @@ def search_notes(query: str, limit: int = 10) -> list[str]:
 
 
 if __name__ == "__main__":
-    mcp.run()
+    import sys
+
+    if sys.argv[1:2] == ["--http"]:
+        port = int(sys.argv[2])
+        if Server.__name__ == "MCPServer":  # mcp >= 2
+            mcp.run("streamable-http", host="127.0.0.1", port=port)
+        else:  # mcp 1.x: host and port are settings
+            mcp.settings.host, mcp.settings.port = "127.0.0.1", port
+            mcp.run("streamable-http")
+    else:
+        mcp.run()

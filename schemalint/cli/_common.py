@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -61,6 +62,109 @@ IgnoreOption = Annotated[
     list[str] | None, typer.Option("--ignore", help="Skip these rule codes, names or code prefixes "
                                    "(adds to the configured ignore).")
 ]
+
+MCP_STDIO_HELP = ("Start this MCP server command (quoted, e.g. \"python server.py\") and read the tools it lists "
+                  "over stdio (repeatable; advertised side only; needs schemalint[mcp]). Default: `mcp-stdio` "
+                  "from [tool.schemalint].")
+MCP_URL_HELP = ("Read the tools the MCP server at this http(s) URL lists over Streamable HTTP (repeatable; "
+                "advertised side only; needs schemalint[mcp]). Default: `mcp-url` from [tool.schemalint].")
+
+
+def mcp_stdio_option(help: str = MCP_STDIO_HELP) -> Any:
+    """The repeatable ``--mcp-stdio CMD`` option (diff words its help for the NEW side)."""
+    return typer.Option("--mcp-stdio", help=help, show_default=False)
+
+
+def mcp_url_option(help: str = MCP_URL_HELP) -> Any:
+    """The repeatable ``--mcp-url URL`` option (diff words its help for the NEW side)."""
+    return typer.Option("--mcp-url", help=help, show_default=False)
+
+
+McpStdioOption = Annotated[list[str] | None, mcp_stdio_option()]
+McpUrlOption = Annotated[list[str] | None, mcp_url_option()]
+McpHeaderOption = Annotated[
+    list[str] | None,
+    typer.Option("--mcp-header", help="HTTP header sent to every --mcp-url server, as 'Name: value' (repeatable), "
+                 "e.g. \"Authorization: Bearer $TOKEN\". Values are never printed.", show_default=False),
+]
+
+
+@dataclass
+class McpServers:
+    """The MCP servers a command reads besides its sources: ``stdio`` commands (run in ``cwd``,
+    ``None``: the working directory), Streamable HTTP ``urls`` and the ``headers`` sent to them."""
+
+    stdio: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.stdio or self.urls)
+
+    def names(self) -> list[str]:
+        """The commands and URLs as given (a URL without its userinfo)."""
+        from schemalint.loaders.python.mcp_http import shown_url
+
+        return [*self.stdio, *(shown_url(u) for u in self.urls)]
+
+    def labels(self) -> list[str]:
+        """How reports name the servers: ``mcp-stdio 'CMD'``, ``mcp-url 'URL'`` (userinfo removed)."""
+        from schemalint.loaders.python.mcp_http import shown_url
+
+        return [*(f"mcp-stdio {c!r}" for c in self.stdio), *(f"mcp-url {shown_url(u)!r}" for u in self.urls)]
+
+    def options(self) -> list[str]:
+        """The servers as command-line options (for a command a message suggests; headers and a URL's
+        userinfo left out: they may be secrets)."""
+        import shlex
+
+        from schemalint.loaders.python.mcp_http import shown_url
+
+        return [*(f"--mcp-stdio {shlex.quote(c)}" for c in self.stdio),
+                *(f"--mcp-url {shlex.quote(shown_url(u))}" for u in self.urls)]
+
+    def load_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`schemalint.api.load` / :func:`schemalint.api.check` naming them."""
+        return {"mcp_stdio": self.stdio, "mcp_url": self.urls, "mcp_headers": self.headers, "mcp_cwd": self.cwd}
+
+
+def read_what(sources: Sequence[str] | None, mcp_stdio: Sequence[str] | None, mcp_url: Sequence[str] | None,
+              mcp_header: Sequence[str] | None, cfg: Config) -> tuple[list[str], McpServers]:
+    """The sources and MCP servers a command reads. What the command line names (paths,
+    ``module:attr``, ``--mcp-stdio``, ``--mcp-url``) replaces all of ``sources``, ``mcp-stdio``
+    and ``mcp-url`` of the configuration; with none named, those three apply. Exit 2 when
+    nothing at all is to be read, and as :func:`mcp_servers` does."""
+    from schemalint.config import resolve_sources
+
+    named = bool(sources or mcp_stdio or mcp_url)
+    srcs = list(sources or []) if named else resolve_sources(cfg)
+    servers = mcp_servers(mcp_stdio, mcp_url, mcp_header, cfg, configured=not named)
+    if not srcs and not servers:
+        raise no_sources()
+    return srcs, servers
+
+
+def mcp_servers(mcp_stdio: Sequence[str] | None, mcp_url: Sequence[str] | None, mcp_header: Sequence[str] | None,
+                cfg: Config, *, configured: bool) -> McpServers:
+    """The ``--mcp-stdio``/``--mcp-url`` servers, or (``configured``) the configuration's ``mcp-stdio``
+    and ``mcp-url`` (whose commands run in the configuration's root), with the ``--mcp-header``
+    values parsed (:func:`schemalint.loaders.python.mcp_http.parse_headers`). Exit 2 for a bad
+    header, and for a header with no URL to send it to."""
+    if configured:
+        servers = McpServers(list(cfg.mcp_stdio), list(cfg.mcp_url), cwd=str(cfg.root) if cfg.mcp_stdio else None)
+    else:
+        servers = McpServers(list(mcp_stdio or []), list(mcp_url or []))
+    if mcp_header:
+        from schemalint.loaders.python.mcp_http import parse_headers
+
+        try:
+            servers.headers = parse_headers(mcp_header)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        if not servers.urls:
+            raise fail("--mcp-header is sent to --mcp-url servers, and no --mcp-url is given or configured")
+    return servers
 
 
 def fail(message: str) -> typer.Exit:

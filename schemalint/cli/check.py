@@ -17,6 +17,9 @@ from schemalint.cli._common import (
     ExcludeOption,
     ExtendSelectOption,
     IgnoreOption,
+    McpHeaderOption,
+    McpStdioOption,
+    McpUrlOption,
     PythonPathOption,
     SelectOption,
     check_level,
@@ -25,7 +28,7 @@ from schemalint.cli._common import (
     fails_at,
     finish,
     format_option,
-    no_sources,
+    read_what,
     sources_argument,
     split_csv,
 )
@@ -61,11 +64,9 @@ def check(
                                  "(draft-07, 2019-09, 2020-12) instead of reading $schema.")
     ] = None,
     python_path: PythonPathOption = None,
-    mcp_stdio: Annotated[
-        list[str] | None, typer.Option("--mcp-stdio", help="Start this MCP server command (quoted, e.g. "
-                                       "\"python server.py\") over stdio and lint the tools it lists "
-                                       "(repeatable; needs schemalint[mcp]).")
-    ] = None,
+    mcp_stdio: McpStdioOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
     previous: Annotated[
         list[str] | None,
         typer.Option("--previous", help="File, directory or snapshot dir of an earlier revision "
@@ -110,13 +111,15 @@ def check(
 
       schemalint check --mcp-stdio "python server.py"
 
+      schemalint check --mcp-url http://127.0.0.1:8000/mcp
+
       schemalint check --write-baseline schemalint-baseline.json   # adopt on a repo with findings
 
       schemalint check --baseline schemalint-baseline.json --format sarif > schemalint.sarif
     """
     from schemalint.api import SourceError
     from schemalint.api import check as run_check
-    from schemalint.config import FAIL_LEVELS, ConfigError, resolve_sources
+    from schemalint.config import FAIL_LEVELS, ConfigError
     from schemalint.engine.baseline import BaselineError
     from schemalint.report import write_report
 
@@ -125,9 +128,7 @@ def check(
     check_level(fail_on, FAIL_LEVELS)
     cfg = config_or_fail(config)
     fail_level = fail_on or cfg.fail_on or "error"
-    srcs = list(sources or []) or ([] if mcp_stdio else resolve_sources(cfg))
-    if not srcs and not mcp_stdio:
-        raise no_sources()
+    srcs, servers = read_what(sources, mcp_stdio, mcp_url, mcp_header, cfg)
     from schemalint.targets import TargetError, parse_targets
 
     targets = split_csv(target) or cfg.target
@@ -164,7 +165,7 @@ def check(
             srcs,
             exclude=[*cfg.exclude, *(exclude or []), *_own_files(cfg, baseline_file), *own_outputs],
             targets=targets,
-            mcp_stdio=mcp_stdio or [],
+            **servers.load_kwargs(),
             previous=previous or (),
             dialect=dialect or cfg.dialect,
             python_path=cfg.import_roots(python_path),
@@ -191,7 +192,7 @@ def check(
                    f"baseline entr{'y' if n == 1 else 'ies'} to {write_baseline}", err=True)
         return
     if result.tools == 0 and not result.diagnostics:
-        result.notes.append("no tool definitions found in " + ", ".join([*srcs, *(mcp_stdio or [])]))
+        result.notes.append("no tool definitions found in " + ", ".join([*srcs, *servers.names()]))
     write_report(output_format, result, sys.stdout)
     # the result still holds the catalog: leave without freeing it
     finish(EXIT_FINDINGS if fails_at(result.diagnostics, fail_level) else EXIT_OK)

@@ -14,6 +14,7 @@ from schemalint.cli._common import (
     ExcludeOption,
     ExtendSelectOption,
     IgnoreOption,
+    McpHeaderOption,
     PythonPathOption,
     SelectOption,
     check_level,
@@ -21,6 +22,9 @@ from schemalint.cli._common import (
     fail,
     finish,
     format_option,
+    mcp_servers,
+    mcp_stdio_option,
+    mcp_url_option,
     split_csv,
 )
 from schemalint.report import DiffFormat
@@ -60,9 +64,16 @@ def diff(
     ignore: IgnoreOption = None,
     mcp_stdio: Annotated[
         list[str] | None,
-        typer.Option("--mcp-stdio", help="NEW side: the tools this MCP server command lists over stdio "
-                     "(quoted, repeatable; needs schemalint[mcp]); give only OLD (e.g. the approved snapshots)."),
+        mcp_stdio_option("NEW side: the tools this MCP server command lists over stdio (quoted, repeatable; "
+                         "needs schemalint[mcp]); give only OLD (e.g. the approved snapshots). Default with "
+                         "only OLD: `mcp-stdio` and `mcp-url` from [tool.schemalint]."),
     ] = None,
+    mcp_url: Annotated[
+        list[str] | None,
+        mcp_url_option("NEW side: the tools the MCP server at this http(s) URL lists over Streamable HTTP "
+                       "(repeatable, with --mcp-stdio too; needs schemalint[mcp]); give only OLD."),
+    ] = None,
+    mcp_header: McpHeaderOption = None,
     exclude: ExcludeOption = None,
     python_path: PythonPathOption = None,
     config: ConfigOption = None,
@@ -79,6 +90,8 @@ def diff(
 
       schemalint diff snapshots/ --mcp-stdio "npx some-server" --select SD401
 
+      schemalint diff snapshots/ --mcp-url https://example.com/mcp --select SD401
+
     Each change is a diff check (SDxxx, `schemalint rules`); --select/--ignore and the
     configuration's select, ignore, severity and per-file/per-tool ignores apply to them.
 
@@ -93,10 +106,14 @@ def diff(
 
     check_level(fail_on, FAIL_LEVELS)
     cfg = config_or_fail(config)
+    # only OLD named and no server on the command line: NEW is the configured servers
+    configured = not (mcp_stdio or mcp_url) and base is None and len(paths or []) == 1
+    servers = mcp_servers(mcp_stdio, mcp_url, mcp_header, cfg, configured=configured)
     try:
-        result = diff_tools(paths or [], cfg=cfg, base=base, mcp_stdio=mcp_stdio or [], exclude=exclude or [],
+        result = diff_tools(paths or [], cfg=cfg, base=base, exclude=exclude or [],
                             python_path=python_path or [], select=split_csv(select) or None,
-                            extend_select=split_csv(extend_select), ignore=split_csv(ignore))
+                            extend_select=split_csv(extend_select), ignore=split_csv(ignore),
+                            **servers.load_kwargs())
     except (DiffError, ConfigError, SourceError) as exc:
         raise fail(str(exc)) from None
     write_diff_report(output_format, result, sys.stdout)

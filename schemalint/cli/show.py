@@ -9,12 +9,15 @@ import typer
 
 from schemalint.cli._common import (
     ConfigOption,
+    McpHeaderOption,
+    McpStdioOption,
+    McpUrlOption,
     PythonPathOption,
     config_or_fail,
     fail,
     format_option,
+    read_what,
     sources_argument,
-    sources_or_fail,
 )
 from schemalint.report import ViewFormat
 
@@ -26,13 +29,22 @@ def show(
     ] = None,
     output_format: Annotated[ViewFormat, format_option("Output format.")] = "text",
     python_path: PythonPathOption = None,
+    mcp_stdio: McpStdioOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Show a tool's advertised schema and runtime input schema side by side (both as draft-07),
     with differing lines marked, and a table of required keys per instance path:
     advertised / runtime input / runtime output / probed.
 
-    Example: schemalint show present_answer examples/zod/contracts.json
+    Examples:
+
+      schemalint show present_answer examples/zod/contracts.json
+
+      schemalint show present_answer --mcp-stdio "python examples/mcp_server/server.py"
+
+    A tool read from --mcp-stdio or --mcp-url has the advertised side only.
     """
     from schemalint.api import SourceError, load
     from schemalint.config import ConfigError
@@ -40,9 +52,9 @@ def show(
     from schemalint.show import build_view, find_tools_named
 
     cfg = config_or_fail(config)
-    srcs = sources_or_fail(sources, cfg)
+    srcs, servers = read_what(sources, mcp_stdio, mcp_url, mcp_header, cfg)
     try:
-        loaded = load(srcs, exclude=cfg.exclude, python_path=cfg.import_roots(python_path))
+        loaded = load(srcs, exclude=cfg.exclude, python_path=cfg.import_roots(python_path), **servers.load_kwargs())
     except (ConfigError, SourceError) as exc:
         raise fail(str(exc)) from None
     matches = find_tools_named(loaded.tools, tool)
@@ -52,7 +64,7 @@ def show(
 
         close = difflib.get_close_matches(tool, names, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise fail(f"no tool named {tool!r} in {', '.join(srcs)} ({len(names)} tools){hint}")
+        raise fail(f"no tool named {tool!r} in {', '.join([*srcs, *servers.names()])} ({len(names)} tools){hint}")
     from schemalint.diff.render import MAX_RENDER_DEPTH, nesting_depth
 
     for t in matches:  # to_draft7, json and rich recurse per level: refuse what would overflow

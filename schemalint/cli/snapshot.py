@@ -16,12 +16,15 @@ from schemalint.cli._common import (
     EXIT_OK,
     ConfigOption,
     ExcludeOption,
+    McpHeaderOption,
+    McpStdioOption,
+    McpUrlOption,
     PythonPathOption,
     config_or_fail,
     fail,
     finish,
+    read_what,
     sources_argument,
-    sources_or_fail,
 )
 
 
@@ -46,6 +49,9 @@ def snapshot(
     ] = False,
     exclude: ExcludeOption = None,
     python_path: PythonPathOption = None,
+    mcp_stdio: McpStdioOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Snapshot the definition each tool shows the model: <dir>/<tool>.json, key order kept.
@@ -55,6 +61,8 @@ def snapshot(
       schemalint snapshot tools/ --dir tool-snapshots
 
       schemalint snapshot --check            # CI / pre-commit: fail when snapshots are stale
+
+      schemalint snapshot --mcp-url https://example.com/mcp --dir approved   # a server you do not own
 
     Exit codes: 0 up to date (or written), 1 stale with --check, 2 error (nothing written).
     """
@@ -67,10 +75,10 @@ def snapshot(
         directory = snapshot_directory(cfg, directory)
     except DiffError as exc:
         raise fail(str(exc)) from None
-    srcs = sources_or_fail(sources, cfg)
+    srcs, servers = read_what(sources, mcp_stdio, mcp_url, mcp_header, cfg)
     try:
         run = take_snapshot(srcs, directory, cfg=cfg, check=check, exclude=exclude or [],
-                            python_path=python_path or [])
+                            python_path=python_path or [], **servers.load_kwargs())
     except DiffError as exc:
         raise fail(str(exc)) from None
     out = sys.stdout
@@ -87,7 +95,8 @@ def snapshot(
         if run.problems:
             import shlex
 
-            given = " ".join(shlex.quote(s) for s in sources or [])
+            given = " ".join([*(shlex.quote(s) for s in sources or []), *(servers.options() if mcp_stdio or mcp_url
+                                                                          else [])])
             command = f"schemalint snapshot {given + ' ' if given else ''}--dir {shlex.quote(str(directory))}"
             out.write(
                 f"\n{len(run.problems)} snapshot problem(s) in {directory} ({len(run.plan)} tools); run "

@@ -86,11 +86,16 @@ def load(
     python_path: Sequence[str] = (),
     mcp_stdio: Sequence[str] = (),
     scan: bool = False,
+    mcp_url: Sequence[str] = (),
+    mcp_headers: Mapping[str, str] | None = None,
+    mcp_cwd: str | None = None,
 ) -> LoadResult:
     """Load every tool from ``sources`` (files, directories, globs, ``module:attr``).
 
     ``mcp_stdio``: MCP server commands (``"python server.py --flag"``) to start as
-    subprocesses; their ``tools/list`` answers are loaded too. A file that does not parse is an
+    subprocesses (in ``mcp_cwd``, default: the working directory); their ``tools/list`` answers
+    are loaded too, and so are those of the MCP servers at the ``mcp_url`` URLs (Streamable
+    HTTP, ``mcp_headers`` sent with each request). A file that does not parse is an
     SL000 diagnostic when it is named as a source, or when it looks like a tool file
     (:func:`schemalint.loaders.files.documents.reportable_problems`); ``scan``: treat named files as
     found by a directory walk (the pre-commit hook), so that only the second case applies. The
@@ -157,7 +162,12 @@ def load(
         from schemalint.loaders.python.mcp_server import load_stdio
 
         result.files += 1
-        result.tools.extend(load_stdio(command))
+        result.tools.extend(load_stdio(command, cwd=mcp_cwd))
+    for url in mcp_url:
+        from schemalint.loaders.python.mcp_http import load_url
+
+        result.files += 1
+        result.tools.extend(load_url(url, headers=mcp_headers))
     return result
 
 
@@ -198,13 +208,17 @@ def check(
     rules: Sequence[Rule] | None = None,
     jobs: int | None = None,
     scan: bool = False,
+    mcp_url: Sequence[str] = (),
+    mcp_headers: Mapping[str, str] | None = None,
+    mcp_cwd: str | None = None,
 ) -> CheckResult:
     """Lint ``sources``: load, run the selected rules, filter, locate and sort the diagnostics.
 
     ``targets``: provider profiles (``openai-strict``, ``gemini`` ...) added to those
     inferred from each tool's format; a value starting with ``=`` replaces them
     (:func:`schemalint.targets.parse_targets`). ``mcp_stdio``: MCP server commands to start
-    and list over stdio (see :func:`load`). ``previous``: sources of an earlier revision
+    and list over stdio (in ``mcp_cwd``); ``mcp_url``: MCP servers to list over Streamable HTTP,
+    with ``mcp_headers`` (see :func:`load`). ``previous``: sources of an earlier revision
     (files, directories, snapshot dirs); their tools fill :attr:`Context.previous` by name
     (the first definition of a name wins). ``select``: rule codes/names/prefixes to run
     (``None``: the configured selection, else all); it replaces the configured ``select``
@@ -239,7 +253,8 @@ def check(
 
         baseline = Baseline.read(baseline)
     spec = parse_targets(targets)
-    loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, scan=scan)
+    loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, scan=scan,
+                  mcp_url=mcp_url, mcp_headers=mcp_headers, mcp_cwd=mcp_cwd)
     prev: dict[str, Tool] = {}
     if previous:
         for t in load(previous, exclude=exclude, python_path=python_path).tools:

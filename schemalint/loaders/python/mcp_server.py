@@ -164,14 +164,16 @@ async def _list_mcp2(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contr
 
 
 async def _all_pages(client: Any) -> list[dict[str, Any]]:
-    """Every tool of an ``mcp`` >= 2 ``Client``'s ``tools/list``, following ``nextCursor`` (at most
-    1,000 pages, so a server that always answers with a cursor cannot loop forever)."""
+    """Every tool of a ``tools/list``, following the cursor: ``client`` is an ``mcp`` >= 2 ``Client``
+    (``next_cursor``) or an ``mcp`` 1.x ``ClientSession`` (``nextCursor``), over any transport (in
+    memory, stdio, Streamable HTTP). At most 1,000 pages, so a server that always answers with a
+    cursor cannot loop forever."""
     listed: list[dict[str, Any]] = []
     cursor = None
     for _ in range(1000):
-        page = await client.list_tools(cursor=cursor)
+        page = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
         listed.extend(_wire(t) for t in page.tools)
-        cursor = page.next_cursor
+        cursor = page.next_cursor if hasattr(page, "next_cursor") else getattr(page, "nextCursor", None)
         if not cursor:
             break
     return listed
@@ -179,15 +181,8 @@ async def _all_pages(client: Any) -> list[dict[str, Any]]:
 
 async def _list_mcp1(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contract]]:
     memory = require("mcp.shared.memory", "listing the tools of an MCP server")
-    listed: list[dict[str, Any]] = []
     async with memory.create_connected_server_and_client_session(server._mcp_server) as session:
-        cursor = None
-        for _ in range(1000):
-            page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
-            listed.extend(_wire(t) for t in page.tools)
-            cursor = getattr(page, "nextCursor", None)
-            if not cursor:
-                break
+        listed = await _all_pages(session)
     return listed, _official_runtimes(server, v1=True)
 
 
@@ -503,7 +498,6 @@ async def _list_stdio(argv: list[str], errlog: Any, cwd: str | None, marker: str
 
     env = {**os.environ, _MARKER_VAR: marker}
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=env, cwd=cwd)
-    listed: list[dict[str, Any]] = []
     if hasattr(mcp, "Client"):  # mcp >= 2
         async with mcp.Client(stdio_client(params, errlog=errlog)) as client:
             return await _all_pages(client)
@@ -512,12 +506,7 @@ async def _list_stdio(argv: list[str], errlog: Any, cwd: str | None, marker: str
     async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as opened:
         session: Any = opened
         await session.initialize()
-        page = await session.list_tools()
-        listed.extend(_wire(t) for t in page.tools)
-        while getattr(page, "nextCursor", None):
-            page = await session.list_tools(cursor=page.nextCursor)
-            listed.extend(_wire(t) for t in page.tools)
-    return listed
+        return await _all_pages(session)
 
 
 def _describe(exc: BaseException) -> str:
