@@ -400,17 +400,3 @@ def test_the_wheel_ships_the_node_worker(tmp_path: Path) -> None:
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "2 tool(s)" in proc.stdout
-
-
-def test_source_specs() -> None:
-    from schemalint.loaders.files.sources import is_python_source, split_typescript_source
-
-    assert split_typescript_source(f"{AGENT}:AGENT_TOOLS") == (AGENT, "AGENT_TOOLS")
-    assert split_typescript_source(AGENT) == (AGENT, "")
-    assert split_typescript_source("src/t.mts:$tools.all") == ("src/t.mts", "$tools.all")
-    assert split_typescript_source("lib/x.cjs") == ("lib/x.cjs", "")
-    assert split_typescript_source("tools.json") is None
-    assert split_typescript_source("shop_tools:ShipOrder") is None
-    # `name.ts:attr` with no such file is still a dotted Python module, as before
-    assert split_typescript_source("app.ts:TOOLS") is None and is_python_source("app.ts:TOOLS")
-    assert not is_python_source(f"{AGENT}:AGENT_TOOLS")
