@@ -194,6 +194,40 @@ def test_an_mcp_server_connected_to_stdio_at_import_is_still_listed(project: Pat
     assert tools[0].advertised["required"] == ["text"]
 
 
+def test_a_server_factory_and_a_server_created_at_import(project: Path) -> None:
+    """As real servers are written (modelcontextprotocol/servers' "everything"): tools registered
+    in files of their own, the server made by a factory, started by an entry module that exports
+    nothing. The line is the caller of registerTool (through tsx's source maps)."""
+    (project / "tools").mkdir()
+    (project / "tools" / "sum.ts").write_text(
+        'import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+        'import { z } from "zod";\n'
+        'const name = "get-sum";\n'
+        "export const registerSum = (server: McpServer) => {\n"
+        '  server.registerTool(name, { description: "Add.", inputSchema: { a: z.number(), b: z.number() } },\n'
+        '    async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));\n'
+        "};\n")
+    (project / "server.ts").write_text(
+        'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+        'import { registerSum } from "./tools/sum.js";\n'
+        "export const createServer = () => {\n"
+        '  const server = new McpServer({ name: "s", version: "1" });\n'
+        "  registerSum(server);\n"
+        "  return { server, cleanup: () => {} };\n"
+        "};\n")
+    (project / "main.ts").write_text(
+        'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+        'import { createServer } from "./server.js";\n'
+        "const { server } = createServer();\n"
+        "await server.connect(new StdioServerTransport());\n")
+    for source in ("server.ts:createServer", "main.ts"):
+        tools = _load(source, cwd=project).tools
+        assert [(t.name, t.origin.file, t.origin.line) for t in tools] == [("get-sum", "tools/sum.ts", 5)], source
+        assert tools[0].runtime.refused_when_omitted == ("/a", "/b")
+    proc = run_cli("check", "server.ts", cwd=project)  # read as a whole, a factory is not called
+    assert proc.returncode == 0 and "0 tool(s)" in proc.stdout
+
+
 # -- bare zod schemas, tables, modules ------------------------------------------------------------
 
 
@@ -281,6 +315,21 @@ def test_a_module_that_prints_to_stdout_does_not_corrupt_the_report(project: Pat
         assert "not json" not in proc.stdout and "fd 1" not in proc.stdout
     code, report = run_json("check", "noisy.ts", cwd=project)
     assert (code, report["summary"]["tools"]) == (0, 1)
+
+
+def test_a_validator_that_hangs_is_an_sl107_timeout_and_the_next_tool_is_probed(project: Path) -> None:
+    (project / "slow.ts").write_text(
+        'import { z } from "zod";\n'
+        "export const Slow = z.object({ a: z.string(), b: z.string().optional().refine((v) => {\n"
+        "  if (v !== undefined) { while (true) {} }\n  return true;\n}) }).describe(\"Slow.\");\n"
+        "export const Fine = z.object({ q: z.string(), r: z.number().optional() }).describe(\"Fine.\");\n")
+    proc = run_cli("probe", "slow.ts", "--format", "json", "--max-examples", "5", cwd=project)
+    report = json.loads(proc.stdout)
+    assert [(d["code"], d["tool"], d["severity"]) for d in report["diagnostics"]] == [("SL107", "Slow", "warning")]
+    assert "did not return within 2 s" in report["diagnostics"][0]["message"]
+    fine = next(t for t in report["tools"] if t["tool"] == "Fine")  # probed by the restarted worker
+    assert fine["omission"]["calls"] > 0 and fine["generated"]["calls"] > 0
+    assert fine["omission"]["refusals"] == [] and fine["generated"]["refusals"] == []
 
 
 def test_a_module_that_exits_at_import(project: Path) -> None:

@@ -267,18 +267,73 @@ function readText(file) {
 
 // The file and 1-based line where a tool is defined: the first line matching one of the
 // patterns, in the module itself and then in the local files it imports.
-function locate(file, patterns) {
-  const main = readText(file);
-  const files = [file, ...(main ? localImports(file, main) : [])];
-  for (const f of files) {
-    const text = readText(f);
+function moduleFiles(file, limit = 200) {
+  const seen = [file];
+  for (let i = 0; i < seen.length && seen.length < limit; i++) {
+    const text = readText(seen[i]);
     if (!text) continue;
-    for (const re of patterns) {
-      const m = re.exec(text);
+    for (const next of localImports(seen[i], text)) if (!seen.includes(next)) seen.push(next);
+  }
+  return seen;
+}
+
+function locate(file, patterns) {
+  const files = moduleFiles(file);
+  for (const re of patterns) {
+    for (const f of files) {
+      const text = readText(f);
+      const m = text ? re.exec(text) : null;
       if (m) return { file: f, line: text.slice(0, m.index + m[0].length - m[0].trimStart().length).split("\n").length };
     }
   }
   return { file, line: null };
+}
+
+// -- where MCP tools are registered: the caller of registerTool / tool -------------------
+
+const registrations = new WeakMap(); // McpServer -> Map(name -> {file, line})
+const createdServers = []; // McpServer objects that registered a tool during an import
+const patchedSdks = new Set();
+const WORKER_FILE = new URL(import.meta.url).pathname;
+
+function callerOf(stack) {
+  for (const raw of String(stack || "").split("\n").slice(1)) {
+    const m = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?\s*$/.exec(raw.trim());
+    if (!m) continue;
+    let file = m[1];
+    if (file.startsWith("file://")) {
+      try {
+        file = new URL(file).pathname;
+      } catch {
+        continue;
+      }
+    }
+    if (file === WORKER_FILE || file.includes(`${path.sep}node_modules${path.sep}`) || file.startsWith("node:")) continue;
+    return { file: decodeURIComponent(file), line: Number(m[2]) };
+  }
+  return null;
+}
+
+async function watchRegistrations(dir) {
+  const sdk = await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", dir).catch(() => null);
+  const proto = sdk?.ns?.McpServer?.prototype;
+  if (!proto || patchedSdks.has(sdk.url)) return;
+  patchedSdks.add(sdk.url);
+  for (const method of ["registerTool", "tool"]) {
+    const original = proto[method];
+    if (typeof original !== "function") continue;
+    proto[method] = function (name, ...rest) {
+      try {
+        const where = callerOf(new Error().stack);
+        if (!registrations.has(this)) {
+          registrations.set(this, new Map());
+          createdServers.push(this);
+        }
+        if (where && typeof name === "string" && !registrations.get(this).has(name)) registrations.get(this).set(name, where);
+      } catch { /* a location is a nicety */ }
+      return original.call(this, name, ...rest);
+    };
+  }
 }
 
 const keyPatterns = (key) => {
@@ -430,7 +485,7 @@ async function mcpServerTools(state, server, label, ctx) {
         return result.success ? null : result.error;
       });
     }
-    const where = locate(ctx.file, mcpPatterns(tool.name));
+    const where = registrations.get(server)?.get(tool.name) ?? locate(ctx.file, mcpPatterns(tool.name));
     out.push(wire(ctx, {
       handle, name: tool.name, description: tool.description ?? null, advertised: tool.inputSchema ?? null,
       runtime: runtime ?? (handle ? { input: tool.inputSchema ?? null, output: null } : null),
@@ -529,6 +584,8 @@ async function load(state, request) {
   if (typeof request.cwd === "string" && request.cwd) process.chdir(request.cwd);
   const file = path.resolve(String(request.file));
   await enableTypeScript(request);
+  await watchRegistrations(path.dirname(file));
+  const before = createdServers.length;
   let ns;
   try {
     ns = await import(pathToFileURL(file).href);
@@ -547,6 +604,11 @@ async function load(state, request) {
         }
         value = value[part];
       }
+      if (typeof value === "function" && !/^class\b/.test(Function.prototype.toString.call(value))
+          && !isZod(value)) {
+        // A factory named explicitly (createServer): called with no arguments, its result read.
+        value = await value();
+      }
       await collect(state, value, String(attr).split(".").pop(), attr, ctx, found, 0, true);
       if (!found.framework.length && !found.schemas.length && !ctx.problems.length) {
         return { ok: false, error: `${source}: ${attr} holds no tool (an AI SDK tool, an MCP McpServer, a zod object `
@@ -555,6 +617,13 @@ async function load(state, request) {
     } else {
       for (const key of Object.keys(ns)) {
         await collect(state, ns[key], key === "default" ? path.basename(file).replace(/\.[^.]+$/, "") : key, key, ctx, found, 0, false);
+      }
+      if (!found.framework.length) {
+        // No export holds a tool: the MCP servers the import itself created (a server made and
+        // connected in the module's own main code) are read instead.
+        for (const server of createdServers.slice(before)) {
+          found.framework.push(...await mcpServerTools(state, server, "(a server created at import)", ctx));
+        }
       }
     }
   } catch (err) {
