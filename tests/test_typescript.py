@@ -268,6 +268,24 @@ def test_arrays_of_tools_every_export_and_parts(project: Path) -> None:
     assert [t.name for t in only] == ["Address"]
 
 
+def test_schemas_zod_cannot_render_are_sl000_and_zod_mini_is_read(project: Path) -> None:
+    (project / "odd.ts").write_text(
+        'import { z } from "zod";\nimport { z as zm } from "zod/mini";\nimport { tool } from "ai";\n'
+        'export const WithDate = z.object({ when: z.date() }).describe("Has a date.");\n'
+        'export const Mini = zm.object({ q: zm.string(), n: zm.optional(zm.number()) });\n'
+        'export const tools = { big: tool({ description: "Big.", inputSchema: z.object({ n: z.bigint() }) }) };\n')
+    code, report = run_json("check", "odd.ts:WithDate", cwd=project)
+    assert code == 1
+    assert [(d["code"], d["tool"], d["line"], d["message"]) for d in report["diagnostics"]] == [
+        ("SL000", "WithDate", 4, "zod cannot render this schema as JSON Schema: Error: Date cannot be represented "
+         "in JSON Schema")]
+    code, report = run_json("check", "odd.ts:tools", cwd=project)
+    assert [(d["code"], d["tool"], d["line"]) for d in report["diagnostics"]] == [("SL000", "big", 6)]
+    assert "the AI SDK cannot convert this tool's schema: Error: BigInt" in report["diagnostics"][0]["message"]
+    mini = _load("odd.ts:Mini", cwd=project).tools[0]  # zod/mini schemas have no methods: zod's functions parse
+    assert mini.runtime.refused_when_omitted == ("/q",)
+
+
 def test_an_export_that_holds_no_tool_is_an_error(project: Path) -> None:
     (project / "m.ts").write_text("export const n = 1;\n")
     proc = run_cli("check", "m.ts:n", cwd=project)

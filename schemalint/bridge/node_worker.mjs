@@ -177,10 +177,9 @@ const isAiSchema = (s) => s !== null && typeof s === "object" && (s[aiSchemaSymb
 // (4: z.toJSONSchema) or zod-to-json-schema (3). Throws with the converter's message.
 async function zodJsonSchema(schema, io, fromDir) {
   if (isZod4(schema)) {
-    const zod = await importPackage("zod", "", fromDir) || await importPackage("zod", "v4", fromDir);
-    const toJSONSchema = zod?.ns?.toJSONSchema || zod?.ns?.z?.toJSONSchema;
-    if (typeof toJSONSchema !== "function") {
-      throw new Error("the project's zod has no toJSONSchema (zod 4 is needed for a zod 4 schema)");
+    const toJSONSchema = await zod4Function("toJSONSchema", fromDir);
+    if (toJSONSchema === null) {
+      throw new Error("the project's zod has no toJSONSchema (zod 4, or zod 3.25's zod/v4, is needed for a zod 4 schema)");
     }
     return toJSONSchema(schema, { target: "draft-7", io });
   }
@@ -190,6 +189,26 @@ async function zodJsonSchema(schema, io, fromDir) {
     throw new Error("a zod 3 schema needs zod-to-json-schema in the project (npm install zod-to-json-schema)");
   }
   return convert(schema, { target: "jsonSchema7", pipeStrategy: io, $refStrategy: "root" });
+}
+
+// A function of the project's zod 4 API: from "zod" (zod 4), else "zod/v4" (zod 3.25 ships
+// zod 4 there), else "zod/v4/core"; null when none has it.
+async function zod4Function(name, fromDir) {
+  for (const sub of ["", "v4", "v4/core"]) {
+    const zod = await importPackage("zod", sub, fromDir).catch(() => null);
+    const fn = zod?.ns?.[name] ?? zod?.ns?.z?.[name];
+    if (typeof fn === "function") return fn;
+  }
+  return null;
+}
+
+// safeParseAsync of a zod schema: its own method (zod 4 classic, zod 3), else the project's
+// zod 4 function (zod/mini schemas have no methods).
+async function safeParse(schema, args, fromDir) {
+  if (typeof schema.safeParseAsync === "function") return schema.safeParseAsync(args);
+  const fn = await zod4Function("safeParseAsync", fromDir);
+  if (fn === null) throw new Error("cannot find zod's safeParseAsync for this schema");
+  return fn(schema, args);
 }
 
 function pointerOf(pathItems) {
@@ -437,7 +456,7 @@ async function zodTool(state, schema, name, ctx) {
     output = await zodJsonSchema(schema, "output", ctx.dir);
   } catch { /* transforms have no output rendering */ }
   const handle = state.handle(async (args) => {
-    const result = await schema.safeParseAsync(args);
+    const result = await safeParse(schema, args, ctx.dir);
     return result.success ? null : result.error;
   });
   const where = locate(ctx.file, keyPatterns(name));
@@ -481,7 +500,7 @@ async function mcpServerTools(state, server, label, ctx) {
       runtime = await zodRuntime(schema, ctx, tool.name);
       const parse = compat?.ns?.safeParseAsync;
       handle = state.handle(async (args) => {
-        const result = parse ? await parse(schema, args ?? {}) : await schema.safeParseAsync(args ?? {});
+        const result = parse ? await parse(schema, args ?? {}) : await safeParse(schema, args ?? {}, ctx.dir);
         return result.success ? null : result.error;
       });
     }
