@@ -286,6 +286,25 @@ def test_schemas_zod_cannot_render_are_sl000_and_zod_mini_is_read(project: Path)
     assert mini.runtime.refused_when_omitted == ("/q",)
 
 
+def test_commonjs_packages_typescript_and_cjs(tmp_path: Path) -> None:
+    """A package without "type": "module": a .ts file (tsx's CommonJS hook) and a .cjs file, whose
+    module.exports reaches each tool twice (as `default.search` and as `search`): one tool each."""
+    (tmp_path / "package.json").write_text('{"name": "cjs-project"}\n')
+    (tmp_path / "node_modules").symlink_to(TS_EXAMPLE / "node_modules", target_is_directory=True)
+    (tmp_path / "tools.ts").write_text(
+        'import { tool } from "ai";\nimport { z } from "zod";\n'
+        "export const tools = {\n"
+        '  search: tool({ description: "Search.", inputSchema: z.object({ q: z.string() }) }) };\n')
+    (tmp_path / "tools.cjs").write_text(
+        'const { tool } = require("ai");\nconst { z } = require("zod");\n'
+        "module.exports = { search: tool({ description: \"Search.\",\n"
+        "  inputSchema: z.object({ q: z.string(), n: z.number().optional() }) }) };\n")
+    for source, line in (("tools.ts", 4), ("tools.cjs", 3)):
+        tools = _load(source, cwd=tmp_path).tools
+        assert [(t.name, t.origin.line, t.runtime.refused_when_omitted) for t in tools] == [
+            ("search", line, ("/q",))], source
+
+
 def test_an_export_that_holds_no_tool_is_an_error(project: Path) -> None:
     (project / "m.ts").write_text("export const n = 1;\n")
     proc = run_cli("check", "m.ts:n", cwd=project)

@@ -550,6 +550,12 @@ const errText = (err) => `${err?.constructor?.name || "Error"}: ${String(err?.me
 // Tools held by `value` (reached as `label`, named `name`), appended to `found`.
 async function collect(state, value, name, label, ctx, found, depth, explicit) {
   if (value === null || value === undefined || depth > 3) return;
+  if (typeof value === "object") {
+    // The same object reached twice (a CommonJS module's `default` and its named exports, a
+    // tool both exported and listed in a table) is one tool.
+    if (ctx.seen.has(value)) return;
+    if (isMcpServer(value) || isAiTool(value) || isZod(value)) ctx.seen.add(value);
+  }
   if (isMcpServer(value)) {
     found.framework.push(...await mcpServerTools(state, value, label, ctx));
     return;
@@ -593,6 +599,10 @@ async function enableTypeScript(request) {
     typeScriptReady = (async () => {
       const api = await import(pathToFileURL(request.tsx).href);
       api.register();
+      // CommonJS modules (a package without "type": "module") are loaded by require(): tsx's
+      // CommonJS hook, beside its ESM one.
+      const cjs = path.join(path.dirname(path.dirname(path.dirname(request.tsx))), "cjs", "api", "index.mjs");
+      if (fs.existsSync(cjs)) (await import(pathToFileURL(cjs).href)).register();
     })();
   }
   await typeScriptReady;
@@ -611,7 +621,7 @@ async function load(state, request) {
   } catch (err) {
     return { ok: false, error: `${source}: cannot import: ${errText(err)}` };
   }
-  const ctx = { file, dir: path.dirname(file), problems: [], notes: [] };
+  const ctx = { file, dir: path.dirname(file), problems: [], notes: [], seen: new Set() };
   const found = { framework: [], schemas: [] };
   const attr = request.attr;
   try {
