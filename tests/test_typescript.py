@@ -87,6 +87,15 @@ def test_incident_1_is_found_in_the_ai_sdk_agent_and_confirmed_by_a_probe() -> N
     assert report["summary"]["tools"] == 5
 
 
+def test_several_typescript_sources_in_one_run() -> None:
+    """One worker loads them all before any probe runs (answers come in request order)."""
+    code, report = run_json("check", f"{AGENT}:AGENT_TOOLS", f"{MCP}:server", SCHEMAS)
+    assert code == 1
+    assert report["summary"]["tools"] == 9 and report["summary"]["files"] == 3
+    assert sorted((d["file"], d["instance_path"]) for d in report["diagnostics"]) == [
+        (AGENT, "/options/presentation"), (AGENT, "/presentation"), (MCP, "/layout")]
+
+
 def test_the_probe_command_refuses_the_omission_with_zods_issue_path() -> None:
     proc = run_cli("probe", f"{AGENT}:AGENT_TOOLS", "--format", "json", "--max-examples", "10")
     assert "Traceback" not in proc.stderr, proc.stderr

@@ -100,10 +100,13 @@ class PendingTypeScript:
         tools: list[Tool] = []
         problems: list[Diagnostic] = []
         try:
+            # Every load answer first: the worker answers in request order, and an answer read
+            # while waiting for a later request's (a probe's) would be lost.
             for pending in self.pending:
                 got, found = self.worker.finish_load(pending)
-                tools.extend(_measured(_relative(t, self.cwd)) for t in got)
+                tools.extend(_relative(t, self.cwd) for t in got)
                 problems.extend(dataclasses.replace(d, file=_shown(d.file, self.cwd)) for d in found)
+            tools = [_measured(t) for t in tools]
         except BaseException:
             self.worker.close()
             raise
