@@ -94,6 +94,11 @@ def test_several_typescript_sources_in_one_run() -> None:
     assert report["summary"]["tools"] == 9 and report["summary"]["files"] == 3
     assert sorted((d["file"], d["instance_path"]) for d in report["diagnostics"]) == [
         (AGENT, "/options/presentation"), (AGENT, "/presentation"), (MCP, "/layout")]
+    _, globbed = run_json("check", "examples/typescript/src/*.ts")  # a glob: each module, every export
+    assert (globbed["summary"]["files"], globbed["diagnostics"]) == (3, report["diagnostics"])
+    _, both = run_json("check", "examples/typescript/**/agent.ts:AGENT_TOOLS")
+    assert sorted({d["file"] for d in both["diagnostics"]}) == [AGENT]  # zod-fixed/agent.ts is clean
+    assert both["summary"]["tools"] == 10
 
 
 def test_the_probe_command_refuses_the_omission_with_zods_issue_path() -> None:

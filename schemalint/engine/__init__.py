@@ -175,7 +175,7 @@ def load(
         result.diagnostics.extend(python_problems)
     if pending_ts is not None:
         ts_tools, ts_problems = pending_ts.finish()
-        result.files += len(ts_sources)
+        result.files += len(pending_ts.sources)
         result.tools.extend(ts_tools)
         result.diagnostics.extend(ts_problems)
     for command in mcp_stdio:

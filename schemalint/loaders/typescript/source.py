@@ -51,6 +51,27 @@ def _plan(source: str, cwd: str | None) -> dict[str, str]:
     return plan
 
 
+def _expand(sources: Sequence[str], cwd: str | None) -> list[str]:
+    """``sources`` with each glob (``src/tools/*.ts:TOOLS``) replaced by the files it matches,
+    sorted, each with the same ``:ATTR``; :class:`SourceError` when a glob matches nothing."""
+    import glob
+
+    out: list[str] = []
+    for source in sources:
+        split = split_typescript_source(source)
+        if split is None or not any(ch in split[0] for ch in "*?["):
+            out.append(source)
+            continue
+        path, attr = split
+        base = cwd or os.getcwd()
+        matches = sorted(os.path.relpath(m, base) for m in glob.glob(os.path.join(base, path), recursive=True)
+                         if os.path.isfile(m) and "node_modules" not in Path(m).parts)
+        if not matches:
+            raise SourceError(f"{source}: the pattern matches no file")
+        out.extend(f"{m}:{attr}" if attr else m for m in matches)
+    return out
+
+
 class PendingTypeScript:
     """TypeScript sources sent to one Node worker, whose answers are read by :meth:`finish`.
 
@@ -63,7 +84,7 @@ class PendingTypeScript:
     def __init__(self, sources: Sequence[str], cwd: str | None = None, time_limit: float | None = None) -> None:
         from schemalint.loaders.typescript.node import NodeWorker, find_node, node_version, strips_types
 
-        self.sources = list(sources)
+        self.sources = _expand(sources, cwd)
         self.cwd = cwd
         plans = [_plan(s, cwd) for s in self.sources]
         node = find_node(self.sources[0])
