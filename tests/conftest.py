@@ -54,12 +54,39 @@ def repo_root() -> Path:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In CI (SCHEMALINT_REQUIRE_SHARED=1) a missing ../shared is a failure, not a skip."""
+    """In CI (SCHEMALINT_REQUIRE_SHARED=1) a missing ../shared is a failure, not a skip; with
+    SCHEMALINT_REQUIRE_NODE=1 a missing Node, npm or examples/typescript/node_modules is one too."""
     if os.environ.get("SCHEMALINT_REQUIRE_SHARED") and not CORPUS.is_dir():
         raise pytest.UsageError(f"SCHEMALINT_REQUIRE_SHARED is set but {CORPUS} is missing")
+    if os.environ.get("SCHEMALINT_REQUIRE_NODE") and NODE_MISSING:
+        raise pytest.UsageError(f"SCHEMALINT_REQUIRE_NODE is set but {NODE_MISSING}")
 
 
 REPOS = SHARED / "repos"
+
+TS_EXAMPLE = ROOT / "examples" / "typescript"
+
+
+def _node_missing() -> str:
+    """Why the TypeScript tests cannot run here (``""`` when they can)."""
+    import shutil
+
+    for tool in ("node", "npm"):
+        if shutil.which(tool) is None:
+            return f"`{tool}` is not on PATH (install Node.js 20 or later)"
+    for folder in (TS_EXAMPLE / "node_modules", TS_EXAMPLE / "zod-fixed" / "node_modules"):
+        if not folder.is_dir():
+            return f"{folder.relative_to(ROOT)} is missing (run `npm ci --prefix examples/typescript`)"
+    return ""
+
+
+NODE_MISSING = _node_missing()
+
+needs_node = pytest.mark.skipif(
+    bool(NODE_MISSING),
+    reason=f"needs Node and the example's npm packages: {NODE_MISSING} (SCHEMALINT_REQUIRE_NODE=1 makes this "
+    "a failure)",
+)
 
 needs_repos = pytest.mark.skipif(
     not REPOS.is_dir(),

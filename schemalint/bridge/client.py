@@ -158,16 +158,22 @@ class Worker:
         _LIVE.discard(self)
         if proc is None:
             return
+        requests, answers = self._channel(proc)
         with contextlib.suppress(OSError, ValueError):
-            if proc.poll() is None and proc.stdin is not None:
-                proc.stdin.close()
+            if proc.poll() is None and requests is not None:
+                requests.close()
         _kill_group(proc)
         with contextlib.suppress(Exception):
             proc.wait(timeout=2)
-        for pipe in (proc.stdout, proc.stderr):
+        for pipe in (answers, proc.stdout, proc.stderr):
             with contextlib.suppress(Exception):
                 if pipe is not None:
                     pipe.close()
+
+    def _channel(self, proc: subprocess.Popen[bytes]) -> tuple[Any, Any]:
+        """``(requests, answers)``: the pipe requests are written to and the one answers are read
+        from (the Python worker's stdin and stdout; a subclass may use other descriptors)."""
+        return proc.stdin, proc.stdout
 
     def _ensure(self) -> None:
         if self.proc is not None and self.owner != os.getpid():
@@ -210,8 +216,10 @@ class Worker:
 
     def _read(self, deadline: float) -> dict[str, Any]:
         proc = self.proc
-        assert proc is not None and proc.stdout is not None
-        fd = proc.stdout.fileno()
+        assert proc is not None
+        answers = self._channel(proc)[1]
+        assert answers is not None
+        fd = answers.fileno()
         while True:
             end = self.buffer.find(b"\n")
             if end >= 0:
@@ -244,13 +252,15 @@ class Worker:
 
     def _submit(self, request: dict[str, Any]) -> int:
         proc = self.proc
-        assert proc is not None and proc.stdin is not None
+        assert proc is not None
+        requests = self._channel(proc)[0]
+        assert requests is not None
         self.next_id += 1
         request["id"] = self.next_id
         data = json.dumps(request, ensure_ascii=True, allow_nan=False, default=str).encode("ascii") + b"\n"
         try:
-            proc.stdin.write(data)
-            proc.stdin.flush()
+            requests.write(data)
+            requests.flush()
         except (BrokenPipeError, OSError):
             raise WorkerFailure("the worker process ended" + self.describe_exit()) from None
         return self.next_id
@@ -286,11 +296,14 @@ class Worker:
                 self.close()
                 raise
 
-    def submit_load(self, source: str, python_path: Sequence[str]) -> tuple[int, dict[str, Any], float]:
+    def submit_load(self, source: str, python_path: Sequence[str], extra: dict[str, Any] | None = None
+                    ) -> tuple[int, dict[str, Any], float]:
         """Start the worker if needed and send a ``load`` request for ``source`` without waiting
         (the answer is read by :meth:`finish_load`), so the import runs while this process
-        reads files. Returns ``(id, request, time sent)``."""
-        request: dict[str, Any] = {"op": "load", "source": source, "python_path": [str(p) for p in python_path]}
+        reads files. ``extra``: more request fields (the Node worker's ``file``, ``attr``,
+        ``loader``). Returns ``(id, request, time sent)``."""
+        request: dict[str, Any] = {"op": "load", "source": source, "python_path": [str(p) for p in python_path],
+                                   **(extra or {})}
         if self.cwd:
             request["cwd"] = self.cwd
         with self.lock:

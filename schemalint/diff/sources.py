@@ -29,7 +29,15 @@ from schemalint.loaders.files.documents import (
     read_document,
     read_source_bytes,
 )
-from schemalint.loaders.files.sources import SKIPPED_DIRS, SourceError, _excluded, is_python_source
+from schemalint.loaders.files.sources import (
+    SKIPPED_DIRS,
+    SourceError,
+    _excluded,
+    is_module_source,
+    is_python_source,
+    is_typescript_source,
+    split_typescript_source,
+)
 from schemalint.loaders.git.commands import GitError, cat_files, git, git_root, tree_files, verify_revision
 from schemalint.loaders.git.worktree import load_python_at_revision
 from schemalint.model import Tool
@@ -264,9 +272,14 @@ def load_side(
     """
     if os.path.exists(spec):
         return load_worktree([spec], python_path=python_path, reuse=reuse, key_root=spec)
+    split = split_typescript_source(spec)
+    if split is not None and os.path.isfile(split[0]):
+        return load_worktree([spec])
     if ":" in spec:
         if _is_rev_path(spec):
             rev, _, path = spec.partition(":")
+            if is_typescript_source(path):
+                return load_module_rev(rev, path)
             return load_rev_path(rev, path, reuse=reuse)
         try:
             return load_worktree([spec], python_path=python_path)
@@ -294,7 +307,7 @@ def load_worktree(
     """
     from schemalint.loaders.files.sources import expand_sources
 
-    file_sources = [s for s in sources if not is_python_source(s)]
+    file_sources = [s for s in sources if not is_module_source(s)]
     files = reuse if reuse is not None else ParsedFiles(remember=False)
     tools: list[Tool] = []
     walk_problems: list[tuple[str, str]] = []
@@ -326,7 +339,32 @@ def load_worktree(
     for source in sources:
         if is_python_source(source):
             tools.extend(load_python_tools(source, python_path))
+        elif is_typescript_source(source):
+            tools.extend(load_typescript_tools(source))
     return tools
+
+
+def load_typescript_tools(source: str) -> list[Tool]:
+    """Tools of a TypeScript/JavaScript module source, imported by a Node worker
+    (:func:`schemalint.loaders.typescript.source.load_typescript_sources`). Raises :class:`DiffError`."""
+    from schemalint.loaders.typescript.source import load_typescript_sources
+
+    try:
+        return load_typescript_sources([source])[0]
+    except SourceError as exc:
+        raise DiffError(str(exc)) from None
+
+
+@_git_errors_as_diff_errors
+def load_module_rev(rev: str, source: str) -> list[Tool]:
+    """Tools of the TypeScript module ``source`` (``path.ts[:ATTR]``, relative to the working
+    directory) as it was at revision ``rev``, imported from a temporary worktree whose
+    ``node_modules`` are the working tree's. Raises :class:`DiffError`."""
+    cwd = Path.cwd()
+    root = git_root(cwd)
+    commit = verify_revision(rev, cwd)
+    prefix = git(["rev-parse", "--show-prefix"], cwd=cwd).decode().strip()
+    return load_python_at_revision(commit, [source], root=root, prefix=prefix, python_path=(), label=rev)
 
 
 def load_python_tools(source: str, python_path: Sequence[str] = ()) -> list[Tool]:
@@ -373,7 +411,7 @@ def load_base(
     wanted: list[str] = []
     named: set[str] = set()  # files named as sources (not found by a walk or a glob)
     for source in sources:
-        if is_python_source(source):
+        if is_module_source(source):
             continue
         abs_path = (cwd / source).resolve() if not os.path.isabs(source) else Path(source).resolve()
         try:
@@ -404,7 +442,7 @@ def load_base(
             shown = f"{rev}:{os.path.relpath(root / name, cwd)}"
             key = os.path.realpath(root / name) if reuse is not None else ""
             tools.extend(_blob_tools(files, shown, data, key, explicit=name in named))
-    python_sources = [s for s in sources if is_python_source(s)]
+    python_sources = [s for s in sources if is_module_source(s)]
     if python_sources:
         tools.extend(
             load_python_at_revision(

@@ -29,7 +29,13 @@ from typing import TYPE_CHECKING
 
 from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
 from schemalint.loaders.files.documents import Document, ParseProblem, read_document, reportable_problems
-from schemalint.loaders.files.sources import SourceError, expand_sources, is_python_source
+from schemalint.loaders.files.sources import (
+    SourceError,
+    expand_sources,
+    is_module_source,
+    is_python_source,
+    is_typescript_source,
+)
 from schemalint.loaders.formats.json_tools import find_tools, load_document_tools  # noqa: F401  (re-exported)
 from schemalint.model import CheckResult, Diagnostic, RunContext, Severity, Tool, fingerprint, running
 from schemalint.rules.base import INTERNAL_ERROR
@@ -108,9 +114,11 @@ def load(
     """
     result = LoadResult()
     skipped = 0
-    file_sources = [s for s in sources if not is_python_source(s)]
+    file_sources = [s for s in sources if not is_module_source(s)]
     python_sources = [s for s in sources if is_python_source(s)]
+    ts_sources = [s for s in sources if is_typescript_source(s)]
     pending = None
+    pending_ts = None
     if python_sources:
         # Imported in a worker process (schemalint.bridge), started first so that the import runs
         # while the files are parsed here: what the module prints, hangs on or exits with cannot
@@ -118,6 +126,16 @@ def load(
         from schemalint.bridge.client import PendingSources
 
         pending = PendingSources(python_sources, python_path, None, None)
+    if ts_sources:
+        # The same for TypeScript/JavaScript modules, in a Node worker (docs/typescript.md).
+        from schemalint.loaders.typescript.source import PendingTypeScript
+
+        try:
+            pending_ts = PendingTypeScript(ts_sources)
+        except BaseException:
+            if pending is not None:
+                pending.worker.close()
+            raise
     # Parsed JSON holds no reference cycles, but every dict it allocates counts towards the
     # cyclic collector's thresholds, whose full passes rescan everything loaded so far: on
     # 10k tools that was 3 of 4 seconds of loading. Pause it while parsing.
@@ -132,6 +150,8 @@ def load(
     except BaseException:
         if pending is not None:
             pending.worker.close()
+        if pending_ts is not None:
+            pending_ts.close()
         raise
     gc.disable()
     try:
@@ -158,6 +178,11 @@ def load(
         result.files += len(python_sources)
         result.tools.extend(python_tools)
         result.diagnostics.extend(python_problems)
+    if pending_ts is not None:
+        ts_tools, ts_problems = pending_ts.finish()
+        result.files += len(pending_ts.sources)
+        result.tools.extend(ts_tools)
+        result.diagnostics.extend(ts_problems)
     for command in mcp_stdio:
         from schemalint.loaders.python.mcp_server import load_stdio
 
@@ -269,7 +294,7 @@ def check(
             ctx.invisible_free_files = files_without_invisibles(loaded.documents)
         raw = list(loaded.diagnostics)
         raw.extend(run_selected(active, loaded, ctx, jobs))
-    if any(is_python_source(s) for s in sources):
+    if any(is_module_source(s) for s in sources):
         from schemalint.bridge.client import stop_workers
 
         stop_workers(loaded.tools)  # idle from here; a later validate call restarts one

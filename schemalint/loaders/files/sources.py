@@ -21,14 +21,56 @@ class SourceError(Exception):
     """A source path or pattern that does not exist or matches no file (exit code 2)."""
 
 
-def is_python_source(source: str) -> bool:
-    """True for ``module:attr`` (or ``module``-only with ``:``) Python sources, not paths."""
+TYPESCRIPT_SUFFIXES = (".ts", ".mts", ".cts", ".js", ".mjs", ".cjs")
+"""Module files read by the Node worker (docs/typescript.md), with or without ``:attr``."""
+
+
+def _python_like(source: str) -> bool:
     if ":" not in source or os.path.exists(source):
         return False
     module, _, attr = source.partition(":")
     return bool(module) and all(part.isidentifier() for part in module.split(".")) and (
         attr == "" or all(part.isidentifier() for part in attr.split("."))
     )
+
+
+def _js_attr(attr: str) -> bool:
+    return all(part and (part[0].isalpha() or part[0] in "_$") and all(c.isalnum() or c in "_$" for c in part)
+               for part in attr.split("."))
+
+
+def split_typescript_source(source: str) -> tuple[str, str] | None:
+    """``(path, attr)`` for a TypeScript/JavaScript module source (``path/to/tools.ts:ATTR``;
+    ``attr`` is ``""`` when none is given: every export), else ``None``.
+
+    The path ends with one of :data:`TYPESCRIPT_SUFFIXES`. ``name.ts:attr`` where no file
+    ``name.ts`` exists and ``name.ts`` is also a dotted Python module name stays a Python
+    source (it was one before TypeScript sources existed).
+    """
+    path, sep, attr = source.rpartition(":")
+    if not (sep and path.lower().endswith(TYPESCRIPT_SUFFIXES) and (attr == "" or _js_attr(attr))):
+        path, attr = source, ""
+    if not path.lower().endswith(TYPESCRIPT_SUFFIXES):
+        return None
+    if not os.path.isfile(path) and _python_like(source):
+        return None
+    return path, attr
+
+
+def is_typescript_source(source: str) -> bool:
+    """True for a TypeScript/JavaScript module source (:func:`split_typescript_source`)."""
+    return split_typescript_source(source) is not None
+
+
+def is_python_source(source: str) -> bool:
+    """True for ``module:attr`` (or ``module``-only with ``:``) Python sources, not paths
+    and not TypeScript modules (:func:`is_typescript_source`)."""
+    return _python_like(source) and not is_typescript_source(source)
+
+
+def is_module_source(source: str) -> bool:
+    """True for a source imported by a worker process: Python ``module:attr`` or a TypeScript module."""
+    return _python_like(source) or is_typescript_source(source)
 
 
 def _excluded(path: str, patterns: Sequence[str]) -> bool:

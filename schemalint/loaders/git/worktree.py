@@ -1,4 +1,5 @@
-"""Python ``module:attr`` sources as they were at a commit, imported from a temporary worktree."""
+"""Module sources (Python ``module:attr``, TypeScript ``path.ts:ATTR``) as they were at a commit, imported
+from a temporary worktree."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.loaders.files.sources import SourceError, is_typescript_source, split_typescript_source
 from schemalint.loaders.git.commands import GitError, git
 from schemalint.model import Tool
 
@@ -18,7 +19,7 @@ from schemalint.model import Tool
 def load_python_at_revision(
     commit: str, sources: Sequence[str], *, root: Path, prefix: str, python_path: Sequence[str], label: str
 ) -> list[Tool]:
-    """Import ``module:attr`` sources as they were at ``commit``.
+    """Import ``module:attr`` sources (and TypeScript modules, ``path.ts:ATTR``) as they were at ``commit``.
 
     Creates a detached ``git worktree`` in a temporary directory (the main working tree,
     index and ``HEAD`` are not touched, so a dirty working tree is fine), imports the
@@ -38,14 +39,50 @@ def load_python_at_revision(
             git(["worktree", "add", "--detach", "--quiet", str(checkout), commit], cwd=root)
             where = checkout / prefix
             roots = [p if os.path.isabs(p) else str(where / p) for p in (str(p) for p in python_path)]
+            python_sources = [s for s in sources if not is_typescript_source(s)]
+            ts_sources = [s for s in sources if is_typescript_source(s)]
+            tools: list[Tool] = []
             try:
-                tools, _ = load_python_sources(sources, roots, cwd=str(where))
+                if python_sources:
+                    tools.extend(load_python_sources(python_sources, roots, cwd=str(where))[0])
+                if ts_sources:
+                    from schemalint.loaders.typescript.source import load_typescript_sources
+
+                    _link_node_modules(ts_sources, root, checkout, prefix)
+                    tools.extend(load_typescript_sources(ts_sources, cwd=str(where))[0])
             except SourceError as exc:
                 raise GitError(f"at {label}: {exc}") from None
+            from schemalint.bridge.client import stop_workers
+
+            stop_workers(tools)  # the old revision's validators are never called
             return [dataclasses.replace(t, origin=dataclasses.replace(t.origin, file=f"{label}:{t.origin.file}"),
                                         runtime=None) for t in tools]
         finally:
             _remove_worktree(root, checkout, tmp)
+
+
+def _link_node_modules(sources: Sequence[str], root: Path, checkout: Path, prefix: str) -> None:
+    """Give the temporary checkout the working tree's ``node_modules`` folders (never tracked by
+    git): for each TypeScript source, every ``node_modules`` at the module's folder or above it
+    (up to the repository's top) becomes a symbolic link at the same place in the checkout, so the
+    old module is imported with the project's installed packages."""
+    for source in sources:
+        split = split_typescript_source(source)
+        if split is None:
+            continue
+        folder = (root / prefix / split[0]).parent.resolve()
+        try:
+            rel = folder.relative_to(root.resolve())
+        except ValueError:
+            continue
+        parts = rel.parts
+        for i in range(len(parts), -1, -1):
+            here = Path(*parts[:i]) if i else Path()
+            installed = root / here / "node_modules"
+            target = checkout / here / "node_modules"
+            if installed.is_dir() and not target.exists() and target.parent.is_dir():
+                with contextlib.suppress(OSError):
+                    target.symlink_to(installed.resolve(), target_is_directory=True)
 
 
 def _remove_worktree(root: Path, checkout: Path, tmp: Path) -> None:

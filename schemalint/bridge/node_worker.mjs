@@ -1,0 +1,743 @@
+// The Node worker of schemalint's runtime bridge (docs/runtime-bridge.md, docs/typescript.md).
+//
+// Started by schemalint.loaders.typescript.node.NodeWorker as `node node_worker.mjs` with
+// SCHEMALINT_BRIDGE_FDS="IN,OUT": requests arrive on file descriptor IN, answers leave on OUT,
+// one JSON object per line. Standard input is /dev/null and standard output is the parent's
+// stderr pipe, so nothing the imported module prints or reads can touch the protocol.
+//
+// It imports a module of the user's project (TypeScript through the project's own tsx, or
+// Node's type stripping) and lists its tools: AI SDK tools, MCP TypeScript SDK servers
+// (through the SDK's own in-memory client), bare zod object schemas. Every framework package
+// (ai, zod, zod-to-json-schema, @modelcontextprotocol/sdk) is resolved from the module's own
+// folder: schemalint ships none of them. Tool bodies are never called; `validate` runs the
+// runtime's own schema check (AI SDK: asSchema(schema).validate, MCP: safeParseAsync, zod:
+// safeParseAsync) on a call schemalint generated.
+
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [IN_FD, OUT_FD] = String(process.env.SCHEMALINT_BRIDGE_FDS || "").split(",").map(Number);
+delete process.env.SCHEMALINT_BRIDGE_FDS;
+const PARENT = process.ppid;
+
+function send(message) {
+  let line;
+  try {
+    line = JSON.stringify(message);
+  } catch (err) {
+    line = JSON.stringify({ id: message.id, ok: false, error: `the answer could not be written as JSON: ${err}` });
+  }
+  const data = Buffer.from(line + "\n", "utf8");
+  let done = 0;
+  while (done < data.length) {
+    try {
+      done += fs.writeSync(OUT_FD, data, done);
+    } catch (err) {
+      if (err.code === "EAGAIN") continue;
+      process.exit(3); // the parent is gone
+    }
+  }
+}
+
+// -- values as JSON ----------------------------------------------------------------------
+
+function jsonable(value, problems, pointer = "", depth = 0, seen = new Set()) {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return value;
+    const text = Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+    problems.push(`${pointer || "(root)"} (${text})`);
+    return text;
+  }
+  if (value === undefined) return null;
+  if (typeof value === "bigint") {
+    problems.push(`${pointer || "(root)"} (bigint)`);
+    return `<non-JSON value: bigint ${value}>`;
+  }
+  if (typeof value !== "object" || depth > 200 || seen.has(value)) {
+    const what = typeof value === "object" ? (depth > 200 ? "nested too deeply" : "cycle") : typeof value;
+    problems.push(`${pointer || "(root)"} (${what})`);
+    return `<non-JSON value: ${what}>`;
+  }
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) return value.map((v, i) => jsonable(v, problems, `${pointer}/${i}`, depth + 1, seen));
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      const name = value.constructor?.name || "object";
+      problems.push(`${pointer || "(root)"} (${name} object)`);
+      return `<non-JSON value: ${name}>`;
+    }
+    const out = {};
+    for (const [key, sub] of Object.entries(value)) {
+      if (sub === undefined) continue;
+      out[key] = jsonable(sub, problems, `${pointer}/${escapeToken(key)}`, depth + 1, seen);
+    }
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+const escapeToken = (t) => String(t).replaceAll("~", "~0").replaceAll("/", "~1");
+
+// -- packages of the user's project ------------------------------------------------------
+
+function packageDir(name, fromDir) {
+  let dir = fromDir;
+  for (;;) {
+    const candidate = path.join(dir, "node_modules", ...name.split("/"));
+    if (fs.existsSync(path.join(candidate, "package.json"))) return candidate;
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+function pickTarget(target) {
+  if (typeof target === "string") return target;
+  if (Array.isArray(target)) {
+    for (const t of target) {
+      const got = pickTarget(t);
+      if (got) return got;
+    }
+    return null;
+  }
+  if (target && typeof target === "object") {
+    for (const cond of ["node", "import", "module", "default", "require"]) {
+      if (cond in target) {
+        const got = pickTarget(target[cond]);
+        if (got) return got;
+      }
+    }
+  }
+  return null;
+}
+
+// The file URL of `name/subpath` as an ESM import from `fromDir` would find it (package
+// "exports" with the node/import/default conditions, else "module"/"main"), or null.
+function resolvePackage(name, subpath, fromDir) {
+  const dir = packageDir(name, fromDir);
+  if (dir === null) return null;
+  let meta;
+  try {
+    meta = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  } catch {
+    return null;
+  }
+  let rel = null;
+  const key = subpath ? `./${subpath}` : ".";
+  const exp = meta.exports;
+  if (exp !== undefined) {
+    const table = typeof exp === "string" || Array.isArray(exp) || !Object.keys(exp).some((k) => k.startsWith("."))
+      ? { ".": exp } : exp;
+    if (key in table) rel = pickTarget(table[key]);
+    else {
+      for (const [pattern, target] of Object.entries(table)) {
+        const star = pattern.indexOf("*");
+        if (star < 0) continue;
+        const head = pattern.slice(0, star), tail = pattern.slice(star + 1);
+        if (key.startsWith(head) && key.endsWith(tail) && key.length >= head.length + tail.length) {
+          const got = pickTarget(target);
+          if (got) rel = got.replace("*", key.slice(head.length, key.length - tail.length));
+          break;
+        }
+      }
+    }
+  } else {
+    rel = subpath ? `./${subpath}` : meta.module || meta.main || "./index.js";
+  }
+  if (!rel) return null;
+  const file = path.resolve(dir, rel);
+  return fs.existsSync(file) ? { url: pathToFileURL(file).href, version: meta.version || "", dir } : null;
+}
+
+const packageCache = new Map();
+
+async function importPackage(name, subpath, fromDir) {
+  const found = resolvePackage(name, subpath, fromDir);
+  if (found === null) return null;
+  if (!packageCache.has(found.url)) packageCache.set(found.url, import(found.url).then((ns) => ({ ns, ...found })));
+  return packageCache.get(found.url);
+}
+
+// -- zod ---------------------------------------------------------------------------------
+
+const isZod4 = (s) => s !== null && typeof s === "object" && typeof s._zod === "object" && s._zod !== null;
+const isZod3 = (s) => s !== null && typeof s === "object" && !isZod4(s) && typeof s._def === "object"
+  && typeof s.safeParse === "function";
+const isZod = (s) => isZod4(s) || isZod3(s);
+const zodObjectKind = (s) => (isZod4(s) ? s._zod.def?.type === "object" : isZod3(s) ? s._def.typeName === "ZodObject" : false);
+const aiSchemaSymbol = Symbol.for("vercel.ai.schema");
+const isAiSchema = (s) => s !== null && typeof s === "object" && (s[aiSchemaSymbol] === true || ("jsonSchema" in s && "validate" in s));
+
+// JSON schema of a zod schema in `io` mode ("input" or "output"), with the project's zod
+// (4: z.toJSONSchema) or zod-to-json-schema (3). Throws with the converter's message.
+async function zodJsonSchema(schema, io, fromDir) {
+  if (isZod4(schema)) {
+    const toJSONSchema = await zod4Function("toJSONSchema", fromDir);
+    if (toJSONSchema === null) {
+      throw new Error("the project's zod has no toJSONSchema (zod 4, or zod 3.25's zod/v4, is needed for a zod 4 schema)");
+    }
+    return toJSONSchema(schema, { target: "draft-7", io });
+  }
+  const z2j = await importPackage("zod-to-json-schema", "", fromDir);
+  const convert = z2j?.ns?.zodToJsonSchema || z2j?.ns?.default;
+  if (typeof convert !== "function") {
+    throw new Error("a zod 3 schema needs zod-to-json-schema in the project (npm install zod-to-json-schema)");
+  }
+  return convert(schema, { target: "jsonSchema7", pipeStrategy: io, $refStrategy: "root" });
+}
+
+// A function of the project's zod 4 API: from "zod" (zod 4), else "zod/v4" (zod 3.25 ships
+// zod 4 there), else "zod/v4/core"; null when none has it.
+async function zod4Function(name, fromDir) {
+  for (const sub of ["", "v4", "v4/core"]) {
+    const zod = await importPackage("zod", sub, fromDir).catch(() => null);
+    const fn = zod?.ns?.[name] ?? zod?.ns?.z?.[name];
+    if (typeof fn === "function") return fn;
+  }
+  return null;
+}
+
+// safeParseAsync of a zod schema: its own method (zod 4 classic, zod 3), else the project's
+// zod 4 function (zod/mini schemas have no methods).
+async function safeParse(schema, args, fromDir) {
+  if (typeof schema.safeParseAsync === "function") return schema.safeParseAsync(args);
+  const fn = await zod4Function("safeParseAsync", fromDir);
+  if (fn === null) throw new Error("cannot find zod's safeParseAsync for this schema");
+  return fn(schema, args);
+}
+
+function pointerOf(pathItems) {
+  return pathItems.map((t) => "/" + (typeof t === "number" ? "*" : escapeToken(typeof t === "symbol" ? String(t) : t))).join("");
+}
+
+function hasKeyAt(value, pathItems) {
+  let node = value;
+  for (let i = 0; i < pathItems.length; i++) {
+    if (node === null || typeof node !== "object") return i < pathItems.length;
+    if (!Object.prototype.hasOwnProperty.call(node, pathItems[i])) return false;
+    node = node[pathItems[i]];
+  }
+  return true;
+}
+
+// The outcome of a zod (or AI SDK) validation result for `args`.
+function outcomeOfError(error, args) {
+  const issues = Array.isArray(error?.issues) ? error.issues : null;
+  if (issues === null) {
+    const message = String(error?.message || error || "refused").split("\n")[0].slice(0, 300);
+    return { status: "refused", error_type: error?.constructor?.name || "Error", message, errors: [] };
+  }
+  const errors = flattenIssues(issues).map(({ path: p, code, message }) => ({
+    path: pointerOf(p),
+    type: code === "invalid_type" && p.length > 0 && !hasKeyAt(args, p) ? "missing" : String(code),
+    message: String(message),
+  }));
+  const shown = errors.slice(0, 3).map((e) => `${e.path.slice(1) || "(root)"}: ${e.message}`);
+  const more = errors.length > 3 ? ` (+${errors.length - 3} more)` : "";
+  return { status: "refused", error_type: "ZodError", message: shown.join("; ") + more, errors };
+}
+
+function flattenIssues(issues, prefix = []) {
+  const out = [];
+  for (const issue of issues) {
+    const p = [...prefix, ...(issue.path || [])];
+    out.push({ path: p, code: issue.code, message: issue.message });
+  }
+  return out;
+}
+
+// -- source locations --------------------------------------------------------------------
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function localImports(file, text) {
+  const out = [];
+  const re = /(?:import|export)[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+  for (const m of text.matchAll(re)) {
+    const base = path.resolve(path.dirname(file), m[1]);
+    const stem = base.replace(/\.(m|c)?js$/, "");
+    for (const cand of [base, `${stem}.ts`, `${stem}.mts`, `${stem}.cts`, `${stem}.tsx`, `${stem}.js`, `${stem}.mjs`,
+      path.join(base, "index.ts"), path.join(base, "index.js")]) {
+      if (fs.existsSync(cand) && fs.statSync(cand).isFile()) {
+        out.push(cand);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+const textCache = new Map();
+function readText(file) {
+  if (!textCache.has(file)) {
+    try {
+      textCache.set(file, fs.readFileSync(file, "utf8"));
+    } catch {
+      textCache.set(file, null);
+    }
+  }
+  return textCache.get(file);
+}
+
+// The file and 1-based line where a tool is defined: the first line matching one of the
+// patterns, in the module itself and then in the local files it imports.
+function moduleFiles(file, limit = 200) {
+  const seen = [file];
+  for (let i = 0; i < seen.length && seen.length < limit; i++) {
+    const text = readText(seen[i]);
+    if (!text) continue;
+    for (const next of localImports(seen[i], text)) if (!seen.includes(next)) seen.push(next);
+  }
+  return seen;
+}
+
+function locate(file, patterns) {
+  const files = moduleFiles(file);
+  for (const re of patterns) {
+    for (const f of files) {
+      const text = readText(f);
+      const m = text ? re.exec(text) : null;
+      if (m) return { file: f, line: text.slice(0, m.index + m[0].length - m[0].trimStart().length).split("\n").length };
+    }
+  }
+  return { file, line: null };
+}
+
+// -- where MCP tools are registered: the caller of registerTool / tool -------------------
+
+const registrations = new WeakMap(); // McpServer -> Map(name -> {file, line})
+const createdServers = []; // McpServer objects that registered a tool during an import
+const patchedSdks = new Set();
+const WORKER_FILE = new URL(import.meta.url).pathname;
+
+function callerOf(stack) {
+  for (const raw of String(stack || "").split("\n").slice(1)) {
+    const m = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?\s*$/.exec(raw.trim());
+    if (!m) continue;
+    let file = m[1];
+    if (file.startsWith("file://")) {
+      try {
+        file = new URL(file).pathname;
+      } catch {
+        continue;
+      }
+    }
+    if (file === WORKER_FILE || file.includes(`${path.sep}node_modules${path.sep}`) || file.startsWith("node:")) continue;
+    return { file: decodeURIComponent(file), line: Number(m[2]) };
+  }
+  return null;
+}
+
+async function watchRegistrations(dir) {
+  const sdk = await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", dir).catch(() => null);
+  const proto = sdk?.ns?.McpServer?.prototype;
+  if (!proto || patchedSdks.has(sdk.url)) return;
+  patchedSdks.add(sdk.url);
+  for (const method of ["registerTool", "tool"]) {
+    const original = proto[method];
+    if (typeof original !== "function") continue;
+    proto[method] = function (name, ...rest) {
+      try {
+        const where = callerOf(new Error().stack);
+        if (!registrations.has(this)) {
+          registrations.set(this, new Map());
+          createdServers.push(this);
+        }
+        if (where && typeof name === "string" && !registrations.get(this).has(name)) registrations.get(this).set(name, where);
+      } catch { /* a location is a nicety */ }
+      return original.call(this, name, ...rest);
+    };
+  }
+}
+
+const keyPatterns = (key) => {
+  const k = escapeRe(key);
+  return [new RegExp(`(?:const|let|var|function)\\s+${k}\\b`), new RegExp(`(?:^|[\\s{,(])["'\`]?${k}["'\`]?\\s*:`, "m"),
+    new RegExp(`name\\s*:\\s*["'\`]${k}["'\`]`)];
+};
+const mcpPatterns = (name) => {
+  const n = escapeRe(name);
+  return [new RegExp(`\\.(?:registerTool|tool)\\(\\s*["'\`]${n}["'\`]`), new RegExp(`["'\`]${n}["'\`]`)];
+};
+
+// -- finding tools -----------------------------------------------------------------------
+
+const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
+  && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+const isAiTool = (v) => v !== null && typeof v === "object" && !isZod(v) && !isAiSchema(v)
+  && ("inputSchema" in v || "parameters" in v)
+  && (isZod(v.inputSchema ?? v.parameters) || isAiSchema(v.inputSchema ?? v.parameters)
+    || (v.inputSchema ?? v.parameters)?.["~standard"] !== undefined);
+const isMcpServer = (v) => v !== null && typeof v === "object" && typeof v.registerTool === "function"
+  && typeof v.connect === "function" && v._registeredTools !== undefined;
+
+class State {
+  constructor() {
+    this.validators = new Map();
+    this.count = 0;
+  }
+  handle(fn) {
+    this.count += 1;
+    const h = `t${this.count}`;
+    this.validators.set(h, fn);
+    return h;
+  }
+}
+
+async function aiTool(state, value, name, ctx) {
+  const schema = value.inputSchema ?? value.parameters;
+  const ai = await importPackage("ai", "", ctx.dir);
+  if (ai === null || typeof ai.ns.asSchema !== "function") {
+    ctx.problems.push(problem(ctx, name, "an AI SDK tool, but the project has no 'ai' package with asSchema (npm install ai)"));
+    return null;
+  }
+  let converted;
+  let advertised;
+  try {
+    converted = ai.ns.asSchema(schema);
+    advertised = await converted.jsonSchema;
+  } catch (err) {
+    ctx.problems.push(problem(ctx, name, `the AI SDK cannot convert this tool's schema: ${errText(err)}`));
+    return null;
+  }
+  const runtime = isZod(schema) ? await zodRuntime(schema, ctx, name) : null;
+  let handle = null;
+  if (typeof converted.validate === "function") {
+    handle = state.handle(async (args) => {
+      const result = await converted.validate(args);
+      return result?.success ? null : result?.error ?? new Error("refused");
+    });
+  }
+  const where = locate(ctx.file, keyPatterns(name));
+  const raw = { name, description: value.description ?? null, inputSchema: advertised };
+  if (value.strict !== undefined) raw.strict = value.strict;
+  if (value.outputSchema !== undefined && isZod(value.outputSchema)) {
+    try {
+      raw.outputSchema = await ai.ns.asSchema(value.outputSchema).jsonSchema;
+    } catch { /* left out */ }
+  }
+  return wire(ctx, {
+    handle, name, description: value.description ?? null, advertised,
+    runtime: runtime ?? (handle ? { input: advertised, output: null } : null),
+    origin: origin(ctx, where, "ai-sdk"), raw, output_schema: raw.outputSchema ?? null,
+  });
+}
+
+async function zodRuntime(schema, ctx, name) {
+  const out = { input: null, output: null };
+  try {
+    out.input = await zodJsonSchema(schema, "input", ctx.dir);
+  } catch (err) {
+    ctx.notes.push(`${name}: zod cannot render the input schema: ${errText(err)}`);
+  }
+  try {
+    out.output = await zodJsonSchema(schema, "output", ctx.dir);
+  } catch (err) {
+    ctx.notes.push(`${name}: zod cannot render the output schema: ${errText(err)}`);
+  }
+  return out.input === null && out.output === null ? null : out;
+}
+
+async function zodTool(state, schema, name, ctx) {
+  let advertised;
+  try {
+    advertised = await zodJsonSchema(schema, "input", ctx.dir);
+  } catch (err) {
+    ctx.problems.push(problem(ctx, name, `zod cannot render this schema as JSON Schema: ${errText(err)}`));
+    return null;
+  }
+  let output = null;
+  try {
+    output = await zodJsonSchema(schema, "output", ctx.dir);
+  } catch { /* transforms have no output rendering */ }
+  const handle = state.handle(async (args) => {
+    const result = await safeParse(schema, args, ctx.dir);
+    return result.success ? null : result.error;
+  });
+  const where = locate(ctx.file, keyPatterns(name));
+  const description = typeof schema.description === "string" ? schema.description : null;
+  return wire(ctx, {
+    handle, name, description, advertised, runtime: { input: advertised, output },
+    origin: origin(ctx, where, "zod"), raw: { name, description, parameters: advertised }, output_schema: null,
+  });
+}
+
+async function mcpServerTools(state, server, label, ctx) {
+  const client = await importPackage("@modelcontextprotocol/sdk", "client/index.js", ctx.dir);
+  const memory = await importPackage("@modelcontextprotocol/sdk", "inMemory.js", ctx.dir);
+  if (client === null || memory === null) {
+    throw new Error(`${label}: an MCP server, but @modelcontextprotocol/sdk (client, inMemory) cannot be found from ${ctx.dir}`);
+  }
+  const compat = await importPackage("@modelcontextprotocol/sdk", "server/zod-compat.js", ctx.dir).catch(() => null);
+  if (typeof server.isConnected === "function" && server.isConnected()) await server.close();
+  const [clientSide, serverSide] = memory.ns.InMemoryTransport.createLinkedPair();
+  const mcp = new client.ns.Client({ name: "schemalint", version: "1" });
+  await server.connect(serverSide);
+  await mcp.connect(clientSide);
+  const listed = [];
+  let cursor;
+  for (let page = 0; page < 1000; page++) {
+    const answer = await mcp.listTools(cursor ? { cursor } : {});
+    listed.push(...(answer.tools || []));
+    cursor = answer.nextCursor;
+    if (!cursor) break;
+  }
+  await mcp.close();
+  await server.close();
+  const out = [];
+  for (const tool of listed) {
+    const registered = server._registeredTools?.[tool.name];
+    let schema = registered?.inputSchema;
+    if (schema && compat?.ns?.normalizeObjectSchema) schema = compat.ns.normalizeObjectSchema(schema) ?? schema;
+    let handle = null;
+    let runtime = null;
+    if (schema && isZod(schema)) {
+      runtime = await zodRuntime(schema, ctx, tool.name);
+      const parse = compat?.ns?.safeParseAsync;
+      handle = state.handle(async (args) => {
+        const result = parse ? await parse(schema, args ?? {}) : await safeParse(schema, args ?? {}, ctx.dir);
+        return result.success ? null : result.error;
+      });
+    }
+    const where = registrations.get(server)?.get(tool.name) ?? locate(ctx.file, mcpPatterns(tool.name));
+    out.push(wire(ctx, {
+      handle, name: tool.name, description: tool.description ?? null, advertised: tool.inputSchema ?? null,
+      runtime: runtime ?? (handle ? { input: tool.inputSchema ?? null, output: null } : null),
+      origin: origin(ctx, where, "mcp-server"), raw: tool, output_schema: tool.outputSchema ?? null,
+    }));
+  }
+  return out;
+}
+
+function origin(ctx, where, format) {
+  return { file: where.file, pointer: "", format, line: where.line };
+}
+
+function wire(ctx, tool) {
+  const problems = [];
+  const out = {
+    handle: tool.handle,
+    name: String(tool.name),
+    description: tool.description === null || tool.description === undefined ? null : String(tool.description),
+    advertised: jsonable(tool.advertised, problems, "/advertised"),
+    runtime: tool.runtime === null ? null : {
+      input: jsonable(tool.runtime.input, problems, "/runtime/input"),
+      output: jsonable(tool.runtime.output, problems, "/runtime/output"),
+    },
+    refused_when_omitted: [],
+    origin: tool.origin,
+    schema_path: "",
+    output_schema: jsonable(tool.output_schema, problems, "/output_schema"),
+    raw: jsonable(tool.raw, problems, "/raw"),
+  };
+  if (problems.length) out.not_json = problems;
+  return out;
+}
+
+function problem(ctx, name, message) {
+  const where = locate(ctx.file, keyPatterns(name));
+  return { code: "SL000", name: "unreadable-source", severity: "error", tool: name, file: where.file, pointer: "",
+    message, hint: null, line: where.line, column: null, instance_path: null };
+}
+
+const errText = (err) => `${err?.constructor?.name || "Error"}: ${String(err?.message ?? err).split("\n")[0].slice(0, 300)}`;
+
+// Tools held by `value` (reached as `label`, named `name`), appended to `found`.
+async function collect(state, value, name, label, ctx, found, depth, explicit) {
+  if (value === null || value === undefined || depth > 3) return;
+  if (typeof value === "object") {
+    // The same object reached twice (a CommonJS module's `default` and its named exports, a
+    // tool both exported and listed in a table) is one tool.
+    if (ctx.seen.has(value)) return;
+    if (isMcpServer(value) || isAiTool(value) || isZod(value)) ctx.seen.add(value);
+  }
+  if (isMcpServer(value)) {
+    found.framework.push(...await mcpServerTools(state, value, label, ctx));
+    return;
+  }
+  if (isAiTool(value)) {
+    const tool = await aiTool(state, value, name, ctx);
+    if (tool) found.framework.push(tool);
+    return;
+  }
+  if (isZod(value)) {
+    if (zodObjectKind(value)) found.schemas.push([value, name]);
+    else if (explicit && depth === 0) throw new Error(`${label}: a zod schema, but not an object schema (tool arguments are an object)`);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      let itemName = `${name}[${i}]`;
+      let target = item;
+      if (item && typeof item === "object" && typeof item.name === "string") {
+        itemName = item.name;
+        if (!isAiTool(item) && item.tool !== undefined) target = item.tool;
+        else if (!isAiTool(item) && item.schema !== undefined) target = item.schema;
+      }
+      await collect(state, target, itemName, `${label}[${i}]`, ctx, found, depth + 1, explicit);
+    }
+    return;
+  }
+  if (isPlainObject(value)) {
+    for (const [key, sub] of Object.entries(value)) {
+      await collect(state, sub, key, `${label}.${key}`, ctx, found, depth + 1, explicit);
+    }
+  }
+}
+
+let typeScriptReady = null;
+
+async function enableTypeScript(request) {
+  if (request.loader !== "tsx") return;
+  if (typeScriptReady === null) {
+    typeScriptReady = (async () => {
+      const api = await import(pathToFileURL(request.tsx).href);
+      api.register();
+      // CommonJS modules (a package without "type": "module") are loaded by require(): tsx's
+      // CommonJS hook, beside its ESM one.
+      const cjs = path.join(path.dirname(path.dirname(path.dirname(request.tsx))), "cjs", "api", "index.mjs");
+      if (fs.existsSync(cjs)) (await import(pathToFileURL(cjs).href)).register();
+    })();
+  }
+  await typeScriptReady;
+}
+
+async function load(state, request) {
+  const source = String(request.source);
+  if (typeof request.cwd === "string" && request.cwd) process.chdir(request.cwd);
+  const file = path.resolve(String(request.file));
+  await enableTypeScript(request);
+  await watchRegistrations(path.dirname(file));
+  const before = createdServers.length;
+  let ns;
+  try {
+    ns = await import(pathToFileURL(file).href);
+  } catch (err) {
+    return { ok: false, error: `${source}: cannot import: ${errText(err)}` };
+  }
+  const ctx = { file, dir: path.dirname(file), problems: [], notes: [], seen: new Set() };
+  const found = { framework: [], schemas: [] };
+  const attr = request.attr;
+  try {
+    if (attr) {
+      let value = ns;
+      for (const part of String(attr).split(".")) {
+        if (value === null || value === undefined || !(part in Object(value))) {
+          return { ok: false, error: `${source}: the module has no export ${JSON.stringify(attr)}` };
+        }
+        value = value[part];
+      }
+      if (typeof value === "function" && !/^class\b/.test(Function.prototype.toString.call(value))
+          && !isZod(value)) {
+        // A factory named explicitly (createServer): called with no arguments, its result read.
+        value = await value();
+      }
+      await collect(state, value, String(attr).split(".").pop(), attr, ctx, found, 0, true);
+      if (!found.framework.length && !found.schemas.length && !ctx.problems.length) {
+        return { ok: false, error: `${source}: ${attr} holds no tool (an AI SDK tool, an MCP McpServer, a zod object `
+          + "schema, or an object or array of them)" };
+      }
+    } else {
+      for (const key of Object.keys(ns)) {
+        await collect(state, ns[key], key === "default" ? path.basename(file).replace(/\.[^.]+$/, "") : key, key, ctx, found, 0, false);
+      }
+      if (!found.framework.length) {
+        // No export holds a tool: the MCP servers the import itself created (a server made and
+        // connected in the module's own main code) are read instead.
+        for (const server of createdServers.slice(before)) {
+          found.framework.push(...await mcpServerTools(state, server, "(a server created at import)", ctx));
+        }
+      }
+    }
+  } catch (err) {
+    return { ok: false, error: `${source}: cannot list its tools: ${errText(err)}` };
+  }
+  // A module that holds framework tools has its zod schemas read as their parts, not as tools.
+  const tools = found.framework;
+  if (attr || !tools.length) {
+    for (const [schema, name] of found.schemas) {
+      const tool = await zodTool(state, schema, name, ctx);
+      if (tool) tools.push(tool);
+    }
+  }
+  return { ok: true, tools, problems: ctx.problems, notes: ctx.notes };
+}
+
+async function validate(state, request) {
+  const fn = state.validators.get(String(request.tool));
+  if (!fn) return { ok: false, error: `unknown tool handle ${JSON.stringify(request.tool)}` };
+  const args = request.arguments;
+  try {
+    const error = await fn(args);
+    if (error === null) return { ok: true, outcome: { status: "accepted", error_type: "", message: "", errors: [] } };
+    return { ok: true, outcome: outcomeOfError(error, args) };
+  } catch (err) {
+    return { ok: true, outcome: { status: "crash", error_type: err?.constructor?.name || "Error",
+      message: String(err?.message ?? err).split("\n")[0].slice(0, 300) || "crash", errors: [] } };
+  }
+}
+
+function main() {
+  setInterval(() => {
+    if (process.ppid !== PARENT) process.exit(3);
+  }, 500).unref();
+  process.on("uncaughtException", (err) => {
+    process.stderr.write(`schemalint node worker: uncaught exception from the imported code: ${errText(err)}\n`);
+  });
+  process.on("unhandledRejection", (err) => {
+    process.stderr.write(`schemalint node worker: unhandled rejection from the imported code: ${errText(err)}\n`);
+  });
+  const state = new State();
+  const input = new net.Socket({ fd: IN_FD, readable: true, writable: false });
+  let buffer = "";
+  let queue = Promise.resolve();
+  send({ event: "ready", protocol: 1, runtime: "node", version: process.versions.node });
+  input.setEncoding("utf8");
+  input.on("data", (chunk) => {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      queue = queue.then(() => serve(state, line));
+    }
+  });
+  input.on("end", () => {
+    queue.then(() => process.exit(0));
+  });
+  // Keep the process alive while a load is pending even if the module's own handles close.
+  setInterval(() => {}, 1 << 30);
+}
+
+async function serve(state, line) {
+  let request;
+  try {
+    request = JSON.parse(line);
+    if (request === null || typeof request !== "object") throw new Error("not an object");
+  } catch {
+    send({ id: null, ok: false, error: "the request is not a JSON object" });
+    return;
+  }
+  const id = request.id;
+  let answer;
+  try {
+    if (request.op === "shutdown") {
+      send({ id, ok: true });
+      process.exit(0);
+    } else if (request.op === "load") answer = await load(state, request);
+    else if (request.op === "validate") answer = await validate(state, request);
+    else answer = { ok: false, error: `unknown op ${JSON.stringify(request.op)}` };
+  } catch (err) {
+    answer = { ok: false, error: `worker error: ${errText(err)}` };
+  }
+  answer.id = id;
+  send(answer);
+}
+
+main();

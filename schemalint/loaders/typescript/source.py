@@ -1,0 +1,174 @@
+"""Load TypeScript/JavaScript module sources through the Node worker (docs/typescript.md).
+
+``path/to/tools.ts:ATTR`` (also ``.mts``, ``.cts``, ``.js``, ``.mjs``, ``.cjs``; no ``:ATTR``:
+every export) is imported by ``node`` with the project's own ``node_modules`` (resolved from
+the module's folder). The worker lists AI SDK tools, MCP TypeScript SDK servers and bare zod
+object schemas: the advertised schema is what the framework sends (``asSchema(...).jsonSchema``,
+``tools/list``), the runtime is the zod schema (its input and output renderings, and its
+``safeParse`` answering the calls schemalint generates).
+
+Here, after the listing, the same probe engine as for pydantic
+(:func:`schemalint.probe.omission_probe`, every key left out in turn) measures which keys the
+runtime refuses a call for omitting (``Contract.refused_when_omitted``), so the contract rules
+(SL101 ...) see it; ``check`` then runs its own SL107 probes against the advertised schema.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from schemalint.loaders.files.sources import SourceError, split_typescript_source
+from schemalint.model import Diagnostic, Tool
+
+LOAD_PROBE_SECONDS = 2.0
+"""Time for the omission probes that measure ``refused_when_omitted`` of one tool (as for pydantic)."""
+
+
+def _plan(source: str, cwd: str | None) -> dict[str, str]:
+    from schemalint.loaders.typescript.node import TS_SUFFIXES, tsx_api
+
+    split = split_typescript_source(source)
+    if split is None:
+        raise SourceError(f"{source}: not a TypeScript or JavaScript module source")
+    path, attr = split
+    full = Path(cwd or os.getcwd()) / path
+    if not full.is_file():
+        raise SourceError(f"{source}: no such file {path}")
+    full = full.resolve()
+    tsx = tsx_api(full.parent)
+    if tsx is not None:
+        loader = "tsx"
+    elif full.suffix.lower() in TS_SUFFIXES:
+        loader = "strip"
+    else:
+        loader = "native"
+    plan = {"file": str(full), "attr": attr, "loader": loader, "shown": path}
+    if tsx is not None:
+        plan["tsx"] = tsx
+    return plan
+
+
+def _expand(sources: Sequence[str], cwd: str | None) -> list[str]:
+    """``sources`` with each glob (``src/tools/*.ts:TOOLS``) replaced by the files it matches,
+    sorted, each with the same ``:ATTR``; :class:`SourceError` when a glob matches nothing."""
+    import glob
+
+    out: list[str] = []
+    for source in sources:
+        split = split_typescript_source(source)
+        if split is None or not any(ch in split[0] for ch in "*?["):
+            out.append(source)
+            continue
+        path, attr = split
+        base = cwd or os.getcwd()
+        matches = sorted(os.path.relpath(m, base) for m in glob.glob(os.path.join(base, path), recursive=True)
+                         if os.path.isfile(m) and "node_modules" not in Path(m).parts)
+        if not matches:
+            raise SourceError(f"{source}: the pattern matches no file")
+        out.extend(f"{m}:{attr}" if attr else m for m in matches)
+    return out
+
+
+class PendingTypeScript:
+    """TypeScript sources sent to one Node worker, whose answers are read by :meth:`finish`.
+
+    ``cwd``: the folder relative paths are read from and the worker runs in (default: this
+    process's); ``time_limit``: seconds per source (default: ``SCHEMALINT_IMPORT_TIME_LIMIT``).
+    Raises :class:`SourceError` (one line, exit 2) when ``node`` is missing, a file does not
+    exist, or a TypeScript file can be run neither with the project's tsx nor by this Node.
+    """
+
+    def __init__(self, sources: Sequence[str], cwd: str | None = None, time_limit: float | None = None) -> None:
+        from schemalint.loaders.typescript.node import NodeWorker, find_node, node_version, strips_types
+
+        self.sources = _expand(sources, cwd)
+        self.cwd = cwd
+        plans = [_plan(s, cwd) for s in self.sources]
+        node = find_node(self.sources[0])
+        flags: tuple[str, ...] = ()
+        for source, plan in zip(self.sources, plans, strict=True):
+            if plan["loader"] != "strip":
+                continue
+            version = node_version(node)
+            how = strips_types(version)
+            if how is None:
+                shown = ".".join(str(v) for v in version)
+                raise SourceError(
+                    f"{source}: a TypeScript module needs tsx in its project (npm install --save-dev tsx) or Node "
+                    f"22.6 or later, which strips types itself; found no tsx from {Path(plan['file']).parent} and "
+                    f"Node {shown}")
+            if how:
+                flags = (how,)
+        self.worker = NodeWorker(node, flags, cwd=cwd, time_limit=time_limit)
+        self.plans = plans
+        try:
+            self.pending = [self.worker.submit_load(s, (), {k: v for k, v in p.items() if k != "shown"})
+                            for s, p in zip(self.sources, plans, strict=True)]
+        except BaseException:
+            self.worker.close()
+            raise
+
+    def close(self) -> None:
+        """Stop the worker."""
+        self.worker.close()
+
+    def finish(self) -> tuple[list[Tool], list[Diagnostic]]:
+        """The tools (in source order, with ``refused_when_omitted`` measured) and load problems.
+        Raises :class:`SourceError` for the first source that cannot be loaded (the worker is stopped)."""
+        tools: list[Tool] = []
+        problems: list[Diagnostic] = []
+        try:
+            # Every load answer first: the worker answers in request order, and an answer read
+            # while waiting for a later request's (a probe's) would be lost.
+            for pending in self.pending:
+                got, found = self.worker.finish_load(pending)
+                tools.extend(_relative(t, self.cwd) for t in got)
+                problems.extend(dataclasses.replace(d, file=_shown(d.file, self.cwd)) for d in found)
+            tools = [_measured(t) for t in tools]
+        except BaseException:
+            self.worker.close()
+            raise
+        if not any(t.runtime is not None and t.runtime.validate is not None for t in tools):
+            self.worker.close()
+        return tools, problems
+
+
+def _shown(file: str, cwd: str | None) -> str:
+    """``file`` (absolute, from the worker) relative to ``cwd`` when it lies inside it."""
+    base = os.path.realpath(cwd or os.getcwd())
+    if os.path.isabs(file):
+        rel = os.path.relpath(file, base)
+        if not rel.startswith(".."):
+            return rel.replace(os.sep, "/")
+    return file
+
+
+def _relative(tool: Tool, cwd: str | None) -> Tool:
+    return dataclasses.replace(tool, origin=dataclasses.replace(tool.origin, file=_shown(tool.origin.file, cwd)))
+
+
+def _measured(tool: Tool) -> Tool:
+    """``tool`` with ``refused_when_omitted``: the instance paths whose omission from a complete
+    call (built from the runtime's input rendering) the runtime refused."""
+    runtime = tool.runtime
+    if runtime is None or runtime.validate is None:
+        return tool
+    schema = runtime.input if isinstance(runtime.input, Mapping) else tool.advertised
+    if not isinstance(schema, Mapping):
+        return tool
+    from schemalint.probe import omission_probe
+
+    result = omission_probe(schema, runtime.validate, omit="all", time_limit=LOAD_PROBE_SECONDS)
+    refused = tuple(sorted({r.instance_path for r in result.refusals
+                            if r.kind == "omission" and r.instance_path is not None}))
+    return dataclasses.replace(tool, runtime=dataclasses.replace(runtime, refused_when_omitted=refused))
+
+
+def load_typescript_sources(sources: Sequence[str], *, cwd: str | None = None, time_limit: float | None = None
+                            ) -> tuple[list[Tool], list[Diagnostic]]:
+    """Import each TypeScript/JavaScript module source in one Node worker; the tools (in source
+    order) and the load problems (SL000). Raises :class:`SourceError` (see :class:`PendingTypeScript`)."""
+    return PendingTypeScript(sources, cwd, time_limit).finish()
