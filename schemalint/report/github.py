@@ -57,14 +57,15 @@ def command(severity: str, props: list[str], text: str) -> str:
 def annotation(d: Diagnostic) -> str:
     """The workflow command for one diagnostic."""
     props = []
-    file = _file(d.file)
-    if file and os.path.exists(d.file):
+    path = d.location_file
+    file = _file(path)
+    if file and os.path.exists(path):
         props.append(f"file={escape_property(file)}")
         props.append(f"line={d.line or 1}")
         props.append(f"col={d.column or 1}")
     props.append(f"title={escape_property(f'{d.code} {d.name}')}")
     where = f"[{visible(d.tool)}] " if d.tool else ""
-    if not (file and os.path.exists(d.file)) and d.file:
+    if d.file and not (file and os.path.exists(path)):
         where = f"{visible(d.file)}: " + where
     return command(d.severity.value, props, where + _message(d.message, d.hint))
 

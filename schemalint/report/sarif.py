@@ -81,6 +81,14 @@ def artifact_uri(path: str) -> tuple[str, str | None] | None:
     return _artifact_uri(path, os.getcwd())
 
 
+def _label_uri(label: str) -> tuple[str, str | None] | None:
+    """The last-resort artifact of a diagnostic with no file at all (an ``mcp-stdio:`` command
+    named only on the command line): the label URL-quoted whole, so it is a relative path
+    against ``%SRCROOT%`` and never a URI scheme (GitHub code scanning refuses a result without
+    an artifact location, and one whose URI has a scheme other than ``file``)."""
+    return (quote(label, safe=""), SRCROOT) if label else None
+
+
 def to_sarif(result: CheckResult) -> dict[str, Any]:
     """The SARIF log for a :class:`~schemalint.api.CheckResult` as a JSON-ready dict."""
     from schemalint import __version__
@@ -95,7 +103,7 @@ def to_sarif(result: CheckResult) -> dict[str, Any]:
         if d.code in index:
             res["ruleIndex"] = index[d.code]
         location: dict[str, Any] = {}
-        art = artifact_uri(d.file)
+        art = artifact_uri(d.location_file) or _label_uri(d.location_file)
         if art is not None:
             uri, base = art
             artifact: dict[str, Any] = {"uri": uri}
@@ -107,7 +115,7 @@ def to_sarif(result: CheckResult) -> dict[str, Any]:
             }
         if d.tool:
             location["logicalLocations"] = [{"name": d.tool, "kind": "function"}]
-        elif d.file and art is None:
+        elif d.file and (d.path is not None or not os.path.exists(d.file)):
             location["logicalLocations"] = [{"name": d.file, "kind": "module"}]
         if location:
             res["locations"] = [location]
