@@ -90,22 +90,56 @@ def render(result: CheckResult, stream: IO[str], *, color: bool | None = None, *
 
 _STATUS_MARK = {"identical": "=", "same-meaning": "~", "changed": "*", "added": "+", "removed": "-"}
 
+_SECTIONS = (
+    ("breaking", "breaking changes (a call valid before may be refused)"),
+    ("changed", "other changes"),
+    ("added", "added"),
+    ("removed", "removed"),
+    ("same-meaning", "same meaning, different bytes"),
+)
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def _section(tool: Any) -> str:
+    """The section of a reported tool: any change at severity error makes it ``breaking``."""
+    if any(c.check.severity.value == "error" for c in tool.changes):
+        return "breaking"
+    return str(tool.status)
+
 
 def render_diff(result: DiffResult, stream: IO[str]) -> None:
-    """The ``diff`` report: one block per tool that is not identical, then a summary line."""
+    """The ``diff`` report: the tools with a breaking change (a change at severity error) first,
+    then the other changed, the added, the removed and the same-meaning ones, each tool with the
+    file and line of its definition (the removed ones: on the old side) and each change with the
+    line of the changed key (errors first); then the notes and the summary line."""
+    from schemalint.report.locations import Locator
+
     v = visible
+    where = Locator()
     stream.write(f"schemalint diff {v(result.old_label)} -> {v(result.new_label)}\n")
+    groups: dict[str, list[Any]] = {}
     for tool in result.tools:
-        if not tool.reported:
+        if tool.reported:
+            groups.setdefault(_section(tool), []).append(tool)
+    for key, title in _SECTIONS:
+        tools = groups.get(key)
+        if not tools:
             continue
-        stream.write(f"\n{_STATUS_MARK[tool.status]} {v(tool.name)}: {tool.status}\n")
-        for c in tool.changes:
-            stream.write(
-                f"    {c.check.severity.value:<8} {c.check.code} {c.check.name}  {v(c.pointer or '/')}\n"
-            )
-            stream.write(f"             {v(c.message)}\n")
-            if c.hint:
-                stream.write(f"             hint: {v(c.hint)}\n")
+        stream.write(f"\n{title}: {len(tools)} tool(s)\n")
+        for tool in tools:
+            side = tool.new if tool.new is not None else tool.old
+            file, line = where.tool_site(side) if side is not None else ("", None)
+            site = f"{file}:{line}" if line else file
+            stream.write(f"\n{_STATUS_MARK[tool.status]} {v(tool.name)}: {tool.status}  {v(site)}\n")
+            for c in sorted(tool.changes, key=lambda c: _SEVERITY_ORDER.get(c.check.severity.value, 3)):
+                cfile, cline = where.change_site(tool, c)
+                at = f"  ({v(cfile)}:{cline})" if cfile and cline and (cfile, cline) != (file, line) else ""
+                stream.write(
+                    f"    {c.check.severity.value:<8} {c.check.code} {c.check.name}  {v(c.pointer or '/')}{at}\n"
+                )
+                stream.write(f"             {v(c.message)}\n")
+                if c.hint:
+                    stream.write(f"             hint: {v(c.hint)}\n")
     for note in result.notes:
         stream.write(f"\nnote: {v(note)}\n")
     status = result.counts_by_status()
