@@ -40,7 +40,7 @@ def test_running_a_command_imports_only_its_own_module(name: str) -> None:
 
 @pytest.mark.parametrize(("command", "choices"), [
     (["check", "examples"], "text|json|sarif|github"),
-    (["diff", "a", "b"], "text|json|github"),
+    (["diff", "a", "b"], "text|json|sarif|github"),
     (["show", "x"], "text|json"),
     (["probe", "x:"], "text|json"),
     (["rules"], "text|markdown|json"),

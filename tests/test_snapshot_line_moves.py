@@ -75,6 +75,15 @@ def test_one_field_added_changes_exactly_that_tool(repo: Path) -> None:
     check = run_cli("snapshot", "--check", cwd=repo)
     assert check.returncode == 1
     assert check.stdout.count("+++ b/") == 1 and "SetStock.json" in check.stdout
+    line = next(i for i, t in enumerate(module.read_text().splitlines(), 1) if t.startswith("class SetStock("))
+    text = run_cli("diff", "--base", "HEAD", cwd=repo).stdout
+    assert f"* SetStock: changed  shop_tools.py:{line}\n" in text  # the module file and the class line
+    sarif = json.loads(run_cli("diff", "--base", "HEAD", "--format", "sarif", cwd=repo).stdout)
+    [result] = sarif["runs"][0]["results"]
+    physical = result["locations"][0]["physicalLocation"]
+    assert physical["artifactLocation"]["uri"] == "shop_tools.py" and physical["region"]["startLine"] == line
+    github = run_cli("diff", "--base", "HEAD", "--format", "github", cwd=repo).stdout
+    assert github.startswith(f"::warning file=shop_tools.py,line={line},title=SD202")
 
 
 def test_snapshots_written_with_defined_at_stay_fresh(repo: Path) -> None:

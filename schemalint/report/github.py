@@ -29,7 +29,7 @@ from schemalint.textsafe import visible
 
 if TYPE_CHECKING:
     from schemalint.api import CheckResult
-    from schemalint.diff.result import Change, DiffResult, ToolDiff
+    from schemalint.diff.result import DiffResult
     from schemalint.model import Diagnostic
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
@@ -208,31 +208,16 @@ def render(result: CheckResult, stream: IO[str], **_: object) -> None:
     append_summary("schemalint check", totals, items)
 
 
-def _line_of(tool: ToolDiff, change: Change) -> tuple[str | None, int | None]:
-    """The file and line of ``change`` (the changed key's line when the file can be read)."""
-    side = tool.new if tool.new is not None and change.file == tool.new.origin.file else tool.old
-    file = change.file
-    if side is None or file is None or not os.path.isfile(file):
-        return None, None
-    from schemalint.engine.locate import locate
-    from schemalint.loaders.files.documents import read_document
-
-    doc = read_document(file)
-    if doc.kind == "jsonl" or doc.problems:
-        return file, side.origin.line
-    pointer = side.origin.pointer + change.pointer
-    pos = locate(doc.text, doc.kind, [pointer, side.origin.pointer])
-    line = (pos.get(pointer) or pos.get(side.origin.pointer) or (None, None))[0]
-    return file, line
-
-
 def render_diff(result: DiffResult, stream: IO[str]) -> None:
     """One workflow command per change of a diff (at most :data:`PER_LEVEL` per level,
     :func:`write_items`), then a summary line; the job summary as in :func:`render`."""
+    from schemalint.report.diff_locations import ChangeLocator
+
+    locate = ChangeLocator()
     items: list[Item] = []
     for tool in result.tools:
         for c in tool.changes:
-            file, line = _line_of(tool, c)
+            file, line = locate(tool, c)
             props = []
             if file:
                 props.append(f"file={escape_property(file)}")

@@ -24,6 +24,8 @@ from urllib.parse import quote
 
 if TYPE_CHECKING:
     from schemalint.api import CheckResult
+    from schemalint.diff.checks import DiffCheck
+    from schemalint.diff.result import Change, DiffResult
     from schemalint.rules.base import Rule
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -81,6 +83,66 @@ def artifact_uri(path: str) -> tuple[str, str | None] | None:
     return _artifact_uri(path, os.getcwd())
 
 
+def _physical_location(line: int | None, column: int | None,
+                       art: tuple[str, str | None] | None) -> dict[str, Any] | None:
+    if art is None:
+        return None
+    uri, base = art
+    artifact: dict[str, Any] = {"uri": uri}
+    if base:
+        artifact["uriBaseId"] = base
+    return {"artifactLocation": artifact, "region": {"startLine": line or 1, "startColumn": column or 1}}
+
+
+def _result(code: str, severity: str, message: str, hint: str | None, index: dict[str, int],
+            location: dict[str, Any], fingerprint: str | None, props: dict[str, Any]) -> dict[str, Any]:
+    """One SARIF ``result`` (section 3.27): rule id and index, level, message with its hint."""
+    res: dict[str, Any] = {"ruleId": code, "level": LEVELS[severity],
+                           "message": {"text": message + (f"\n\nHint: {hint}" if hint else "")}}
+    if code in index:
+        res["ruleIndex"] = index[code]
+    if location:
+        res["locations"] = [location]
+    if fingerprint is not None:
+        res["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint}
+    res["properties"] = props
+    return res
+
+
+def _log(descriptors: list[dict[str, Any]], results: list[dict[str, Any]], notes: list[str],
+         automation_id: str | None = None) -> dict[str, Any]:
+    """The SARIF log of one run (section 3.13) holding ``results``."""
+    from schemalint import __version__
+
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "schemalint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": descriptors,
+            }
+        },
+    }
+    if automation_id is not None:
+        run["automationDetails"] = {"id": automation_id}
+    run.update({
+        "originalUriBaseIds": {SRCROOT: {"uri": Path(os.getcwd()).as_uri() + "/"}},
+        "invocations": [
+            {
+                "executionSuccessful": True,
+                "toolExecutionNotifications": [
+                    {"level": "note", "message": {"text": note}} for note in notes
+                ],
+            }
+        ],
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    })
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
 def _label_uri(label: str) -> tuple[str, str | None] | None:
     """The last-resort artifact of a diagnostic with no file at all (an ``mcp-stdio:`` command
     named only on the command line): the label URL-quoted whole, so it is a relative path
@@ -91,67 +153,102 @@ def _label_uri(label: str) -> tuple[str, str | None] | None:
 
 def to_sarif(result: CheckResult) -> dict[str, Any]:
     """The SARIF log for a :class:`~schemalint.api.CheckResult` as a JSON-ready dict."""
-    from schemalint import __version__
     from schemalint.rules.registry import all_rules
 
     rules = list(getattr(result, "rules", ()) or all_rules())
     index = {r.code: i for i, r in enumerate(rules)}
     results = []
     for i, d in enumerate(result.diagnostics):
-        text = d.message + (f"\n\nHint: {d.hint}" if d.hint else "")
-        res: dict[str, Any] = {"ruleId": d.code, "level": LEVELS[d.severity.value], "message": {"text": text}}
-        if d.code in index:
-            res["ruleIndex"] = index[d.code]
         location: dict[str, Any] = {}
         art = artifact_uri(d.location_file) or _label_uri(d.location_file)
-        if art is not None:
-            uri, base = art
-            artifact: dict[str, Any] = {"uri": uri}
-            if base:
-                artifact["uriBaseId"] = base
-            location["physicalLocation"] = {
-                "artifactLocation": artifact,
-                "region": {"startLine": d.line or 1, "startColumn": d.column or 1},
-            }
+        physical = _physical_location(d.line, d.column, art)
+        if physical is not None:
+            location["physicalLocation"] = physical
         if d.tool:
             location["logicalLocations"] = [{"name": d.tool, "kind": "function"}]
         elif d.file and (d.path is not None or not os.path.exists(d.file)):
             location["logicalLocations"] = [{"name": d.file, "kind": "module"}]
-        if location:
-            res["locations"] = [location]
         fp = result.fingerprint_of(i) if hasattr(result, "fingerprint_of") else None
-        if fp is not None:
-            res["partialFingerprints"] = {FINGERPRINT_KEY: fp.digest()}
         props: dict[str, Any] = {"name": d.name, "pointer": d.pointer}
         if d.tool:
             props["tool"] = d.tool
         if d.instance_path is not None:
             props["instancePath"] = d.instance_path
-        res["properties"] = props
-        results.append(res)
-    run: dict[str, Any] = {
-        "tool": {
-            "driver": {
-                "name": "schemalint",
-                "version": __version__,
-                "semanticVersion": __version__,
-                "informationUri": INFORMATION_URI,
-                "rules": [_rule_descriptor(r) for r in rules],
-            }
-        },
-        "originalUriBaseIds": {SRCROOT: {"uri": Path(os.getcwd()).as_uri() + "/"}},
-        "invocations": [
-            {
-                "executionSuccessful": True,
-                "toolExecutionNotifications": [
-                    {"level": "note", "message": {"text": note}} for note in result.notes
-                ],
-            }
-        ],
-        "columnKind": "unicodeCodePoints",
-        "results": results,
+        results.append(_result(d.code, d.severity.value, d.message, d.hint, index, location,
+                               fp.digest() if fp is not None else None, props))
+    return _log([_rule_descriptor(r) for r in rules], results, result.notes)
+
+
+DIFF_AUTOMATION_ID = "schemalint/diff/"
+"""``automationDetails.id`` of a diff log (section 3.17): code scanning keeps the alerts of a
+``diff`` upload apart from those of a ``check`` upload of the same commit."""
+
+
+def _diff_descriptor(check: DiffCheck) -> dict[str, Any]:
+    from schemalint.rule_docs import help_uri
+
+    uri = help_uri(check)
+    return {
+        "id": check.code,
+        "name": check.name,
+        "shortDescription": {"text": check.summary},
+        "fullDescription": {"text": check.summary},
+        "helpUri": uri,
+        "help": {"text": f"{check.summary} See {uri}",
+                 "markdown": f"{check.summary} [{check.code} {check.name}]({uri})"},
+        "defaultConfiguration": {"level": LEVELS[check.severity.value]},
+        "properties": {"tags": ["schemalint", "diff", check.kind], "kind": check.kind},
     }
-    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _change_fingerprint(change: Change) -> str:
+    """Stable across line moves and reformatting: the check, the tool and the pointer."""
+    import hashlib
+
+    key = "\0".join((change.code, change.tool, change.pointer))
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def to_sarif_diff(result: DiffResult) -> dict[str, Any]:
+    """The SARIF log of a :class:`~schemalint.diff.result.DiffResult`: one result per change.
+
+    ``ruleId`` is the diff check (SDxxx, ``tool.driver.rules`` lists every check); the location
+    is the changed key's file and line (:class:`~schemalint.report.diff_locations.ChangeLocator`);
+    a removed tool points at the working-tree path of the file that held it. Properties carry the
+    change's ``kind``, ``pointer``, ``tool`` and ``before``/``after`` values.
+    """
+    from schemalint.report.diff_locations import ChangeLocator, working_tree_path
+    from schemalint.rule_docs import diff_checks
+
+    checks = list(diff_checks())
+    index = {c.code: i for i, c in enumerate(checks)}
+    locate = ChangeLocator()
+    results = []
+    for tool in result.tools:
+        for c in tool.changes:
+            file, line = locate(tool, c)
+            path = file or working_tree_path(c.file)
+            art = artifact_uri(path) if path and os.path.exists(path) else _relative_uri(path)
+            location: dict[str, Any] = {}
+            physical = _physical_location(line, None, art)
+            if physical is not None:
+                location["physicalLocation"] = physical
+            location["logicalLocations"] = [{"name": c.tool, "kind": "function"}]
+            props: dict[str, Any] = {"name": c.check.name, "kind": c.kind, "pointer": c.pointer,
+                                     "tool": c.tool, "status": tool.status}
+            if c.before is not None:
+                props["before"] = c.before
+            if c.after is not None:
+                props["after"] = c.after
+            results.append(_result(c.code, c.severity.value, c.message, c.hint, index, location,
+                                   _change_fingerprint(c), props))
+    return _log([_diff_descriptor(c) for c in checks], results, result.notes, DIFF_AUTOMATION_ID)
+
+
+def _relative_uri(path: str | None) -> tuple[str, str | None] | None:
+    if not path or os.path.isabs(path):
+        return None
+    return quote(Path(path).as_posix()), SRCROOT
 
 
 PRETTY_LIMIT = 1000
@@ -163,4 +260,12 @@ def render(result: CheckResult, stream: IO[str], **_: object) -> None:
     log = to_sarif(result)
     indent = 2 if len(result.diagnostics) <= PRETTY_LIMIT else None
     stream.write(json.dumps(log, indent=indent, ensure_ascii=False))
+    stream.write("\n")
+
+
+def render_diff(result: DiffResult, stream: IO[str]) -> None:
+    """Write the SARIF log of a diff to ``stream`` (indented like :func:`render`)."""
+    log = to_sarif_diff(result)
+    indent = 2 if len(result.changes) <= PRETTY_LIMIT else None
+    stream.write(json.dumps(log, indent=indent, ensure_ascii=False, default=str))
     stream.write("\n")

@@ -112,10 +112,10 @@ def render_diff(result: DiffResult, stream: IO[str]) -> None:
     then the other changed, the added, the removed and the same-meaning ones, each tool with the
     file and line of its definition (the removed ones: on the old side) and each change with the
     line of the changed key (errors first); then the notes and the summary line."""
-    from schemalint.report.locations import Locator
+    from schemalint.report.diff_locations import ChangeLocator
 
     v = visible
-    where = Locator()
+    where = ChangeLocator()
     stream.write(f"schemalint diff {v(result.old_label)} -> {v(result.new_label)}\n")
     groups: dict[str, list[Any]] = {}
     for tool in result.tools:

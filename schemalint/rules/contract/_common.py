@@ -103,6 +103,16 @@ def sides(tool: Tool) -> Sides | None:
     return result
 
 
+def object_pairs(tool: Tool) -> Iterator[tuple[Sides, str, Shape, Shape]]:
+    """``(sides, instance_path, advertised, runtime input)`` for every object location of
+    ``tool``'s contract (:meth:`Sides.object_pairs`); nothing when the tool has no runtime contract."""
+    s = sides(tool)
+    if s is None:
+        return
+    for ipath, adv, rt in s.object_pairs():
+        yield s, ipath, adv, rt
+
+
 def incompatible(a: Shape, b: Shape) -> bool:
     """True when the two shapes admit no common JSON type (SL104 reports those; others skip them)."""
     if a.types is None or b.types is None:

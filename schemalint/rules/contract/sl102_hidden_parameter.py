@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import declared_order, key_name, sides
+from schemalint.rules.contract._common import declared_order, key_name, object_pairs
 from schemalint.schema.shapes import child_path
 
 
@@ -22,11 +22,8 @@ class HiddenParameter(Rule):
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one finding per runtime-only optional property, at every depth and union branch."""
-        s = sides(tool)
-        if s is None:
-            return
         seen: set[str] = set()
-        for ipath, adv, rt in s.object_pairs():
+        for s, ipath, adv, rt in object_pairs(tool):
             for key in sorted(set(rt.properties) - set(adv.properties), key=declared_order(rt)):
                 path = child_path(ipath, key)
                 if (

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import declared_order, key_name, sides
+from schemalint.rules.contract._common import declared_order, key_name, object_pairs
 from schemalint.schema.shapes import child_path
 
 
@@ -24,11 +24,8 @@ class PhantomParameter(Rule):
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one finding per advertised-only property, at every depth and union branch."""
-        s = sides(tool)
-        if s is None:
-            return
         seen: set[str] = set()
-        for ipath, adv, rt in s.object_pairs():
+        for s, ipath, adv, rt in object_pairs(tool):
             if not rt.is_object:
                 continue
             for key in sorted(set(adv.properties) - set(rt.properties), key=declared_order(adv)):

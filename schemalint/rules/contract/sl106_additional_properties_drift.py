@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.contract._common import name, sides
+from schemalint.rules.contract._common import name, object_pairs
 from schemalint.schema.shapes import ABSENT
 
 
@@ -24,11 +24,8 @@ class AdditionalPropertiesDrift(Rule):
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one warning per object location where only the runtime is closed."""
-        s = sides(tool)
-        if s is None:
-            return
         seen: set[str] = set()
-        for path, adv, rt in s.object_pairs():
+        for _sides, path, adv, rt in object_pairs(tool):
             if (
                 path in seen
                 or not rt.refuses_extra()
