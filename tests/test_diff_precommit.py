@@ -193,6 +193,10 @@ def test_hook_files_are_what_check_reads() -> None:
     diff_files = re.compile(hooks["schemalint-diff"]["files"])
     assert diff_files.search("app/tools.py") and diff_files.search("tools.snap")
     assert hooks["schemalint-diff"]["pass_filenames"] is False
+    assert PRE_COMMIT is not None
+    valid = subprocess.run([PRE_COMMIT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+                           capture_output=True, text=True)
+    assert valid.returncode == 0, valid.stdout + valid.stderr
 
 
 def _readme_config(hook_repo: Path) -> str:
