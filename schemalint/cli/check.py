@@ -129,9 +129,12 @@ def check(
     srcs = list(sources or []) or ([] if mcp_stdio else resolve_sources(cfg))
     if scan and sources and cfg.sources:
         srcs = within_sources(srcs, cfg)
-        if not srcs and not mcp_stdio:
-            typer.echo("schemalint: none of the files named lies in the configured `sources`; nothing to check",
-                       err=True)
+        if not srcs and not mcp_stdio:  # an empty report in the format asked for, exit 0
+            from schemalint.model import CheckResult
+            from schemalint.report import write_report as write_empty
+
+            write_empty(output_format, CheckResult(diagnostics=[], files=0, tools=0, elapsed=0.0, notes=[
+                "none of the files named lies in the configured `sources`; nothing to check"]), sys.stdout)
             return
     if not srcs and not mcp_stdio:
         raise no_sources()
@@ -207,8 +210,9 @@ def check(
 def within_sources(paths: Sequence[str], cfg: Config) -> list[str]:
     """The ``paths`` (files named on the command line, e.g. by pre-commit) that lie inside a
     configured source: under a configured directory, equal to a configured file, or matching a
-    configured glob (relative to the configuration root). ``module:attr`` sources hold no
-    files; ``exclude`` is applied later, as for every source. Order kept."""
+    configured glob (relative to the configuration root). A path outside the configuration's
+    project (its root directory) is kept: the configuration does not speak for it. ``module:attr``
+    sources hold no files; ``exclude`` is applied later, as for every source. Order kept."""
     import fnmatch
 
     roots: list[str] = []
@@ -221,8 +225,12 @@ def within_sources(paths: Sequence[str], cfg: Config) -> list[str]:
         if candidate.exists():
             roots.append(os.path.abspath(candidate))
     kept = []
+    project = str(cfg.root.resolve()).rstrip(os.sep) + os.sep
     for path in paths:
         absolute = os.path.abspath(path)
+        if not os.path.realpath(absolute).startswith(project):
+            kept.append(path)
+            continue
         rel = cfg.relative(path)
         if any(absolute == root or absolute.startswith(root.rstrip(os.sep) + os.sep) for root in roots) or any(
                 fnmatch.fnmatch(rel, pattern) for pattern in globs):

@@ -6,6 +6,7 @@ Nothing here imports a framework; pydantic is imported inside the functions that
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -230,15 +231,23 @@ def tool_function(member: Any, name: str) -> Any:
 
 def def_line(file: str, name: str) -> int | None:
     """The line of the first ``def name``/``async def name``/``class name`` statement in the
-    Python file ``file`` (the statement's own line, after its decorators), or ``None``."""
+    Python file ``file`` (the statement's own line, after its decorators), or ``None``. The file
+    is parsed once per process (a module of a thousand tools is not parsed a thousand times)."""
+    return _definitions(file).get(name)
+
+
+@functools.lru_cache(maxsize=256)
+def _definitions(file: str) -> dict[str, int]:
     import ast
 
     try:
         with open(file, "rb") as fh:
             tree = ast.parse(fh.read())
     except (OSError, SyntaxError, ValueError, RecursionError):
-        return None
+        return {}
+    found: dict[str, int] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name == name:
-            return node.lineno
-    return None
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            line = found.get(node.name)
+            found[node.name] = node.lineno if line is None else min(line, node.lineno)
+    return found
