@@ -46,13 +46,21 @@ class Origin:
     document (``""`` for a whole-file tool); ``format`` names the source format
     (``openai-chat``, ``openai-responses``, ``anthropic``, ``gemini``, ``mcp``,
     ``manifest``, ``bfcl``, ``docker-arguments``, ``pydantic`` ...); ``line`` is the
-    1-based line for JSONL documents (each line is its own JSON document), else ``None``.
+    1-based line for JSONL documents (each line is its own JSON document), else ``None``;
+    for a Python source, the line of the definition (class, ``def``) in ``path``.
+    ``path``/``path_line``: for a Python source (``file`` is ``module:attr``), the file the
+    definition is written in (relative to the working directory where it lies inside it) and
+    the line of its ``class``/``def`` there; ``None`` for tool files (``file`` is the path) and
+    where no file is known (a server over stdio). They are where a report points a reader,
+    never part of what is snapshotted, compared or grouped (rules group by ``file``/``line``).
     """
 
     file: str
     pointer: str
     format: str
     line: int | None = None
+    path: str | None = field(default=None, compare=False)
+    path_line: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -172,6 +180,9 @@ class Diagnostic:
     ``instance_path`` is a pointer into the call's arguments the finding concerns
     (``""`` for the whole call, ``None`` when it does not concern an instance).
     ``line``/``column`` are 1-based and filled in by the reporter pipeline.
+    ``path``: the file a reader is pointed to when ``file`` is not one (a Python source's
+    ``module:attr``: the module's file; a server over stdio: the configuration file that
+    names it), set by :func:`schemalint.engine.locate_sources`; ``None`` when ``file`` is the file.
     """
 
     code: str
@@ -185,10 +196,17 @@ class Diagnostic:
     hint: str | None = None
     line: int | None = None
     column: int | None = None
+    path: str | None = None
+
+    @property
+    def location_file(self) -> str:
+        """The file to point a reader to: :attr:`path` when set, else :attr:`file`."""
+        return self.path or self.file
 
     def to_json(self) -> dict[str, Any]:
-        """The diagnostic as a JSON-ready dict (the report shape in DESIGN.md)."""
-        return {
+        """The diagnostic as a JSON-ready dict (the report shape in DESIGN.md); ``path`` is
+        present only when set (a Python source or a server without a file)."""
+        out = {
             "code": self.code,
             "name": self.name,
             "severity": self.severity.value,
@@ -201,6 +219,9 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
         }
+        if self.path is not None:
+            out["path"] = self.path
+        return out
 
 
 @dataclass(frozen=True, order=True)

@@ -139,11 +139,13 @@ def test_schemalint_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_
     broken = dict(TOOL, inputSchema={"type": "object", "properties": {}, "required": "query"})
     (project / "tools.json").write_text(json.dumps([broken], indent=2) + "\n")
     (project / "broken.json").write_text('{"name": "x", "inputSchema": {\n')
+    (project / "get_me.snap").write_text('{"name": "get_me", "inputSchema": {"type": "object",\n')
     git(project, "add", "-A")
     git(project, "commit", "-q", "-m", "broken tools")
     bad = try_repo(project, hook_repo, pre_commit_home, "schemalint")
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "Failed" in bad.stdout and "broken.json" in bad.stdout
+    assert "get_me.snap" in bad.stdout  # .snap files are selected too (they were skipped by types: json)
 
 
 def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_commit_home: Path) -> None:
@@ -172,3 +174,101 @@ def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_co
     assert "stale" in bad.stdout and '+  "description": "Search issues and pull requests."' in bad.stdout
     snap = json.loads((project / "tool-snapshots" / "search.json").read_text())
     assert snap["description"] == "Search issues.", "--check must not write"
+
+
+def test_hook_files_are_what_check_reads() -> None:
+    import re
+
+    import yaml
+
+    from schemalint.loaders.files.documents import TOOL_FILE_SUFFIXES
+
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    pattern = re.compile(hooks["schemalint"]["files"])
+    assert "types_or" not in hooks["schemalint"]  # `types: [json, yaml]` skipped .snap and .jsonl
+    for suffix in TOOL_FILE_SUFFIXES:
+        assert pattern.search(f"dir/tools{suffix}") and pattern.search(f"TOOLS{suffix.upper()}"), suffix
+    for other in ("server.py", "pyproject.toml", "README.md", "tools.json.bak", "snap"):
+        assert not pattern.search(other), other
+    diff_files = re.compile(hooks["schemalint-diff"]["files"])
+    assert diff_files.search("app/tools.py") and diff_files.search("tools.snap")
+    assert hooks["schemalint-diff"]["pass_filenames"] is False
+    assert PRE_COMMIT is not None
+    valid = subprocess.run([PRE_COMMIT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+                           capture_output=True, text=True)
+    assert valid.returncode == 0, valid.stdout + valid.stderr
+
+
+def _readme_config(hook_repo: Path) -> str:
+    """The README's pre-commit snippet with only `repo:` pointed at the local copy (rev as written)."""
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("```yaml\nrepos:")
+    snippet = readme[start + len("```yaml\n"): readme.index("```", start + 7)]
+    assert "rev: main" in snippet
+    return snippet.replace("https://github.com/schemalint/schemalint", str(hook_repo))
+
+
+def _commit(project: Path, message: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+           "PRE_COMMIT_HOME": os.environ["PRE_COMMIT_HOME"], "PRE_COMMIT_COLOR": "never"}
+    env.pop("VIRTUAL_ENV", None)
+    git(project, "add", "-A")
+    return subprocess.run(["git", "commit", "-q", "-m", message], cwd=project, capture_output=True, text=True,
+                          env=env, timeout=900)
+
+
+def test_readme_snippet_as_an_installed_hook_on_real_commits(tmp_path: Path, hook_repo: Path,
+                                                               pre_commit_home: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    assert PRE_COMMIT is not None
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    project = init_repo(tmp_path / "project")
+    (project / ".pre-commit-config.yaml").write_text(_readme_config(hook_repo))
+    (project / "pyproject.toml").write_text(
+        '[tool.schemalint]\nsources = ["tools"]\nexclude = ["tools/vendor"]\nsnapshot-dir = "snaps"\n')
+    (project / "tools").mkdir()
+    (project / "tools" / "search.json").write_text(json.dumps(TOOL, indent=2) + "\n")
+    assert subprocess.run([sys.executable, "-m", "schemalint", "snapshot"], cwd=project).returncode == 0
+    installed = subprocess.run([PRE_COMMIT, "install"], cwd=project, capture_output=True, text=True,
+                               env=_env(pre_commit_home))
+    assert installed.returncode == 0, installed.stderr
+    first = _commit(project, "tools, snapshots and hooks")  # the first commit: diff --base HEAD has no HEAD
+    assert first.returncode == 0, first.stdout + first.stderr
+
+    # data files that hold no tools pass, inside the sources and outside them
+    (project / "tools" / "labels.yaml").write_text("labels: [bug, feature]\nowners: {bug: alice}\n")
+    (project / "package.json").write_text('{"name": "web", "version": "1.0.0"}\n')
+    (project / ".github").mkdir()
+    (project / ".github" / "dependabot.yml").write_text("version: 2\nupdates: []\n")
+    data = _commit(project, "data files")
+    assert data.returncode == 0, data.stdout + data.stderr
+
+    # a broken .snap outside the configured sources is not this project's tool file: it passes
+    (project / "fixtures").mkdir()
+    (project / "fixtures" / "recorded.snap").write_text('{"name": "get_me", "inputSchema": {\n')
+    (project / "tools" / "vendor").mkdir()
+    (project / "tools" / "vendor" / "theirs.snap").write_text('{"name": "x", "inputSchema": {\n')  # excluded
+    outside = _commit(project, "fixtures")
+    assert outside.returncode == 0, outside.stdout + outside.stderr
+
+    # a broken .snap inside the sources is blocked
+    (project / "tools" / "get_me.snap").write_text('{"name": "get_me", "inputSchema": {"type": "object",\n')
+    blocked = _commit(project, "a broken snapshot")
+    assert blocked.returncode != 0
+    said = blocked.stdout + blocked.stderr  # git commit shows the hooks' output on stderr
+    assert "schemalint check" in said and "tools/get_me.snap" in said and "Failed" in said
+    assert "SL000" in said
+    (project / "tools" / "get_me.snap").unlink()
+
+    # a breaking change (a new required property) is blocked by schemalint-diff
+    breaking = dict(TOOL, inputSchema={"type": "object", "properties": {
+        "query": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["query", "limit"]})
+    (project / "tools" / "search.json").write_text(json.dumps(breaking, indent=2) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "schemalint", "snapshot"], cwd=project)
+    assert proc.returncode == 0
+    refused = _commit(project, "limit is now required")
+    assert refused.returncode != 0
+    assert "SD103 required-added" in refused.stdout + refused.stderr, refused.stdout + refused.stderr
+    log = git(project, "log", "--format=%s")
+    assert log.split("\n")[0] == "fixtures"  # the blocked commits were not made

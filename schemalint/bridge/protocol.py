@@ -81,7 +81,7 @@ def tool_to_wire(tool: Tool, handle: str | None, problems: list[str]) -> dict[st
         },
         "refused_when_omitted": list(runtime.refused_when_omitted) if runtime is not None else [],
         "origin": {"file": tool.origin.file, "pointer": tool.origin.pointer, "format": tool.origin.format,
-                   "line": tool.origin.line},
+                   "line": tool.origin.line, "path": tool.origin.path, "path_line": tool.origin.path_line},
         "schema_path": tool.schema_path,
         "output_schema": jsonable(tool.output_schema, problems, "/output_schema"),
         "raw": None if tool.raw is None else jsonable(tool.raw, problems, "/raw"),
@@ -113,7 +113,9 @@ def tool_from_wire(wire: Mapping[str, Any], validator: Callable[[str], Any] | No
         description=wire.get("description"),
         advertised=wire.get("advertised"),
         origin=Origin(file if file is not None else str(o["file"]), str(o.get("pointer", "")),
-                      str(o.get("format", "")), o.get("line")),
+                      str(o.get("format", "")), o.get("line"),
+                      o.get("path") if isinstance(o.get("path"), str) else None,
+                      o.get("path_line") if isinstance(o.get("path_line"), int) else None),
         schema_path=wire.get("schema_path"),
         runtime=contract,
         output_schema=wire.get("output_schema"),
@@ -128,6 +130,7 @@ def diagnostic_from_wire(data: Mapping[str, Any]) -> Diagnostic:
         tool=data.get("tool"), file=str(data["file"]), pointer=str(data.get("pointer", "")),
         message=str(data["message"]), instance_path=data.get("instance_path"), hint=data.get("hint"),
         line=data.get("line"), column=data.get("column"),
+        path=data.get("path") if isinstance(data.get("path"), str) else None,
     )
 
 

@@ -92,7 +92,8 @@ def check(
     scan: Annotated[
         bool, typer.Option("--scan", help="Treat the files named as found by a directory scan (the pre-commit "
                            "hook passes changed files): one that does not parse and does not look like a tool "
-                           "file is skipped without a diagnostic (docs/shape-rules.md, SL000).")
+                           "file is skipped without a diagnostic (docs/shape-rules.md, SL000), and when the "
+                           "configuration names `sources`, only the files inside them are checked.")
     ] = False,
     fail_rule: Annotated[
         str | None, typer.Option("--fail-rule", hidden=True, help="Testing aid: make this rule raise on every "
@@ -129,6 +130,15 @@ def check(
     cfg = config_or_fail(config)
     fail_level = fail_on or cfg.fail_on or "error"
     srcs, servers = read_what(sources, mcp_stdio, mcp_url, mcp_header, cfg)
+    if scan and sources and cfg.sources:
+        srcs = within_sources(srcs, cfg)
+        if not srcs and not servers:  # an empty report in the format asked for, exit 0
+            from schemalint.model import CheckResult
+            from schemalint.report import write_report as write_empty
+
+            write_empty(output_format, CheckResult(diagnostics=[], files=0, tools=0, elapsed=0.0, notes=[
+                "none of the files named lies in the configured `sources`; nothing to check"]), sys.stdout)
+            return
     from schemalint.targets import TargetError, parse_targets
 
     targets = split_csv(target) or cfg.target
@@ -196,6 +206,37 @@ def check(
     write_report(output_format, result, sys.stdout)
     # the result still holds the catalog: leave without freeing it
     finish(EXIT_FINDINGS if fails_at(result.diagnostics, fail_level) else EXIT_OK)
+
+
+def within_sources(paths: Sequence[str], cfg: Config) -> list[str]:
+    """The ``paths`` (files named on the command line, e.g. by pre-commit) that lie inside a
+    configured source: under a configured directory, equal to a configured file, or matching a
+    configured glob (relative to the configuration root). A path outside the configuration's
+    project (its root directory) is kept: the configuration does not speak for it. ``module:attr``
+    sources hold no files; ``exclude`` is applied later, as for every source. Order kept."""
+    import fnmatch
+
+    roots: list[str] = []
+    globs: list[str] = []
+    for source in cfg.sources:
+        if any(ch in source for ch in "*?["):
+            globs.append(source)
+            continue
+        candidate = cfg.root / source
+        if candidate.exists():
+            roots.append(os.path.abspath(candidate))
+    kept = []
+    project = str(cfg.root.resolve()).rstrip(os.sep) + os.sep
+    for path in paths:
+        absolute = os.path.abspath(path)
+        if not os.path.realpath(absolute).startswith(project):
+            kept.append(path)
+            continue
+        rel = cfg.relative(path)
+        if any(absolute == root or absolute.startswith(root.rstrip(os.sep) + os.sep) for root in roots) or any(
+                fnmatch.fnmatch(rel, pattern) for pattern in globs):
+            kept.append(path)
+    return kept
 
 
 def _refuse_baseline_target(target: Path, sources: list[str], cfg: Config, previous: Sequence[str],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -20,6 +21,8 @@ def rules_command(
 ) -> None:
     """List every rule: code, name, default severity, targets and summary.
 
+    On a terminal a table as wide as the terminal (COLUMNS wins); piped, one line per rule.
+
     `schemalint rules --format markdown > rules/README.md` regenerates the catalog.
     """
     from schemalint.rule_docs import catalog_markdown, diff_check_json, diff_checks, rule_json, targets_label
@@ -36,13 +39,38 @@ def rules_command(
         rows = [(r.code, r.name, r.severity.value, targets_label(r), r.summary) for r in rules]
         rows += [(c.code, c.name, c.severity.value + (" (off)" if c.default_off else ""), "diff", c.summary)
                  for c in checks]
-        header = ("CODE", "NAME", "SEVERITY", "TARGETS", "SUMMARY")
+        footer = (f"\n{len(rules)} rule(s) and {len(checks)} diff check(s) (TARGETS diff: reported by "
+                  "`schemalint diff`); `schemalint rule CODE` prints a rule's page.")
+        if sys.stdout.isatty():
+            _print_table(rows, footer)
+            return
+        header = ("CODE", "NAME", "SEVERITY", "TARGETS", "SUMMARY")  # piped: one line per rule (grep)
         widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
         for row in [header, *rows]:
             cells = [cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True)]
             typer.echo("  ".join([*cells, row[4]]))
-        typer.echo(f"\n{len(rules)} rule(s) and {len(checks)} diff check(s) (TARGETS diff: reported by "
-                   "`schemalint diff`); `schemalint rule CODE` prints a rule's page.")
+        typer.echo(footer)
+
+
+def _print_table(rows: list[tuple[str, str, str, str, str]], footer: str) -> None:
+    """The catalog as a rich table as wide as the terminal (``COLUMNS`` when set, else the
+    terminal's width): the code is never broken, the other cells wrap at word boundaries (a
+    word longer than its column is folded)."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(file=sys.stdout, highlight=False, emoji=False, markup=False)
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", expand=False)
+    table.add_column("CODE", no_wrap=True)
+    table.add_column("NAME", overflow="fold")
+    table.add_column("SEVERITY", overflow="fold")
+    table.add_column("TARGETS", overflow="fold")
+    table.add_column("SUMMARY", overflow="fold", ratio=1)
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    console.print(table)
+    console.print(Text(footer))
 
 
 def rule_command(

@@ -30,7 +30,7 @@ from schemalint.diff.checks._common import (
 )
 from schemalint.diff.checks.sd401_rug_pull import rug_pull
 from schemalint.diff.classify import classify_schema
-from schemalint.diff.render import same_rendering, shown_definition
+from schemalint.diff.render import SCHEMALINT_KEY, same_rendering, shown_definition
 from schemalint.diff.result import Change, DiffResult, ToolDiff
 from schemalint.model import Tool, escape_token
 
@@ -103,7 +103,10 @@ def semantic_view(tool: Tool) -> dict[str, Any]:
         schema_key,
         "runtime",
         "refused_when_omitted",
+        SCHEMALINT_KEY,  # schemalint's own notes on a Python source, never shown to the model
     }
+    if tool.origin.format == "pydantic":
+        skip.add("parameters")  # the rendering's schema key (compared as `schema`)
     meta = {k: v for k, v in fields.items() if k not in skip}
     if tool.origin.format.startswith("openai"):
         meta.pop("type", None)

@@ -7,8 +7,9 @@ Decisions (docs/diff.md, "Rendering"):
   ``annotations``/``title``/``outputSchema``. The description and annotations are part of
   the prompt, so a snapshot of the schema alone would miss an edited description. Keys that
   only a contract manifest has and the model never sees (``runtime``,
-  ``refused_when_omitted``) are left out. A tool without ``raw`` (a Python source) is
-  rendered as ``{"name", "description", "parameters"}``.
+  ``refused_when_omitted``) are left out, and so is a top-level ``x-schemalint`` (schemalint's
+  own notes on a Python source, :data:`SCHEMALINT_KEY`). A tool without ``raw`` is rendered as
+  ``{"name", "description", "parameters"}``.
 * Key order is the order of the source (it is part of what the model sees).
 * ``json.dumps(indent=2, ensure_ascii=False)`` plus a trailing newline, UTF-8. Non-ASCII
   text stays readable in review; a string that cannot be encoded as UTF-8 (a lone
@@ -27,6 +28,12 @@ from schemalint.model import Tool
 MANIFEST_ONLY_KEYS = frozenset({"runtime", "refused_when_omitted"})
 """Manifest keys that describe the runtime and are never shown to the model."""
 
+SCHEMALINT_KEY = "x-schemalint"
+"""schemalint's own notes on a Python source (kind, load notes; older versions also wrote
+``defined_at``, a line number): never rendered or compared, so a snapshot does not move with
+line numbers, and a snapshot written with the key still reads as the same tool
+(:func:`same_snapshot_text`)."""
+
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
 
 
@@ -38,7 +45,9 @@ def shown_definition(tool: Tool) -> Any:
     raw = tool.raw
     if isinstance(raw, Mapping):
         if tool.origin.format == "manifest":
-            return {k: v for k, v in raw.items() if k not in MANIFEST_ONLY_KEYS}
+            return {k: v for k, v in raw.items() if k not in MANIFEST_ONLY_KEYS and k != SCHEMALINT_KEY}
+        if SCHEMALINT_KEY in raw:
+            return {k: v for k, v in raw.items() if k != SCHEMALINT_KEY}
         return dict(raw)
     out: dict[str, Any] = {"name": tool.name}
     if tool.description is not None:
@@ -199,6 +208,27 @@ def _same_rendering(old: Tool, new: Tool) -> bool:
         json.dumps(a, ensure_ascii=False, default=str, separators=(",", ":"))
         == json.dumps(b, ensure_ascii=False, default=str, separators=(",", ":"))
     )
+
+
+def same_snapshot_text(old: str, new: str) -> bool:
+    """Whether the snapshot text ``old`` is the rendering ``new`` once a top-level
+    :data:`SCHEMALINT_KEY` that an older schemalint wrote (with a ``defined_at`` line number)
+    is left out: such a snapshot is up to date, not stale. Never raises."""
+    if old == new:
+        return True
+    if f'"{SCHEMALINT_KEY}"' not in old:
+        return False
+    try:
+        value = json.loads(old)
+    except ValueError:
+        return False
+    if not isinstance(value, dict) or SCHEMALINT_KEY not in value:
+        return False
+    value.pop(SCHEMALINT_KEY)
+    try:
+        return render_value(value) == new
+    except (ValueError, TypeError, RecursionError):
+        return False
 
 
 def snapshot_filename(name: str) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schemalint.diff.compare import DiffError, index_tools
-from schemalint.diff.render import TooDeep, render, snapshot_filename
+from schemalint.diff.render import TooDeep, render, same_snapshot_text, snapshot_filename
 from schemalint.model import Tool
 
 
@@ -189,7 +189,7 @@ def ownership(directory: Path, have: dict[str, str]) -> Ownership:
 def _renders_as(tool: Tool, text: str) -> bool:
     """Whether ``text`` is exactly the rendering of ``tool`` (``False`` when it cannot be rendered)."""
     try:
-        return render(tool) == text
+        return same_snapshot_text(text, render(tool))
     except TooDeep:
         return False
 
@@ -229,7 +229,7 @@ def _problems(plan: dict[str, tuple[str, str]], directory: Path) -> tuple[list[P
     shown = directory.as_posix().lstrip("/")  # git-style a/ and b/ prefixes
     for filename, (tool, text) in plan.items():
         old = have.get(filename)
-        if old == text:
+        if old is not None and same_snapshot_text(old, text):  # an older one with x-schemalint too
             continue
         kind = "missing" if old is None else "stale"
         diff = "".join(

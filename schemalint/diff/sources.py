@@ -381,6 +381,19 @@ def load_python_tools(source: str, python_path: Sequence[str] = ()) -> list[Tool
         raise DiffError(str(exc)) from None
 
 
+def _unborn(cwd: Path) -> bool:
+    """True in a repository whose current branch has no commit yet (before the first commit)."""
+    try:
+        git(["rev-parse", "--verify", "--quiet", "HEAD"], cwd=cwd)
+    except Exception:
+        try:
+            git(["symbolic-ref", "--quiet", "HEAD"], cwd=cwd)  # a branch name, but no commit on it
+        except Exception:
+            return False
+        return True
+    return False
+
+
 @_git_errors_as_diff_errors
 def load_base(
     rev: str,
@@ -400,10 +413,16 @@ def load_base(
     with ``git ls-tree``/``git cat-file``; a source absent at ``rev`` contributes no tools
     (its tools count as added) and a note is appended to ``notes``. Python sources are
     imported from a temporary ``git worktree`` in a subprocess (see
-    :func:`~schemalint.loaders.git.worktree.load_python_at_revision`). Raises :class:`DiffError`.
+    :func:`~schemalint.loaders.git.worktree.load_python_at_revision`). ``HEAD`` before the first
+    commit is an empty side (with a note), so the ``schemalint-diff`` pre-commit hook does not
+    block the first commit. Raises :class:`DiffError`.
     """
     cwd = Path.cwd()
     root = git_root(cwd)
+    if rev == "HEAD" and _unborn(cwd):
+        if notes is not None:
+            notes.append("HEAD: no commit yet (the first commit): every tool counts as added")
+        return []
     commit = verify_revision(rev, cwd)
     prefix = git(["rev-parse", "--show-prefix"], cwd=cwd).decode().strip()
     listing = tree_files(commit, root, full_tree=True)

@@ -301,6 +301,9 @@ def check(
 
     diagnostics, suppressed = select_findings(raw, rule_filter)
     diagnostics = locate_diagnostics(diagnostics, loaded.documents)
+    from schemalint.engine.sites import locate_sources
+
+    diagnostics = locate_sources(diagnostics, loaded.tools, loaded.documents, cfg)
     diagnostics.sort(key=lambda d: (d.file, d.line or 0, d.column or 0, d.code, d.pointer, d.message))
     origins: dict[tuple[str, str], set[str]] = {}
     for t in loaded.tools:

@@ -146,6 +146,17 @@ def enabled_codes(rules: Sequence[AnyRule], select: Sequence[str] | None, extend
     return frozenset(out)
 
 
+def _every_rule() -> list[AnyRule]:
+    """The SL catalog and the SD diff checks: ``--ignore`` accepts a selector of either family in
+    both ``check`` and ``diff`` (one ``--ignore SD208,SL007`` serves both steps of a CI job; it
+    acts only on the rules of the command that runs). ``--select``/``--extend-select`` of the
+    other family stay refused: they would silently select nothing."""
+    from schemalint.diff.checks import BY_CODE
+    from schemalint.rules.catalog import CATALOG
+
+    return [*CATALOG, *BY_CODE.values()]  # type: ignore[list-item]  # a DiffCheck has code and name
+
+
 def build_filter(config: Config, *, select: Sequence[str] | None = None,
                  extend_select: Sequence[str] = (), ignore: Sequence[str] = (),
                  rules: Sequence[AnyRule] | None = None) -> RuleFilter:
@@ -156,7 +167,8 @@ def build_filter(config: Config, *, select: Sequence[str] | None = None,
     that set with its own selection (configured ``ignore`` no longer applies), while
     without it the command line's ``extend_select`` adds rules and ``ignore`` removes
     them (the more specific of the two wins). Raises
-    :class:`ConfigError` for a selector that names no rule. ``rules`` defaults to the static
+    :class:`ConfigError` for a selector that names no rule (for ``ignore``: no rule of either
+    family, SL rules or SD diff checks). ``rules`` defaults to the static
     catalog (:data:`schemalint.rules.catalog.CATALOG`): no rule module is imported.
     """
     if rules is None:
@@ -166,7 +178,7 @@ def build_filter(config: Config, *, select: Sequence[str] | None = None,
     for key, sels in (("--select", select or ()), ("--extend-select", extend_select), ("--ignore", ignore)):
         for one in sels:
             problem = validate_selector(one, rules)
-            if problem:
+            if problem and (key != "--ignore" or validate_selector(one, _every_rule()) is not None):
                 raise ConfigError(f"{key}: {problem}")
     if select is not None:
         enabled = enabled_codes(rules, list(select), list(extend_select), list(ignore))

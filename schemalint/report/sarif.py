@@ -143,6 +143,14 @@ def _log(descriptors: list[dict[str, Any]], results: list[dict[str, Any]], notes
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
+def _label_uri(label: str) -> tuple[str, str | None] | None:
+    """The last-resort artifact of a diagnostic with no file at all (an ``mcp-stdio:`` command
+    named only on the command line): the label URL-quoted whole, so it is a relative path
+    against ``%SRCROOT%`` and never a URI scheme (GitHub code scanning refuses a result without
+    an artifact location, and one whose URI has a scheme other than ``file``)."""
+    return (quote(label, safe=""), SRCROOT) if label else None
+
+
 def to_sarif(result: CheckResult) -> dict[str, Any]:
     """The SARIF log for a :class:`~schemalint.api.CheckResult` as a JSON-ready dict."""
     from schemalint.rules.registry import all_rules
@@ -152,13 +160,13 @@ def to_sarif(result: CheckResult) -> dict[str, Any]:
     results = []
     for i, d in enumerate(result.diagnostics):
         location: dict[str, Any] = {}
-        art = artifact_uri(d.file)
+        art = artifact_uri(d.location_file) or _label_uri(d.location_file)
         physical = _physical_location(d.line, d.column, art)
         if physical is not None:
             location["physicalLocation"] = physical
         if d.tool:
             location["logicalLocations"] = [{"name": d.tool, "kind": "function"}]
-        elif d.file and art is None:
+        elif d.file and (d.path is not None or not os.path.exists(d.file)):
             location["logicalLocations"] = [{"name": d.file, "kind": "module"}]
         fp = result.fingerprint_of(i) if hasattr(result, "fingerprint_of") else None
         props: dict[str, Any] = {"name": d.name, "pointer": d.pointer}

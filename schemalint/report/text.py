@@ -27,7 +27,7 @@ _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
 def _location(d: Diagnostic) -> str:
-    return f"{d.file}:{d.line or 1}:{d.column or 1}"
+    return f"{d.location_file}:{d.line or 1}:{d.column or 1}"
 
 
 def _lines(result: CheckResult, st: Callable[[str, str | None], str]) -> Iterator[tuple[str, str | None]]:
@@ -90,22 +90,56 @@ def render(result: CheckResult, stream: IO[str], *, color: bool | None = None, *
 
 _STATUS_MARK = {"identical": "=", "same-meaning": "~", "changed": "*", "added": "+", "removed": "-"}
 
+_SECTIONS = (
+    ("breaking", "breaking changes (a call valid before may be refused)"),
+    ("changed", "other changes"),
+    ("added", "added"),
+    ("removed", "removed"),
+    ("same-meaning", "same meaning, different bytes"),
+)
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def _section(tool: Any) -> str:
+    """The section of a reported tool: any change at severity error makes it ``breaking``."""
+    if any(c.check.severity.value == "error" for c in tool.changes):
+        return "breaking"
+    return str(tool.status)
+
 
 def render_diff(result: DiffResult, stream: IO[str]) -> None:
-    """The ``diff`` report: one block per tool that is not identical, then a summary line."""
+    """The ``diff`` report: the tools with a breaking change (a change at severity error) first,
+    then the other changed, the added, the removed and the same-meaning ones, each tool with the
+    file and line of its definition (the removed ones: on the old side) and each change with the
+    line of the changed key (errors first); then the notes and the summary line."""
+    from schemalint.report.diff_locations import ChangeLocator
+
     v = visible
+    where = ChangeLocator()
     stream.write(f"schemalint diff {v(result.old_label)} -> {v(result.new_label)}\n")
+    groups: dict[str, list[Any]] = {}
     for tool in result.tools:
-        if not tool.reported:
+        if tool.reported:
+            groups.setdefault(_section(tool), []).append(tool)
+    for key, title in _SECTIONS:
+        tools = groups.get(key)
+        if not tools:
             continue
-        stream.write(f"\n{_STATUS_MARK[tool.status]} {v(tool.name)}: {tool.status}\n")
-        for c in tool.changes:
-            stream.write(
-                f"    {c.check.severity.value:<8} {c.check.code} {c.check.name}  {v(c.pointer or '/')}\n"
-            )
-            stream.write(f"             {v(c.message)}\n")
-            if c.hint:
-                stream.write(f"             hint: {v(c.hint)}\n")
+        stream.write(f"\n{title}: {len(tools)} tool(s)\n")
+        for tool in tools:
+            side = tool.new if tool.new is not None else tool.old
+            file, line = where.tool_site(side) if side is not None else ("", None)
+            site = f"{file}:{line}" if line else file
+            stream.write(f"\n{_STATUS_MARK[tool.status]} {v(tool.name)}: {tool.status}  {v(site)}\n")
+            for c in sorted(tool.changes, key=lambda c: _SEVERITY_ORDER.get(c.check.severity.value, 3)):
+                cfile, cline = where.change_site(tool, c)
+                at = f"  ({v(cfile)}:{cline})" if cfile and cline and (cfile, cline) != (file, line) else ""
+                stream.write(
+                    f"    {c.check.severity.value:<8} {c.check.code} {c.check.name}  {v(c.pointer or '/')}{at}\n"
+                )
+                stream.write(f"             {v(c.message)}\n")
+                if c.hint:
+                    stream.write(f"             hint: {v(c.hint)}\n")
     for note in result.notes:
         stream.write(f"\nnote: {v(note)}\n")
     status = result.counts_by_status()
@@ -129,6 +163,31 @@ def _json_lines(value: Any) -> list[str]:
     return json.dumps(value, indent=2, ensure_ascii=False).splitlines()
 
 
+def _value_of(line: str) -> str:
+    """A rendered JSON line without its trailing comma (what ``show`` compares)."""
+    return line[:-1] if line.endswith(",") else line
+
+
+def in_key_order_of(value: Any, model: Any) -> Any:
+    """``value`` with the keys of each object in the order ``model`` (the other side) has them at
+    the same place, its other keys after them in their own order; lists are aligned item by item.
+    Values are not changed, so ``show`` marks a line only when a value differs, never for key
+    order alone. A value nested too deeply to recurse through is returned as it is."""
+    try:
+        return _aligned(value, model)
+    except RecursionError:
+        return value
+
+
+def _aligned(value: Any, model: Any) -> Any:
+    if isinstance(value, dict) and isinstance(model, dict):
+        keys = [k for k in model if k in value] + [k for k in value if k not in model]
+        return {k: _aligned(value[k], model.get(k)) for k in keys}
+    if isinstance(value, list) and isinstance(model, list):
+        return [_aligned(v, model[i] if i < len(model) else None) for i, v in enumerate(value)]
+    return value
+
+
 def render_show(view: ToolView, stream: IO[str], color: bool | None = None) -> None:
     """``show``: the advertised and runtime input schemas side by side (differing lines marked),
     then the required-key table, with rich."""
@@ -148,7 +207,7 @@ def render_show(view: ToolView, stream: IO[str], color: bool | None = None) -> N
     console.print(Text.assemble(("tool ", "bold"), (visible(tool.name), "bold cyan"), visible(where)))
     for pointer, keyword in view.unsupported:
         console.print(T(f"  note: `{keyword}` at {pointer} cannot be said in draft-07; shown as written", "yellow"))
-    left, right = _json_lines(view.advertised), _json_lines(view.runtime_input)
+    left, right = _json_lines(view.advertised), _json_lines(in_key_order_of(view.runtime_input, view.advertised))
     if view.runtime_input is None:
         console.print("no runtime contract is known for this tool: showing the advertised schema only\n")
         table = Table(show_header=True, box=None, pad_edge=False)
@@ -161,7 +220,10 @@ def render_show(view: ToolView, stream: IO[str], color: bool | None = None) -> N
         table.add_column(" ", width=1)
         table.add_column("advertised (draft-07)", overflow="fold")
         table.add_column("runtime input (draft-07)", overflow="fold")
-        matcher = difflib.SequenceMatcher(a=left, b=right, autojunk=False)
+        # A line's value, not its trailing comma (the last member of an object has none), decides
+        # whether it differs; the runtime side is laid out in the advertised side's key order.
+        matcher = difflib.SequenceMatcher(a=[_value_of(line) for line in left],
+                                          b=[_value_of(line) for line in right], autojunk=False)
         for op, a0, a1, b0, b1 in matcher.get_opcodes():
             if op == "equal":
                 for a, b in zip(left[a0:a1], right[b0:b1], strict=True):
@@ -171,6 +233,9 @@ def render_show(view: ToolView, stream: IO[str], color: bool | None = None) -> N
             for i in range(span):
                 a = left[a0 + i] if a0 + i < a1 else ""
                 b = right[b0 + i] if b0 + i < b1 else ""
+                if a and b and _value_of(a) == _value_of(b):
+                    table.add_row(" ", T(a), T(b))
+                    continue
                 mark = "~" if a and b else ("-" if a else "+")
                 table.add_row(Text(mark, style="bold yellow"), T(a, "red"), T(b, "green"))
         console.print(table)

@@ -6,6 +6,7 @@ Nothing here imports a framework; pydantic is imported inside the functions that
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -153,3 +154,100 @@ def type_schema(tp: Any, mode: str = "validation", by_alias: bool = True) -> dic
         return TypeAdapter(tp).json_schema(mode=mode, by_alias=by_alias)  # type: ignore[arg-type]
     except Exception:
         return None
+
+
+def relative_file(file: str) -> str:
+    """``file`` relative to the working directory when it lies inside it, else as given."""
+    import os
+
+    try:
+        rel = os.path.relpath(file)
+    except ValueError:  # another drive on Windows
+        return file
+    return file if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def definition_site(obj: Any) -> tuple[str | None, int | None]:
+    """``(file, line)`` where the class or function ``obj`` is defined (decorators and
+    ``functools.wraps`` wrappers unwrapped; the line of the ``def``/``class`` statement past
+    any decorators), or ``(None, None)``.
+
+    The file is relative to the working directory when inside it. Never raises.
+    """
+    import inspect
+
+    target = obj
+    try:
+        if callable(obj) and not inspect.isclass(obj):
+            target = inspect.unwrap(obj)
+        file = inspect.getsourcefile(target)
+    except Exception:  # TypeError for builtins, OSError, a broken __wrapped__ chain
+        return None, None
+    if not file:
+        return None, None
+    line: int | None = None
+    try:
+        lines, line = inspect.getsourcelines(target)
+    except Exception:
+        code = getattr(target, "__code__", None)
+        line = getattr(code, "co_firstlineno", None)
+    else:  # past the decorators, to the def/class statement itself
+        for offset, text in enumerate(lines):
+            if text.lstrip().startswith(("def ", "async def ", "class ")):
+                line += offset
+                break
+    return relative_file(file), line or None
+
+
+_FUNCTION_ATTRS = ("fn", "func", "coroutine", "__wrapped__", "on_invoke_tool", "function")
+
+
+def tool_function(member: Any, name: str) -> Any:
+    """The Python function behind the tool ``name`` of the recognised object ``member`` (a
+    framework tool object or an MCP server), or ``None``.
+
+    Framework objects keep it under different attributes: LangChain ``StructuredTool.func``/
+    ``.coroutine``, MCP SDK and FastMCP ``Tool.fn`` in the server's tool manager, an OpenAI
+    Agents ``FunctionTool`` built by ``@function_tool`` (``on_invoke_tool`` wraps it, so the
+    module is searched by name instead; see :func:`def_line`).
+    """
+    import inspect
+
+    candidates = [member]
+    manager = getattr(member, "_tool_manager", None)
+    tools = getattr(manager, "_tools", None)
+    if isinstance(tools, dict) and name in tools:
+        candidates.insert(0, tools[name])
+    for candidate in candidates:
+        for attr in _FUNCTION_ATTRS:
+            try:
+                fn = getattr(candidate, attr, None)
+            except Exception:
+                continue
+            if inspect.isfunction(fn) or inspect.ismethod(fn):
+                return fn
+    return None
+
+
+def def_line(file: str, name: str) -> int | None:
+    """The line of the first ``def name``/``async def name``/``class name`` statement in the
+    Python file ``file`` (the statement's own line, after its decorators), or ``None``. The file
+    is parsed once per process (a module of a thousand tools is not parsed a thousand times)."""
+    return _definitions(file).get(name)
+
+
+@functools.lru_cache(maxsize=256)
+def _definitions(file: str) -> dict[str, int]:
+    import ast
+
+    try:
+        with open(file, "rb") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return {}
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            line = found.get(node.name)
+            found[node.name] = node.lineno if line is None else min(line, node.lineno)
+    return found

@@ -17,8 +17,9 @@ For each tool it builds both contracts:
   was left out of an otherwise complete call (:func:`schemalint.probe.omission_probe`).
 
 Origin: ``file`` is the source (``pkg.mod:Model``), ``pointer`` ``""``, ``format``
-``"pydantic"``, ``line`` the line of the class/function definition;
-``raw["x-schemalint"]["defined_at"]`` holds ``path.py:line``.
+``"pydantic"``, ``line`` the line of the class/function definition, ``path`` the module's
+file (``path_line`` = ``line``). ``raw["x-schemalint"]`` holds schemalint's own notes (``kind``,
+``notes``); it is never rendered into a snapshot or compared (:mod:`schemalint.diff.render`).
 """
 
 from __future__ import annotations
@@ -82,25 +83,12 @@ def runtime_generator() -> type:
 
 
 def defined_at(obj: Any) -> tuple[str | None, int | None]:
-    """``(file, line)`` where ``obj`` (a class or function) is defined, as far as inspect knows."""
-    target = inspect.unwrap(obj) if callable(obj) and not inspect.isclass(obj) else obj
-    try:
-        file = inspect.getsourcefile(target)
-    except (TypeError, OSError):
-        file = None
-    try:
-        _, line = inspect.getsourcelines(target)
-    except (TypeError, OSError):
-        line = None
-    if file:
-        import os
+    """``(file, line)`` where ``obj`` (a class or function) is defined, as far as inspect knows
+    (:func:`schemalint.loaders.python.framework_common.definition_site`: the ``def``/``class``
+    line past any decorators, the file relative to the working directory when inside it)."""
+    from schemalint.loaders.python.framework_common import definition_site
 
-        try:
-            rel = os.path.relpath(file)
-            file = rel if not rel.startswith("..") else file
-        except ValueError:
-            pass
-    return file, line
+    return definition_site(obj)
 
 
 def _own_doc(obj: Any) -> str | None:
@@ -156,13 +144,14 @@ def _build_tool(
         "name": name,
         "description": description,
         "parameters": advertised,
-        "x-schemalint": {"kind": kind, "defined_at": f"{file}:{line}" if file else None, "notes": notes},
+        "x-schemalint": {"kind": kind, "notes": notes},
     }
     return Tool(
         name=name,
         description=description,
         advertised=advertised,
-        origin=Origin(file=source, pointer="", format="pydantic", line=line),
+        origin=Origin(file=source, pointer="", format="pydantic", line=line, path=file,
+                      path_line=line),
         schema_path="",
         runtime=Contract(input=runtime_input, output=runtime_output, validate=validate,
                          refused_when_omitted=refused),

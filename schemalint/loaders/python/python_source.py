@@ -287,7 +287,7 @@ def load_python_source(
                     raise SourceError(f"{where}: {message}") from None
                 break
             if found is not None:
-                tools.extend(found)
+                tools.extend(with_definition_site(t, member, where) for t in found)
                 break
         else:
             if member is obj:
@@ -306,6 +306,37 @@ def load_python_source(
             "LangChain tools, or tool definitions as plain dicts)"
         )
     return tools
+
+
+def with_definition_site(tool: Tool, member: Any, where: str) -> Tool:
+    """``tool`` with :attr:`Origin.path`/``path_line`` set to where it is written, when the recognizer
+    did not set them: the function behind it (:func:`~schemalint.loaders.python.framework_common.
+    tool_function`), else a ``def``/``class`` of the tool's name in the module of ``where``
+    (``module:attr``), else that module's file at line 1. Unchanged when no file is known."""
+    import dataclasses
+
+    from schemalint.loaders.python.framework_common import (
+        def_line,
+        definition_site,
+        relative_file,
+        tool_function,
+    )
+
+    if tool.origin.path is not None:
+        return tool
+    path, line = None, None
+    fn = tool_function(member, tool.name)
+    if fn is not None:
+        path, line = definition_site(fn)
+    if path is None:
+        module = sys.modules.get(where.split(":", 1)[0].split("[", 1)[0])
+        file = getattr(module, "__file__", None)
+        if isinstance(file, str) and file.endswith(".py"):
+            path, line = relative_file(file), def_line(file, tool.name) or 1
+    if path is None:
+        return tool
+    origin = dataclasses.replace(tool.origin, path=path, path_line=line)
+    return dataclasses.replace(tool, origin=origin)
 
 
 def found_any_problem(problems: list[Diagnostic] | None, source: str) -> bool:
