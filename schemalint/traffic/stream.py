@@ -10,7 +10,8 @@ through :func:`schemalint.loaders.files.documents.read_document`, for VCR casset
 :func:`records_in` finds the records inside one parsed document: a request body (``messages``,
 ``input``, ``contents``), a response (``choices``, ``type: message``, ``output``, ``candidates``),
 a request/response pair (``request``/``response``, their ``body``/``parsed_body``, VCR
-``interactions``), a bare transcript (a list of messages), an MCP JSON-RPC message (kept across
+``interactions``), a bare transcript (a list of messages, also under a key of a record such as an
+eval trajectory's ``traj``), an MCP JSON-RPC message (kept across
 lines by :class:`schemalint.traffic.mcp.Session`), and transcripts written one message per line.
 """
 
@@ -22,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from schemalint.model import escape_token
 from schemalint.traffic import anthropic, gemini, openai_chat, openai_responses
 from schemalint.traffic._tools import declared_tools
 from schemalint.traffic.mcp import Session, jsonrpc_message
@@ -182,6 +184,12 @@ def _records_in_object(obj: Mapping[str, Any], file: str, line: int | None, base
     answer = _response(obj, base)
     if answer is not None:
         yield Conversation(file, line, base, answer[0], answer[1])
+        return
+    for key, value in obj.items():  # a record that keeps its transcript under a key of its own (`traj`, `history`)
+        if isinstance(value, list) and value and isinstance(key, str):
+            found = _message_list(value, f"{base}/{escape_token(key)}")
+            if found is not None and any(t.calls or t.results for t in found[1]):
+                yield Conversation(file, line, base, found[0], found[1])
 
 
 def _single_message(value: Any) -> tuple[str, Turn] | None:
@@ -265,7 +273,7 @@ def read_file(path: str, progress: Callable[[int], None] | None = None) -> Itera
         data = fh.read()
     if progress:
         progress(size)
-    text = data.decode("utf-8", errors="replace")
+    text = data.decode("utf-8-sig", errors="replace")
     try:
         value = json.loads(text)
     except RecursionError:
@@ -324,6 +332,8 @@ def read_lines(path: str, progress: Callable[[int], None] | None = None) -> Iter
                     pending = 0
             if not raw.strip():
                 continue
+            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
             try:
                 value = json.loads(raw)
             except (ValueError, RecursionError) as exc:

@@ -8,7 +8,7 @@
 ``source``     a non-file source instead (``module:attr``; with ``python_path``, relative to the repo);
 ``targets``    provider targets (``--target``), optional;
 ``args``       further CLI arguments, optional;
-``expected``   the diagnostics of ``<CODE>`` that ``schemalint check FILE --select <CODE>`` must
+``expected``   (for a traffic rule, SL4xx, ``schemalint replay FILE --select <CODE>``) the diagnostics of ``<CODE>`` that ``schemalint check FILE --select <CODE>`` must
                report, in order: ``code``, ``pointer``, ``severity`` and a ``message`` substring;
                ``[]`` for a passing case.
 
@@ -67,7 +67,8 @@ def _run(code: str, case: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]
     for target in case.get("targets", ()):
         args += ["--target", target]
     args += case.get("args", [])
-    proc = run_cli("check", *args, "--select", code, "--format", "json", "--fail-on", "never")
+    command = "replay" if code.startswith("SL4") else "check"  # traffic rules: recorded traffic, in replay
+    proc = run_cli(command, *args, "--select", code, "--format", "json", "--fail-on", "never")
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 0, proc.stderr
     return [d for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == code]

@@ -139,21 +139,21 @@ def _call_key(call: Call) -> str:
 
 
 def pair_results(conv: Conversation) -> dict[int, Result]:
-    """Which result answers which call: by id; calls and results without ids (Gemini, legacy
-    OpenAI functions) by name, first unanswered call first. Keyed by ``id(call)``."""
-    by_id: dict[str, Result] = {}
-    by_name: dict[str, list[Result]] = {}
-    for result in conv.results():
-        if result.id is not None:
-            by_id.setdefault(result.id, result)
-        elif result.name is not None:
-            by_name.setdefault(result.name, []).append(result)
+    """Which result answers which call, in conversation order: a result answers the earliest call
+    before it that has its id and no result yet; calls and results without ids (Gemini, legacy
+    OpenAI functions) pair by name the same way. Keyed by ``id(call)``."""
+    waiting: dict[tuple[str, str], list[Call]] = {}
     out: dict[int, Result] = {}
-    for call in conv.calls():
-        if call.id is not None and call.id in by_id:
-            out[id(call)] = by_id[call.id]
-        elif call.id is None and call.name is not None and by_name.get(call.name):
-            out[id(call)] = by_name[call.name].pop(0)
+    for turn in conv.turns:
+        for result in turn.results:
+            key = ("id", result.id) if result.id is not None else ("name", result.name) if result.name else None
+            queue = waiting.get(key) if key is not None else None
+            if queue:
+                out[id(queue.pop(0))] = result
+        for call in turn.calls:
+            key = ("id", call.id) if call.id is not None else ("name", call.name) if call.name else None
+            if key is not None:
+                waiting.setdefault(key, []).append(call)
     return out
 
 

@@ -30,10 +30,13 @@ class UnansweredToolCall(TrafficRule):
         for i, turn in enumerate(turns):
             if not turn.calls:
                 continue
-            k = i + 1
+            g = i  # model turns that follow each other are one answer (a session log writes a block a line)
+            while g + 1 < len(turns) and turns[g + 1].from_model and turn.from_model:
+                g += 1
+            k = g + 1
             while k < len(turns) and not turns[k].from_model:
                 k += 1
-            window = turns[i + 1:k]
+            window = turns[g + 1:k]
             in_request = conv.request_turns is not None and i < conv.request_turns
             continued = in_request or k < len(turns) or any(not t.results for t in window)
             if not continued:
