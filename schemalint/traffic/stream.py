@@ -335,7 +335,7 @@ def read_lines(path: str, progress: Callable[[int], None] | None = None) -> Iter
             if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             try:
-                value = json.loads(raw)
+                value = json.loads(raw.rstrip(b"\r\n"))
             except (ValueError, RecursionError) as exc:
                 problems += 1
                 if problems <= MAX_PROBLEMS_PER_FILE:

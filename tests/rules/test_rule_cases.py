@@ -8,9 +8,10 @@
 ``source``     a non-file source instead (``module:attr``; with ``python_path``, relative to the repo);
 ``targets``    provider targets (``--target``), optional;
 ``args``       further CLI arguments, optional;
-``expected``   (for a traffic rule, SL4xx, ``schemalint replay FILE --select <CODE>``) the diagnostics of ``<CODE>`` that ``schemalint check FILE --select <CODE>`` must
+``expected``   the diagnostics of ``<CODE>`` that ``schemalint check FILE --select <CODE>`` must
                report, in order: ``code``, ``pointer``, ``severity`` and a ``message`` substring;
-               ``[]`` for a passing case.
+               ``[]`` for a passing case. A traffic rule's (SL4xx) file is recorded traffic, run
+               through ``schemalint replay FILE --select <CODE>`` instead.
 
 Every SL rule has at least one failing and one passing case
 (:func:`test_every_rule_has_a_failing_and_a_passing_case`). Diff checks (SDxxx) have their

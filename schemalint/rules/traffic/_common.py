@@ -11,6 +11,7 @@ call is then not judged).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Hashable, Iterable, Mapping
@@ -46,6 +47,7 @@ class TrafficContext:
     calls_by_tool: dict[str, int] = field(default_factory=dict)
     replay_limit: int = 2000
     _validators: dict[int, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    _by_text: dict[str, Any] = field(default_factory=dict, repr=False)
     _errors: dict[int, tuple[Call, Any]] = field(default_factory=dict, repr=False)
     _pairs: tuple[Conversation | None, dict[int, Result]] = (None, {})
     _replayed: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
@@ -62,25 +64,25 @@ class TrafficContext:
         return conv.declared_tool(name) or self.project.get(name)
 
     def validator(self, schema: Any) -> Any:
-        """A ``jsonschema`` validator for ``schema`` (cached), or ``None`` when ``schema`` is not a
-        schema ``jsonschema`` accepts (a broken one is ``check``'s to report)."""
+        """A ``jsonschema`` validator for ``schema``, or ``None`` when ``schema`` is not a schema
+        ``jsonschema`` accepts (a broken one is ``check``'s to report). Cached by the schema object
+        and by its JSON text, so the same schema declared on every line of a log is compiled once."""
         cached = self._validators.get(id(schema))
         if cached is not None and cached[0] is schema:
             return cached[1]
-        validator = None
-        if isinstance(schema, (Mapping, bool)):
-            try:
-                from jsonschema.validators import Draft7Validator, validator_for
-
-                from schemalint.schema.patterns import linear_validator
-
-                cls = validator_for(schema, default=Draft7Validator) if isinstance(schema, Mapping) \
-                    else Draft7Validator
-                cls.check_schema(schema)
-                validator = linear_validator(cls)(schema)
-            except Exception:
-                validator = None
-        if len(self._validators) > 10_000:
+        try:
+            text = json.dumps(schema, sort_keys=True, default=repr)
+        except (TypeError, ValueError, RecursionError):
+            text = None
+        if text is not None and text in self._by_text:
+            validator = self._by_text[text]
+        else:
+            validator = _compile(schema)
+            if text is not None:
+                if len(self._by_text) > 10_000:
+                    self._by_text.clear()
+                self._by_text[text] = validator
+        if len(self._validators) > 64:  # a few recent schema objects (a log's lines each bring their own)
             self._validators.clear()
         self._validators[id(schema)] = (schema, validator)
         return validator
@@ -129,6 +131,28 @@ class TrafficContext:
     def remember(self, tool: str, call: Call, outcome: Any) -> None:
         """Record the replay ``outcome`` of ``call`` (see :meth:`replay_slot`)."""
         self._replayed.setdefault(tool, {})[_call_key(call)] = outcome
+
+
+def _compile(schema: Any) -> Any:
+    """The validator of ``schema`` (the dialect its ``$schema`` names, draft-07 otherwise; patterns in
+    linear time; ``format`` not asserted), or ``None`` when the schema is not valid for its dialect."""
+    if not isinstance(schema, (Mapping, bool)):
+        return None
+    try:
+        from jsonschema.validators import Draft7Validator, validator_for
+
+        cls = validator_for(schema, default=Draft7Validator) if isinstance(schema, Mapping) else Draft7Validator
+        cls.check_schema(schema)
+        return _linear(cls)(schema)
+    except Exception:
+        return None
+
+
+@functools.cache
+def _linear(cls: Any) -> Any:
+    from schemalint.schema.patterns import linear_validator
+
+    return linear_validator(cls)
 
 
 def _call_key(call: Call) -> str:

@@ -40,7 +40,7 @@ class UndeclaredToolCall(TrafficRule):
                 "cannot make",
                 tool=names[0] if names else None, line=first[1],
                 hint="declare the tools the history uses, or turn the calls and results into plain text "
-                "before forwarding the conversation to a request without tools"))
+                "before forwarding the conversation to a request without tools"), key=(conv.file, "no-tools"))
             return
         declared = {t.name for t in conv.declared}
         for call in calls:
@@ -54,10 +54,11 @@ class UndeclaredToolCall(TrafficRule):
                     key=(conv.file, call.name, "undeclared"))
 
     def counted(self, diagnostic: Diagnostic, count: int, ctx: TrafficContext) -> Diagnostic | None:
-        """Repeated calls to one undeclared tool: once, with the count."""
+        """Repeated calls to one undeclared tool (or requests without tools): once per file, with the count."""
         if count <= 1:
             return diagnostic
         from dataclasses import replace
 
-        return replace(diagnostic, message=f"{diagnostic.message}; {count} such calls in this file, the first "
+        what = "requests without tools" if diagnostic.message.startswith("the request declares no") else "calls"
+        return replace(diagnostic, message=f"{diagnostic.message}; {count} such {what} in this file, the first "
                        "is shown")
