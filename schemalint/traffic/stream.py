@@ -51,13 +51,6 @@ class Problem:
     message: str
 
 
-@dataclass
-class Progress:
-    """Bytes read so far of ``total`` (for a progress bar); ``advance`` is called with each chunk size."""
-
-    advance: Callable[[int], None]
-
-
 def _body(value: Any) -> Any:
     """A recorded body: the object itself, or the JSON object a body string encodes."""
     if isinstance(value, str) and len(value) <= MAX_BODY_STRING and value.lstrip().startswith("{"):
