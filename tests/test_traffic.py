@@ -328,3 +328,30 @@ def test_real_recorded_traffic_in_the_shared_repos() -> None:
     assert not internal_errors(report.diagnostics)
     assert not [d for d in report.diagnostics if d.code.startswith("SL4")], report.diagnostics  # read clean
     assert "conversation(s)" in report.notes[0] and int(report.notes[0].split()[1]) >= 50  # calls were read
+
+
+def test_a_directory_walk_skips_files_that_do_not_parse_with_a_note(tmp_path: Path) -> None:
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {}, // a comment\n}')
+    (tmp_path / "log.jsonl").write_text('{"model": "m", "messages": [\n')
+    report = replay([str(tmp_path)])
+    assert [(Path(d.file).name, d.code) for d in report.diagnostics] == [("log.jsonl", "SL000")]
+    assert any(n.startswith("1 file(s) found in directories that do not parse were skipped") for n in report.notes)
+
+
+def test_builtin_tools_and_provider_calls_are_not_judged(tmp_path: Path) -> None:
+    anthropic = {"model": "m", "max_tokens": 10, "tools": [{"type": "memory_20250818", "name": "memory"}],
+                 "messages": [{"role": "assistant", "content": [
+                     {"type": "tool_use", "id": "t1", "name": "memory", "input": {"command": "view"}}]},
+                     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}]}
+    responses = {"model": "m", "tools": [{"type": "tool_search"}], "input": [
+        {"role": "user", "content": "find"},
+        {"type": "tool_search_call", "call_id": "s1", "execution": "server", "arguments": {}},
+        {"type": "tool_search_output", "call_id": "s1", "tools": []},
+        {"role": "user", "content": "go on"}]}
+    empty_legacy = {"choices": [{"message": {"role": "assistant", "content": "{}",
+                                             "function_call": {"name": "", "arguments": ""}}}]}
+    swe = [{"role": "assistant", "content": "x", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "edit", "arguments": "{}"}}]},
+        {"role": "tool", "content": "done", "tool_call_ids": ["c1"]}, {"role": "user", "content": "next"}]
+    paths = [_write(tmp_path, doc, f"{i}.json") for i, doc in enumerate([anthropic, responses, empty_legacy, swe])]
+    assert replay(paths).diagnostics == []

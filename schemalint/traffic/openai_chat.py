@@ -45,7 +45,8 @@ def turn(message: Mapping[str, Any], pointer: str) -> Turn:
             out.calls.append(Call(cid if isinstance(cid, str) else None, name if isinstance(name, str) else None,
                                   args, cptr, cptr + "/function/arguments", bad))
     legacy = message.get("function_call")
-    if isinstance(legacy, Mapping):
+    if isinstance(legacy, Mapping) and isinstance(legacy.get("name"), str) and legacy["name"]:
+        # some OpenAI-compatible servers answer `"function_call": {"name": "", "arguments": ""}` for no call
         args, bad = decode_arguments(legacy.get("arguments", {}))
         name = legacy.get("name")
         cptr = join_pointer(pointer, "function_call")
@@ -53,8 +54,11 @@ def turn(message: Mapping[str, Any], pointer: str) -> Turn:
     if role in ("tool", "function"):
         cid, name = message.get("tool_call_id"), message.get("name")
         err = error_text_of(message.get("content"))
-        out.results.append(Result(cid if isinstance(cid, str) else None, name if isinstance(name, str) else None,
-                                  pointer, err is not None, err))
+        ids = message.get("tool_call_ids")  # SWE-agent trajectories answer several calls in one message
+        many: list[str | None] = [i for i in ids if isinstance(i, str)] if isinstance(ids, list) and cid is None \
+            else []
+        for one in many or [cid if isinstance(cid, str) else None]:
+            out.results.append(Result(one, name if isinstance(name, str) else None, pointer, err is not None, err))
     return out
 
 

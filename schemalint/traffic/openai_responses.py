@@ -15,6 +15,9 @@ from typing import Any
 from schemalint.traffic.records import Call, Result, Turn, decode_arguments, error_text_of
 
 MODEL_ITEMS = frozenset({"function_call", "reasoning"})
+"""Items the model produced; besides these, every ``*_call`` item with a ``call_id`` (a
+client-executed ``tool_search_call``, ``custom_tool_call`` ...) is a call its ``*_call_output``
+answers."""
 
 
 def looks_like(items: Sequence[Any]) -> bool:
@@ -32,16 +35,21 @@ def turns(items: Sequence[Any], base: str) -> list[Turn]:
             continue
         kind = item.get("type")
         role = item.get("role")
-        if kind in MODEL_ITEMS or (role == "assistant" and kind in (None, "message")):
+        is_call = isinstance(kind, str) and kind.endswith("_call") and isinstance(item.get("call_id"), str)
+        if kind in MODEL_ITEMS or is_call or (role == "assistant" and kind in (None, "message")):
             if not out or out[-1].role != "assistant":
                 out.append(Turn("assistant", ptr))
-            if kind == "function_call":
+            if is_call and kind != "function_call":
+                # another client-executed call (tool_search_call, custom_tool_call ...): paired by
+                # call_id, not judged against a function schema
+                out[-1].calls.append(Call(item["call_id"], None, None, ptr, ptr, None, pairing_only=True))
+            elif kind == "function_call":
                 args, bad = decode_arguments(item.get("arguments", {}))
                 cid, name = item.get("call_id"), item.get("name")
                 out[-1].calls.append(Call(cid if isinstance(cid, str) else None,
                                           name if isinstance(name, str) else None, args, ptr,
                                           ptr + "/arguments", bad))
-        elif kind == "function_call_output":
+        elif isinstance(kind, str) and kind.endswith("_call_output"):
             if not out or out[-1].role != "tool":
                 out.append(Turn("tool", ptr))
             cid = item.get("call_id")

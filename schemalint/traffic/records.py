@@ -35,6 +35,9 @@ class Call:
     line: int | None = None
     """The JSON Lines line of the call when it differs from its conversation's (an MCP log, a
     transcript written one message per line); ``None``: :attr:`Conversation.line`."""
+    pairing_only: bool = False
+    """A call of a provider's own kind (a Responses ``tool_search_call``): its id pairs results,
+    but whether and how it is answered is the provider's, so it is not judged unanswered."""
 
 
 @dataclass
@@ -99,6 +102,10 @@ class Conversation:
     turns: list[Turn] = field(default_factory=list)
     declared: Sequence[Tool] | None = None
     declared_pointer: str = ""
+    builtin_tools: bool = False
+    """The record also declares tools that are not function definitions (a provider's built-in or
+    server tool: ``{"type": "tool_search_tool_bm25_..."}``, ``memory_...``, Gemini ``googleSearch``),
+    which may answer calls under names of their own."""
     request_turns: int | None = None
     """How many of :attr:`turns` are a request's messages (the provider answers after them, so a
     call among them must be answered inside them); ``None`` for a transcript or a response alone.

@@ -238,7 +238,7 @@ def replay(
     from schemalint.rules.catalog import CATALOG
     from schemalint.rules.registry import AllRules, rule_instance
     from schemalint.traffic.records import Conversation
-    from schemalint.traffic.stream import read_file
+    from schemalint.traffic.stream import is_line_file, read_file
 
     started = time.perf_counter()
     cfg = config if config is not None else Config()
@@ -263,11 +263,17 @@ def replay(
     if progress is not None:
         total = sum(os.path.getsize(p) for p in paths if os.path.isfile(p))
         advance = progress(total, len(paths))
+    named = {os.path.normpath(s) for s in logs if os.path.isfile(s)}
+    unparsed = 0
     for path in paths:
+        walked = os.path.normpath(path) not in named
         try:
             for item in read_file(path, advance):
                 if isinstance(item, Conversation):
                     run.conversation(item)
+                elif walked and not is_line_file(path):
+                    unparsed += 1  # a directory's config file with comments is not a broken log
+                    break
                 else:
                     run.raw.append(_problem(item))
         except OSError as exc:
@@ -287,6 +293,9 @@ def replay(
              f"conversation(s) ({formats})"]
     if project:
         notes.append(f"compared with {len(project)} tool(s) of {', '.join(tools)}")
+    if unparsed:
+        notes.append(f"{unparsed} file(s) found in directories that do not parse were skipped (name a file to see "
+                     "why it does not parse)")
     for code, n in sorted(run.dropped.items()):
         notes.append(f"{n} more {code} finding(s) not shown (at most {MAX_UNMERGED} per file)")
     if run.lists_skipped:

@@ -103,17 +103,41 @@ def _request(body: Mapping[str, Any], file: str, line: int | None, base: str) ->
         fmt, turns = "openai-responses", openai_responses.turns(items, base + "/input")
     if fmt is None:
         return None
-    declared = None
+    declared: list[Any] | None = None
+    builtins = False
     for key in ("tools", "functions"):
         if key in body:
             declared = declared_tools(body, file, line, base, key)
+            builtins = _has_builtins(body[key], declared, f"{base}/{key}")
             break
     else:
         request_keys = ("model", "generationConfig", "systemInstruction", "max_tokens", "tool_choice")
         if any(k in body for k in request_keys):
             declared = []
-    return Conversation(file, line, base, fmt, turns, declared, base, request_turns=len(turns),
-                        partial="previous_response_id" in body)
+    if fmt == "openai-responses" and isinstance(items, list):
+        for i, item in enumerate(items):  # tools added mid-conversation by an `additional_tools` item
+            if isinstance(item, Mapping) and item.get("type") == "additional_tools" and "tools" in item:
+                declared = [*(declared or []), *declared_tools(item, file, line, f"{base}/input/{i}")]
+    return Conversation(file, line, base, fmt, turns, declared, base, builtin_tools=builtins,
+                        request_turns=len(turns),
+                        partial="previous_response_id" in body or "conversation" in body)
+
+
+def _has_builtins(entries: Any, found: Sequence[Any], pointer: str) -> bool:
+    """True when a tools list holds an entry that is not one of the definitions ``found`` (a
+    provider's built-in tool)."""
+    if not isinstance(entries, list):
+        return False
+    at = {t.origin.pointer for t in found}
+    for i, entry in enumerate(entries):
+        here = f"{pointer}/{i}"
+        if here in at:
+            continue
+        if isinstance(entry, Mapping) and set(entry) <= {"functionDeclarations", "function_declarations"} \
+                and any(p.startswith(here + "/") for p in at):
+            continue  # a Gemini Tool holding only declarations
+        return True
+    return False
 
 
 def _response(body: Mapping[str, Any], base: str) -> tuple[str, list[Turn]] | None:

@@ -4,8 +4,10 @@ A request that declares no tools at all but carries tool calls or results (incid
 sub-request forwarded ``tool_use``/``tool_result`` blocks and declared zero tools), or a call
 naming a tool that is not among the request's ``tools`` (or the MCP server's ``tools/list``
 answer). Records that do not say which tools they declare (a bare transcript, a response) are not
-judged. Source: incident 3 in ``context/incidents.md``; Anthropic "Tool use" and OpenAI function
-calling guides (a call names a tool of the request).
+judged, nor requests that also declare a provider's built-in tools (tool search, memory, Gemini
+``googleSearch``), which may answer calls under names of their own. Source: incident 3 in
+``context/incidents.md``; Anthropic "Tool use" and OpenAI function calling guides (a call names a
+tool of the request).
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ class UndeclaredToolCall(TrafficRule):
     severity = Severity.ERROR
 
     def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
-        if conv.declared is None:
-            return
+        if conv.declared is None or conv.builtin_tools:
+            return  # unknown, or built-in tools that may answer under names of their own
         calls = conv.calls()
         results = conv.results()
         if not conv.declared:
@@ -36,7 +38,7 @@ class UndeclaredToolCall(TrafficRule):
             yield Finding(self.at(
                 conv, first[0],
                 f"the request declares no tools but its messages carry {len(calls)} tool call(s){named} and "
-                f"{len(results)} tool result(s): the provider refuses it, or the model imitates a call it "
+                f"{len(results)} tool result(s): providers may refuse it, and the model imitates a call it "
                 "cannot make",
                 tool=names[0] if names else None, line=first[1],
                 hint="declare the tools the history uses, or turn the calls and results into plain text "
@@ -48,8 +50,9 @@ class UndeclaredToolCall(TrafficRule):
                 shown = ", ".join(f"`{n}`" for n in sorted(declared)[:8])
                 yield Finding(self.at(
                     conv, call.pointer,
-                    f"a call to `{call.name}`, which the record does not declare (it declares {shown})",
-                    tool=call.name, line=call.line,
+                    f"a call to `{call.name}`, which the record does not declare (it declares {shown}): the "
+                    "model sees a call in its history that it cannot make, and may try to",
+                    tool=call.name, line=call.line, severity=Severity.WARNING,
                     hint="declare the tool in the request, or keep calls to it out of this request's history"),
                     key=(conv.file, call.name, "undeclared"))
 

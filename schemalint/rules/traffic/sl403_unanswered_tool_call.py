@@ -43,6 +43,8 @@ class UnansweredToolCall(TrafficRule):
                 continue
             inside = {id(r) for t in window for r in t.results}
             for call in turn.calls:
+                if call.pairing_only:
+                    continue
                 result = answered.get(id(call))
                 if result is not None and id(result) in inside:
                     continue
