@@ -14,7 +14,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("schemalint", "schemalint.model", "schemalint.textsafe", "schemalint.safe_write"),
     ("schemalint.schema", "schemalint.targets"),
     ("schemalint.probe",),
-    ("schemalint.loaders", "schemalint.bridge"),
+    ("schemalint.loaders", "schemalint.bridge", "schemalint.traffic"),
     ("schemalint.rules", "schemalint.rule_docs", "schemalint.diff.checks", "schemalint.diff.classify",
      "schemalint.diff.render", "schemalint.diff.result"),
     ("schemalint.config",),
@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("schemalint.diff", "schemalint.diff.selection", "schemalint.diff.compare"),
     ("schemalint.api", "schemalint.show"),
     ("schemalint.diff.sources", "schemalint.diff.snapshot"),
-    ("schemalint.api_commands",),
+    ("schemalint.api_commands", "schemalint.traffic.replay"),
     ("schemalint.report",),
     ("schemalint.cli", "schemalint.__main__"),
 )

@@ -20,7 +20,7 @@ EXAMPLES = ROOT / "examples"
 def test_every_command_in_the_table_resolves_to_a_function() -> None:
     from schemalint.cli import COMMANDS
 
-    assert list(COMMANDS) == ["check", "diff", "probe", "rules", "rule", "show", "snapshot"]
+    assert list(COMMANDS) == ["check", "diff", "probe", "replay", "rules", "rule", "show", "snapshot"]
     for name, target in COMMANDS.items():
         module, _, func = target.partition(":")
         assert callable(getattr(importlib.import_module(module), func)), name
@@ -44,6 +44,7 @@ def test_running_a_command_imports_only_its_own_module(name: str) -> None:
     (["show", "x"], "text|json"),
     (["probe", "x:"], "text|json"),
     (["rules"], "text|markdown|json"),
+    (["replay", "examples/traffic"], "text|json|sarif|github"),
 ])
 def test_format_is_a_choice_shown_in_help_and_refused_by_typer(command: list[str], choices: str) -> None:
     help_text = run_cli(command[0], "--help").stdout
@@ -54,7 +55,8 @@ def test_format_is_a_choice_shown_in_help_and_refused_by_typer(command: list[str
     assert not refused.stdout
 
 
-@pytest.mark.parametrize("command", [["check", "examples"], ["diff", "a", "b"], ["probe", "x:"]])
+@pytest.mark.parametrize("command", [["check", "examples"], ["diff", "a", "b"], ["probe", "x:"],
+                                     ["replay", "examples/traffic"]])
 def test_unknown_fail_on_level_is_refused_the_same_way(command: list[str]) -> None:
     proc = run_cli(*command, "--fail-on", "fatal")
     assert proc.returncode == 2

@@ -83,13 +83,15 @@ def test_check_of_one_json_file_imports_no_heavy_library() -> None:
 def test_check_imports_only_the_rules_that_can_report() -> None:
     """Lazy rule loading: the MCP file's check imports the target-free rules and the rules of the
     ``mcp`` profile, not other profiles' provider rules, and (no runtime contract) no contract rule
-    nor the contract helpers (``schema.shapes``)."""
+    nor the contract helpers (``schema.shapes``), nor the traffic rules."""
     from schemalint.rules.catalog import CATALOG
 
     names = importtime_modules("check", SMALL)
     loaded = {n for n in names if n.startswith("schemalint.rules.") and ".sl" in n}
-    expected = {e.path.split(":")[0] for e in CATALOG if not e.runtime and (not e.targets or "mcp" in e.targets)}
+    expected = {e.path.split(":")[0] for e in CATALOG
+                if not e.runtime and not e.traffic and (not e.targets or "mcp" in e.targets)}
     assert loaded == expected
+    assert not under(names, ("schemalint.rules.traffic",))  # the SL4xx rules run only in replay
     assert "schemalint.rules.provider.sl311_openai_strict_unsupported_keyword" not in names
     assert not under(names, ("schemalint.rules.contract", "schemalint.schema.shapes"))
     # another profile brings its rules; a runtime contract brings the contract rules
@@ -151,7 +153,7 @@ def built_commands(*args: str) -> tuple[list[str], subprocess.CompletedProcess[s
     return line.split()[1:], proc
 
 
-ALL_COMMANDS = {"check", "diff", "probe", "rules", "rule", "show", "snapshot"}
+ALL_COMMANDS = {"check", "diff", "probe", "replay", "rules", "rule", "show", "snapshot"}
 
 
 def test_check_builds_only_the_check_command() -> None:

@@ -7,6 +7,9 @@ that is not JSON, written to the file as is) must make ``schemalint check FILE -
 CODE`` report CODE; the block under ``## Good`` must not. An HTML comment
 ``<!-- args: --target gemini -->`` right above a block adds CLI arguments.
 
+A traffic rule's page (``SL4xx``) holds recorded traffic: ``schemalint replay FILE --select CODE``
+instead of ``check``.
+
 A diff check's page (``SDxxx``) holds two blocks under ``## Bad`` and under ``## Good``: the
 base and the revision; ``schemalint diff BASE REVISION --select CODE`` must report CODE for
 the Bad pair and must not for the Good pair.
@@ -57,7 +60,8 @@ def _codes_for(tmp_path: Path, name: str, lang: str, body: str, code: str, args:
     if lang == "json":
         json.loads(body)  # a ```json example must itself be valid JSON
     path.write_text(body, encoding="utf-8")
-    proc = run_cli("check", str(path), "--select", code, *args, "--format", "json", "--fail-on", "never")
+    command = "replay" if code.startswith("SL4") else "check"  # traffic rules run in replay (docs/traffic.md)
+    proc = run_cli(command, str(path), "--select", code, *args, "--format", "json", "--fail-on", "never")
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)

@@ -27,7 +27,7 @@ from schemalint.rules.catalog import CATALOG
 from schemalint.rules.registry import AllRules, all_rules, find_rule, rules_for_run
 from schemalint.targets import PROFILES, parse_targets
 
-FAMILIES = ("shape", "contract", "description", "provider", "poisoning")
+FAMILIES = ("shape", "contract", "description", "provider", "traffic", "poisoning")
 
 
 def family_rules() -> dict[str, tuple[type[Rule], ...]]:
@@ -153,7 +153,8 @@ def test_rules_for_run_picks_by_profiles_and_runtime(example_tools: list) -> Non
     every = frozenset(e.code for e in CATALOG)
     codes = [r.code for r in rules_for_run(every, mcp, Context(catalog=mcp))]
     assert codes == [e.code for e in CATALOG
-                     if not e.runtime and (not e.targets or "mcp" in e.targets)]
+                     if not e.runtime and not e.traffic and (not e.targets or "mcp" in e.targets)]
+    assert not any(c.startswith("SL4") for c in codes)  # traffic rules run only in replay
     assert "SL311" not in codes and "SL101" not in codes and "SL201" in codes
     # --target adds profiles; a runtime contract brings the contract rules
     ctx = Context(targets=frozenset({"openai-strict"}), catalog=example_tools)
@@ -166,7 +167,8 @@ def test_rules_for_run_picks_by_profiles_and_runtime(example_tools: list) -> Non
     # only enabled codes, and nothing for no tools but target-free rules
     assert [r.code for r in rules_for_run({"SL001", "SL311"}, mcp, Context(catalog=mcp))] == ["SL001"]
     assert [r.code for r in rules_for_run(every, [], Context())] == [e.code for e in CATALOG
-                                                                 if not e.targets and not e.runtime]
+                                                                 if not e.targets and not e.runtime
+                                                                 and not e.traffic]
 
 
 # ------------------------------------------------------------------ same output as running every rule

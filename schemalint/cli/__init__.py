@@ -1,6 +1,6 @@
 """Command-line interface (typer): the ``schemalint`` group and :func:`main`, the console script.
 
-One module per command (``check``, ``diff``, ``probe``, ``rules``/``rule``, ``show``,
+One module per command (``check``, ``diff``, ``probe``, ``replay``, ``rules``/``rule``, ``show``,
 ``snapshot``), named in :data:`COMMANDS` and imported only when run; what they share is in
 :mod:`schemalint.cli._common`. Each command parses its options, calls :mod:`schemalint.api` or
 :mod:`schemalint.api_commands`, and hands the result to a reporter of :mod:`schemalint.report`.
@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "check": "schemalint.cli.check:check",
     "diff": "schemalint.cli.diff:diff",
     "probe": "schemalint.cli.probe:probe",
+    "replay": "schemalint.cli.replay:replay",
     "rules": "schemalint.cli.rules:rules_command",
     "rule": "schemalint.cli.rules:rule_command",
     "show": "schemalint.cli.show:show",

@@ -39,6 +39,7 @@ from schemalint.loaders.files.sources import (
 from schemalint.loaders.formats.json_tools import find_tools, load_document_tools  # noqa: F401  (re-exported)
 from schemalint.model import CheckResult, Diagnostic, RunContext, Severity, Tool, fingerprint, running
 from schemalint.rules.base import INTERNAL_ERROR
+from schemalint.traffic.detect import holds_traffic
 
 if TYPE_CHECKING:
     from schemalint.config import Config
@@ -154,6 +155,7 @@ def load(
             pending_ts.close()
         raise
     gc.disable()
+    traffic: list[str] = []
     try:
         for path in paths:
             result.files += 1
@@ -163,6 +165,8 @@ def load(
             skipped += bool(doc.problems) and not problems
             result.diagnostics.extend(problem_diagnostic(path, p) for p in problems)
             result.tools.extend(load_document_tools(doc))
+            if doc.values and holds_traffic(doc.text, doc.values, path):
+                traffic.append(path)
     finally:
         if gc_enabled:
             gc.enable()
@@ -170,6 +174,8 @@ def load(
         # Keep later full collections (rules, diff) from rescanning the loaded catalog; the
         # objects are still freed by reference counting when dropped.
         gc.freeze()
+    if traffic:
+        result.notes.append(traffic_note(traffic))
     if skipped:
         result.notes.append(f"{skipped} file(s) that do not parse and do not look like tool files were skipped "
                             "(name a file as a source to see why it does not parse)")
@@ -194,6 +200,14 @@ def load(
         result.files += 1
         result.tools.extend(load_url(url, headers=mcp_headers))
     return result
+
+
+def traffic_note(paths: Sequence[str]) -> str:
+    """The summary's remark naming the files that hold recorded traffic (docs/traffic.md): their
+    calls and results are not tool definitions (only the tools they declare were checked)."""
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    return (f"{len(paths)} file(s) hold recorded tool traffic, whose calls and results are not tool definitions "
+            f"(only the tools they declare were checked; `schemalint replay` reads the traffic): {shown}")
 
 
 def _walk_problem(where: str, message: str) -> Diagnostic:

@@ -36,19 +36,24 @@ class RuleEntry:
     ``path``: ``"package.module:ClassName"``. ``runtime``: True when
     the rule's hooks report nothing for a tool whose :attr:`~schemalint.model.Tool.runtime` is
     ``None`` (the contract rules), so a run without runtime contracts need not import it.
+    ``traffic``: True for a rule of recorded traffic (SL4xx), which only ``schemalint replay`` runs
+    (:mod:`schemalint.traffic.replay`); a check never imports it.
     """
 
-    __slots__ = ("code", "name", "path", "runtime", "targets")
+    __slots__ = ("code", "name", "path", "runtime", "targets", "traffic")
 
-    def __init__(self, code: str, name: str, targets: tuple[str, ...], path: str, runtime: bool = False) -> None:
+    def __init__(self, code: str, name: str, targets: tuple[str, ...], path: str, runtime: bool = False,
+                 traffic: bool = False) -> None:
         self.code = code
         self.name = name
         self.targets = targets
         self.path = path
         self.runtime = runtime
+        self.traffic = traffic
 
     def __repr__(self) -> str:
-        return f"RuleEntry({self.code!r}, {self.name!r}, {self.targets!r}, {self.path!r}, runtime={self.runtime})"
+        return (f"RuleEntry({self.code!r}, {self.name!r}, {self.targets!r}, {self.path!r}, runtime={self.runtime}"
+                + (", traffic=True)" if self.traffic else ")"))
 
     def load(self) -> type[Rule]:
         """Import the rule's module and return its class (raises ``ImportError``/``AttributeError``
@@ -69,7 +74,7 @@ class RuleEntry:
         (the union of every tool's profiles) and where ``runtime`` says some tool has a runtime
         contract. Rules with targets report only for tools checked against one of them
         (:func:`schemalint.engine.run_tool_rules`, ``catalog_members``)."""
-        if self.runtime and not runtime:
+        if self.traffic or (self.runtime and not runtime):
             return False
         return not self.targets or not profiles.isdisjoint(self.targets)
 
@@ -79,6 +84,7 @@ _CONTRACT = "schemalint.rules.contract."
 _DESCRIPTION = "schemalint.rules.description."
 _PROVIDER = "schemalint.rules.provider."
 _POISONING = "schemalint.rules.poisoning."
+_TRAFFIC = "schemalint.rules.traffic."
 
 CATALOG: tuple[RuleEntry, ...] = (
     RuleEntry("SL000", "unreadable-source", (), _SHAPE + "sl000_unreadable_source:UnreadableSource"),
@@ -161,6 +167,22 @@ CATALOG: tuple[RuleEntry, ...] = (
               _PROVIDER + "sl324_ollama_dropped_keyword:OllamaDroppedKeyword"),
     RuleEntry("SL325", "property-key-pattern", ("anthropic", "anthropic-strict", "bedrock", "mcp"),
               _PROVIDER + "sl325_property_key_pattern:PropertyKeyPattern"),
+    RuleEntry("SL401", "undeclared-tool-call", (), _TRAFFIC + "sl401_undeclared_tool_call:UndeclaredToolCall",
+              traffic=True),
+    RuleEntry("SL402", "orphan-tool-result", (), _TRAFFIC + "sl402_orphan_tool_result:OrphanToolResult", traffic=True),
+    RuleEntry("SL403", "unanswered-tool-call", (), _TRAFFIC + "sl403_unanswered_tool_call:UnansweredToolCall",
+              traffic=True),
+    RuleEntry("SL404", "duplicate-call-id", (), _TRAFFIC + "sl404_duplicate_call_id:DuplicateCallId", traffic=True),
+    RuleEntry("SL405", "traffic-contract-mismatch", (),
+              _TRAFFIC + "sl405_traffic_contract_mismatch:TrafficContractMismatch", traffic=True),
+    RuleEntry("SL406", "runtime-refused-valid-call", (),
+              _TRAFFIC + "sl406_runtime_refused_valid_call:RuntimeRefusedValidCall", traffic=True),
+    RuleEntry("SL407", "json-string-argument", (), _TRAFFIC + "sl407_json_string_argument:JsonStringArgument",
+              traffic=True),
+    RuleEntry("SL408", "described-key-refused", (), _TRAFFIC + "sl408_described_key_refused:DescribedKeyRefused",
+              traffic=True),
+    RuleEntry("SL409", "repeated-invalid-call", (), _TRAFFIC + "sl409_repeated_invalid_call:RepeatedInvalidCall",
+              traffic=True),
     RuleEntry("SL501", "invisible-character", (), _POISONING + "sl501_invisible_character:InvisibleCharacter"),
     RuleEntry("SL502", "homoglyph-tool-name", (), _POISONING + "sl502_homoglyph_tool_name:HomoglyphToolName"),
     RuleEntry("SL503", "hidden-instruction", (), _POISONING + "sl503_hidden_instruction:HiddenInstruction"),

@@ -10,7 +10,8 @@
 ``args``       further CLI arguments, optional;
 ``expected``   the diagnostics of ``<CODE>`` that ``schemalint check FILE --select <CODE>`` must
                report, in order: ``code``, ``pointer``, ``severity`` and a ``message`` substring;
-               ``[]`` for a passing case.
+               ``[]`` for a passing case. A traffic rule's (SL4xx) file is recorded traffic, run
+               through ``schemalint replay FILE --select <CODE>`` instead.
 
 Every SL rule has at least one failing and one passing case
 (:func:`test_every_rule_has_a_failing_and_a_passing_case`). Diff checks (SDxxx) have their
@@ -67,7 +68,8 @@ def _run(code: str, case: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]
     for target in case.get("targets", ()):
         args += ["--target", target]
     args += case.get("args", [])
-    proc = run_cli("check", *args, "--select", code, "--format", "json", "--fail-on", "never")
+    command = "replay" if code.startswith("SL4") else "check"  # traffic rules: recorded traffic, in replay
+    proc = run_cli(command, *args, "--select", code, "--format", "json", "--fail-on", "never")
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 0, proc.stderr
     return [d for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == code]

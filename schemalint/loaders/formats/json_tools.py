@@ -24,8 +24,10 @@ function            ``{name, parameters}`` or ``{name, arguments: {...}}`` (lega
 ==================  ==========================================================
 
 Calls are not definitions: subtrees under :data:`CALL_KEYS` (``tool_calls``, ``tool_choice``
-...) are not searched, and objects typed as calls (:data:`CALL_TYPES`) or OpenAI ``function``
-objects with ``arguments`` and no ``parameters`` are not tools.
+...), objects typed as calls or results (:data:`CALL_TYPES`) and JSON-RPC ``tools/call`` messages
+(:data:`CALL_METHODS`) are not searched; OpenAI ``function`` objects with ``arguments`` and no
+``parameters``, messages (``role``) and ``{name, arguments}`` records without a description outside
+a tools list are not tools (recorded traffic, docs/traffic.md).
 
 Schemas read through a view (``Tool.schema_view``, docs/shape-rules.md): a ``parameters`` string
 that decodes to a JSON object (xAI's gRPC API encodes the schema so) is read as that object; the
@@ -60,8 +62,12 @@ ACEBench's ``function``, VS Code's ``languageModelTools``): an entry
 of such a list, and the ``function`` object of an entry, is a tool even with a broken schema."""
 
 CALL_KEYS = frozenset({"tool_calls", "toolCalls", "tool_choice", "toolChoice", "function_call", "functionCall",
-                       "function_calls", "functionCalls"})
-"""Keys that hold calls or a choice of tool, never definitions: not searched."""
+                       "function_calls", "functionCalls", "functionResponse", "function_response"})
+"""Keys that hold calls, their results or a choice of tool, never definitions: not searched."""
+
+CALL_METHODS = frozenset({"tools/call"})
+"""JSON-RPC ``method`` values of recorded MCP calls: such a message (its ``params`` are a call's
+name and arguments) is not searched. A ``tools/list`` answer holds definitions and is searched."""
 
 CALL_TYPES = frozenset({"function_call", "tool_call", "tool-call", "tool_use", "function_call_output",
                         "tool-result", "tool_result"})
@@ -171,6 +177,8 @@ def match_tool(
     kind = obj.get("type")
     if isinstance(kind, str) and kind in CALL_TYPES:
         return None
+    if not in_list and isinstance(obj.get("role"), str) and "parameters" in obj:
+        return None  # a recorded message ({"role": "function", "name", ...}), not a definition
     if kind == "function":
         fn = obj.get("function")
         if isinstance(fn, Mapping) and _name(fn) is not None:
@@ -205,7 +213,9 @@ def match_tool(
     args = obj.get("arguments")
     if isinstance(args, list) and all(isinstance(a, Mapping) for a in args):
         return _tool(obj, "docker-arguments", file, pointer, line, None)
-    if isinstance(args, Mapping) and (in_list or schema_like(args)):
+    if isinstance(args, Mapping) and (in_list or (schema_like(args) and _description(obj) is not None)):
+        # outside a tools list, {name, arguments} without a description is a recorded call (a
+        # trajectory step) even when its argument values happen to use a key such as `type`
         return _tool(obj, "function", file, pointer, line, "/arguments")
     return None
 
@@ -426,6 +436,10 @@ def _find_tools(value: Any, file: str, line: int | None, base: str) -> Iterator[
         if obj.get("schemalint") == 1 and isinstance(obj.get("tools"), list):
             yield from _manifest_tools(obj, file, ptr, line)
             continue
+        method, kind = obj.get("method"), obj.get("type")
+        if (isinstance(method, str) and method in CALL_METHODS) or (
+                isinstance(kind, str) and kind in CALL_TYPES and ctx != 1):
+            continue  # a recorded call or result (and what it carries) is traffic, not definitions
         tool = match_tool(obj, file, ptr, line, in_list=ctx == 1)
         if tool is not None:
             yield tool
