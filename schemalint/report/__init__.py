@@ -1,6 +1,6 @@
 """Reporters: one module per format, each rendering every result it applies to onto a stream.
 
-Each reporter module (``text``, ``json_report``, ``sarif``, ``github``) has ``render`` for a
+Each reporter module (``text``, ``json_report``, ``sarif``, ``github``, ``jsonl``) has ``render`` for a
 :class:`~schemalint.api.CheckResult` and, where the format applies, ``render_diff`` for a
 :class:`~schemalint.diff.result.DiffResult`; ``text`` and ``json_report`` also render ``show``'s
 :class:`~schemalint.show.ToolView` (``render_show``) and a
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from schemalint.api import CheckResult
     from schemalint.diff.result import DiffResult
 
-CheckFormat = Literal["text", "json", "sarif", "github"]
+CheckFormat = Literal["text", "json", "sarif", "github", "jsonl"]
 DiffFormat = Literal["text", "json", "github"]
 ViewFormat = Literal["text", "json"]
 """The formats of ``show`` and ``probe``."""
