@@ -108,6 +108,31 @@ def write_catalog(directory: Path, count: int, seed: int = 7, change_every: int 
     return directory
 
 
+def write_one_tool_files(directory: Path, count: int, seed: int = 11) -> Path:
+    """Write ``count`` one-tool MCP files (``tool_NNNNNN.json``, one tool object each) in
+    subdirectories of 1,000: a registry's layout of servers with one tool."""
+    rng = random.Random(seed)
+    for i in range(count):
+        sub = directory / f"{i // 1000:04d}"
+        if i % 1000 == 0:
+            sub.mkdir(parents=True, exist_ok=True)
+        (sub / f"tool_{i:06d}.json").write_text(json.dumps(synthetic_tool(rng, i), indent=1))
+    return directory
+
+
+def write_jsonl(path: Path, count: int, seed: int = 13) -> Path:
+    """Write ``count`` MCP tools as JSON Lines, one compact tool object a line (1,000 distinct tools
+    generated, repeated under distinct names so that a million tools take minutes, not hours)."""
+    rng = random.Random(seed)
+    base = [synthetic_tool(rng, i) for i in range(min(count, 1000))]
+    with path.open("w") as out:
+        for i in range(count):
+            tool = dict(base[i % len(base)])
+            tool["name"] = f"{tool['name'].rsplit('_', 1)[0]}_{i}"
+            out.write(json.dumps(tool, separators=(",", ":")) + "\n")
+    return path
+
+
 def generate(directory: Path, count: int, change_every: int | None = None, against: Path | None = None) -> int:
     """Write the catalog in a child process (so that this process stays small: Linux counts the
     parent's resident memory at fork in a child's peak) and return how many tools differ from
@@ -120,6 +145,9 @@ def generate(directory: Path, count: int, change_every: int | None = None, again
 
 
 def _generate_main(argv: list[str]) -> None:
+    if argv[0] in ("--one-tool-files", "--jsonl"):
+        (write_one_tool_files if argv[0] == "--one-tool-files" else write_jsonl)(Path(argv[1]), int(argv[2]))
+        return
     directory, count, every = Path(argv[0]), int(argv[1]), int(argv[2]) or None
     write_catalog(directory, count, change_every=every)
     if len(argv) > 3:

@@ -135,6 +135,10 @@ class InvalidSchema(Rule):
 
     @staticmethod
     def _find_dialect_files(ctx: Context) -> dict[str, _DialectFile]:
+        if ctx.facts is not None:  # a streaming check: ctx.catalog is one group, the facts know the files
+            counts = ctx.facts.dialect_files
+            return {f: _DialectFile(counts[f]) for f in dict.fromkeys(t.origin.file for t in ctx.catalog)
+                    if f in counts}
         per_file: dict[str, list[bool]] = {}
         for t in ctx.catalog:
             if isinstance(t.advertised, Mapping):
