@@ -236,6 +236,37 @@ class Table:
         return failed
 
 
+MEMORY_LIMIT_MIB = 300
+"""The goal for peak memory at scale (issue 19): a directory of one-tool files and JSON Lines
+catalogs of 100,000 and 1,000,000 tools."""
+
+
+def memory_rows(table: Table, work: Path, sizes: list[int], keep: bool) -> None:
+    """Peak memory (one run each: memory does not vary with load) of ``check --format jsonl`` on a
+    directory of ``n`` one-tool files (up to 100,000) and on a JSON Lines catalog of ``n`` tools,
+    for each ``n`` of ``sizes``, with PASS/FAIL against :data:`MEMORY_LIMIT_MIB`; the floor is
+    parsing the same files one at a time (orjson, nothing kept)."""
+    print("\npeak memory at scale (one run each; --format jsonl, default --jobs):")
+    for n in sizes:
+        cases = []
+        if n <= 100_000:
+            directory = work / f"one-tool-files-{n}"
+            if not (keep and directory.is_dir()):
+                shutil.rmtree(directory, ignore_errors=True)
+                subprocess.run([PY, str(Path(__file__).resolve()), "--generate", "--one-tool-files",
+                                str(directory), str(n)], check=True)
+            cases.append((f"{n} one-tool files", directory))
+        catalog = work / f"catalog-{n}.jsonl"
+        if not (keep and catalog.is_file()):
+            subprocess.run([PY, str(Path(__file__).resolve()), "--generate", "--jsonl", str(catalog), str(n)],
+                           check=True)
+        cases.append((f"JSON Lines, {n} tools ({catalog.stat().st_size / 1e6:.0f} MB)", catalog))
+        for label, source in cases:
+            secs, mib, _ = run_once([*SCHEMALINT, "check", str(source), "--format", "jsonl"])
+            table.add(f"check {label}", secs, mib, "MiB limit", mib / MEMORY_LIMIT_MIB)
+            table.budget(f"peak memory of check on {label} <= {MEMORY_LIMIT_MIB} MiB", mib / MEMORY_LIMIT_MIB, 1.0)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
@@ -243,6 +274,10 @@ def main() -> int:
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--keep", help="write the synthetic catalogs here and keep them (reused when present)")
     parser.add_argument("--skip-startup", action="store_true", help="skip the start-up rows")
+    parser.add_argument("--memory", default="",
+                        help="also measure peak memory at scale: comma-separated sizes of a directory of one-tool "
+                             "files and of a JSON Lines catalog (e.g. 100000,1000000); one run each")
+    parser.add_argument("--only-memory", action="store_true", help="run only the --memory rows")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="schemalint-bench-"))
@@ -256,6 +291,10 @@ def main() -> int:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {load:.2f}, "
               f"median of {args.runs} runs (seconds, peak RSS)\n")
+        if args.memory:
+            memory_rows(table, work, [int(n) for n in args.memory.split(",")], args.keep is not None)
+            if args.only_memory:
+                return table.print_budgets()
         if not args.skip_startup:
             noop = work / "noop_cli.py"
             noop.write_text("import typer\napp = typer.Typer()\n@app.command()\ndef main() -> None:\n    pass\n"

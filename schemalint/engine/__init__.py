@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings
 from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
-from schemalint.engine.stream import should_stream
 from schemalint.loaders.files.documents import Document, read_document, reportable_problems
 from schemalint.loaders.files.sources import SourceError, expand_sources, is_python_source
 from schemalint.loaders.formats.json_tools import find_tools, load_document_tools  # noqa: F401  (re-exported)
@@ -231,7 +230,7 @@ def check(
     if stream is not False and not mcp_stdio and not any(is_python_source(s) for s in sources):
         walk_problems: list[tuple[str, str]] = []
         paths = expand_sources(sources, exclude, walk_problems)
-        if stream or should_stream(paths):
+        if stream or _may_stream(paths):
             return _check_streaming(sources, paths, [_walk_problem(w, m) for w, m in walk_problems], cfg=cfg,
                                     rule_filter=rule_filter, baseline=baseline, spec=spec, dialect=dialect,
                                     previous=previous, exclude=exclude, python_path=python_path, rules=rules,
@@ -283,6 +282,20 @@ def check(
     add_notes(result)
     result.elapsed = time.perf_counter() - started
     return result
+
+
+def _may_stream(paths: Sequence[str]) -> bool:
+    """:func:`schemalint.engine.stream.should_stream`, without importing that module for a run on
+    a few small files (start-up)."""
+    if len(paths) <= 64:
+        try:
+            if all(os.stat(p).st_size < 1_000_000 for p in paths):
+                return False
+        except OSError:
+            pass
+    from schemalint.engine.stream import should_stream
+
+    return should_stream(paths)
 
 
 def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics: list[Diagnostic], *, cfg: Config,

@@ -30,7 +30,7 @@ import schemalint.schema as vocabulary
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.shape._common import NONSTANDARD_TYPES
-from schemalint.schema.dialect import dialect_of, fast_validator
+from schemalint.schema.dialect import dialect_of, fast_validator, plainly_valid_draft07
 from schemalint.schema.index import MAX_DEPTH, index_schema
 
 STANDARD_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
@@ -177,8 +177,10 @@ class InvalidSchema(Rule):
                 severity=Severity.WARNING, file_pointer=base,
             )
             return
-        validator = fast_validator(choice.dialect)
         surrogate = _lone_surrogate(schema)
+        if surrogate is None and choice.dialect == "draft-07" and plainly_valid_draft07(schema):
+            return  # certainly valid: no native validator to import and set up (start-up)
+        validator = fast_validator(choice.dialect)
         if surrogate is not None:
             # jsonschema-rs takes UTF-8 only; the provider's JSON parser may refuse the text too.
             yield self.diag(

@@ -44,7 +44,7 @@ description strings and their levels), :mod:`.nearest` the "did you mean" hint, 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemalint.model import RunContext, Severity, Tool, escape_token
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
@@ -74,8 +74,10 @@ from schemalint.rules.description.mentions.text import (
     _mostly_non_latin,
 )
 from schemalint.rules.description.mentions.verbs import verb_objects
-from schemalint.rules.facts import Definition
 from schemalint.schema.index import index_schema
+
+if TYPE_CHECKING:
+    from schemalint.rules.facts import Definition
 
 __all__ = [
     "NEAREST_FUZZY_LIMIT", "Finding", "Mention", "Site", "analyse", "description_sites", "extract_mentions", "nearest",
@@ -204,7 +206,7 @@ def tool_property_names(tool: Tool) -> frozenset[str]:
 
 
 def _tool_names(tool: Tool | Definition) -> frozenset[str]:
-    if isinstance(tool, Definition):
+    if not isinstance(tool, Tool):  # a streaming check's Definition (schemalint.rules.facts)
         return tool.properties
     names_cache: dict[int, tuple[Tool, frozenset[str]]] = RunContext.current.table("description.mentions.names", dict)
     hit = names_cache.get(id(tool))
