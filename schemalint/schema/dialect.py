@@ -230,7 +230,7 @@ def plainly_valid_draft07(schema: Any) -> bool:
             elif key in ("readOnly", "uniqueItems"):
                 if type(value) is not bool:
                     return False
-            elif key in _FORMAT_CHECKED or key in ("dependencies", "multipleOf") or (key not in _FREE_KEYWORDS and key in _DRAFT07_NAMED):
+            elif key in _UNDECIDED:  # format-checked, or not worth deciding here
                 return False
     return True
 
@@ -243,3 +243,6 @@ _DRAFT07_NAMED = frozenset({"$id", "$schema", "$ref", "$comment", "title", "desc
                             "propertyNames", "const", "enum", "type", "format", "contentMediaType", "contentEncoding",
                             "if", "then", "else", "allOf", "anyOf", "oneOf", "not"})
 """Every keyword the draft-07 metaschema's ``properties`` names."""
+_UNDECIDED = _DRAFT07_NAMED - _TEXT_KEYWORDS - _SCHEMA_MAPS - _SCHEMA_KEYWORDS - _SCHEMA_LISTS - _COUNT_KEYWORDS \
+    - _NUMBER_KEYWORDS - _FREE_KEYWORDS - {"type", "required", "items", "enum", "examples", "readOnly", "uniqueItems"}
+"""The draft-07 keywords :func:`plainly_valid_draft07` leaves to the native validator."""
