@@ -16,7 +16,7 @@ class LazyPattern:
     (``search``, ``match``, ``fullmatch``, ``finditer``, ``findall``, ``sub``, ``subn``, ``split``) and its
     attributes (``pattern``, ``flags``, ``groups`` ... through :meth:`compiled`)."""
 
-    __slots__ = ("_args", "_compiled")
+    _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
 
     def __init__(self, *args: Any) -> None:
         self._args = args
@@ -24,7 +24,11 @@ class LazyPattern:
 
     def _get(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(*self._args)
+            compiled = self._compiled = re.compile(*self._args)
+            # from now on the compiled pattern's own methods answer (instance attributes come before
+            # the methods below), so a hot loop pays no extra call
+            for name in self._METHODS:
+                self.__dict__[name] = getattr(compiled, name)
         return self._compiled
 
     def compiled(self) -> re.Pattern[str]:
@@ -37,28 +41,28 @@ class LazyPattern:
         return str(self._args[0])
 
     def search(self, *args: Any) -> re.Match[str] | None:
-        return (self._compiled or self._get()).search(*args)
+        return self._get().search(*args)
 
     def match(self, *args: Any) -> re.Match[str] | None:
-        return (self._compiled or self._get()).match(*args)
+        return self._get().match(*args)
 
     def fullmatch(self, *args: Any) -> re.Match[str] | None:
-        return (self._compiled or self._get()).fullmatch(*args)
+        return self._get().fullmatch(*args)
 
     def finditer(self, *args: Any) -> Iterator[re.Match[str]]:
-        return (self._compiled or self._get()).finditer(*args)
+        return self._get().finditer(*args)
 
     def findall(self, *args: Any) -> list[Any]:
-        return (self._compiled or self._get()).findall(*args)
+        return self._get().findall(*args)
 
     def sub(self, *args: Any) -> str:
-        return (self._compiled or self._get()).sub(*args)
+        return self._get().sub(*args)
 
     def subn(self, *args: Any) -> tuple[str, int]:
-        return (self._compiled or self._get()).subn(*args)
+        return self._get().subn(*args)
 
     def split(self, *args: Any) -> list[Any]:
-        return (self._compiled or self._get()).split(*args)
+        return self._get().split(*args)
 
 
 lazy_re = LazyPattern

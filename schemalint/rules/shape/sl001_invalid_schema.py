@@ -333,7 +333,16 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def _lone_surrogate(schema: Any) -> str | None:
     """The JSON pointer (relative to ``schema``) of the first key or string value holding a lone
-    surrogate, or ``None``; iterative, so a deep schema cannot overflow the stack."""
+    surrogate, or ``None``; iterative, so a deep schema cannot overflow the stack. A schema orjson
+    can encode holds none (it refuses a string with a surrogate): one C call instead of a walk
+    over every string, which was the largest own-time function of ``check`` on 10,000 tools."""
+    import orjson
+
+    try:
+        orjson.dumps(schema, option=orjson.OPT_NON_STR_KEYS)
+        return None
+    except (TypeError, orjson.JSONEncodeError):
+        pass  # a surrogate, or a value orjson does not encode (a YAML date, a huge integer): walk
     stack: list[tuple[str, Any]] = [("", schema)]
     while stack:
         pointer, node = stack.pop()
