@@ -110,3 +110,28 @@ def test_streaming_is_chosen_for_many_files_or_bytes(tmp_path: Path, monkeypatch
     assert streaming.should_stream(small * (streaming.STREAM_FILES + 1))
     monkeypatch.setattr(streaming, "STREAM_BYTES", 10)
     assert streaming.should_stream(small)
+
+
+def test_one_json_lines_file_shared_between_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = {"type": "string"}
+    lines = [json.dumps(_tool(f"tool_{i}" if i % 7 else "same", {"q": s} if i % 2 else {"r": {"type": "strin"}},
+                              "Pass `limit` here." if i % 3 == 0 else "Look it up."))
+             for i in range(60)]
+    lines[13] = "{broken"
+    path = tmp_path / "catalog.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    whole = check([str(path)], targets=["all"], stream=False)
+    monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
+    monkeypatch.setattr(streaming, "BATCH_LINES", 4)
+    used: list[Any] = []
+    real = streaming.check_parallel
+
+    def spy(*args: Any) -> Any:
+        used.append(real(*args))
+        return used[-1]
+
+    monkeypatch.setattr(streaming, "check_parallel", spy)
+    shared = check([str(path)], targets=["all"], stream=True, jobs=2)
+    assert used and used[0] is not None  # one file, checked by two workers
+    assert len(whole.diagnostics) > 60
+    _same(whole, shared)

@@ -330,14 +330,14 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
         checked = streaming.check_parallel(paths, named, active, ctx, rule_filter, cfg, infos, jobs) \
             if jobs > 1 else None
         if checked is None:
-            checked = streaming.check_groups(paths, named, active, ctx, rule_filter, cfg, infos)
+            checked = streaming.check_groups([(p, 0, 1) for p in paths], named, active, ctx, rule_filter, cfg, infos)
     walk_kept, walk_suppressed = select_findings(walk_diagnostics, rule_filter)
     found = streaming.walk_problem_pairs(walk_kept, cfg) + checked.found
     diagnostics, fingerprints = streaming.sort_found(found)
     notes = []
-    if checked.skipped:
-        notes.append(f"{checked.skipped} file(s) that do not parse and do not look like tool files were skipped "
-                     "(name a file as a source to see why it does not parse)")
+    if checked.skipped_files:
+        notes.append(f"{len(checked.skipped_files)} file(s) that do not parse and do not look like tool files were "
+                     "skipped (name a file as a source to see why it does not parse)")
     result = CheckResult(
         diagnostics=diagnostics,
         files=gathered.files,

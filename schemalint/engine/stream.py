@@ -168,55 +168,65 @@ def _scan_lines(path: str) -> _LinesInfo:
     return _LinesInfo(None, looks, blank)
 
 
-def iter_groups(path: str, explicit: bool, infos: dict[str, _LinesInfo]) -> Iterator[Group]:
+def iter_groups(path: str, explicit: bool, infos: dict[str, _LinesInfo], part: int = 0,
+                parts: int = 1) -> Iterator[Group]:
     """The groups of the file ``path`` (``explicit``: named as a source, see
     :func:`~schemalint.loaders.files.documents.reportable_problems`); ``infos`` caches the first
-    read of each streamed JSON Lines file."""
+    read of each streamed JSON Lines file. ``part`` of ``parts``: of a streamed JSON Lines file,
+    only every ``parts``-th batch from batch ``part`` on (the others are read, not parsed), so that
+    workers can share one large file; other files have one part."""
     from schemalint.loaders.formats.json_tools import find_tools, load_document_tools
 
     if not _streams_lines(path):
-        doc = read_document(path)
-        shown = reportable_problems(doc, explicit)
-        yield Group(path, load_document_tools(doc), shown, bool(doc.problems) and not shown, document=doc)
+        if part == 0:
+            doc = read_document(path)
+            shown = reportable_problems(doc, explicit)
+            yield Group(path, load_document_tools(doc), shown, bool(doc.problems) and not shown, document=doc)
         return
     info = infos.get(path)
     if info is None:
         info = infos[path] = _scan_lines(path)
     if info.problem is not None or info.blank:
-        whole = info.problem or ParseProblem("empty file: no tool definitions", 1, 1, severity="warning")
-        report = explicit or info.looks
-        yield Group(path, [], [whole] if report else [], not report)
+        if part == 0:
+            whole = info.problem or ParseProblem("empty file: no tool definitions", 1, 1, severity="warning")
+            report = explicit or info.looks
+            yield Group(path, [], [whole] if report else [], not report)
         return
     from schemalint.loaders.files.documents import parse_jsonl_line
 
     reported = explicit or info.looks
-    first = True
+
+    def group(batch: dict[int, str], first: bool) -> Group:
+        tools: list[Tool] = []
+        problems: list[ParseProblem] = []
+        for lineno, line in batch.items():
+            if not line.strip():
+                continue
+            value, problem = parse_jsonl_line(line, lineno)
+            if problem is not None:
+                problems.append(problem)
+            else:
+                tools.extend(find_tools(value, path, lineno))
+        return Group(path, tools, problems if reported else [], bool(problems) and not reported, lines=batch,
+                     first=first)
+
+    index = 0
     lineno = 0
     with open(path, "rb") as handle:
         batch: dict[int, str] = {}
-        tools: list[Tool] = []
-        problems: list[ParseProblem] = []
         for raw in handle:
             if lineno == 0 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             for line in raw.decode("utf-8").splitlines():
                 lineno += 1
                 batch[lineno] = line
-                if not line.strip():
-                    continue
-                value, problem = parse_jsonl_line(line, lineno)
-                if problem is not None:
-                    problems.append(problem)
-                else:
-                    tools.extend(find_tools(value, path, lineno))
             if len(batch) >= BATCH_LINES:
-                yield Group(path, tools, problems if reported else [], bool(problems) and not reported,
-                            lines=batch, first=first)
-                first = False
-                batch, tools, problems = {}, [], []
-        if batch or first:
-            yield Group(path, tools, problems if reported else [], bool(problems) and not reported,
-                        lines=batch, first=first)
+                if index % parts == part:
+                    yield group(batch, index == 0)
+                index += 1
+                batch = {}
+        if (batch or index == 0) and index % parts == part:
+            yield group(batch, index == 0)
 
 
 # ---------------------------------------------------------------------------- 1. gather
@@ -293,23 +303,29 @@ class Checked:
 
     found: list[tuple[Diagnostic, Fingerprint]] = field(default_factory=list)
     suppressed: int = 0
-    skipped: int = 0
+    skipped_files: set[str] = field(default_factory=set)
+    """Files whose problems are not reported (the summary's note counts them)."""
 
 
-def check_groups(paths: Sequence[str], named: set[str], active: Sequence[Rule], ctx: Context,
+Unit = tuple[str, int, int]
+"""``(path, part, parts)``: a file, or one of the parts a worker checks of a streamed JSON Lines file."""
+
+
+def check_groups(units: Sequence[Unit], named: set[str], active: Sequence[Rule], ctx: Context,
                  rule_filter: RuleFilter, cfg: Config, infos: dict[str, _LinesInfo]) -> Checked:
-    """The check pass over ``paths`` in this process (see the module docstring)."""
+    """The check pass over ``units`` in this process (see the module docstring)."""
     out = Checked()
     wants_invisibles = any(r.code == "SL501" for r in active)
     per_file = [r for r in active if r.catalog_from_tools]
-    for path in paths:
+    for path, part, parts in units:
         skipped = False
         lines = False
-        for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos)):
+        for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos, part, parts)):
             skipped = skipped or group.unreported
             lines = group.document is None
             _check_group(group, active, ctx, rule_filter, cfg, wants_invisibles, out)
-        out.skipped += skipped
+        if skipped:
+            out.skipped_files.add(path)
         if lines and per_file:
             _finish_lines_file(path, per_file, ctx, rule_filter, cfg, out)
     return out
@@ -423,17 +439,27 @@ def _drop_tool_caches(run: RunContext, keep_file_state: bool = False) -> None:
 
 def check_parallel(paths: Sequence[str], named: set[str], active: Sequence[Rule], ctx: Context,
                    rule_filter: RuleFilter, cfg: Config, infos: dict[str, _LinesInfo], jobs: int) -> Checked | None:
-    """:func:`check_groups` in ``jobs`` forked workers, each checking contiguous shares of the files;
-    ``None`` when a pool cannot be used (then the caller checks serially). The suppression counts
-    of the workers' rule filters are added to the parent's."""
+    """:func:`check_groups` in ``jobs`` forked workers, each checking contiguous shares of the files,
+    a streamed JSON Lines file being shared batch by batch between all of them (unless SL001 summarises
+    it as a whole: a file written in a type dialect); ``None`` when a pool cannot be used (then the
+    caller checks serially). The suppression counts of the workers' rule filters are added to the parent's."""
     import multiprocessing
 
-    if jobs <= 1 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return None
-    parts = min(len(paths), jobs * 4)
-    size = -(-len(paths) // parts)
-    chunks = [(i, min(len(paths), i + size)) for i in range(0, len(paths), size)]
-    ctx.run.memo[_STATE] = (paths, named, active, ctx, rule_filter, cfg, infos, chunks)
+    dialect_files = ctx.facts.dialect_files if ctx.facts is not None else {}
+    units: list[Unit] = []
+    for path in paths:
+        if _streams_lines(path) and path not in dialect_files:
+            units.extend((path, k, jobs) for k in range(jobs))
+        else:
+            units.append((path, 0, 1))
+    if len(units) < 2:
+        return None
+    parts = min(len(units), jobs * 4)
+    size = -(-len(units) // parts)
+    chunks = [(i, min(len(units), i + size)) for i in range(0, len(units), size)]
+    ctx.run.memo[_STATE] = (units, named, active, ctx, rule_filter, cfg, infos, chunks)
     try:
         with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
             results = pool.map(_work, range(len(chunks)), chunksize=1)
@@ -445,7 +471,7 @@ def check_parallel(paths: Sequence[str], named: set[str], active: Sequence[Rule]
     for checked, counts in results:
         out.found.extend(checked.found)
         out.suppressed += checked.suppressed
-        out.skipped += checked.skipped
+        out.skipped_files |= checked.skipped_files
         for label, n in counts.items():
             rule_filter.suppressed[label] = rule_filter.suppressed.get(label, 0) + n
     return out
@@ -454,11 +480,11 @@ def check_parallel(paths: Sequence[str], named: set[str], active: Sequence[Rule]
 def _work(index: int) -> tuple[Checked, dict[str, int]]:
     from schemalint.model import running
 
-    paths, named, active, ctx, rule_filter, cfg, infos, chunks = RunContext.current.memo[_STATE]
+    units, named, active, ctx, rule_filter, cfg, infos, chunks = RunContext.current.memo[_STATE]
     start, end = chunks[index]
     before = dict(rule_filter.suppressed)
     with running(ctx.run):
-        checked = check_groups(paths[start:end], named, active, ctx, rule_filter, cfg, infos)
+        checked = check_groups(units[start:end], named, active, ctx, rule_filter, cfg, infos)
     counts = {k: v - before.get(k, 0) for k, v in rule_filter.suppressed.items() if v != before.get(k, 0)}
     return checked, counts
 
