@@ -135,3 +135,16 @@ def test_one_json_lines_file_shared_between_workers(tmp_path: Path, monkeypatch:
     assert used and used[0] is not None  # one file, checked by two workers
     assert len(whole.diagnostics) > 60
     _same(whole, shared)
+
+
+def test_a_streamed_line_above_the_size_bound_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import schemalint.loaders.files.documents as documents
+
+    path = tmp_path / "tools.jsonl"
+    path.write_text(json.dumps(_tool("a", {})) + "\n" + json.dumps({"x": "y" * 300}) + "\n")
+    monkeypatch.setattr(documents, "MAX_FILE_BYTES", 200)
+    monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
+    result = check([str(path)], stream=True)
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("SL000", "cannot read file: line 2 is above the 200-byte size bound of a line: not read")]
+    assert result.tools == 0

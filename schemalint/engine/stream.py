@@ -146,8 +146,14 @@ def _scan_lines(path: str) -> _LinesInfo:
         blank = True
         offset = 0
         lineno = 0
+        from schemalint.loaders.files.documents import MAX_FILE_BYTES
+
         try:
-            for raw in handle:
+            for raw in iter(lambda: handle.readline(MAX_FILE_BYTES + 1), b""):
+                if len(raw) > MAX_FILE_BYTES:
+                    return _LinesInfo(ParseProblem(
+                        f"cannot read file: line {lineno + 1} is above the {MAX_FILE_BYTES:,}-byte size bound of a "
+                        "line: not read"), by_name, False)
                 if lineno == 0 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
                 lineno += 1
