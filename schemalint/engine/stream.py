@@ -56,8 +56,9 @@ STREAM_BYTES = 200_000_000
 JSONL_STREAM_BYTES = 32 * 1024 * 1024
 """A JSON Lines file above this size is read line by line (and makes ``check`` stream); its size
 is then not bounded by :data:`~schemalint.loaders.files.documents.MAX_FILE_BYTES`, only its lines."""
-BATCH_LINES = 2000
-"""Lines of a streamed JSON Lines file checked together (one group)."""
+BATCH_LINES = 500
+"""Lines of a streamed JSON Lines file checked together (one group): about 2 MB of text of the
+benchmark's tools, 20 MB parsed."""
 
 _STATE = "engine.stream.state"
 """Key of the pool's work in the run's memo, inherited by the forked workers with the current run."""
@@ -275,10 +276,12 @@ def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str,
                 if runtime is None and tool.runtime is not None:
                     runtime = tool
             count += len(group.tools)
+            del group  # not held while the next one is parsed
     if builder.wanted():
         for path in paths:
             for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos)):
                 builder.add_definitions(group.tools)
+                del group
     ctx.run.last_targets[0] = None
     return Gathered(builder.build(), len(paths), count, dict(formats),
                     [*reps.values(), *([runtime] if runtime is not None else [])])
@@ -297,6 +300,7 @@ def _paused(groups: Iterator[Group]) -> Iterator[Group]:
         if group is None:
             return
         yield group
+        del group  # not held while the next one is parsed
 
 
 # ---------------------------------------------------------------------------- 2. check
@@ -330,6 +334,7 @@ def check_groups(units: Sequence[Unit], named: set[str], active: Sequence[Rule],
             skipped = skipped or group.unreported
             lines = group.document is None
             _check_group(group, active, ctx, rule_filter, cfg, wants_invisibles, out)
+            del group
         if skipped:
             out.skipped_files.add(path)
         if lines and per_file:
