@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -178,8 +179,11 @@ class InvalidSchema(Rule):
             )
             return
         surrogate = _lone_surrogate(schema)
-        if surrogate is None and choice.dialect == "draft-07" and plainly_valid_draft07(schema):
-            return  # certainly valid: no native validator to import and set up (start-up)
+        if (surrogate is None and choice.dialect == "draft-07" and "jsonschema_rs" not in sys.modules
+                and plainly_valid_draft07(schema)):
+            # certainly valid, and the native validator is not loaded yet: a check of a few plain
+            # schemas never imports and sets it up (start-up); once loaded it is the faster judge
+            return
         validator = fast_validator(choice.dialect)
         if surrogate is not None:
             # jsonschema-rs takes UTF-8 only; the provider's JSON parser may refuse the text too.
