@@ -3,7 +3,9 @@
 Each line is one compact JSON object with exactly the fields of a diagnostic in the JSON report
 (:meth:`schemalint.model.Diagnostic.to_json`: ``code``, ``name``, ``severity``, ``tool``, ``file``,
 ``pointer``, ``line``, ``column``, ``instance_path``, ``message``, ``hint``), in the JSON report's
-order, each line written as soon as it is rendered. There is deliberately **no summary line**:
+order: the check sorts the whole run's diagnostics first, then the lines are written one by one
+(nothing else is built in memory), so a reader can consume them as they come. There is
+deliberately **no summary line**:
 the output of several runs over shards of a catalog, concatenated (``cat``), is the output of one
 run over all of them, and every line has the same shape, so ``wc -l`` counts findings and
 ``jq``/``grep``/``sort`` need no special case. The run's counts and the catalog-wide rules' state
