@@ -39,7 +39,7 @@ def test_running_a_command_imports_only_its_own_module(name: str) -> None:
 
 
 @pytest.mark.parametrize(("command", "choices"), [
-    (["check", "examples"], "text|json|sarif|github"),
+    (["check", "examples"], "text|json|sarif|github|jsonl"),
     (["diff", "a", "b"], "text|json|sarif|github"),
     (["show", "x"], "text|json"),
     (["probe", "x:"], "text|json"),

@@ -26,7 +26,8 @@ OWN_LAZY = ("schemalint.diff", "schemalint.probe", "schemalint.show", "schemalin
             "schemalint.loaders.python.python_source", "schemalint.loaders.python.mcp_server",
             "schemalint.loaders.python.pydantic_models", "schemalint.loaders.python.openai_agents",
             "schemalint.loaders.python.langchain_tools", "schemalint.report.json_report",
-            "schemalint.report.sarif", "schemalint.report.github", "schemalint.schema.draft7")
+            "schemalint.report.sarif", "schemalint.report.github", "schemalint.schema.draft7",
+            "schemalint.report.jsonl", "schemalint.engine.stream", "schemalint.rules.facts")
 
 
 RUN = ("import atexit, runpy, sys\n"
@@ -211,3 +212,15 @@ def test_invoked_command(args: list[str], name: str | None) -> None:
     from schemalint.cli import _invoked_command
 
     assert _invoked_command(args) == name
+
+
+def test_check_of_one_plain_schema_does_not_load_the_native_metaschema_validator(tmp_path: Path) -> None:
+    # SL001 judges a plainly valid draft-07 schema in Python (schema.dialect.plainly_valid_draft07)
+    names = importtime_modules("check", SMALL)
+    assert "schemalint.rules.shape.sl001_invalid_schema" in names
+    assert "jsonschema_rs" not in tops(names)
+    # a schema with a `pattern` (the metaschema checks its regex format) is left to the native validator
+    tool = tmp_path / "tool.snap"
+    tool.write_text('{"name": "t", "description": "Find it.", "inputSchema": {"type": "object", '
+                    '"properties": {"q": {"type": "string", "pattern": "^a"}}}}')
+    assert "jsonschema_rs" in tops(importtime_modules("check", str(tool)))

@@ -24,11 +24,12 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings
 from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
-from schemalint.loaders.files.documents import Document, ParseProblem, read_document, reportable_problems
+from schemalint.loaders.files.documents import Document, read_document, reportable_problems
 from schemalint.loaders.files.sources import (
     SourceError,
     expand_sources,
@@ -38,7 +39,6 @@ from schemalint.loaders.files.sources import (
 )
 from schemalint.loaders.formats.json_tools import find_tools, load_document_tools  # noqa: F401  (re-exported)
 from schemalint.model import CheckResult, Diagnostic, RunContext, Severity, Tool, fingerprint, running
-from schemalint.rules.base import INTERNAL_ERROR
 from schemalint.traffic.detect import holds_traffic
 
 if TYPE_CHECKING:
@@ -67,23 +67,6 @@ class LoadResult:
     notes: list[str] = field(default_factory=list)
     """Remarks for the summary (files skipped because they do not parse and hold no tools)."""
 
-
-
-def problem_diagnostic(path: str, problem: ParseProblem) -> Diagnostic:
-    """The ``SL000 unreadable-source`` diagnostic for a file that could not be read."""
-    from schemalint.rules.shape.sl000_unreadable_source import UnreadableSource
-
-    return Diagnostic(
-        code=UnreadableSource.code,
-        name=UnreadableSource.name,
-        severity=Severity.parse(problem.severity),
-        tool=None,
-        file=path,
-        pointer="",
-        message=problem.message,
-        line=problem.line,
-        column=problem.column,
-    )
 
 
 def load(
@@ -250,6 +233,7 @@ def check(
     mcp_url: Sequence[str] = (),
     mcp_headers: Mapping[str, str] | None = None,
     mcp_cwd: str | None = None,
+    stream: bool | None = None,
 ) -> CheckResult:
     """Lint ``sources``: load, run the selected rules, filter, locate and sort the diagnostics.
 
@@ -272,6 +256,10 @@ def check(
     processes for the per-tool rules (:mod:`schemalint.engine.parallel`; ``None``: 1 for small catalogs,
     every CPU above 2,000 files, 2,000 tools or 50 MB); the result is the same for any value.
     ``scan``: see :func:`load` (files named are judged as if found by a directory walk).
+    ``stream``: check file by file, holding no parsed document beyond the one being checked
+    (:mod:`schemalint.engine.stream`; the result is the same, without ``catalog``); ``None``: for
+    large catalogs of files (:func:`~schemalint.engine.stream.should_stream`), ``False``: never,
+    ``True``: whenever the sources are all files.
     Raises :class:`SourceError` (missing path, failed import),
     :class:`~schemalint.config.ConfigError` (a selector naming no rule) and
     :class:`~schemalint.engine.baseline.BaselineError` (unreadable baseline file) and
@@ -292,6 +280,14 @@ def check(
 
         baseline = Baseline.read(baseline)
     spec = parse_targets(targets)
+    if stream is not False and not mcp_stdio and not mcp_url and not any(is_module_source(s) for s in sources):
+        walk_problems: list[tuple[str, str]] = []
+        paths = expand_sources(sources, exclude, walk_problems)
+        if stream or _may_stream(paths):
+            return _check_streaming(sources, paths, [_walk_problem(w, m) for w, m in walk_problems], cfg=cfg,
+                                    rule_filter=rule_filter, baseline=baseline, spec=spec, dialect=dialect,
+                                    previous=previous, exclude=exclude, python_path=python_path, rules=rules,
+                                    jobs=jobs, scan=scan, started=started)
     loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, scan=scan,
                   mcp_url=mcp_url, mcp_headers=mcp_headers, mcp_cwd=mcp_cwd)
     prev: dict[str, Tool] = {}
@@ -340,6 +336,86 @@ def check(
     )
     if baseline is not None:
         apply_baseline_to(result, baseline, _baseline_scope(cfg, loaded))
+    add_notes(result)
+    result.elapsed = time.perf_counter() - started
+    return result
+
+
+def _may_stream(paths: Sequence[str]) -> bool:
+    """:func:`schemalint.engine.stream.should_stream`, without importing that module for a run on
+    a few small files (start-up)."""
+    if len(paths) <= 64:
+        try:
+            if all(os.stat(p).st_size < 1_000_000 for p in paths):
+                return False
+        except OSError:
+            pass
+    from schemalint.engine.stream import should_stream
+
+    return should_stream(paths)
+
+
+def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics: list[Diagnostic], *, cfg: Config,
+                     rule_filter: RuleFilter, baseline: Baseline | None, spec: Any, dialect: str | None,
+                     previous: Sequence[str], exclude: Sequence[str], python_path: Sequence[str],
+                     rules: Sequence[Rule] | None, jobs: int | None, scan: bool, started: float) -> CheckResult:
+    """:func:`check` by the streaming route (:mod:`schemalint.engine.stream`), same result."""
+    from schemalint.engine import stream as streaming
+    from schemalint.rules.base import Context
+    from schemalint.rules.registry import AllRules, rules_for_run
+
+    named = set() if scan else {
+        os.path.normpath(s) for s in sources if os.path.lexists(s) and not os.path.isdir(s)
+    }
+    prev: dict[str, Tool] = {}
+    if previous:
+        for t in load(previous, exclude=exclude, python_path=python_path).tools:
+            prev.setdefault(t.name, t)
+    run = RunContext()
+    ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=(),
+                  previous=prev, options=cfg.options, run=run)
+    infos: dict[str, Any] = {}
+    with running(run):
+        gathered = streaming.gather(paths, named, ctx, infos)
+        ctx.facts = gathered.facts
+        active = (rules_for_run(rule_filter.enabled, gathered.representatives, ctx) if rules is None
+                  else [r for r in rules if rule_filter.rule_enabled(r.code)])
+        active = [r for r in active if r.applies(ctx)]
+        gathered.representatives.clear()
+        if jobs is None:
+            jobs = default_jobs(len(paths), 0, gathered.tools)
+        checked = streaming.check_parallel(paths, named, active, ctx, rule_filter, cfg, infos, jobs) \
+            if jobs > 1 else None
+        if checked is None:
+            checked = streaming.check_groups([(p, 0, 1) for p in paths], named, active, ctx, rule_filter, cfg, infos)
+    walk_kept, walk_suppressed = select_findings(walk_diagnostics, rule_filter)
+    found = streaming.walk_problem_pairs(walk_kept, cfg) + checked.found
+    diagnostics, fingerprints = streaming.sort_found(found)
+    notes = [traffic_note(gathered.traffic)] if gathered.traffic else []
+    if checked.skipped_files:
+        notes.append(f"{len(checked.skipped_files)} file(s) that do not parse and do not look like tool files were "
+                     "skipped (name a file as a source to see why it does not parse)")
+    result = CheckResult(
+        diagnostics=diagnostics,
+        files=gathered.files,
+        tools=gathered.tools,
+        elapsed=0.0,
+        tools_by_format=gathered.tools_by_format,
+        fingerprints=fingerprints,
+        rules=rules if rules is not None else AllRules(),
+        suppressed=checked.suppressed + walk_suppressed,
+        unused_suppressions=[f"{s.label} ({', '.join(s.rules)}: {s.reason})"
+                             for s in rule_filter.unused_suppressions()],
+        catalog=(),
+        notes=notes,
+    )
+    if baseline is not None:
+        checked_files = {cfg.relative(p) for p in paths}
+
+        def in_scope(file: str) -> bool:
+            return file in checked_files or (":" not in file and not (cfg.root / file).exists())
+
+        apply_baseline_to(result, baseline, in_scope)
     add_notes(result)
     result.elapsed = time.perf_counter() - started
     return result
@@ -402,60 +478,6 @@ def _baseline_scope(cfg: Config, loaded: LoadResult) -> Callable[[str], bool]:
     return in_scope
 
 
-
-
-def select_findings(raw: Sequence[Diagnostic], rule_filter: RuleFilter) -> tuple[list[Diagnostic], int]:
-    """``raw`` without the findings of unselected rules and those a suppression hides (counted on
-    ``rule_filter.suppressed``), re-graded by the configured severities; returns the kept
-    diagnostics and the number suppressed. An SL999 crash is never selected, ignored or re-graded away."""
-    diagnostics: list[Diagnostic] = []
-    suppressed = 0
-    for d in raw:
-        if d.code == INTERNAL_ERROR:
-            diagnostics.append(d)
-            continue
-        if not rule_filter.rule_enabled(d.code):
-            continue
-        sup = rule_filter.suppression_for(d)
-        if sup is not None:
-            suppressed += 1
-            rule_filter.suppressed[sup.label] = rule_filter.suppressed.get(sup.label, 0) + 1
-            continue
-        sev = rule_filter.severity_for(d)
-        diagnostics.append(d if sev == d.severity else replace(d, severity=sev))
-    return diagnostics, suppressed
-
-
-def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Document]) -> list[Diagnostic]:
-    """Fill in ``line``/``column`` from each diagnostic's file pointer (one scan per file)."""
-    by_file: dict[str, list[int]] = {}
-    for i, d in enumerate(diagnostics):
-        if d.column is None and d.file in documents:
-            by_file.setdefault(d.file, []).append(i)
-    out = list(diagnostics)
-    if not by_file:
-        return out
-    from schemalint.engine.locate import locate  # only when there is something to locate (start-up)
-
-    for path, indexes in by_file.items():
-        doc = documents[path]
-        if doc.kind == "jsonl":
-            lines = doc.text.splitlines()
-            by_line: dict[int, list[int]] = {}
-            for i in indexes:
-                by_line.setdefault(out[i].line or 1, []).append(i)
-            for lineno, idxs in by_line.items():
-                text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
-                pos = locate(text, "json", [out[i].pointer for i in idxs], first_line=lineno)
-                for i in idxs:
-                    line, col = pos.get(out[i].pointer, (lineno, 1))
-                    out[i] = replace(out[i], line=line, column=col)
-        else:
-            pos = locate(doc.text, doc.kind, [out[i].pointer for i in indexes])
-            for i in indexes:
-                line, col = pos.get(out[i].pointer, (1, 1))
-                out[i] = replace(out[i], line=line, column=col)
-    return out
 
 
 def apply_baseline_to(result: CheckResult, baseline: Baseline, in_scope: Callable[[str], bool]) -> None:

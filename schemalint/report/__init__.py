@@ -1,9 +1,8 @@
 """Reporters: one module per format, each rendering every result it applies to onto a stream.
 
-Each reporter module (``text``, ``json_report``, ``sarif``, ``github``) has ``render`` for a
-:class:`~schemalint.api.CheckResult` and ``render_diff`` for a
-:class:`~schemalint.diff.result.DiffResult` (every format serves both commands); ``text`` and
-``json_report`` also render ``show``'s
+Each reporter module (``text``, ``json_report``, ``sarif``, ``github``, ``jsonl``) has ``render`` for
+a :class:`~schemalint.api.CheckResult`; all but ``jsonl`` also have ``render_diff`` for a
+:class:`~schemalint.diff.result.DiffResult`; ``text`` and ``json_report`` also render ``show``'s
 :class:`~schemalint.show.ToolView` (``render_show``) and a
 :class:`~schemalint.api_commands.ProbeResult` (``render_probe``).
 
@@ -22,7 +21,7 @@ if TYPE_CHECKING:
     from schemalint.api import CheckResult
     from schemalint.diff.result import DiffResult
 
-CheckFormat = Literal["text", "json", "sarif", "github"]
+CheckFormat = Literal["text", "json", "sarif", "github", "jsonl"]
 DiffFormat = Literal["text", "json", "sarif", "github"]
 ViewFormat = Literal["text", "json"]
 """The formats of ``show`` and ``probe``."""

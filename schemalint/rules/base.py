@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemalint.model import Diagnostic, RunContext, Severity, Tool
 
+if TYPE_CHECKING:
+    from schemalint.rules.facts import CatalogFacts
+
 
 @dataclass
 class Context:
@@ -39,6 +42,10 @@ class Context:
     escaped, so SL501 skips their tools without a walk; empty when unknown.
     ``run``: the state of this check run (:class:`~schemalint.model.RunContext`): :meth:`memo`,
     the caches of the rules' helpers; a fresh one by default.
+    ``facts``: in a streaming check (:mod:`schemalint.engine.stream`), what the catalog-wide parts
+    of the rules need to know about the whole run (:class:`~schemalint.rules.facts.CatalogFacts`),
+    while ``catalog`` holds only the file (or batch of JSON Lines) being checked; ``None`` when
+    ``catalog`` is the whole run.
     """
 
     targets: frozenset[str] = frozenset()
@@ -50,6 +57,7 @@ class Context:
     replace_targets: bool = False
     invisible_free_files: frozenset[str] = frozenset()
     run: RunContext = field(default_factory=RunContext, repr=False, compare=False)
+    facts: CatalogFacts | None = field(default=None, repr=False, compare=False)
 
     def option(self, code: str, key: str, default: Any) -> Any:
         """The configured option ``key`` of rule ``code``, else ``default``."""

@@ -159,3 +159,90 @@ def python_validator(dialect: str) -> Any:
     meta = metaschema(dialect)
     cls = jsonschema.validators.validator_for(meta)
     return cls(meta, registry=REGISTRY)
+
+
+_NUMBER_KEYWORDS = frozenset({"maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"})
+_COUNT_KEYWORDS = frozenset({"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"})
+_TEXT_KEYWORDS = frozenset({"$comment", "title", "description", "format", "contentMediaType", "contentEncoding"})
+_SCHEMA_KEYWORDS = frozenset({"additionalItems", "contains", "additionalProperties", "propertyNames", "if", "then",
+                              "else", "not"})
+_SCHEMA_MAPS = frozenset({"definitions", "properties"})
+_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
+_FREE_KEYWORDS = frozenset({"default", "const"})
+_SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+_FORMAT_CHECKED = frozenset({"$id", "$schema", "$ref", "pattern", "patternProperties"})
+"""draft-07 keywords whose values the metaschema checks with a ``format`` (uri, regex ...)."""
+
+
+def plainly_valid_draft07(schema: Any) -> bool:
+    """True when ``schema`` is certainly valid against the draft-07 metaschema, decided in Python
+    without the native validator (whose import and set-up are most of the start-up of a ``check``
+    of one small file): every object subschema's draft-07 keywords have values of the types the
+    metaschema requires (``type`` one of the seven names or a non-empty list of distinct ones,
+    ``required`` distinct strings, counts non-negative integers, numbers not booleans, subschemas
+    objects or booleans, ``enum``/``examples`` lists). Keywords the draft-07 metaschema does not name
+    are unconstrained. False means "not decided here" (the native validator decides): any value of
+    another type, ``dependencies``, ``items`` as a list, ``multipleOf``, and the keywords checked
+    with a format (``$id``, ``$schema``, ``$ref``, ``pattern``, ``patternProperties``).
+    Source: the draft-07 metaschema (json-schema.org/draft-07/schema). Never raises; bounded by
+    the caller's depth check (SL001 indexes the schema first)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if node is True or node is False:
+            continue
+        if type(node) is not dict:
+            return False
+        for key, value in node.items():
+            if key in _TEXT_KEYWORDS:
+                if type(value) is not str:
+                    return False
+            elif key in _SCHEMA_MAPS:
+                if type(value) is not dict:
+                    return False
+                stack.extend(value.values())
+            elif key == "type":
+                if type(value) is str:
+                    if value not in _SIMPLE_TYPES:
+                        return False
+                elif (type(value) is not list or not value or any(type(v) is not str or v not in _SIMPLE_TYPES
+                                                                  for v in value) or len(set(value)) != len(value)):
+                    return False
+            elif key == "required":
+                if (type(value) is not list or any(type(v) is not str for v in value)
+                        or len(set(value)) != len(value)):
+                    return False
+            elif key in _SCHEMA_KEYWORDS or key == "items":
+                stack.append(value)
+            elif key in _SCHEMA_LISTS:
+                if type(value) is not list or not value:
+                    return False
+                stack.extend(value)
+            elif key in _COUNT_KEYWORDS:
+                if type(value) is not int or value < 0:
+                    return False
+            elif key in _NUMBER_KEYWORDS:
+                if type(value) not in (int, float):
+                    return False
+            elif key in ("enum", "examples"):
+                if type(value) is not list:
+                    return False
+            elif key in ("readOnly", "uniqueItems"):
+                if type(value) is not bool:
+                    return False
+            elif key in _UNDECIDED:  # format-checked, or not worth deciding here
+                return False
+    return True
+
+
+_DRAFT07_NAMED = frozenset({"$id", "$schema", "$ref", "$comment", "title", "description", "default", "readOnly",
+                            "examples", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+                            "maxLength", "minLength", "pattern", "additionalItems", "items", "maxItems", "minItems",
+                            "uniqueItems", "contains", "maxProperties", "minProperties", "required",
+                            "additionalProperties", "definitions", "properties", "patternProperties", "dependencies",
+                            "propertyNames", "const", "enum", "type", "format", "contentMediaType", "contentEncoding",
+                            "if", "then", "else", "allOf", "anyOf", "oneOf", "not"})
+"""Every keyword the draft-07 metaschema's ``properties`` names."""
+_UNDECIDED = _DRAFT07_NAMED - _TEXT_KEYWORDS - _SCHEMA_MAPS - _SCHEMA_KEYWORDS - _SCHEMA_LISTS - _COUNT_KEYWORDS \
+    - _NUMBER_KEYWORDS - _FREE_KEYWORDS - {"type", "required", "items", "enum", "examples", "readOnly", "uniqueItems"}
+"""The draft-07 keywords :func:`plainly_valid_draft07` leaves to the native validator."""

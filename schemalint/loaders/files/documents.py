@@ -246,14 +246,24 @@ def _parse_jsonl(doc: Document) -> None:
     for lineno, line in enumerate(doc.text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            doc.values.append((lineno, loads_json(line)))
-        except RecursionError:
-            doc.problems.append(ParseProblem(f"nested deeper than {MAX_NESTING:,} levels; line not read", lineno, 1))
-        except json.JSONDecodeError as exc:
-            doc.problems.append(ParseProblem(f"invalid JSON on this line: {exc.msg}", lineno, exc.colno))
-        except ValueError as exc:
-            doc.problems.append(_huge_integer(line, exc, lineno))
+        value, problem = parse_jsonl_line(line, lineno)
+        if problem is None:
+            doc.values.append((lineno, value))
+        else:
+            doc.problems.append(problem)
+
+
+def parse_jsonl_line(line: str, lineno: int) -> tuple[Any, ParseProblem | None]:
+    """The value of one non-blank line of a JSON Lines file (number ``lineno``), or ``(None, the
+    problem)`` when it does not parse; never raises."""
+    try:
+        return loads_json(line), None
+    except RecursionError:
+        return None, ParseProblem(f"nested deeper than {MAX_NESTING:,} levels; line not read", lineno, 1)
+    except json.JSONDecodeError as exc:
+        return None, ParseProblem(f"invalid JSON on this line: {exc.msg}", lineno, exc.colno)
+    except ValueError as exc:
+        return None, _huge_integer(line, exc, lineno)
 
 
 def _yaml_expanded_size(node: Any, memo: dict[int, int]) -> int:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from schemalint.model import RunContext, Tool
+from schemalint.rules.lazy_re import lazy_re
 from schemalint.schema.index import SchemaNode, index_schema
 
 __all__ = ["Claim", "PropertySite", "property_sites", "quote"]
@@ -67,7 +68,7 @@ class Claim:
 
 _SITES = "description.claims.property_sites"
 """Key of the per-tool sites in the run's memo (:class:`~schemalint.model.RunContext`)."""
-_TRIGGER = re.compile(
+_TRIGGER = lazy_re(
     r"[0-9]|one of|value|option|choice|either|required|mandatory|integer|whole number|decimal|e\.g\.|example|such as"
 )
 """Every claim reader needs one of these in the lower-cased text; a description without any is
@@ -134,21 +135,21 @@ def to_number(text: str) -> int | float:
 
 # --------------------------------------------------------------------------- readers
 
-_EXAMPLE_BEFORE = re.compile(r"(?:e\.g\.|eg\.|for example|example|such as|like|i\.e\.)\s*:?\s*$", re.I)
+_EXAMPLE_BEFORE = lazy_re(r"(?:e\.g\.|eg\.|for example|example|such as|like|i\.e\.)\s*:?\s*$", re.I)
 _RANGE_PATTERNS = (
-    re.compile(rf"\(\s*(?:range\s*:?\s*)?({_NUM})\s*(?:-|–|—|to|\.\.)\s*({_NUM})\s*(?:[,;)]|$)", re.I),
-    re.compile(rf"\bbetween\s+({_NUM})\s+and\s+({_NUM})\b", re.I),
-    re.compile(rf"\b(?:range|ranges|valid\s+range|allowed\s+range)\s*(?:is|:)?\s*(?:from\s+)?({_NUM})\s*"
+    lazy_re(rf"\(\s*(?:range\s*:?\s*)?({_NUM})\s*(?:-|–|—|to|\.\.)\s*({_NUM})\s*(?:[,;)]|$)", re.I),
+    lazy_re(rf"\bbetween\s+({_NUM})\s+and\s+({_NUM})\b", re.I),
+    lazy_re(rf"\b(?:range|ranges|valid\s+range|allowed\s+range)\s*(?:is|:)?\s*(?:from\s+)?({_NUM})\s*"
                rf"(?:-|–|—|to|\.\.)\s*({_NUM})\b", re.I),
-    re.compile(rf"\bfrom\s+({_NUM})\s+to\s+({_NUM})\s*(?:\(inclusive\)|inclusive)", re.I),
+    lazy_re(rf"\bfrom\s+({_NUM})\s+to\s+({_NUM})\s*(?:\(inclusive\)|inclusive)", re.I),
 )
-_MAX = re.compile(rf"\b(?:max(?:imum)?(?:\s+(?:value|is|of))?\s*[:=]?|at\s+most|no\s+more\s+than|up\s+to)\s+({_NUM})\b"
+_MAX = lazy_re(rf"\b(?:max(?:imum)?(?:\s+(?:value|is|of))?\s*[:=]?|at\s+most|no\s+more\s+than|up\s+to)\s+({_NUM})\b"
                   r"(?!\s*(?:%|percent|characters?|chars?|bytes?|items?|elements?|entries|words?|digits?|"
                   r"decimal|[KMG]B|ms|seconds?|minutes?|hours?|days?))", re.I)
-_MIN = re.compile(rf"\b(?:min(?:imum)?(?:\s+(?:value|is|of))?\s*[:=]?|at\s+least)\s+({_NUM})\b"
+_MIN = lazy_re(rf"\b(?:min(?:imum)?(?:\s+(?:value|is|of))?\s*[:=]?|at\s+least)\s+({_NUM})\b"
                   r"(?!\s*(?:%|percent|characters?|chars?|bytes?|items?|elements?|entries|words?|digits?|"
                   r"decimal|[KMG]B|ms|seconds?|minutes?|hours?|days?))", re.I)
-_DEFAULT = re.compile(
+_DEFAULT = lazy_re(
     rf"\bdefaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*([`'\"]?)({_NUM}|true|false|null|none)\1(?![\w%-]|\.\d)"
     r"(?!\s*(?:%|percent|ms|milli\w*|seconds?|secs?|minutes?|mins?|hours?|days?|weeks?|months?|years?|"
     r"characters?|bytes?|[KMG]B|items?|results?|before|after|ago)\b)",
@@ -156,7 +157,7 @@ _DEFAULT = re.compile(
 )
 
 
-HAS_DIGIT = re.compile(r"\d")
+HAS_DIGIT = lazy_re(r"\d")
 """A description without a digit states no bound and no numeric default."""
 
 
@@ -203,15 +204,15 @@ def read_default(text: str) -> Claim | None:
     return Claim("default", value, m.group(0).strip())
 
 
-_INTEGER_ONLY = re.compile(
+_INTEGER_ONLY = lazy_re(
     r"\b(?:integers?\s+only|only\s+integers?|must\s+be\s+(?:an?\s+)?(?:positive\s+|non-negative\s+|whole\s+)?"
     r"integer|whole\s+numbers?\s+only|must\s+be\s+a\s+whole\s+number|no\s+decimals?|without\s+decimals?)\b",
     re.I,
 )
-_DECIMAL_EXAMPLE = re.compile(r"(?:e\.g\.|for example|example|such as)\s*:?,?\s*[`'\"]?(-?\d+\.\d+)(?!\d|\.\d)", re.I)
+_DECIMAL_EXAMPLE = lazy_re(r"(?:e\.g\.|for example|example|such as)\s*:?,?\s*[`'\"]?(-?\d+\.\d+)(?!\d|\.\d)", re.I)
 
 
-INTEGER_WORDS = re.compile(r"integer|whole number|decimal|e\.g\.|example|such as")
+INTEGER_WORDS = lazy_re(r"integer|whole number|decimal|e\.g\.|example|such as")
 """No match in the lower-cased description: neither :func:`read_integer_only` nor
 :func:`read_decimal_example` has anything to read."""
 
@@ -228,19 +229,19 @@ def read_decimal_example(text: str) -> Claim | None:
     return Claim("decimal", m.group(1), m.group(0)) if m else None
 
 
-_VALUES_MARKER = re.compile(
+_VALUES_MARKER = lazy_re(
     r"\b(?:(?:must\s+be\s+)?one\s+of|(?:the\s+)?(?:allowed|valid|possible|accepted|supported|permitted)\s+"
     r"(?:values?|options?)(?:\s+(?:are|is|include))?|(?:available\s+)?options\s+are|choices\s+are|"
     r"must\s+be\s+either|either)\s*(:)?\s*",
     re.I,
 )
-_QUOTED = re.compile(r"\s*(?:,\s*(?:or|and|&)\b|,\s*&|,|\||/|\bor\b|\band\b|&)?\s*([`'\"])([^`'\"\n]{1,40})\1")
-_BARE_ITEM = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s\|\s|\s+or\s+|/)?\s*([A-Za-z0-9_](?:[\w-]|\.(?=\w)){0,29})")
-_VERB_BEFORE = re.compile(r"\b(?:use|pass|set|specify|provide|supply|give|include)\s+$", re.I)
-_OPEN_LIST = re.compile(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|\.\.\.|…)|,\s*\.\.\.)", re.I)
+_QUOTED = lazy_re(r"\s*(?:,\s*(?:or|and|&)\b|,\s*&|,|\||/|\bor\b|\band\b|&)?\s*([`'\"])([^`'\"\n]{1,40})\1")
+_BARE_ITEM = lazy_re(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s\|\s|\s+or\s+|/)?\s*([A-Za-z0-9_](?:[\w-]|\.(?=\w)){0,29})")
+_VERB_BEFORE = lazy_re(r"\b(?:use|pass|set|specify|provide|supply|give|include)\s+$", re.I)
+_OPEN_LIST = lazy_re(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|\.\.\.|…)|,\s*\.\.\.)", re.I)
 
 
-VALUE_WORDS = re.compile(r"one of|value|option|choice|either")
+VALUE_WORDS = lazy_re(r"one of|value|option|choice|either")
 """No match in the lower-cased description: :func:`read_values` has nothing to read."""
 
 
@@ -307,13 +308,13 @@ def _as_text(v: Any) -> str:
     return "null" if v is None else str(v)
 
 
-_REQUIRED = re.compile(
+_REQUIRED = lazy_re(
     r"^\s*(?:\*\*)?[(\[]?\s*(?:required|mandatory)\s*(?:\*\*)?\s*(?:[)\].:,;!-]|$)|"
     r"\b(?:this|the)\s+(?:field|parameter|argument|value|property|param)\s+is\s+(?:required|mandatory)\b|"
     r"[(\[]\s*(?:required|mandatory)\s*[)\]]",
     re.I,
 )
-_CONDITIONAL_AFTER = re.compile(
+_CONDITIONAL_AFTER = lazy_re(
     r"^\s*(?:[)\].,:;-]\s*)?(?:if|when|unless|for|only|in|to|by|with|except|on|whenever|once|depending)\b", re.I
 )
 

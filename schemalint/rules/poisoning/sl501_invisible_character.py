@@ -15,19 +15,20 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.lazy_re import lazy_re
 from schemalint.rules.poisoning.chars import INVISIBLE_CLASS
 from schemalint.rules.poisoning.texts import Text, describe_char, non_ascii_texts, show
 
-_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]+")
+_INVISIBLE = lazy_re(f"[{INVISIBLE_CLASS}]+")
 """Runs of tag characters, zero-width characters (U+200B-U+200D, U+2060, U+FEFF), and
 bidirectional controls (U+200E/U+200F marks, U+202A-U+202E embeddings and overrides,
 U+2066-U+2069 isolates)."""
 
-_EMOJI_TAG_RUN = re.compile("[\U000e0020-\U000e007e]+\U000e007f")
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+_EMOJI_TAG_RUN = lazy_re("[\U000e0020-\U000e007e]+\U000e007f")
+_RTL = lazy_re("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _MARKS = frozenset("\u200e\u200f")
 _JOINERS = frozenset("\u200c\u200d")
-_WORD_CHAR = re.compile(r"\w", re.U)
+_WORD_CHAR = lazy_re(r"\w", re.U)
 
 
 def _kind(ch: str) -> str:

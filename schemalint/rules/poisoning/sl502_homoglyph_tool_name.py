@@ -11,11 +11,15 @@ tool shadowing across servers); OWASP MCP Top 10, MCP03 Tool Poisoning.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.poisoning.texts import describe_char, name_pointer, show
+
+if TYPE_CHECKING:
+    from schemalint.rules.facts import Definition
 
 _PROTOTYPES = str.maketrans({
     # Cyrillic (lower)
@@ -73,13 +77,18 @@ class HomoglyphToolName(Rule):
         suspects = [t for t in tools if t.name and not t.name.isascii()]
         if not suspects:
             return ()
-        return self._check(tools, suspects)
+        return self._check(tools, suspects, ctx)
 
-    def _check(self, tools: Sequence[Tool], suspects: list[Tool]) -> Iterator[Diagnostic]:
-        by_skeleton: dict[str, list[Tool]] = {}
-        for t in tools:
-            if t.name:
-                by_skeleton.setdefault(skeleton(t.name), []).append(t)
+    def _check(self, tools: Sequence[Tool], suspects: list[Tool], ctx: Context) -> Iterator[Diagnostic]:
+        by_skeleton: Mapping[str, Sequence[Tool | Definition]]
+        if ctx.facts is not None:  # a streaming check: the twins may be in other files
+            by_skeleton = ctx.facts.lookalikes
+        else:
+            grouped: dict[str, list[Tool | Definition]] = {}
+            for t in tools:
+                if t.name:
+                    grouped.setdefault(skeleton(t.name), []).append(t)
+            by_skeleton = grouped
         for tool in suspects:
             twins = [t for t in by_skeleton.get(skeleton(tool.name), ()) if t.name != tool.name]
             if not twins:

@@ -14,21 +14,22 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.lazy_re import LazyPattern, lazy_re
 from schemalint.rules.poisoning.texts import Text, show, triggered
 
 _TAG_NAMES = (r"important|system|instructions?|hidden|secret|admin|sys|assistant|critical|override|"
               r"internal|ai|llm|model")
-PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("markup addressed to the model", re.compile(
+PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
+    ("markup addressed to the model", lazy_re(
         rf"<\s*/?\s*(?:{_TAG_NAMES})(?:[-_ ](?:prompt|message|instructions?|notes?|reminder|override|"
         r"context|rules?))?\s*/?\s*>", re.I)),
-    ("a chat-template control token", re.compile(
+    ("a chat-template control token", lazy_re(
         r"<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[/?INST\]|<</?SYS>>|\[SYSTEM\]", re.I)),
-    ("an instruction to ignore earlier instructions", re.compile(
+    ("an instruction to ignore earlier instructions", lazy_re(
         r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
         r"(?:previous|prior|above|earlier|preceding|original|system|other)\s+"
         r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages)\b", re.I)),
-    ("an instruction to keep something from the user", re.compile(
+    ("an instruction to keep something from the user", lazy_re(
         r"\b(?:do\s+not|don['’]?t|never|must\s+not|should\s+not)\s+(?:tell|inform|notify|alert|"
         r"(?:mention|reveal|disclose|show)\s+(?:this|it|that|these|anything)\s+to)\s+(?:the\s+)?user\b"
         r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user\b"

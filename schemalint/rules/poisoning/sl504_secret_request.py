@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.lazy_re import lazy_re
 from schemalint.rules.poisoning.texts import Text, show, triggered
 from schemalint.schema.index import index_schema
 
@@ -37,30 +38,30 @@ _LEAD = (r"(?:^|(?<=[.!?;:,\n>(\[])|\b(?:please|first|then|and|also|must|should|
          r"always|now)\b)")
 _IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?!\s|$))"
 
-READ_SECRET_FILE = re.compile(
+READ_SECRET_FILE = lazy_re(
     rf"{_LEAD}\s*(?:(?:also|first|always|then|please|now)\s+)*(?P<verb>{_VERB})\b"
     rf"(?P<mid>{_IN_SENTENCE}{{0,120}}?)(?P<secret>{SECRET_FILE})", re.I | re.M)
 """An imperative verb, then a secret file in the same sentence."""
 
-_PATH_WORDS = re.compile(r"\b(?:path|location|file\s*name|filename|directory|folder|dir|e\.g\.|for example|"
+_PATH_WORDS = lazy_re(r"\b(?:path|location|file\s*name|filename|directory|folder|dir|e\.g\.|for example|"
                          r"such as|like|default)\b", re.I)
 """Words between the verb and the file that make it a path or an example, not a request to read it
 ("provide the path to your key, e.g. ~/.ssh/id_rsa")."""
 
-PASS_SECRET = re.compile(
+PASS_SECRET = lazy_re(
     rf"{_LEAD}\s*(?:(?:also|first|always|then|please|now)\s+)*(?P<verb>{_VERB})\b{_IN_SENTENCE}{{0,60}}?"
     rf"(?P<secret>{SECRET_NOUN}|{SECRET_FILE}){_IN_SENTENCE}{{0,60}}?"
     r"\b(?:as|in|into|to|via|inside|within|under)\s+(?:the\s+)?[`'\"]?(?P<param>[A-Za-z_][\w-]*)[`'\"]?",
     re.I | re.M)
 """An imperative verb, a secret, and the parameter to put it in."""
 
-_SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|pass|credential|cred|auth|cert|cookie|session|bearer|"
+_SECRET_NAME = lazy_re(r"key|token|secret|passw|pwd|pass|credential|cred|auth|cert|cookie|session|bearer|"
                           r"jwt|otp|pin|login|ssh|env", re.I)
 """A parameter whose name says it carries a secret (then asking for one is the tool's purpose)."""
 
 
-_PURPOSE_VERB = re.compile(r"read|load|open|access|fetch|retrieve|cat|print|extract|dump|copy", re.I)
-_ONWARD = re.compile(r"\b(?:include|attach|append|add|send|pass|put|insert|embed|provide|supply|upload|forward|"
+_PURPOSE_VERB = lazy_re(r"read|load|open|access|fetch|retrieve|cat|print|extract|dump|copy", re.I)
+_ONWARD = lazy_re(r"\b(?:include|attach|append|add|send|pass|put|insert|embed|provide|supply|upload|forward|"
                      r"paste|give|share|before|first|otherwise|sidenote|parameter|argument|field)\b", re.I)
 """What turns a read into a request: forwarding the content, or doing it before the tool runs."""
 

@@ -13,43 +13,44 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.lazy_re import LazyPattern, lazy_re
 from schemalint.rules.poisoning.texts import Text, sentence_at, show, triggered
 
-KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
-    ("the conversation history", re.compile(
+KINDS: tuple[tuple[str, LazyPattern, LazyPattern], ...] = (
+    ("the conversation history", lazy_re(
         r"\b(?:(?:full|entire|whole|complete|previous|prior|past|earlier)\s+)?(?:conversation|chat|dialog(?:ue)?)"
         r"\s+(?:history|log|transcript|so\s+far)\b"
         r"|\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:previous|prior|earlier|past|other)\s+"
         r"(?:messages|turns|user\s+messages)\b"
         r"|\beverything\s+the\s+user\s+(?:has\s+)?(?:said|wrote|written|typed|asked)\b", re.I),
-     re.compile(r"conversation|chat|messag|histor|memor|context|transcript|dialog|session|summar|moderat|"
+     lazy_re(r"conversation|chat|messag|histor|memor|context|transcript|dialog|session|summar|moderat|"
                 r"recall|thread|convo|talk|reply|replies|inbox|email|mail|sms|whatsapp|slack|discord|telegram",
                 re.I)),
-    ("the system prompt or the model's instructions", re.compile(
+    ("the system prompt or the model's instructions", lazy_re(
         r"\b(?:your|the)\s+(?:full\s+|entire\s+|original\s+|initial\s+|hidden\s+)?system\s+"
         r"(?:prompt|message|instructions)\b"
         r"|\byour\s+(?:full|entire|original|initial|hidden)\s+(?:instructions|prompt)\b", re.I),
-     re.compile(r"prompt|system|instruct|agent|persona|config|llm|model|chat", re.I)),
-    ("other tools' results", re.compile(
+     lazy_re(r"prompt|system|instruct|agent|persona|config|llm|model|chat", re.I)),
+    ("other tools' results", lazy_re(
         r"\b(?:results?|outputs?|responses?|return\s+values?)\s+(?:of|from)\s+(?:the\s+|all\s+|any\s+)?"
         r"(?:other|previous|prior|earlier|every|all)\s+(?:tools?|functions?|tool\s+calls?)\b"
         r"|\bother\s+tools['’]?\s+(?:results?|outputs?|responses?)\b"
         r"|\b(?:names?|list)\s+of\s+(?:all\s+)?(?:the\s+)?(?:other|available)\s+tools\b"
         r"|\b(?:every|all)\s+(?:other\s+)?tools?\s+(?:you\s+have|available\s+to\s+you)\b", re.I),
-     re.compile(r"tool|result|output|workflow|pipeline|chain|agent|orchestr|plan|step|report|summar|"
+     lazy_re(r"tool|result|output|workflow|pipeline|chain|agent|orchestr|plan|step|report|summar|"
                 r"router|route|dispatch|select|registry|mcp", re.I)),
 )
 """(what, request pattern, topic pattern): a request for ``what`` counts unless the tool's name
 or (for a parameter) the tool description matches the topic pattern, i.e. the data is the
 tool's own business (a memory search over the conversation, a router choosing among tools)."""
 
-_ASK = re.compile(r"\b(?:pass|include|send|provide|put|add|append|attach|copy|give|enter|fill|supply|insert|"
+_ASK = lazy_re(r"\b(?:pass|include|send|provide|put|add|append|attach|copy|give|enter|fill|supply|insert|"
                   r"embed|forward|paste|summari[sz]e|list|dump|output)\b", re.I)
 """In a tool description, a request needs a verb of handing data over in the same sentence (a
 parameter's description asks for its value by itself)."""
 
 
-_SOURCE_BEFORE = re.compile(r"\b(?:in|from|within|into|through|across|inside|of|search(?:ing)?|scan(?:ning)?|"
+_SOURCE_BEFORE = lazy_re(r"\b(?:in|from|within|into|through|across|inside|of|search(?:ing)?|scan(?:ning)?|"
                             r"look(?:ing)?|found|mentioned|seen|given)\s+(?:the\s+|your\s+|this\s+)?$", re.I)
 """Words before the data phrase that make it the place a value is looked up ("look in the chat
 history for this number", "the keyword to search within the conversation history"), not the

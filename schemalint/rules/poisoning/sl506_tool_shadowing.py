@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.lazy_re import LazyPattern, lazy_re
 from schemalint.rules.poisoning.texts import Text, catalog_names, name_words, show, triggered, words_of
 
 _NAME = r"[`'\"]?(?P<tool>[A-Za-z_][\w.-]*[\w])[`'\"]?(?:\s+(?:tool|function|command))?"
@@ -23,15 +24,15 @@ _MODAL = (r"(?:(?:you\s+)?(?:must|should|shall|always|also|make\s+sure\s+(?:to\s
           r"be\s+sure\s+to|ensure\s+(?:that\s+)?(?:you\s+)?|need\s+to|have\s+to|will\s+need\s+to)\s+)*")
 
 _SENT = r"(?:go\s+to|(?:sent|routed|redirected|forwarded|copied|addressed)\s+to)\b"
-PATTERNS: tuple[re.Pattern[str], ...] = (
-    re.compile(
+PATTERNS: tuple[LazyPattern, ...] = (
+    lazy_re(
         rf"\b(?:when(?:ever)?|before|after|each\s+time|every\s+time|if)\s+(?:you\s+)?(?:are\s+)?"
         rf"(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\s+(?:the\s+)?{_NAME}"
         rf"\s*,?\s+(?:then\s+)?{_MODAL}{_CHANGE}", re.I),
-    re.compile(
+    lazy_re(
         rf"\b(?:the\s+)?{_NAME}\s+(?:must|should|shall)\s+(?:(?:always|never|only|also)\s+)?(?:be\s+)?"
         rf"(?:{_SENT}|{_CHANGE})", re.I),
-    re.compile(
+    lazy_re(
         rf"\b(?:all|every|any|each)\s+(?:[\w-]+\s+){{1,3}}?(?:sent|made|created|issued|done|placed)\s+"
         rf"(?:with|via|through|using|by)\s+(?:the\s+)?{_NAME}\s+(?:must|should|shall)\s+"
         rf"(?:(?:always|only|also)\s+)?(?:be\s+)?(?:{_SENT}|{_CHANGE})", re.I),
@@ -41,9 +42,9 @@ with X must go to ..."."""
 
 
 _GATES = (
-    re.compile(r"\b(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\b", re.I),
-    re.compile(r"\b(?:must|should|shall)\b", re.I),
-    re.compile(r"\b(?:must|should|shall)\b", re.I),
+    lazy_re(r"\b(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\b", re.I),
+    lazy_re(r"\b(?:must|should|shall)\b", re.I),
+    lazy_re(r"\b(?:must|should|shall)\b", re.I),
 )
 """One cheap scan per pattern of :data:`PATTERNS` (whose leading name would be tried at every word)."""
 

@@ -383,6 +383,10 @@ def triggered(group: str, tool: Tool, ctx: Context) -> list[Text]:
 
 def catalog_names(ctx: Context) -> frozenset[str]:
     """The names of every tool in the run (``ctx.catalog``), computed once."""
+    facts = getattr(ctx, "facts", None)
+    if facts is not None:  # a streaming check: ctx.catalog is one file's tools, the facts know every name
+        found: frozenset[str] = facts.names
+        return found
     names: frozenset[str] = ctx.memo(("poisoning-names",), lambda: frozenset(t.name for t in ctx.catalog if t.name))
     return names
 

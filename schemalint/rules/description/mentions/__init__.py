@@ -44,7 +44,7 @@ description strings and their levels), :mod:`.nearest` the "did you mean" hint, 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemalint.model import RunContext, Severity, Tool, escape_token
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
@@ -76,9 +76,12 @@ from schemalint.rules.description.mentions.text import (
 from schemalint.rules.description.mentions.verbs import verb_objects
 from schemalint.schema.index import index_schema
 
+if TYPE_CHECKING:
+    from schemalint.rules.facts import Definition
+
 __all__ = [
     "NEAREST_FUZZY_LIMIT", "Finding", "Mention", "Site", "analyse", "description_sites", "extract_mentions", "nearest",
-    "schema_names",
+    "schema_names", "tool_property_names",
 ]
 
 
@@ -155,8 +158,14 @@ def _variants_index(catalog: Sequence[Tool]) -> dict[str, list[Tool]]:
     return idx
 
 
-def _catalog_info(catalog: Sequence[Tool]) -> tuple[dict[str, list[Tool]], frozenset[str]]:
-    """The catalog's definitions by name and its tool names (cached in the current run)."""
+def _catalog_info(ctx: Any) -> tuple[Mapping[str, Sequence[Tool | Definition]], frozenset[str]]:
+    """The catalog's definitions by name and its tool names (cached in the current run); in a
+    streaming check, the run-wide facts (:attr:`Context.facts`: only the names defined more than
+    once have definitions there, which is all the analysis asks for)."""
+    facts = getattr(ctx, "facts", None)
+    if facts is not None:
+        return facts.repeated, facts.names
+    catalog: Sequence[Tool] = getattr(ctx, "catalog", ()) or ()
     run = RunContext.current
     index_cache: dict[int, tuple[Sequence[Tool], dict[str, list[Tool]], frozenset[str]]] = run.table(
         "description.mentions.catalog", dict)
@@ -172,7 +181,7 @@ def _catalog_info(catalog: Sequence[Tool]) -> tuple[dict[str, list[Tool]], froze
     return idx, names
 
 
-def _variant_union(name: str, idx: dict[str, list[Tool]]) -> frozenset[str]:
+def _variant_union(name: str, idx: Mapping[str, Sequence[Tool | Definition]]) -> frozenset[str]:
     """Property names of every definition called ``name`` in the catalog index (cached per index)."""
     union_cache: dict[tuple[int, str], frozenset[str]] = RunContext.current.table("description.mentions.union", dict)
     key = (id(idx), name)
@@ -185,18 +194,25 @@ def _variant_union(name: str, idx: dict[str, list[Tool]]) -> frozenset[str]:
     return hit
 
 
-def _tool_names(tool: Tool) -> frozenset[str]:
+def tool_property_names(tool: Tool) -> frozenset[str]:
+    """The names a description of ``tool`` may present as its parameters: the property names
+    declared anywhere in its advertised schema, or a Docker catalog entry's argument names."""
+    if tool.origin.format == "docker-arguments":
+        args = (tool.raw or {}).get("arguments")
+        return frozenset(
+            a["name"] for a in args or [] if isinstance(a, Mapping) and isinstance(a.get("name"), str)
+        )
+    return frozenset(schema_names(tool.advertised))
+
+
+def _tool_names(tool: Tool | Definition) -> frozenset[str]:
+    if not isinstance(tool, Tool):  # a streaming check's Definition (schemalint.rules.facts)
+        return tool.properties
     names_cache: dict[int, tuple[Tool, frozenset[str]]] = RunContext.current.table("description.mentions.names", dict)
     hit = names_cache.get(id(tool))
     if hit is not None and hit[0] is tool:
         return hit[1]
-    if tool.origin.format == "docker-arguments":
-        args = (tool.raw or {}).get("arguments")
-        names = frozenset(
-            a["name"] for a in args or [] if isinstance(a, Mapping) and isinstance(a.get("name"), str)
-        )
-    else:
-        names = frozenset(schema_names(tool.advertised))
+    names = tool_property_names(tool)
     if len(names_cache) > 50_000:
         names_cache.clear()
     names_cache[id(tool)] = (tool, names)
@@ -215,7 +231,7 @@ def _removed_sources(tool: Tool, ctx: Any) -> list[tuple[str, frozenset[str] | s
     if tool.name in prev:
         p = prev[tool.name]
         out.append((f"the previous revision ({p.origin.file})", _tool_names(p)))
-    idx, _ = _catalog_info(getattr(ctx, "catalog", ()) or ())
+    idx, _ = _catalog_info(ctx)
     for other in idx.get(tool.name, []):
         if other is tool or other.origin == tool.origin:
             continue
@@ -306,7 +322,7 @@ def _holder(schema: Any, pointer: str) -> str | None:
 
 
 def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
-    idx, catalog_names = _catalog_info(getattr(ctx, "catalog", ()) or ())
+    idx, catalog_names = _catalog_info(ctx)
     plain_wanted = (
         tool.runtime is not None
         or tool.name in (getattr(ctx, "previous", {}) or {})

@@ -1,0 +1,150 @@
+"""What the catalog-wide parts of the rules know about the whole run, without the parsed tools.
+
+A streaming check (:mod:`schemalint.engine.stream`) reads the catalog once to gather these facts,
+then checks one file (or one batch of JSON Lines) at a time with ``Context.catalog`` holding only
+that group's tools and ``Context.facts`` holding this: the tool names of the whole run (SL201,
+SL202, SL506), the definitions of the names defined more than once (SL201/SL202's "another
+definition"), the definitions whose names look alike (SL502), and the files written wholly in a
+non-standard type dialect (SL001). Each definition keeps its name, its origin and its property
+names, never its schema. A check that holds the whole catalog in memory leaves ``Context.facts``
+``None`` and the rules compute the same from ``Context.catalog``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from schemalint.model import Origin, Tool
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One tool definition as the catalog-wide rules need it: ``name``, ``origin`` and
+    ``properties`` (the property names declared anywhere in its advertised schema, or a Docker
+    catalog entry's argument names: what SL201/SL202 compare a description against)."""
+
+    name: str
+    origin: Origin
+    properties: frozenset[str]
+
+
+def _root_is_dialect_object(tool: Tool) -> bool | None:
+    """SL001's test of a file's dialect, for one tool: ``None`` when its advertised schema is not an
+    object (not counted), else whether its root ``type`` is a non-standard spelling of object."""
+    advertised = tool.advertised
+    if not isinstance(advertised, Mapping):
+        return None
+    from schemalint.rules.shape._common import NONSTANDARD_TYPES
+    from schemalint.rules.shape.sl001_invalid_schema import STANDARD_TYPES
+
+    root_type = advertised.get("type")
+    return (isinstance(root_type, str) and root_type not in STANDARD_TYPES
+            and NONSTANDARD_TYPES.get(root_type.lower()) == "object")
+
+
+@dataclass
+class CatalogFacts:
+    """The run-wide facts (see the module docstring); built by :class:`FactsBuilder`.
+
+    ``names``: every non-empty tool name. ``repeated``: for each name defined more than once
+    (``""`` included), its definitions in catalog order. ``lookalikes``: for each SL502 skeleton
+    of a non-ASCII name, the definitions of every name with that skeleton, in catalog order.
+    ``dialect_files``: file -> number of counted tools, for the files SL001 summarises as written
+    in a type dialect (at least two tools, every root a non-standard object type).
+    """
+
+    names: frozenset[str] = frozenset()
+    repeated: dict[str, list[Definition]] = field(default_factory=dict)
+    lookalikes: dict[str, list[Definition]] = field(default_factory=dict)
+    dialect_files: dict[str, int] = field(default_factory=dict)
+
+
+class FactsBuilder:
+    """Gathers :class:`CatalogFacts` tool by tool, in catalog order, in one or two passes;
+    ``properties(tool)`` gives a definition's property names (SL201/SL202's
+    :func:`schemalint.rules.description.mentions.tool_property_names`).
+
+    First pass: :meth:`add` every tool. Then, when :meth:`wanted` is not empty (some names are
+    defined more than once, or look like another), a second pass calls :meth:`add_definition`
+    for every tool whose name is in it; :meth:`build` returns the facts. Memory: the set of names,
+    one flag and count per file, and the definitions of the wanted names only.
+    """
+
+    def __init__(self, properties: Callable[[Tool], frozenset[str]]) -> None:
+        self._properties = properties
+        self._seen: set[str] = set()
+        self._repeated: set[str] = set()
+        self._dialect: dict[str, list[int]] = {}  # file -> [counted tools, all dialect objects (0/1)]
+        self._wanted: frozenset[str] | None = None
+        self._skeleton_of: dict[str, str] = {}
+        self._definitions: dict[str, list[Definition]] = {}
+        self._lookalikes: dict[str, list[Definition]] = {}
+
+    def add(self, tool: Tool) -> None:
+        """Record ``tool`` (first pass)."""
+        name = tool.name
+        if name in self._seen:
+            self._repeated.add(name)
+        else:
+            self._seen.add(name)
+        flag = _root_is_dialect_object(tool)
+        if flag is not None:
+            entry = self._dialect.get(tool.origin.file)
+            if entry is None:
+                entry = self._dialect[tool.origin.file] = [0, 1]
+            entry[0] += 1
+            if not flag:
+                entry[1] = 0
+
+    def wanted(self) -> frozenset[str]:
+        """The names whose definitions the second pass must record (empty: no second pass)."""
+        if self._wanted is None:
+            suspects = [n for n in self._seen if n and not n.isascii()]
+            twins: set[str] = set()
+            if suspects:
+                from schemalint.rules.poisoning.sl502_homoglyph_tool_name import skeleton
+
+                wanted_skeletons = {skeleton(n) for n in suspects}
+                for n in self._seen:
+                    if n:
+                        sk = skeleton(n)
+                        if sk in wanted_skeletons:
+                            twins.add(n)
+                            self._skeleton_of[n] = sk
+            self._wanted = frozenset(self._repeated | twins)
+        return self._wanted
+
+    def add_definition(self, tool: Tool) -> None:
+        """Record the definition of ``tool`` when its name is :meth:`wanted` (second pass)."""
+        if tool.name in self.wanted():
+            self._record(tool)
+
+    def add_definitions(self, tools: Iterable[Tool]) -> None:
+        """:meth:`add_definition` of each of ``tools``."""
+        wanted = self.wanted()
+        for tool in tools:
+            if tool.name in wanted:
+                self._record(tool)
+
+    def _record(self, tool: Tool) -> None:
+        found = Definition(tool.name, tool.origin, self._properties(tool))
+        self._definitions.setdefault(tool.name, []).append(found)
+        sk = self._skeleton_of.get(tool.name)
+        if sk is not None:
+            self._lookalikes.setdefault(sk, []).append(found)
+
+    def build(self) -> CatalogFacts:
+        """The facts gathered (the second pass, when needed, must have run)."""
+        return CatalogFacts(
+            names=frozenset(n for n in self._seen if n),
+            repeated={n: self._definitions.get(n, []) for n in self._repeated},
+            lookalikes=self._lookalikes,
+            dialect_files={f: c for f, (c, every) in self._dialect.items() if c >= 2 and every},
+        )
+
+
+def facts_of(ctx: Any) -> CatalogFacts | None:
+    """``ctx.facts`` (a streaming check's run-wide facts), else ``None``."""
+    return getattr(ctx, "facts", None)

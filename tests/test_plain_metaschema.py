@@ -1,0 +1,72 @@
+"""SL001's Python fast path (`plainly_valid_draft07`) never calls a schema valid that the native
+metaschema validator refuses: checked on every schema of the shared corpus and on mutations."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from schemalint.api import load
+from schemalint.schema.dialect import fast_validator, plainly_valid_draft07
+from tests.conftest import CORPUS, ROOT, needs_shared
+
+
+def _schemas(sources: list[str]) -> list[Any]:
+    out = []
+    for tool in load(sources).tools:
+        for schema in (tool.advertised, tool.output_schema):
+            if isinstance(schema, dict) and "$schema" not in schema:
+                out.append(schema)
+    return out
+
+
+def _agree(schemas: list[Any]) -> tuple[int, int]:
+    validator = fast_validator("draft-07")
+    plain = 0
+    for schema in schemas:
+        if plainly_valid_draft07(schema):
+            plain += 1
+            assert validator.is_valid(schema), schema
+    return plain, len(schemas)
+
+
+BROKEN: list[tuple[str, Any]] = [
+    ("type", "dict"), ("type", []), ("type", ["string", "string"]), ("type", 3), ("required", "a"),
+    ("required", ["a", "a"]), ("required", [1]), ("minLength", -1), ("maxItems", 1.5), ("maxItems", True),
+    ("maximum", "3"), ("maximum", False), ("properties", []), ("properties", {"a": 3}), ("anyOf", []),
+    ("anyOf", {}), ("enum", "a"), ("description", 3), ("items", 3), ("additionalProperties", "no"),
+    ("uniqueItems", 1), ("readOnly", "yes"), ("examples", {}), ("not", []), ("definitions", {"d": "x"}),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), BROKEN)
+def test_a_wrong_value_is_never_plainly_valid(key: str, value: Any) -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string", key: value}}}
+    assert not plainly_valid_draft07(schema)
+    assert not fast_validator("draft-07").is_valid(schema)
+
+
+def test_examples_agree_and_most_are_decided_in_python() -> None:
+    plain, total = _agree(_schemas([str(ROOT / "examples")]))
+    assert total > 30 and plain > total // 3
+
+
+@needs_shared
+def test_corpus_schemas_agree() -> None:
+    schemas = _schemas([str(CORPUS)])
+    plain, total = _agree(schemas)
+    assert total > 10_000 and plain > total // 4, (plain, total)
+    # and with one value made wrong in each plainly valid schema's first property
+    validator = fast_validator("draft-07")
+    for schema in schemas[:3000]:
+        if not plainly_valid_draft07(schema):
+            continue
+        props = schema.get("properties")
+        if isinstance(props, dict) and props and isinstance(next(iter(props.values())), dict):
+            for key, value in BROKEN[:12]:
+                bad = copy.deepcopy(schema)
+                next(iter(bad["properties"].values()))[key] = value
+                if plainly_valid_draft07(bad):
+                    assert validator.is_valid(bad), (key, value)
