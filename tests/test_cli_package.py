@@ -44,7 +44,7 @@ def test_running_a_command_imports_only_its_own_module(name: str) -> None:
     (["show", "x"], "text|json"),
     (["probe", "x:"], "text|json"),
     (["rules"], "text|markdown|json"),
-    (["replay", "examples/traffic"], "text|json|sarif|github"),
+    (["replay", "examples/traffic"], "text|json|sarif|github|jsonl"),
 ])
 def test_format_is_a_choice_shown_in_help_and_refused_by_typer(command: list[str], choices: str) -> None:
     help_text = run_cli(command[0], "--help").stdout

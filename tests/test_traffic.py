@@ -355,3 +355,30 @@ def test_builtin_tools_and_provider_calls_are_not_judged(tmp_path: Path) -> None
         {"role": "tool", "content": "done", "tool_call_ids": ["c1"]}, {"role": "user", "content": "next"}]
     paths = [_write(tmp_path, doc, f"{i}.json") for i, doc in enumerate([anthropic, responses, empty_legacy, swe])]
     assert replay(paths).diagnostics == []
+
+
+def test_check_lints_a_tool_declared_in_every_request_of_a_recording_once(tmp_path: Path) -> None:
+    from schemalint.api import check
+
+    def request(description: str, turns: int) -> dict[str, Any]:
+        messages: list[dict[str, Any]] = [{"role": "user", "content": "weather?"}]
+        for i in range(turns):
+            messages += [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"c{i}", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": f"c{i}", "content": "sunny"}]
+        return {"model": "gpt-4o", "messages": messages, "tools": [
+            {"type": "function", "function": {"name": "get_weather", "description": description,
+                                              "parameters": {"type": "object", "properties": {}}}}]}
+
+    log = tmp_path / "cassette.jsonl"
+    log.write_text("".join(json.dumps(request("", i)) + "\n" for i in range(3))
+                   + json.dumps(request("Weather now.", 3)) + "\n")
+    result = check([str(log)], select=["SL007"])
+    # three byte-identical declarations with an empty description: one finding, at the first one;
+    # the fourth request changed the definition, so it is read too (and is fine)
+    assert [(d.code, d.line) for d in result.diagnostics] == [("SL007", 1)]
+    assert result.tools == 2
+    assert any("2 repeated declaration(s) left out" in n for n in result.notes)
+    streamed = check([str(log)], select=["SL007"], stream=True)
+    assert [d.to_json() for d in streamed.diagnostics] == [d.to_json() for d in result.diagnostics]
+    assert streamed.notes == result.notes and streamed.tools == result.tools

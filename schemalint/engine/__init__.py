@@ -39,7 +39,7 @@ from schemalint.loaders.files.sources import (
 )
 from schemalint.loaders.formats.json_tools import find_tools, load_document_tools  # noqa: F401  (re-exported)
 from schemalint.model import CheckResult, Diagnostic, RunContext, Severity, Tool, fingerprint, running
-from schemalint.traffic.detect import holds_traffic
+from schemalint.traffic.detect import distinct_declarations, holds_traffic
 
 if TYPE_CHECKING:
     from schemalint.config import Config
@@ -139,6 +139,7 @@ def load(
         raise
     gc.disable()
     traffic: list[str] = []
+    repeated = 0
     try:
         for path in paths:
             result.files += 1
@@ -147,9 +148,12 @@ def load(
             problems = reportable_problems(doc, os.path.normpath(path) in named)
             skipped += bool(doc.problems) and not problems
             result.diagnostics.extend(problem_diagnostic(path, p) for p in problems)
-            result.tools.extend(load_document_tools(doc))
+            tools = load_document_tools(doc)
             if doc.values and holds_traffic(doc.text, doc.values, path):
                 traffic.append(path)
+                tools, repeats = distinct_declarations(tools)
+                repeated += repeats
+            result.tools.extend(tools)
     finally:
         if gc_enabled:
             gc.enable()
@@ -158,7 +162,7 @@ def load(
         # objects are still freed by reference counting when dropped.
         gc.freeze()
     if traffic:
-        result.notes.append(traffic_note(traffic))
+        result.notes.append(traffic_note(traffic, repeated))
     if skipped:
         result.notes.append(f"{skipped} file(s) that do not parse and do not look like tool files were skipped "
                             "(name a file as a source to see why it does not parse)")
@@ -185,12 +189,15 @@ def load(
     return result
 
 
-def traffic_note(paths: Sequence[str]) -> str:
+def traffic_note(paths: Sequence[str], repeated: int = 0) -> str:
     """The summary's remark naming the files that hold recorded traffic (docs/traffic.md): their
-    calls and results are not tool definitions (only the tools they declare were checked)."""
+    calls and results are not tool definitions (only the tools they declare were checked, each
+    definition once: ``repeated`` declarations of a definition already read were left out)."""
     shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    once = (f"; a tool declared again with the same definition in later requests was checked once "
+            f"({repeated} repeated declaration(s) left out)") if repeated else ""
     return (f"{len(paths)} file(s) hold recorded tool traffic, whose calls and results are not tool definitions "
-            f"(only the tools they declare were checked; `schemalint replay` reads the traffic): {shown}")
+            f"(only the tools they declare were checked{once}; `schemalint replay` reads the traffic): {shown}")
 
 
 def _walk_problem(where: str, message: str) -> Diagnostic:
@@ -391,7 +398,7 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
     walk_kept, walk_suppressed = select_findings(walk_diagnostics, rule_filter)
     found = streaming.walk_problem_pairs(walk_kept, cfg) + checked.found
     diagnostics, fingerprints = streaming.sort_found(found)
-    notes = [traffic_note(gathered.traffic)] if gathered.traffic else []
+    notes = [traffic_note(gathered.traffic, gathered.repeated)] if gathered.traffic else []
     if checked.skipped_files:
         notes.append(f"{len(checked.skipped_files)} file(s) that do not parse and do not look like tool files were "
                      "skipped (name a file as a source to see why it does not parse)")

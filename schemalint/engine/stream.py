@@ -116,6 +116,9 @@ class Group:
     lines: dict[int, str] = field(default_factory=dict)
     first: bool = True
     """The first group of its file."""
+    traffic: bool = False
+    """The file holds recorded traffic; ``repeats``: repeated tool declarations left out of ``tools``."""
+    repeats: int = 0
 
 
 @dataclass
@@ -186,9 +189,17 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, _LinesInfo], part: i
 
     if not _streams_lines(path):
         if part == 0:
+            from schemalint.traffic.detect import distinct_declarations, holds_traffic
+
             doc = read_document(path)
             shown = reportable_problems(doc, explicit)
-            yield Group(path, load_document_tools(doc), shown, bool(doc.problems) and not shown, document=doc)
+            tools = load_document_tools(doc)
+            traffic = bool(doc.values) and holds_traffic(doc.text, doc.values, path)
+            repeats = 0
+            if traffic:
+                tools, repeats = distinct_declarations(tools)
+            yield Group(path, tools, shown, bool(doc.problems) and not shown, document=doc, traffic=traffic,
+                        repeats=repeats)
         return
     info = infos.get(path)
     if info is None:
@@ -251,12 +262,13 @@ class Gathered:
     representatives: list[Tool] = field(default_factory=list)
     traffic: list[str] = field(default_factory=list)
     """Files that hold recorded traffic (named in the summary's note, as on the in-memory route)."""
+    repeated: int = 0
+    """Repeated tool declarations in those files, left out (checked once)."""
 
 
 def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str, _LinesInfo]) -> Gathered:
     """The gathering pass over ``paths`` (see the module docstring); the collector is paused while parsing."""
     from schemalint.rules.facts import FactsBuilder
-    from schemalint.traffic.detect import holds_traffic
 
     def properties(tool: Tool) -> frozenset[str]:
         from schemalint.rules.description.mentions import tool_property_names
@@ -269,6 +281,7 @@ def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str,
     runtime: Tool | None = None
     count = 0
     traffic: list[str] = []
+    repeated = 0
     for path in paths:
         for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos)):
             for tool in group.tools:
@@ -280,10 +293,10 @@ def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str,
                 if runtime is None and tool.runtime is not None:
                     runtime = tool
             count += len(group.tools)
-            doc = group.document
-            if doc is not None and doc.values and holds_traffic(doc.text, doc.values, path):
+            if group.traffic:
                 traffic.append(path)
-            del group, doc  # not held while the next one is parsed
+                repeated += group.repeats
+            del group  # not held while the next one is parsed
     if builder.wanted():
         for path in paths:
             for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos)):
@@ -291,7 +304,7 @@ def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str,
                 del group
     ctx.run.last_targets[0] = None
     return Gathered(builder.build(), len(paths), count, dict(formats),
-                    [*reps.values(), *([runtime] if runtime is not None else [])], traffic)
+                    [*reps.values(), *([runtime] if runtime is not None else [])], traffic, repeated)
 
 
 def _paused(groups: Iterator[Group]) -> Iterator[Group]:

@@ -7,7 +7,11 @@ call or result marker in the text (a C-level substring scan), then asks the traf
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from schemalint.model import Tool
 
 MARKERS = ('"tool_calls"', '"tool_use"', '"tool_result"', '"functionCall"', '"functionResponse"',
            '"function_call"', '"function_call_output"', '"tools/call"', '"tool_call_id"', "tool_calls:",
@@ -37,3 +41,29 @@ def holds_traffic(text: str, values: list[tuple[int | None, Any]], file: str) ->
     except RecursionError:
         return False
     return False
+
+
+def distinct_declarations(tools: Sequence[Tool]) -> tuple[list[Tool], int]:
+    """``(tools, repeats)``: the tools a traffic file declares, each definition once (the first,
+    in file order), and how many repeated declarations were left out.
+
+    A recording declares the same ``tools`` in every request of a conversation (a test cassette
+    with six interactions declares each tool six times); linting each copy reports one fault six
+    times. Two declarations are the same when name and definition (:attr:`Tool.raw`, compared as
+    canonical JSON) are equal; a tool whose definition changed between requests is kept.
+    """
+    import json
+
+    seen: set[tuple[str, str]] = set()
+    kept: list[Tool] = []
+    for tool in tools:
+        try:
+            text = json.dumps(tool.raw, sort_keys=True, default=str)
+        except (TypeError, ValueError, RecursionError):
+            kept.append(tool)
+            continue
+        key = (tool.name, text)
+        if key not in seen:
+            seen.add(key)
+            kept.append(tool)
+    return kept, len(tools) - len(kept)
