@@ -43,6 +43,8 @@ def test_check_annotates_at_most_ten_per_level_and_summarises_all(tmp_path: Path
     assert f"{left} more error annotation(s) not shown" in annotations[-1]
     plain = [line for line in lines if line.startswith("tools.json:") and ": error " in line]
     assert len(plain) == left
+    hinted = [line for line in plain if "(hint: " in line]  # one line each, the hint on it
+    assert hinted and not any("%0A" in line for line in plain)
     warnings = [d for d in expected["diagnostics"] if d["severity"] == "warning"]
     assert len([line for line in lines if line.startswith("::warning ")]) == min(10, len(warnings))
     not_annotated = left + (len(warnings) - 9 if len(warnings) > 10 else 0)

@@ -176,11 +176,17 @@ def append_summary(title: str, totals: str, items: Iterable[Item]) -> None:
         print(f"schemalint: cannot append the job summary to {path}: {exc.strerror or exc}", file=sys.stderr)
 
 
+def _plain_message(message: str, hint: str | None) -> str:
+    # A plain log line stays one line: the hint follows on it (escape_data still encodes any
+    # line break the tool's own text holds, so the line cannot start a workflow command).
+    return escape_data(visible(message) + (f" (hint: {visible(hint)})" if hint else ""))
+
+
 def _check_item(d: Diagnostic) -> Item:
     where = _file(d.location_file) if os.path.exists(d.location_file) else d.location_file
     located = f"{where}:{d.line or 1}:{d.column or 1}"
     plain = (f"{visible(located)}: {d.severity.value} {d.code} {d.name}"
-             + (f" [{visible(d.tool)}]" if d.tool else "") + f": {escape_data(_message(d.message, d.hint))}")
+             + (f" [{visible(d.tool)}]" if d.tool else "") + f": {_plain_message(d.message, d.hint)}")
     return Item(d.severity.value, annotation(d), plain, located, f"{d.code} {d.name}", d.tool or "",
                 d.message)
 
@@ -226,7 +232,7 @@ def render_diff(result: DiffResult, stream: IO[str]) -> None:
             props.append(f"title={escape_property(f'{c.check.code} {c.check.name} ({c.tool})')}")
             where = f"{file}:{line}" if file and line else (file or c.file or "")
             plain = (f"{visible(where)}: {c.check.severity.value} {c.check.code} {c.check.name} "
-                     f"[{visible(c.tool)}]: {escape_data(_message(c.message, c.hint))}")
+                     f"[{visible(c.tool)}]: {_plain_message(c.message, c.hint)}")
             items.append(Item(c.check.severity.value, command(c.check.severity.value, props,
                                                               _message(c.message, c.hint)),
                               plain, where, f"{c.check.code} {c.check.name}", c.tool, c.message))
