@@ -132,6 +132,13 @@ def probe_tools(sources: Sequence[str], *, python_path: Sequence[str] = (), time
             row.generated.refusals[:] = new
             result.diagnostics.extend(rule.diagnostics(tool, row.generated, time_limit))
     result.elapsed = time.perf_counter() - started
+    # Every diagnostic with its file and line, as check gives them: the pointer's line in a
+    # tool file, the definition's line of a module or server source.
+    from schemalint.engine import locate_diagnostics
+    from schemalint.engine.sites import locate_sources
+
+    located = locate_diagnostics(result.diagnostics, loaded.documents)
+    result.diagnostics = locate_sources(located, loaded.tools, loaded.documents, None)
     return result
 
 

@@ -373,6 +373,11 @@ const isAiTool = (v) => v !== null && typeof v === "object" && !isZod(v) && !isA
   && ("inputSchema" in v || "parameters" in v)
   && (isZod(v.inputSchema ?? v.parameters) || isAiSchema(v.inputSchema ?? v.parameters)
     || (v.inputSchema ?? v.parameters)?.["~standard"] !== undefined);
+// An AI SDK agent (ai 5 `Experimental_Agent`, ai 6 `ToolLoopAgent`): an instance keeping its
+// constructor settings, whose `tools` record is what the agent offers the model.
+const isAiAgent = (v) => v !== null && typeof v === "object" && !isPlainObject(v) && typeof v.generate === "function"
+  && typeof v.stream === "function" && v.settings !== null && typeof v.settings === "object"
+  && v.settings.tools !== null && typeof v.settings.tools === "object";
 const isMcpServer = (v) => v !== null && typeof v === "object" && typeof v.registerTool === "function"
   && typeof v.connect === "function" && v._registeredTools !== undefined;
 
@@ -545,7 +550,18 @@ function problem(ctx, name, message) {
     message, hint: null, line: where.line, column: null, instance_path: null };
 }
 
-const errText = (err) => `${err?.constructor?.name || "Error"}: ${String(err?.message ?? err).split("\n")[0].slice(0, 300)}`;
+// One line for an error: its first line, bounded. A first line that only announces what follows
+// (esbuild's "Transform failed with 1 error:", as tsx passes it on) gets the first detail line
+// too: the error's text with its file (relative to the working directory), line and column.
+function errText(err) {
+  const lines = String(err?.message ?? err).split("\n").map((l) => l.trim()).filter(Boolean);
+  let text = lines[0] ?? "";
+  if (text.endsWith(":") && lines.length > 1) {
+    const cwd = process.cwd() + path.sep;
+    text = `${text} ${lines[1].startsWith(cwd) ? lines[1].slice(cwd.length) : lines[1]}`;
+  }
+  return `${err?.constructor?.name || "Error"}: ${text.slice(0, 300)}`;
+}
 
 // Tools held by `value` (reached as `label`, named `name`), appended to `found`.
 async function collect(state, value, name, label, ctx, found, depth, explicit) {
@@ -563,6 +579,10 @@ async function collect(state, value, name, label, ctx, found, depth, explicit) {
   if (isAiTool(value)) {
     const tool = await aiTool(state, value, name, ctx);
     if (tool) found.framework.push(tool);
+    return;
+  }
+  if (isAiAgent(value)) {
+    await collect(state, value.settings.tools, name, `${label}.tools`, ctx, found, depth + 1, explicit);
     return;
   }
   if (isZod(value)) {
@@ -589,6 +609,56 @@ async function collect(state, value, name, label, ctx, found, depth, explicit) {
       await collect(state, sub, key, `${label}.${key}`, ctx, found, depth + 1, explicit);
     }
   }
+}
+
+// -- the export named by :ATTR ----------------------------------------------------------
+
+// A CommonJS module (tsx loads a .ts file of a package without "type": "module" through
+// require()) reaches import() as a namespace whose `default` is module.exports, often with no
+// named export beside it: its exports are the keys of `default`.
+const interopKeys = (ns) => {
+  const d = ns.default;
+  return d !== null && (typeof d === "object" || typeof d === "function") && !isAiTool(d) && !isZod(d)
+    && !isMcpServer(d) ? Object.keys(d) : [];
+};
+
+const shownNames = (names, limit = 20) => {
+  const list = [...new Set(names)];
+  if (!list.length) return "none";
+  return list.slice(0, limit).join(", ") + (list.length > limit ? ` (+${list.length - limit} more)` : "");
+};
+
+// The names a module offers to :ATTR: its named exports, then the keys of its `default`
+// (CommonJS interop), then `default` itself.
+function exportNames(ns) {
+  const named = Object.keys(ns).filter((k) => k !== "default" && k !== "module.exports");
+  return [...named, ...interopKeys(ns), ...("default" in ns ? ["default"] : [])];
+}
+
+// The value a dotted `attr` names: its first part is an export of the namespace, else a key
+// of the module's `default` (CommonJS interop); each further part a key of the value before.
+// {value} or {error} (a message listing what exists).
+function resolveExport(ns, attr) {
+  const parts = attr.split(".");
+  let value;
+  const first = parts[0];
+  if (first in ns && first !== "module.exports") value = ns[first];
+  else if (interopKeys(ns).includes(first)) {
+    value = ns.default[first];
+  } else {
+    return { error: `the module has no export ${JSON.stringify(first)} (its exports: ${shownNames(exportNames(ns))})` };
+  }
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i];
+    if (value === null || value === undefined || !(part in Object(value))) {
+      const where = parts.slice(0, i).join(".");
+      const keys = value === null || value === undefined ? [] : Object.keys(Object(value));
+      return { error: `the module has no export ${JSON.stringify(attr)}: ${where} has no key ${JSON.stringify(part)} `
+        + `(its keys: ${shownNames(keys)})` };
+    }
+    value = value[part];
+  }
+  return { value };
 }
 
 let typeScriptReady = null;
@@ -626,13 +696,9 @@ async function load(state, request) {
   const attr = request.attr;
   try {
     if (attr) {
-      let value = ns;
-      for (const part of String(attr).split(".")) {
-        if (value === null || value === undefined || !(part in Object(value))) {
-          return { ok: false, error: `${source}: the module has no export ${JSON.stringify(attr)}` };
-        }
-        value = value[part];
-      }
+      const resolved = resolveExport(ns, String(attr));
+      if (resolved.error) return { ok: false, error: `${source}: ${resolved.error}` };
+      let value = resolved.value;
       if (typeof value === "function" && !/^class\b/.test(Function.prototype.toString.call(value))
           && !isZod(value)) {
         // A factory named explicitly (createServer): called with no arguments, its result read.
@@ -644,8 +710,14 @@ async function load(state, request) {
           + "schema, or an object or array of them)" };
       }
     } else {
-      for (const key of Object.keys(ns)) {
-        await collect(state, ns[key], key === "default" ? path.basename(file).replace(/\.[^.]+$/, "") : key, key, ctx, found, 0, false);
+      // A CommonJS module whose only export is module.exports (an object): its keys are its exports.
+      const cjs = Object.keys(ns).every((k) => k === "default" || k === "module.exports") && isPlainObject(ns.default)
+        ? ns.default : null;
+      const exports = cjs ?? ns;
+      for (const key of Object.keys(exports)) {
+        if (cjs === null && key === "module.exports") continue;
+        const name = cjs === null && key === "default" ? path.basename(file).replace(/\.[^.]+$/, "") : key;
+        await collect(state, exports[key], name, key, ctx, found, 0, false);
       }
       if (!found.framework.length) {
         // No export holds a tool: the MCP servers the import itself created (a server made and

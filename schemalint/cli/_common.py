@@ -33,6 +33,15 @@ def format_option(help: str) -> Any:
     return typer.Option("--format", "-f", help=help)
 
 
+MODULE_SOURCES_HELP = ("module:attr (Python) or file.ts:EXPORT (TypeScript/JavaScript: .ts .mts .cts .js .mjs "
+                       ".cjs, a glob of them, no :EXPORT for every export; needs Node, and for TypeScript the "
+                       "project's tsx or Node 22.6+)")
+"""How every command's help names the module sources (docs/typescript.md, docs/pydantic-and-probes.md)."""
+
+SOURCES_HELP = f"Files, directories, globs, or {MODULE_SOURCES_HELP}."
+"""The help of the ``SOURCES...`` argument of check, show, probe and snapshot (what a source can be)."""
+
+
 def sources_argument(help: str) -> Any:
     """The optional ``SOURCES...`` argument (default: ``sources`` from the configuration)."""
     return typer.Argument(help=help, show_default=False)

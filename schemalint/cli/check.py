@@ -13,6 +13,7 @@ import typer
 from schemalint.cli._common import (
     EXIT_FINDINGS,
     EXIT_OK,
+    SOURCES_HELP,
     ConfigOption,
     ExcludeOption,
     ExtendSelectOption,
@@ -40,8 +41,7 @@ if TYPE_CHECKING:
 
 def check(
     sources: Annotated[list[str] | None, sources_argument(
-        "Files, directories, globs or module:attr Python sources. "
-        "Default: `sources` from [tool.schemalint] in pyproject.toml.")] = None,
+        f"{SOURCES_HELP} Default: `sources` from [tool.schemalint] in pyproject.toml.")] = None,
     output_format: Annotated[CheckFormat, format_option("Report format.")] = "text",
     fail_on: Annotated[
         str | None, typer.Option("--fail-on", help="Exit 1 when a diagnostic is at least this severe: "
@@ -203,6 +203,12 @@ def check(
         return
     if result.tools == 0 and not result.diagnostics:
         result.notes.append("no tool definitions found in " + ", ".join([*srcs, *servers.names()]))
+        from schemalint.loaders.files.sources import modules_hint
+
+        for source in srcs:
+            hint = modules_hint(source, [*cfg.exclude, *(exclude or [])]) if os.path.isdir(source) else None
+            if hint:
+                result.notes.append(hint)
     write_report(output_format, result, sys.stdout)
     # the result still holds the catalog: leave without freeing it
     finish(EXIT_FINDINGS if fails_at(result.diagnostics, fail_level) else EXIT_OK)

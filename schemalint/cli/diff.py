@@ -10,6 +10,7 @@ import typer
 from schemalint.cli._common import (
     EXIT_FINDINGS,
     EXIT_OK,
+    MODULE_SOURCES_HELP,
     ConfigOption,
     ExcludeOption,
     ExtendSelectOption,
@@ -36,8 +37,8 @@ def diff(
         typer.Argument(
             metavar="OLD NEW | [SOURCES...]",
             help="Without --base: OLD and NEW, each a file, a directory of tool files or "
-            "snapshots, or REV:PATH (read with git). With --base: the sources to compare "
-            "(default: `sources` from [tool.schemalint]).",
+            f"snapshots, a glob, REV:PATH (read with git), or {MODULE_SOURCES_HELP}; REV:file.ts:EXPORT too. "
+            "With --base: the sources to compare (default: `sources` from [tool.schemalint]).",
             show_default=False,
         ),
     ] = None,

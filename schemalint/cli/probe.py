@@ -22,6 +22,7 @@ import typer
 
 from schemalint.cli._common import (
     EXIT_FINDINGS,
+    MODULE_SOURCES_HELP,
     McpHeaderOption,
     PythonPathOption,
     check_level,
@@ -37,8 +38,9 @@ from schemalint.report import ViewFormat
 
 
 def probe(
-    sources: Annotated[list[str] | None, typer.Argument(help="module:attr Python sources (or files/directories; "
-                                                         "only tools with a callable validator are probed).",
+    sources: Annotated[list[str] | None, typer.Argument(help=f"Sources to probe: {MODULE_SOURCES_HELP}, or files, "
+                                                         "directories and globs (only tools with a callable validator "
+                                                         "are probed).",
                                                          show_default=False)] = None,
     python_path: PythonPathOption = None,
     mcp_stdio: Annotated[list[str] | None, mcp_stdio_option(

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from schemalint.cli._common import (
+    SOURCES_HELP,
     ConfigOption,
     McpHeaderOption,
     McpStdioOption,
@@ -25,7 +26,8 @@ from schemalint.report import ViewFormat
 def show(
     tool: Annotated[str, typer.Argument(help="Name of the tool to show.")],
     sources: Annotated[
-        list[str] | None, sources_argument("Where to look (default: `sources` from [tool.schemalint]).")
+        list[str] | None, sources_argument(f"Where to look. {SOURCES_HELP} Default: `sources` from "
+                                           "[tool.schemalint].")
     ] = None,
     output_format: Annotated[ViewFormat, format_option("Output format.")] = "text",
     python_path: PythonPathOption = None,

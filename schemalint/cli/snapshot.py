@@ -14,6 +14,7 @@ import typer
 from schemalint.cli._common import (
     EXIT_FINDINGS,
     EXIT_OK,
+    SOURCES_HELP,
     ConfigOption,
     ExcludeOption,
     McpHeaderOption,
@@ -30,7 +31,7 @@ from schemalint.cli._common import (
 
 def snapshot(
     sources: Annotated[list[str] | None, sources_argument(
-        "Files, directories, globs or module:attr sources. Default: `sources` from [tool.schemalint].")] = None,
+        f"{SOURCES_HELP} Default: `sources` from [tool.schemalint].")] = None,
     directory: Annotated[
         Path | None,
         typer.Option(

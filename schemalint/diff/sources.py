@@ -259,6 +259,13 @@ def _is_rev_path(spec: str) -> bool:
     return True
 
 
+def _matches_a_file(pattern: str) -> bool:
+    """Whether ``pattern`` is a glob (``*``, ``?``, ``[``; ``**`` too) matching at least one file."""
+    import glob
+
+    return any(ch in pattern for ch in "*?[") and any(os.path.isfile(m) for m in glob.iglob(pattern, recursive=True))
+
+
 def load_side(
     spec: str, *, python_path: Sequence[str] = (), reuse: ParsedFiles | None = None
 ) -> list[Tool]:
@@ -273,8 +280,10 @@ def load_side(
     if os.path.exists(spec):
         return load_worktree([spec], python_path=python_path, reuse=reuse, key_root=spec)
     split = split_typescript_source(spec)
-    if split is not None and os.path.isfile(split[0]):
-        return load_worktree([spec])
+    if split is not None and (os.path.isfile(split[0]) or _matches_a_file(split[0])):
+        return load_worktree([spec])  # one module, or a glob of modules (each with the same :ATTR)
+    if split is not None and ":" not in split[0] and any(ch in split[0] for ch in "*?["):
+        raise DiffError(f"{spec}: the pattern matches no file")
     if ":" in spec:
         if _is_rev_path(spec):
             rev, _, path = spec.partition(":")
@@ -340,17 +349,18 @@ def load_worktree(
         if is_python_source(source):
             tools.extend(load_python_tools(source, python_path))
         elif is_typescript_source(source):
-            tools.extend(load_typescript_tools(source))
+            tools.extend(load_typescript_tools(source, exclude))
     return tools
 
 
-def load_typescript_tools(source: str) -> list[Tool]:
-    """Tools of a TypeScript/JavaScript module source, imported by a Node worker
+def load_typescript_tools(source: str, exclude: Sequence[str] = ()) -> list[Tool]:
+    """Tools of a TypeScript/JavaScript module source (a glob: the modules it matches, less those
+    ``exclude`` names), imported by a Node worker
     (:func:`schemalint.loaders.typescript.source.load_typescript_sources`). Raises :class:`DiffError`."""
     from schemalint.loaders.typescript.source import load_typescript_sources
 
     try:
-        return load_typescript_sources([source])[0]
+        return load_typescript_sources([source], exclude=exclude)[0]
     except SourceError as exc:
         raise DiffError(str(exc)) from None
 
@@ -465,7 +475,8 @@ def load_base(
     if python_sources:
         tools.extend(
             load_python_at_revision(
-                commit, python_sources, root=root, prefix=prefix, python_path=python_path, label=rev
+                commit, python_sources, root=root, prefix=prefix, python_path=python_path, label=rev,
+                exclude=exclude,
             )
         )
     return tools

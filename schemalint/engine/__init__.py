@@ -115,7 +115,7 @@ def load(
         from schemalint.loaders.typescript.source import PendingTypeScript
 
         try:
-            pending_ts = PendingTypeScript(ts_sources)
+            pending_ts = PendingTypeScript(ts_sources, exclude=exclude)
         except BaseException:
             if pending is not None:
                 pending.worker.close()

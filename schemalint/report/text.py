@@ -291,7 +291,10 @@ def render_probe(result: ProbeResult, stream: IO[str]) -> None:
                       escape(", ".join(kinds) or "none"))
     console.print(table)
     for d in result.diagnostics:
-        console.print(f"{escape(d.file)}: {d.severity.value} {d.code} {d.name} [{escape(d.tool or '')}]"
+        # As check's lines: file:line:col, then the tool in brackets (escaped: rich would read
+        # `[name]` as markup and drop it).
+        console.print(f"{escape(_location(d))}: {d.severity.value} {d.code} {d.name}"
+                      + (f" {escape('[' + d.tool + ']')}" if d.tool else "")
                       + (f" at {escape(d.instance_path)}" if d.instance_path else ""))
         console.print(f"  {escape(d.message)}")
         if d.hint:

@@ -73,6 +73,43 @@ def is_module_source(source: str) -> bool:
     return _python_like(source) or is_typescript_source(source)
 
 
+def modules_hint(directory: str, exclude: Sequence[str] = (), limit: int = 10_000) -> str | None:
+    """A note for a directory whose walk found no tool definitions but which holds TypeScript or
+    JavaScript modules (:data:`TYPESCRIPT_SUFFIXES`, declaration files ``.d.ts`` left out, walked
+    as :func:`expand_sources` walks, ``exclude`` applied; at most ``limit`` files looked at):
+    modules are imported only when named, so the note names a glob and a ``file:EXPORT``
+    source to try. ``None`` when it holds none."""
+    found: list[str] = []
+    looked = 0
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
+        for filename in sorted(filenames):
+            looked += 1
+            low = filename.lower()
+            if low.endswith(TYPESCRIPT_SUFFIXES) and not low.endswith((".d.ts", ".d.mts", ".d.cts")):
+                path = os.path.join(dirpath, filename)
+                if not _excluded(path, exclude):
+                    found.append(path)
+        if looked >= limit:
+            break
+    if not found:
+        return None
+    suffixes: dict[str, int] = {}
+    for path in found:
+        suffix = os.path.splitext(path)[1]
+        suffixes[suffix] = suffixes.get(suffix, 0) + 1
+    suffix = max(suffixes, key=lambda k: (suffixes[k], k == ".ts"))
+    stems = ("server", "index", "tools", "agent", "main")
+    example = min((p for p in found if p.endswith(suffix)),
+                  key=lambda p: (Path(p).stem not in stems, stems.index(Path(p).stem) if Path(p).stem in stems else 0,
+                                 p.count(os.sep), p))
+    root = directory.rstrip("/" + os.sep) or directory
+    pattern = f"{root}/**/*{suffix}".replace(os.sep, "/")
+    named = example.replace(os.sep, "/")
+    return (f"{directory} holds {len(found)} TypeScript/JavaScript module(s), which are read only when named (a module "
+            f"is never imported implicitly): e.g. schemalint check '{pattern}' or {named}:EXPORT")
+
+
 def _excluded(path: str, patterns: Sequence[str]) -> bool:
     norm = path.replace(os.sep, "/")
     parts = norm.split("/")

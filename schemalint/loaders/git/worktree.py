@@ -17,7 +17,8 @@ from schemalint.model import Tool
 
 
 def load_python_at_revision(
-    commit: str, sources: Sequence[str], *, root: Path, prefix: str, python_path: Sequence[str], label: str
+    commit: str, sources: Sequence[str], *, root: Path, prefix: str, python_path: Sequence[str], label: str,
+    exclude: Sequence[str] = (),
 ) -> list[Tool]:
     """Import ``module:attr`` sources (and TypeScript modules, ``path.ts:ATTR``) as they were at ``commit``.
 
@@ -28,7 +29,9 @@ def load_python_at_revision(
     also on failure and on SIGTERM/SIGHUP (raised as ``SystemExit`` while it exists) or
     Ctrl-C. ``root``: the repository's top directory; ``prefix``: the working directory
     relative to it (``git rev-parse --show-prefix``); ``label``: the revision as the user
-    wrote it, prefixed to each tool's file. Raises :class:`GitError`.
+    wrote it, prefixed to each tool's file; ``exclude``: patterns leaving out modules a
+    TypeScript glob matches (relative to the working directory's place in the checkout).
+    Raises :class:`GitError`.
     """
     from schemalint.bridge.client import load_python_sources, terminate_as_exit
 
@@ -49,7 +52,7 @@ def load_python_at_revision(
                     from schemalint.loaders.typescript.source import load_typescript_sources
 
                     _link_node_modules(ts_sources, root, checkout, prefix)
-                    tools.extend(load_typescript_sources(ts_sources, cwd=str(where))[0])
+                    tools.extend(load_typescript_sources(ts_sources, cwd=str(where), exclude=exclude)[0])
             except SourceError as exc:
                 raise GitError(f"at {label}: {exc}") from None
             from schemalint.bridge.client import stop_workers

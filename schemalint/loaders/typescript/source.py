@@ -19,6 +19,7 @@ import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from schemalint.loaders.files.sources import SourceError, split_typescript_source
 from schemalint.model import Diagnostic, Tool
@@ -51,10 +52,15 @@ def _plan(source: str, cwd: str | None) -> dict[str, str]:
     return plan
 
 
-def _expand(sources: Sequence[str], cwd: str | None) -> list[str]:
+def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()) -> list[str]:
     """``sources`` with each glob (``src/tools/*.ts:TOOLS``) replaced by the files it matches,
-    sorted, each with the same ``:ATTR``; :class:`SourceError` when a glob matches nothing."""
+    sorted, each with the same ``:ATTR``, less those ``exclude`` names (fnmatch patterns matched
+    against the path relative to ``cwd`` and each of its parts, as for a directory walk:
+    :func:`schemalint.loaders.files.sources.expand_sources`); a module named without a glob is
+    always kept. :class:`SourceError` when a glob matches no file (before ``exclude``)."""
     import glob
+
+    from schemalint.loaders.files.sources import _excluded
 
     out: list[str] = []
     for source in sources:
@@ -68,7 +74,7 @@ def _expand(sources: Sequence[str], cwd: str | None) -> list[str]:
                          if os.path.isfile(m) and "node_modules" not in Path(m).parts)
         if not matches:
             raise SourceError(f"{source}: the pattern matches no file")
-        out.extend(f"{m}:{attr}" if attr else m for m in matches)
+        out.extend(f"{m}:{attr}" if attr else m for m in matches if not _excluded(m, exclude))
     return out
 
 
@@ -76,17 +82,24 @@ class PendingTypeScript:
     """TypeScript sources sent to one Node worker, whose answers are read by :meth:`finish`.
 
     ``cwd``: the folder relative paths are read from and the worker runs in (default: this
-    process's); ``time_limit``: seconds per source (default: ``SCHEMALINT_IMPORT_TIME_LIMIT``).
+    process's); ``time_limit``: seconds per source (default: ``SCHEMALINT_IMPORT_TIME_LIMIT``);
+    ``exclude``: patterns leaving out modules a glob matches (:func:`_expand`). When nothing is
+    left to import, no worker is started.
     Raises :class:`SourceError` (one line, exit 2) when ``node`` is missing, a file does not
     exist, or a TypeScript file can be run neither with the project's tsx nor by this Node.
     """
 
-    def __init__(self, sources: Sequence[str], cwd: str | None = None, time_limit: float | None = None) -> None:
+    def __init__(self, sources: Sequence[str], cwd: str | None = None, time_limit: float | None = None,
+                 exclude: Sequence[str] = ()) -> None:
         from schemalint.loaders.typescript.node import NodeWorker, find_node, node_version, strips_types
 
-        self.sources = _expand(sources, cwd)
+        self.sources = _expand(sources, cwd, exclude)
         self.cwd = cwd
+        self.worker: NodeWorker | None = None
+        self.pending: list[Any] = []
         plans = [_plan(s, cwd) for s in self.sources]
+        if not plans:
+            return
         node = find_node(self.sources[0])
         flags: tuple[str, ...] = ()
         for source, plan in zip(self.sources, plans, strict=True):
@@ -102,37 +115,40 @@ class PendingTypeScript:
                     f"Node {shown}")
             if how:
                 flags = (how,)
-        self.worker = NodeWorker(node, flags, cwd=cwd, time_limit=time_limit)
-        self.plans = plans
+        worker = self.worker = NodeWorker(node, flags, cwd=cwd, time_limit=time_limit)
         try:
-            self.pending = [self.worker.submit_load(s, (), {k: v for k, v in p.items() if k != "shown"})
+            self.pending = [worker.submit_load(s, (), {k: v for k, v in p.items() if k != "shown"})
                             for s, p in zip(self.sources, plans, strict=True)]
         except BaseException:
-            self.worker.close()
+            worker.close()
             raise
 
     def close(self) -> None:
-        """Stop the worker."""
-        self.worker.close()
+        """Stop the worker (if one was started)."""
+        if self.worker is not None:
+            self.worker.close()
 
     def finish(self) -> tuple[list[Tool], list[Diagnostic]]:
         """The tools (in source order, with ``refused_when_omitted`` measured) and load problems.
         Raises :class:`SourceError` for the first source that cannot be loaded (the worker is stopped)."""
         tools: list[Tool] = []
         problems: list[Diagnostic] = []
+        worker = self.worker
+        if worker is None:
+            return tools, problems
         try:
             # Every load answer first: the worker answers in request order, and an answer read
             # while waiting for a later request's (a probe's) would be lost.
             for pending in self.pending:
-                got, found = self.worker.finish_load(pending)
+                got, found = worker.finish_load(pending)
                 tools.extend(_relative(t, self.cwd) for t in got)
                 problems.extend(dataclasses.replace(d, file=_shown(d.file, self.cwd)) for d in found)
             tools = [_measured(t) for t in tools]
         except BaseException:
-            self.worker.close()
+            worker.close()
             raise
         if not any(t.runtime is not None and t.runtime.validate is not None for t in tools):
-            self.worker.close()
+            worker.close()
         return tools, problems
 
 
@@ -167,8 +183,9 @@ def _measured(tool: Tool) -> Tool:
     return dataclasses.replace(tool, runtime=dataclasses.replace(runtime, refused_when_omitted=refused))
 
 
-def load_typescript_sources(sources: Sequence[str], *, cwd: str | None = None, time_limit: float | None = None
-                            ) -> tuple[list[Tool], list[Diagnostic]]:
+def load_typescript_sources(sources: Sequence[str], *, cwd: str | None = None, time_limit: float | None = None,
+                            exclude: Sequence[str] = ()) -> tuple[list[Tool], list[Diagnostic]]:
     """Import each TypeScript/JavaScript module source in one Node worker; the tools (in source
-    order) and the load problems (SL000). Raises :class:`SourceError` (see :class:`PendingTypeScript`)."""
-    return PendingTypeScript(sources, cwd, time_limit).finish()
+    order) and the load problems (SL000). ``exclude``: as for :class:`PendingTypeScript`.
+    Raises :class:`SourceError` (see :class:`PendingTypeScript`)."""
+    return PendingTypeScript(sources, cwd, time_limit, exclude).finish()

@@ -1,0 +1,232 @@
+"""What a fresh-user trial of the TypeScript support found on real repositories (issue 16): CommonJS
+projects (most Next.js apps), globs as a diff side, --exclude for globs, the esbuild error detail,
+AI SDK agents, the help text, the directory note and the probe report.
+
+Real Node on the example project's own packages (examples/typescript/node_modules, linked into
+tmp projects), as in tests/test_typescript.py; skipped without Node, a failure under
+SCHEMALINT_REQUIRE_NODE=1.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import TS_EXAMPLE, needs_node, run_cli, run_json
+
+pytestmark = needs_node
+
+TOOLS = """import { tool } from "ai";
+import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+
+export const sum = tool({
+  description: "Add two numbers.",
+  inputSchema: z.object({ a: z.number(), b: z.number() }),
+});
+
+export const table = {
+  search: tool({ description: "Search the docs.", inputSchema: z.object({ q: z.string() }) }),
+};
+
+export function createServer() {
+  const server = new McpServer({ name: "s", version: "1" });
+  server.registerTool("lookup", { description: "Look a word up.", inputSchema: { word: z.string() } },
+    async () => ({ content: [] }));
+  return server;
+}
+"""
+
+
+def _project(root: Path, package: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "package.json").write_text(package + "\n")
+    (root / "node_modules").symlink_to(TS_EXAMPLE / "node_modules", target_is_directory=True)
+    return root
+
+
+@pytest.fixture
+def cjs(tmp_path: Path) -> Path:
+    """A project without "type": "module" (tsx loads its .ts files as CommonJS)."""
+    return _project(tmp_path / "cjs", '{"name": "cjs-project"}')
+
+
+@pytest.fixture
+def esm(tmp_path: Path) -> Path:
+    """A project with "type": "module"."""
+    return _project(tmp_path / "esm", '{"type": "module"}')
+
+
+def _tools(source: str, cwd: Path) -> list[str]:
+    """The tool names ``snapshot SOURCE`` writes (one file per tool), sorted."""
+    out = cwd / ("snaps-" + re.sub(r"[^\w.-]", "-", source))
+    out.mkdir()
+    proc = run_cli("snapshot", source, "--dir", str(out), cwd=cwd)
+    assert proc.returncode == 0, (source, proc.stderr)
+    return sorted(p.stem for p in out.glob("*.json"))
+
+
+# -- 1. CommonJS: named exports reached through `default` (module.exports) --------------------
+
+
+def test_named_dotted_and_factory_exports_of_a_commonjs_module(cjs: Path, esm: Path) -> None:
+    for project in (cjs, esm):  # the same tools whether tsx loads the file as CommonJS or as an ES module
+        (project / "tools.ts").write_text(TOOLS)
+        for source, names in (("tools.ts:sum", ["sum"]), ("tools.ts:table", ["search"]),
+                              ("tools.ts:table.search", ["search"]), ("tools.ts:createServer", ["lookup"]),
+                              ("tools.ts", ["search", "sum"])):
+            assert _tools(source, project) == names, (project.name, source)
+    assert _tools("tools.ts:default.sum", cjs) == ["sum"]  # what worked before still works
+
+
+def test_a_missing_export_lists_the_exports_that_exist(cjs: Path, esm: Path) -> None:
+    for project in (cjs, esm):
+        (project / "tools.ts").write_text(TOOLS)
+        proc = run_cli("check", "tools.ts:summ", cwd=project)
+        assert proc.returncode == 2
+        line = proc.stderr.strip()
+        m = re.fullmatch(r'schemalint: error: tools\.ts:summ: the module has no export "summ" \(its exports: (.*)\)',
+                         line)
+        assert m, line
+        exports = m.group(1).split(", ")
+        assert {"sum", "table", "createServer"} <= set(exports), line
+        assert len(exports) == len(set(exports)), line
+        proc = run_cli("check", "tools.ts:table.find", cwd=project)
+        assert proc.returncode == 2
+        assert proc.stderr.strip() == ('schemalint: error: tools.ts:table.find: the module has no export "table.find": '
+                                       'table has no key "find" (its keys: search)')
+
+
+# -- 6. the esbuild error behind "Transform failed" -----------------------------------------------
+
+
+def test_a_transform_error_keeps_esbuilds_message_file_and_line(cjs: Path) -> None:
+    (cjs / "tla.ts").write_text('import { z } from "zod";\nconst k = await Promise.resolve(1);\n'
+                                "export const A = z.object({ a: z.string() });\n")
+    proc = run_cli("check", "tla.ts", cwd=cjs)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("schemalint: error: tla.ts: cannot import: Error: Transform failed with 1 error: "
+                               "tla.ts:2:"), lines[0]
+    assert "Top-level await" in lines[0] and str(cjs) not in lines[0]
+
+
+# -- 2. a glob as a side of diff ------------------------------------------------------------------
+
+
+def test_a_typescript_glob_is_a_diff_side(esm: Path) -> None:
+    (esm / "tools").mkdir()
+    (esm / "tools" / "a.ts").write_text(TOOLS)
+    (esm / "tools" / "b.ts").write_text(TOOLS.replace("sum", "total").replace("createServer", "makeServer")
+                                        .replace('"lookup"', '"define"').replace("search:", "find:"))
+    proc = run_cli("snapshot", "tools/*.ts", "--dir", "snaps", cwd=esm)
+    assert proc.returncode == 0, proc.stderr
+    for new in ("tools/*.ts", "tools/*.ts:", "tools/**/*.ts"):
+        code, report = run_json("diff", "snaps", new, cwd=esm)
+        assert code == 0, (new, report)
+        assert {t["status"] for t in report["tools"]} == {"identical"}, new
+        assert sorted(t["tool"] for t in report["tools"]) == ["find", "search", "sum", "total"], new
+    code, report = run_json("diff", "tools/a.ts:table", "tools/*.ts:table", "--fail-on", "never", cwd=esm)
+    assert {(t["tool"], t["status"]) for t in report["tools"]} == {("search", "identical"), ("find", "added")}
+    proc = run_cli("diff", "snaps", "nothing/*.ts", cwd=esm)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "schemalint: error: nothing/*.ts: the pattern matches no file"
+
+
+# -- 5. --exclude (and the configuration's exclude) for the modules a glob matches ---------------
+
+
+def test_exclude_leaves_out_modules_a_glob_matches(esm: Path) -> None:
+    (esm / "src" / "tools").mkdir(parents=True)
+    (esm / "src" / "tools" / "a.ts").write_text(TOOLS)
+    boom = 'throw new Error("imported although excluded");\n'
+    (esm / "src" / "index.ts").write_text(boom)
+    (esm / "src" / "tools" / "index.ts").write_text(boom)
+    proc = run_cli("check", "src/**/*.ts", cwd=esm)
+    assert proc.returncode == 2 and "imported although excluded" in proc.stderr
+    for excluded in (["src/index.ts", "src/tools/index.ts"], ["**/index.ts"], ["index.ts"]):
+        args = [a for pattern in excluded for a in ("--exclude", pattern)]
+        code, report = run_json("check", "src/**/*.ts", *args, cwd=esm)
+        assert code == 0, (excluded, report)
+        assert report["summary"]["files"] == 1 and report["summary"]["tools"] == 2, excluded  # no factory is called
+    (esm / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["src/**/*.ts"]\nexclude = ["index.ts"]\n')
+    code, report = run_json("check", cwd=esm)
+    assert code == 0 and report["summary"]["tools"] == 2
+    assert _tools("src/**/*.ts", esm) == ["search", "sum"]  # snapshot: the configured exclude too
+    (esm / ".gitignore").write_text("node_modules\nsnaps-*\n")
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "one"]):
+        subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=esm, check=True,
+                       capture_output=True)
+    code, report = run_json("diff", "--base", "HEAD", cwd=esm)  # both sides, the old one from a worktree
+    assert code == 0 and sorted((t["tool"], t["status"]) for t in report["tools"]) == [
+        ("search", "identical"), ("sum", "identical")], report
+    # Every module excluded: nothing is imported, no tools.
+    code, report = run_json("check", "src/**/index.ts", cwd=esm)
+    assert code == 0 and report["summary"]["tools"] == 0
+
+
+# -- 8. AI SDK agents ----------------------------------------------------------------------------
+
+
+def test_an_ai_sdk_agent_is_read_through_its_tools(esm: Path) -> None:
+    version = json.loads((TS_EXAMPLE / "node_modules" / "ai" / "package.json").read_text())["version"]
+    assert version.startswith("6."), version
+    (esm / "tools.ts").write_text(TOOLS)
+    (esm / "agent.ts").write_text(
+        'import { ToolLoopAgent } from "ai";\nimport { sum, table } from "./tools.ts";\n\n'
+        'export const agent = new ToolLoopAgent({ model: "openai/gpt-4o", tools: { sum, ...table } });\n'
+        "export async function createAgent() {\n  return agent;\n}\n")
+    for source in ("agent.ts:agent", "agent.ts:createAgent", "agent.ts"):
+        assert _tools(source, esm) == ["search", "sum"], source
+
+
+# -- 3. help, 4. the directory note --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["check", "show", "probe", "snapshot", "diff"])
+def test_every_command_help_names_typescript_sources(command: str) -> None:
+    proc = run_cli(command, "--help")
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    assert "file.ts:EXPORT" in text and "tsx" in text and "Node" in text, text
+
+
+def test_a_directory_of_modules_says_how_to_name_them(esm: Path) -> None:
+    (esm / "src").mkdir()
+    (esm / "src" / "server.ts").write_text(TOOLS)
+    (esm / "src" / "types.d.ts").write_text("export type A = string;\n")
+    code, report = run_json("check", "src/", cwd=esm)
+    assert code == 0 and report["summary"]["tools"] == 0
+    assert report["summary"]["notes"] == [
+        "no tool definitions found in src/",
+        "src/ holds 1 TypeScript/JavaScript module(s), which are read only when named (a module is never imported "
+        "implicitly): e.g. schemalint check 'src/**/*.ts' or src/server.ts:EXPORT"]
+    (esm / "src" / "server.ts").unlink()
+    code, report = run_json("check", "src", cwd=esm)
+    assert report["summary"]["notes"] == ["no tool definitions found in src"]  # a declaration file is no module
+
+
+# -- 7. the probe report -------------------------------------------------------------------------
+
+
+def test_probe_text_lines_name_file_line_and_tool(esm: Path) -> None:
+    (esm / "refine.ts").write_text(
+        'import { tool } from "ai";\nimport { z } from "zod";\n\n'
+        "export const updatePlayer = tool({\n  description: \"Update a player.\",\n"
+        "  inputSchema: z.object({ name: z.string(), money: z.number().optional(), jail: z.boolean().optional() })\n"
+        '    .refine((v) => v.money !== undefined || v.jail !== undefined, { message: "money or jail" }),\n});\n')
+    proc = run_cli("probe", "refine.ts", "--max-examples", "0", cwd=esm)
+    assert proc.returncode == 1, proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if "SL107" in line]
+    assert lines == ["refine.ts:4:1: error SL107 probe-refusal [updatePlayer]"], proc.stdout
+    proc = run_cli("probe", "shop_tools:", "--python-path", "examples/pydantic", "--max-examples", "0")
+    lines = [line for line in proc.stdout.splitlines() if "SL107" in line]
+    assert lines and all(re.fullmatch(r"examples/pydantic/shop_tools\.py:\d+:1: error SL107 probe-refusal "
+                                      r"\[\w+\]( at /\S+)?", line) for line in lines), lines
+    assert all("  " not in line and not line.endswith(" ") for line in proc.stdout.splitlines()
+               if "SL107" in line), proc.stdout
