@@ -30,7 +30,14 @@ from schemalint.diff.checks._common import (
 )
 from schemalint.diff.checks.sd401_rug_pull import rug_pull
 from schemalint.diff.classify import classify_schema
-from schemalint.diff.render import SCHEMALINT_KEY, same_rendering, shown_definition
+from schemalint.diff.render import (
+    SCHEMALINT_KEY,
+    rendered_fields,
+    rendered_fields_at,
+    rendered_schema_path,
+    same_rendering,
+    shown_definition,
+)
 from schemalint.diff.result import Change, DiffResult, ToolDiff
 from schemalint.model import Tool, escape_token
 
@@ -78,12 +85,12 @@ def _where(tool: Tool) -> str:
     return f"{tool.origin.file}{line} at {pointer}"
 
 
-def _fields(tool: Tool) -> Mapping[str, Any]:
-    return tool.fields
-
-
 def _field_base(tool: Tool) -> str:
-    return tool.fields_at
+    return rendered_fields_at(tool)
+
+
+def _schema_base(tool: Tool) -> str:
+    return rendered_schema_path(tool) or ""
 
 
 def semantic_view(tool: Tool) -> dict[str, Any]:
@@ -91,9 +98,16 @@ def semantic_view(tool: Tool) -> dict[str, Any]:
 
     ``{"description", "title", "schema", "output", "annotations", "meta"}`` where
     ``meta`` holds every other key of the definition (``strict``, ``_meta``, ``icons`` ...).
+    The keys are those of the rendered definition (:func:`~schemalint.diff.render.shown_definition`),
+    whatever the source (a file, a snapshot, a live server, a Python or TypeScript object), so the
+    input schema is never counted as metadata (:func:`~schemalint.diff.render.rendered_schema_path`).
     """
-    fields = _fields(tool)
-    schema_key = tool.schema_path.rsplit("/", 1)[-1] if tool.schema_path else None
+    shown = shown_definition(tool)
+    shown = shown if isinstance(shown, Mapping) else {}
+    at = rendered_fields_at(tool)
+    fields = rendered_fields(tool)
+    path = rendered_schema_path(tool)
+    schema_key = path.rsplit("/", 1)[-1] if path else None
     skip = {
         "name",
         "description",
@@ -108,11 +122,10 @@ def semantic_view(tool: Tool) -> dict[str, Any]:
     if tool.origin.format == "pydantic":
         skip.add("parameters")  # the rendering's schema key (compared as `schema`)
     meta = {k: v for k, v in fields.items() if k not in skip}
-    if tool.origin.format.startswith("openai"):
+    if tool.origin.format.startswith("openai") or at:
         meta.pop("type", None)
-    raw = tool.raw if isinstance(tool.raw, Mapping) else {}
-    if fields is not raw:
-        meta.update({f"^{k}": v for k, v in raw.items() if k not in ("type", "function")})
+    if at:  # the fields sit inside a wrapper: its other keys are metadata too
+        meta.update({f"^{k}": v for k, v in shown.items() if k not in ("type", "function")})
     return {
         "description": tool.description,
         "title": fields.get("title"),
@@ -360,8 +373,8 @@ def classify_tool(old: Tool, new: Tool) -> list[Change]:
                 old.advertised,
                 new.advertised,
                 tool=name,
-                old_base=old.schema_path or "",
-                new_base=new.schema_path or "",
+                old_base=_schema_base(old),
+                new_base=_schema_base(new),
                 old_file=old.origin.file,
                 new_file=new.origin.file,
             )

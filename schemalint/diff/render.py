@@ -56,6 +56,70 @@ def shown_definition(tool: Tool) -> Any:
     return out
 
 
+SCHEMA_KEYS = ("inputSchema", "parameters", "input_schema", "parametersJsonSchema", "params_json_schema")
+"""Keys a rendered definition holds its input schema under, tried in this order when the loader
+did not record where (:func:`rendered_schema_path`)."""
+
+
+def rendered_schema_path(tool: Tool) -> str | None:
+    """JSON pointer of the input schema inside :func:`shown_definition` (``"/inputSchema"``,
+    ``"/function/parameters"``, ``"/parameters"`` for a tool without ``raw``), or ``None`` when the
+    rendering holds none. Never raises.
+
+    Every diff pointer is relative to the rendered definition, whatever the source: a loader
+    that reads a live MCP server, a Python object or a TypeScript module records no
+    ``schema_path`` (its tool has no file), yet its rendering holds the schema under the same key
+    as a snapshot of it, so both sides of a diff compare the same shape.
+    """
+    raw = tool.raw
+    if not isinstance(raw, Mapping):
+        return "/parameters"
+    if tool.schema_path:
+        return tool.schema_path
+    advertised = tool.advertised
+    if advertised is raw:
+        return ""
+    shown = shown_definition(tool)
+    scopes: list[tuple[str, Mapping[str, Any]]] = [("", shown)]
+    for key in ("function",):  # a wrapped definition ({"type": "function", "function": {...}})
+        inner = shown.get(key)
+        if isinstance(inner, Mapping):
+            scopes.append((f"/{key}", inner))
+    if isinstance(advertised, Mapping | list):
+        for at, scope in scopes:
+            for key, value in scope.items():
+                if value is advertised:
+                    return f"{at}/{_escape(key)}"
+    for at, scope in scopes:
+        for key in SCHEMA_KEYS:
+            if key in scope and scope[key] == advertised:
+                return f"{at}/{key}"
+    return tool.schema_path
+
+
+def rendered_fields_at(tool: Tool) -> str:
+    """Pointer, inside :func:`shown_definition`, of the object holding the tool's own fields
+    (name, description, schema): the parent of :func:`rendered_schema_path` when the schema is
+    found, else :attr:`Tool.fields_at`."""
+    path = rendered_schema_path(tool)
+    if path:
+        return path.rsplit("/", 1)[0]
+    return tool.fields_at
+
+
+def rendered_fields(tool: Tool) -> Mapping[str, Any]:
+    """The object at :func:`rendered_fields_at` in :func:`shown_definition` (``{}`` when absent)."""
+    node: Any = shown_definition(tool)
+    at = rendered_fields_at(tool)
+    for token in at.split("/")[1:] if at else ():
+        node = node.get(token.replace("~1", "/").replace("~0", "~")) if isinstance(node, Mapping) else None
+    return node if isinstance(node, Mapping) else {}
+
+
+def _escape(key: Any) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
 def render_value(value: Any) -> str:
     """``value`` as canonical JSON text: indent 2, source key order, trailing newline.
 

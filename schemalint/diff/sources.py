@@ -36,6 +36,8 @@ from schemalint.loaders.files.sources import (
     is_module_source,
     is_python_source,
     is_typescript_source,
+    missing_source_message,
+    python_file_attr,
     split_typescript_source,
 )
 from schemalint.loaders.git.commands import GitError, cat_files, git, git_root, tree_files, verify_revision
@@ -284,6 +286,8 @@ def load_side(
         return load_worktree([spec])  # one module, or a glob of modules (each with the same :ATTR)
     if split is not None and ":" not in split[0] and any(ch in split[0] for ch in "*?["):
         raise DiffError(f"{spec}: the pattern matches no file")
+    if python_file_attr(spec):  # examples/server.py:mcp, where a Python source is module:attr
+        raise DiffError(missing_source_message(spec))
     if ":" in spec:
         if _is_rev_path(spec):
             rev, _, path = spec.partition(":")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from schemalint.diff.checks import check
 from schemalint.diff.checks._common import same_meaning
+from schemalint.diff.render import rendered_fields_at, rendered_schema_path
 from schemalint.diff.result import Change
 from schemalint.model import Tool
 
@@ -35,7 +36,7 @@ def rug_pull(old: Tool, new: Tool, *, old_label: str, new_label: str, base: str 
         parts.append("output schema")
     if not parts:
         return None
-    pointer = f"{base}/description" if parts[0] == "description" else (new.schema_path or "")
+    pointer = f"{base}/description" if parts[0] == "description" else (rendered_schema_path(new) or "")
     return Change(
         check("rug-pull"),
         new.name,
@@ -72,7 +73,7 @@ def stale_snapshot_pulls(
         if new is None or len(old) != 1:
             continue
         change = rug_pull(old[0], new, old_label=f"the snapshot {filename}", new_label="the sources",
-                          base=new.fields_at)
+                          base=rendered_fields_at(new))
         if change is not None and rule_filter.suppression_for(change) is None:
             out[filename] = change
     return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -199,5 +200,34 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
                     problems.append((match, f"{kind}, not a regular file: skipped by the directory walk or glob "
                                      "(reading it could block or never end)"))
         else:
-            raise SourceError(f"{source}: no such file or directory")
+            raise SourceError(missing_source_message(source))
     return files
+
+
+_PY_FILE_ATTR = re.compile(r"^(?P<path>.+\.pyw?):(?P<attr>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$")
+
+
+def python_file_attr(source: str) -> bool:
+    """Whether ``source`` is an existing Python file's path with an attribute
+    (``examples/mcp_server/server.py:mcp``), which is not how a Python source is written."""
+    m = _PY_FILE_ATTR.match(source)
+    return m is not None and Path(m.group("path")).is_file()
+
+
+def missing_source_message(source: str) -> str:
+    """The error for a source that names nothing to read: ``"SOURCE: no such file or directory"``,
+    or, for a Python file path with an attribute (``examples/mcp_server/server.py:mcp``), how a
+    Python source is written instead (``module:attr``, e.g. ``server:mcp`` with
+    ``--python-path examples/mcp_server``). Never raises."""
+    m = _PY_FILE_ATTR.match(source)
+    if m is None:
+        return f"{source}: no such file or directory"
+    path, attr = Path(m.group("path")), m.group("attr")
+    module = path.name.rsplit(".", 1)[0]
+    folder = path.parent.as_posix()
+    how = (f"a Python source is written module:attr, not as a file path: `{module}:{attr}` with "
+           f"`--python-path {folder}`" if folder not in ("", ".") else
+           f"a Python source is written module:attr, not as a file path: `{module}:{attr}`")
+    if not path.is_file():
+        return f"{source}: no such file or directory ({how})"
+    return f"{source}: {how}"

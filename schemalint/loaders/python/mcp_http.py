@@ -42,12 +42,28 @@ def url_problem(url: str) -> str | None:
         parts.port  # noqa: B018  (raises ValueError for a port that is not a number in range)
     except ValueError as exc:
         return f"not a URL ({exc})"
+    if not parts.scheme or (not parts.netloc and parts.path[:1].isdigit()):
+        # "127.0.0.1:8765" parses as no scheme; "localhost:8765/mcp" as the scheme "localhost"
+        return "only http:// and https:// URLs are read; the URL has no scheme" + _with_scheme(url)
     if parts.scheme.lower() not in SCHEMES:
-        shown = f"{parts.scheme}:" if parts.scheme else "no scheme"
-        return f"only http:// and https:// URLs are read, not {shown}"
+        return f"only http:// and https:// URLs are read, not {parts.scheme}:"
     if not parts.hostname:
         return "the URL names no host"
     return None
+
+
+_HOST_PORT_PATH = re.compile(r"^(?://)?(?P<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?(?P<path>/\S*)?$")
+
+
+def _with_scheme(url: str) -> str:
+    """``"; use http://URL"`` for a ``host[:port][/path]`` written without a scheme, else ``""``."""
+    m = _HOST_PORT_PATH.match(url)
+    if m is None:
+        return ""
+    full = "http:" + url if url.startswith("//") else "http://" + url
+    if m.group("path"):
+        return f"; use {full} (or https://)"
+    return f"; use {full}/... with the server's path (often /mcp), or https://"
 
 
 def shown_url(url: str) -> str:

@@ -87,6 +87,10 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
             where = f" (import roots tried first: {', '.join(python_path)})" if python_path else ""
             extra = install_hint(exc.name or "") if exc.name and exc.name != module else None
             hint = f"; install it with: {extra}" if extra else "; add its folder with --python-path"
+            if module.endswith((".py", ".pyw")) and exc.name == module:  # `server.py:mcp`
+                stem = module.rsplit(".", 1)[0]
+                attr = label.partition(":")[2] or "..."
+                hint = f"; a Python source is written module:attr, without the file suffix: `{stem}:{attr}`"
             raise SourceError(f"{label}: cannot import: ModuleNotFoundError: {exc}{where}{hint}") from None
         except SyntaxError as exc:
             loc = f" ({exc.filename}:{exc.lineno})" if exc.filename else ""

@@ -16,16 +16,40 @@ def mention_diagnostics(rule: Rule, tool: Tool, ctx: Context, *, removed: bool) 
     for f in analyse(tool, ctx):
         if (f.removed_in is not None) is not removed:
             continue
-        msg, hint = finding_message(f, removed=removed)
         parent = f.site.instance_parent
+        policy = None if removed else runtime_extra_policy(tool, parent, f.mention.token)
+        msg, hint = finding_message(f, removed=removed, runtime=policy)
         yield rule.diag(
             tool, None, msg, hint=hint, severity=f.severity, file_pointer=f.site.file_pointer,
             instance_path=None if parent is None else f"{parent}/{escape_token(f.mention.token)}",
         )
 
 
-def finding_message(f: Finding, *, removed: bool) -> tuple[str, str]:
-    """(message, hint) for one finding; shared by SL201 and SL202."""
+def runtime_extra_policy(tool: Tool, parent: str | None, key: str) -> str | None:
+    """What the tool's runtime does with the undeclared key ``key`` sent in the object at instance
+    path ``parent``: ``"refuses"`` (its input schema closes that object: pydantic
+    ``extra="forbid"``, zod ``.strict()``), ``"admits"`` (it accepts the call and drops or ignores the
+    key: zod's default strip, pydantic's default ``extra="ignore"``), or ``None`` when that is not
+    known (no runtime contract, no runtime object at ``parent``, or union branches that disagree).
+    Never raises."""
+    runtime = tool.runtime
+    if runtime is None or runtime.input is None or parent is None:
+        return None
+    from schemalint.rules.contract._common import object_pairs
+
+    answers = {rt.admits_extra(key) for _s, ipath, _adv, rt in object_pairs(tool) if ipath == parent}
+    if answers == {False}:
+        return "refuses"
+    if answers == {True}:
+        return "admits"
+    return None
+
+
+def finding_message(f: Finding, *, removed: bool, runtime: str | None = None) -> tuple[str, str]:
+    """(message, hint) for one finding; shared by SL201 and SL202. ``runtime``: what the tool's
+    runtime does with the undeclared key (:func:`runtime_extra_policy`; ``None``: not known).
+    The message says only what is known: refused where something is known to refuse the key,
+    accepted and dropped where the runtime is known to accept it (rules/SL201-*.md)."""
     tok = f.mention.token
     where = f.site.where
     if removed:
@@ -43,7 +67,19 @@ def finding_message(f: Finding, *, removed: bool) -> tuple[str, str]:
                 "top level of the arguments")
     else:
         head = f"{where} presents `{tok}` as a parameter, but the schema at that level declares no `{tok}`"
-    if f.severity is Severity.ERROR:
+    if runtime == "refuses":
+        head += ("; the tool's runtime refuses undeclared keys there, so a call that follows the description "
+                 "is refused, often with a message that names no key")
+    elif runtime == "admits" and f.severity is Severity.ERROR:
+        head += (
+            "; the advertised object is closed (additionalProperties: false or strict mode), so a client or "
+            "provider that checks the call against it refuses it, while the tool's own runtime accepts it and "
+            f"silently drops `{tok}`"
+        )
+    elif runtime == "admits":
+        head += (f"; the schema admits other keys and the tool's runtime accepts such a call, so the value of "
+                 f"`{tok}` is silently dropped or ignored")
+    elif f.severity is Severity.ERROR:
         head += (
             "; the object is closed (additionalProperties: false or strict mode), so a call that follows "
             "the description is refused, often with a message that names no key"

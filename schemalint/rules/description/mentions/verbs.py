@@ -9,6 +9,7 @@ from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import (
     _FILLER,
     _OTHER_THING,
+    _PARAM_NOUN,
     _RE_CONJ,
     _RE_FILLER,
     _RE_NOUN_AFTER,
@@ -19,6 +20,13 @@ from schemalint.rules.description.mentions.patterns import (
     _lazy,
 )
 from schemalint.rules.description.mentions.text import _STOP, _imperative, _is_identifier_like, _value_shaped
+
+_RE_HEAD_NOUN = _lazy(
+    rf"\s+(?:{_PARAM_NOUN}|ids?|names?|values?|text|string|number)"
+    r"(?:\s+of\s+(?:the|a|an|this|that|its|your|each)\s+[A-Za-z]+)?(?=[\s,])"
+)
+"""What may follow a quoted verb object before the next one: a head noun, optionally with a short
+"of the <noun>" ("pass the `artifact` id of the answer and a short `name`")."""
 
 _RE_PLAIN_END = _lazy(r"\s*(?:$|[.,;:)!?]|(?:for|to|and|or|when|if|so|that|which|with|in|on)\b)")
 
@@ -57,10 +65,17 @@ def _objects(clean: str, m: re.Match[str], property_level: bool, found: Found) -
             return
         i = t.end()
         first = False
+        if t.group(1):  # a quoted name may carry a head noun: "the `artifact` id (of the answer) and ..."
+            tail = _RE_HEAD_NOUN.match(clean, i)
+            if tail and _RE_CONJ.match(clean, tail.end()):
+                i = tail.end()
         j = _RE_CONJ.match(clean, i)
         if not j:
             return
         i = j.end()
+        while i > j.start() and clean[i - 1].isspace():  # the filler words start after a space
+            i -= 1
+        i, words_seen = _skip_filler(clean, i)  # "... and a short `query_text`"
 
 
 def _object(
