@@ -10,12 +10,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from schemalint.api import load
+from schemalint.api import check, load
 from schemalint.model import Severity
 from schemalint.traffic.records import Conversation
 from schemalint.traffic.replay import replay
 from schemalint.traffic.stream import read_file
-from tests.conftest import run_cli
+from tests.conftest import REPOS, needs_repos, run_cli
 
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city.",
            "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
@@ -136,8 +136,6 @@ def test_provider_errors_on_an_accepted_request_become_info_in_replay_only(tmp_p
     assert [d.severity for d in mixed.diagnostics if d.code == "SL307"] == [Severity.ERROR]
     # check on the same tools is unchanged
     (tmp_path / "tools.json").write_text(json.dumps([STRICT_OPEN]))
-    from schemalint.api import check
-
     checked = check([str(tmp_path / "tools.json")])
     assert [d.severity for d in checked.diagnostics if d.code == "SL307"] == [Severity.ERROR]
 
@@ -166,3 +164,19 @@ def test_odd_har_entries_are_skipped_without_an_error(tmp_path: Path) -> None:
     path = _har(tmp_path, bad, {"request": None}, "oops")
     report = replay([path])
     assert report.diagnostics == [] and "no traffic found" in report.notes[0]
+
+
+@needs_repos
+def test_recorded_outcomes_in_real_vcr_cassettes() -> None:
+    cassettes = REPOS / "pydantic__pydantic-ai" / "tests" / "models" / "cassettes"
+    openrouter = cassettes / "test_openrouter" / "test_openrouter_google_nested_schema.yaml"
+    refused = cassettes / "test_deepseek_responses" / "test_deepseek_responses_rejects_interleaved_function_calls.yaml"
+    report = replay([str(openrouter), str(refused)])
+    strict = [d for d in report.diagnostics if d.code == "SL307"]
+    assert strict and all(d.severity is Severity.INFO and "recorded response was accepted" in d.message
+                          for d in strict)  # OpenRouter answered 200 to what OpenAI strict refuses
+    (no_tools,) = [d for d in report.diagnostics if d.code == "SL401"]
+    assert no_tools.file == str(refused)
+    assert no_tools.message.endswith("the recorded response shows the provider refused it (HTTP 400)")
+    checked = [d.severity for d in check([str(openrouter)]).diagnostics if d.code == "SL307"]
+    assert checked == [Severity.ERROR] * len(strict)  # check reads no outcome: unchanged

@@ -235,8 +235,8 @@ def _har_text(holder: Any, pointer: str) -> tuple[Any, str]:
         for row in text.splitlines():  # an MCP Streamable HTTP answer sent as server-sent events
             if row.startswith("data:") and row[5:].lstrip().startswith("{"):
                 decoded = _body(row[5:].strip())
-                if isinstance(decoded, Mapping):
-                    return decoded, f"{pointer}/text"
+                if isinstance(decoded, Mapping) and jsonrpc_message(decoded) is not None:
+                    return decoded, f"{pointer}/text"  # a model's stream of chunks is not reassembled
         return None, pointer
     return _body(text), f"{pointer}/text"
 
