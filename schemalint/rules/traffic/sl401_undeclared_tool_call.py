@@ -5,7 +5,10 @@ sub-request forwarded ``tool_use``/``tool_result`` blocks and declared zero tool
 naming a tool that is not among the request's ``tools`` (or the MCP server's ``tools/list``
 answer). Records that do not say which tools they declare (a bare transcript, a response) are not
 judged, nor requests that also declare a provider's built-in tools (tool search, memory, Gemini
-``googleSearch``), which may answer calls under names of their own. Source: incident 3 in
+``googleSearch``), which may answer calls under names of their own. The message tells a call in
+the request's history from one in the model's recorded answer (turns after
+:attr:`Conversation.request_turns`) and names a refusal the response records
+(:attr:`Conversation.refusal`). Source: incident 3 in
 ``context/incidents.md``; Anthropic "Tool use" and OpenAI function calling guides (a call names a
 tool of the request).
 """
