@@ -113,6 +113,12 @@ class Conversation:
     partial: bool = False
     """The record holds only part of its history (a Responses request with
     ``previous_response_id``): a result whose call is not in it is not an orphan."""
+    refusal: str | None = None
+    """The provider's refusal the recorded response shows (``HTTP 400``, Gemini
+    ``finishReason UNEXPECTED_TOOL_CALL``, an ``error`` message), else ``None``."""
+    accepted: bool = False
+    """The recorded response shows the provider accepted the request (HTTP 2xx, or a normal
+    completion when no status was recorded, and no refusal)."""
 
     def calls(self) -> list[Call]:
         """Every call, in order."""

@@ -67,6 +67,8 @@ class _Run:
         self.unmerged: Counter[tuple[str, str]] = Counter()
         self.dropped: Counter[str] = Counter()
         self.lists: set[str] = set()
+        self.list_diags: dict[str, tuple[int, int]] = {}
+        self.list_refused: set[str] = set()
         self.lists_skipped = 0
         self.tools = 0
         self.tools_by_format: Counter[str] = Counter()
@@ -75,11 +77,15 @@ class _Run:
         self.results = 0
         self.by_format: Counter[str] = Counter()
 
-    def lint_declared(self, tools: Sequence[Tool]) -> None:
-        """Lint a list of declared tools with the check rules, once per distinct list."""
+    def lint_declared(self, tools: Sequence[Tool], accepted: bool = False) -> None:
+        """Lint a list of declared tools with the check rules, once per distinct list.
+        ``accepted``: the recorded response of this request shows the provider accepted it (see
+        :meth:`finish`)."""
         if not tools:
             return
         sig = _signature(tools)
+        if not accepted:
+            self.list_refused.add(sig)
         if sig in self.lists:
             return
         if len(self.lists) >= MAX_TOOL_LISTS:
@@ -97,7 +103,9 @@ class _Run:
                       catalog=list(tools), options=self.cfg.options, run=self.run)
         with running(self.run):
             active = rules_for_run(self.enabled, tools, ctx)
+            start = len(self.raw)
             self.raw.extend(run_rules(active, tools, ctx))
+            self.list_diags[sig] = (start, len(self.raw))
 
     def conversation(self, conv: Any) -> None:
         """Run the traffic rules on one conversation."""
@@ -110,7 +118,7 @@ class _Run:
                 if call.name is not None:
                     self.ctx.calls_by_tool[call.name] = self.ctx.calls_by_tool.get(call.name, 0) + 1
         if conv.declared:
-            self.lint_declared(conv.declared)
+            self.lint_declared(conv.declared, accepted=conv.accepted)
         self.ctx.new_conversation()
         for rule in self.rules:
             try:
@@ -136,7 +144,21 @@ class _Run:
             entry[1] += 1
 
     def finish(self) -> list[Diagnostic]:
+        """The diagnostics of the run. A provider rule's error (SL3xx: "the provider refuses
+        this") on a tool list that every recording of it shows accepted (HTTP 2xx, a normal
+        completion) is contradicted by the traffic: it becomes an info that says so."""
+        from dataclasses import replace
+
         out = list(self.raw)
+        for sig, (start, end) in self.list_diags.items():
+            if sig in self.list_refused:
+                continue
+            for i in range(start, end):
+                d = out[i]
+                if d.code.startswith("SL3") and d.severity is Severity.ERROR:
+                    out[i] = replace(d, severity=Severity.INFO, message=f"{d.message}; the recorded response was "
+                                     "accepted (HTTP 2xx or a normal completion), so the host this request was sent "
+                                     "to did not refuse it")
         for d, count, rule in self.merged.values():
             final = rule.counted(d, count, self.ctx)
             if final is not None:
@@ -253,7 +275,7 @@ def replay(
         for tool in load(tools, exclude=exclude, python_path=python_path).tools:
             project.setdefault(tool.name, tool)
     walk_problems: list[tuple[str, str]] = []
-    paths = expand_sources(logs, exclude, walk_problems)
+    paths = expand_sources(logs, exclude, walk_problems, extra_suffixes=(".har",))
     traffic_rules: list[Any] = [rule_instance(e) for e in CATALOG if e.traffic and e.code in rule_filter.enabled]
     run = _Run(cfg, rule_filter.enabled, traffic_rules, project, targets, dialect)
     for where, message in walk_problems:

@@ -149,18 +149,134 @@ def _response(body: Mapping[str, Any], base: str) -> tuple[str, list[Turn]] | No
     return None
 
 
-def _pair(request: Any, response: Any, file: str, line: int | None, base: str) -> Conversation | None:
-    req, rptr = _unwrap(request, base + "/request")
-    res, sptr = _unwrap(response, base + "/response")
+REFUSAL_FINISH_REASONS = frozenset({"UNEXPECTED_TOOL_CALL", "MALFORMED_FUNCTION_CALL"})
+"""Gemini ``finishReason`` values that record the provider refusing the model's call (Gemini API
+reference, ``FinishReason``)."""
+
+
+def _status(response: Any) -> int | None:
+    """The HTTP status a recorded response holds (HAR ``status``, VCR ``status.code``,
+    ``status_code``), else ``None``."""
+    if not isinstance(response, Mapping):
+        return None
+    for key in ("status", "status_code"):
+        value = response.get(key)
+        if isinstance(value, Mapping):
+            value = value.get("code")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def _refusal(body: Any) -> str | None:
+    """The provider's recorded refusal in a response body: a Gemini ``finishReason`` of
+    :data:`REFUSAL_FINISH_REASONS`, or an ``error`` object's message."""
+    if not isinstance(body, Mapping):
+        return None
+    cands = body.get("candidates")
+    if isinstance(cands, list) and cands and isinstance(cands[0], Mapping):
+        reason = cands[0].get("finishReason")
+        if isinstance(reason, str) and reason in REFUSAL_FINISH_REASONS:
+            return f"finishReason {reason}"
+    error = body.get("error")
+    if isinstance(error, Mapping) and isinstance(error.get("message"), str):
+        return f"error: {error['message'][:200]}"
+    return None
+
+
+def _pair(request: Any, response: Any, file: str, line: int | None, base: str,
+          rptr: str | None = None, sptr: str | None = None) -> Conversation | None:
+    """The conversation of a recorded request and its response. ``rptr``/``sptr``: the pointers of
+    bodies already decoded (a HAR entry's texts); else the bodies are unwrapped from ``request``
+    and ``response`` (``body``, ``parsed_body`` ...)."""
+    status = _status(response)
+    if rptr is None:
+        req, rptr = _unwrap(request, base + "/request")
+    else:
+        req = request
+    if sptr is None:
+        res, sptr = _unwrap(response, base + "/response")
+    else:
+        res = response
     conv = _request(req, file, line, rptr) if isinstance(req, Mapping) else None
     answer = _response(res, sptr) if isinstance(res, Mapping) else None
+    refusal = _refusal(res)
+    if status is not None and status >= 400 and refusal is None:
+        refusal = f"HTTP {status}"
+    accepted = refusal is None and (200 <= status < 300 if status is not None else answer is not None)
     if conv is None:
         if answer is None:
             return None
-        return Conversation(file, line, base, answer[0], answer[1])
+        return Conversation(file, line, base, answer[0], answer[1], refusal=refusal)
     if answer is not None:
         conv.turns.extend(answer[1])
+    conv.refusal = refusal
+    conv.accepted = accepted and (answer is not None or status is not None)
     return conv
+
+
+def _har_text(holder: Any, pointer: str) -> tuple[Any, str]:
+    """The JSON body a HAR ``postData`` / ``content`` object records in ``text`` (base64-decoded
+    when ``encoding`` says so), and its pointer; ``(None, pointer)`` when there is none."""
+    if not isinstance(holder, Mapping) or not isinstance(holder.get("text"), str):
+        return None, pointer
+    text = holder["text"]
+    if holder.get("encoding") == "base64":
+        import base64
+        import binascii
+
+        if len(text) > MAX_BODY_STRING * 4 // 3 + 4:
+            return None, pointer
+        try:
+            text = base64.b64decode(text, validate=False).decode("utf-8", errors="replace")
+        except (binascii.Error, ValueError):
+            return None, pointer
+    if "event-stream" in str(holder.get("mimeType", "")) and not text.lstrip().startswith("{"):
+        for row in text.splitlines():  # an MCP Streamable HTTP answer sent as server-sent events
+            if row.startswith("data:") and row[5:].lstrip().startswith("{"):
+                decoded = _body(row[5:].strip())
+                if isinstance(decoded, Mapping) and jsonrpc_message(decoded) is not None:
+                    return decoded, f"{pointer}/text"  # a model's stream of chunks is not reassembled
+        return None, pointer
+    return _body(text), f"{pointer}/text"
+
+
+def is_har(value: Any) -> bool:
+    """True for an HTTP Archive (HAR 1.2: ``{"log": {"entries": [...]}}``)."""
+    log = value.get("log") if isinstance(value, Mapping) else None
+    return isinstance(log, Mapping) and isinstance(log.get("entries"), list)
+
+
+def har_records(value: Mapping[str, Any], file: str) -> Iterator[Conversation]:
+    """The conversations of a HAR 1.2 archive: per entry, the request body
+    (``request.postData.text``) and the response body (``response.content.text``, also base64) read
+    as a recorded request/response pair; pointers run through the text, e.g.
+    ``/log/entries/3/request/postData/text/messages/1`` (located at the line of that text)."""
+    session = Session(file)  # MCP over HTTP: the JSON-RPC messages of all entries are one session
+    for i, entry in enumerate(value["log"]["entries"]):
+        if not isinstance(entry, Mapping):
+            continue
+        base = f"/log/entries/{i}"
+        request, response = entry.get("request"), entry.get("response")
+        req, rptr = _har_text(request.get("postData") if isinstance(request, Mapping) else None,
+                              f"{base}/request/postData")
+        res, sptr = _har_text(response.get("content") if isinstance(response, Mapping) else None,
+                              f"{base}/response/content")
+        rpcs = [(jsonrpc_message(body), ptr) for body, ptr in ((req, rptr), (res, sptr)) if isinstance(body, Mapping)]
+        if any(rpc is not None for rpc, _ in rpcs):
+            for rpc, ptr in rpcs:
+                if rpc is not None:
+                    yield from session.feed(rpc[0], None, ptr + rpc[1])
+            continue
+        status = _status(response)
+        conv = _pair(req, res, file, None, base, rptr=rptr, sptr=sptr)
+        if conv is not None:
+            if status is not None:
+                if status >= 400 and conv.refusal is None:
+                    conv.refusal = f"HTTP {status}"
+                conv.accepted = conv.refusal is None and 200 <= status < 300 and conv.request_turns is not None
+            yield conv
+    yield from session.finish()
 
 
 def records_in(value: Any, file: str, line: int | None = None, base: str = "") -> Iterator[Conversation]:
@@ -311,6 +427,9 @@ def read_file(path: str, progress: Callable[[int], None] | None = None) -> Itera
                 yield from state.session.feed(found[0], None, f"/{i}{found[1]}" if isinstance(value, list)
                                               else found[1])
         yield from state.finish()
+        return
+    if is_har(value):
+        yield from har_records(value, path)
         return
     yield from records_in(value, path)
 

@@ -125,7 +125,8 @@ def _excluded(path: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def _walk_dir(root: str, problems: list[tuple[str, str]] | None = None) -> Iterable[str]:
+def _walk_dir(root: str, problems: list[tuple[str, str]] | None = None,
+              suffixes: tuple[str, ...] = TOOL_FILE_SUFFIXES) -> Iterable[str]:
     """Tool files under ``root``, in a stable order.
 
     Appends ``(path, message)`` to ``problems`` (when given; the caller reports it as a warning)
@@ -141,7 +142,7 @@ def _walk_dir(root: str, problems: list[tuple[str, str]] | None = None) -> Itera
     for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
         for filename in sorted(filenames):
-            if filename.lower().endswith(TOOL_FILE_SUFFIXES):
+            if filename.lower().endswith(suffixes):
                 path = os.path.join(dirpath, filename)
                 try:
                     kind = special_kind(os.stat(path).st_mode)
@@ -155,8 +156,11 @@ def _walk_dir(root: str, problems: list[tuple[str, str]] | None = None) -> Itera
 
 
 def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
-                   problems: list[tuple[str, str]] | None = None) -> list[str]:
+                   problems: list[tuple[str, str]] | None = None,
+                   extra_suffixes: tuple[str, ...] = ()) -> list[str]:
     """Return the tool files named by ``sources``, de-duplicated, in a stable order.
+
+    ``extra_suffixes``: more suffixes a directory walk takes (``replay`` adds ``.har``).
 
     A file is taken whatever its suffix; a directory contributes its ``.json``,
     ``.snap``, ``.jsonl``, ``.ndjson``, ``.yaml`` and ``.yml`` files (recursively,
@@ -181,7 +185,7 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
 
     for source in sources:
         if os.path.isdir(source):
-            for path in _walk_dir(source, problems):
+            for path in _walk_dir(source, problems, TOOL_FILE_SUFFIXES + extra_suffixes):
                 add(path)
         elif os.path.exists(source):
             add(source)
@@ -191,7 +195,7 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
                 raise SourceError(f"{source}: the pattern matches no file")
             for match in matches:
                 if os.path.isdir(match):
-                    for path in _walk_dir(match, problems):
+                    for path in _walk_dir(match, problems, TOOL_FILE_SUFFIXES + extra_suffixes):
                         add(path)
                 elif Path(match).is_file():
                     add(match)
