@@ -221,6 +221,8 @@ class SnapshotRun:
     report: WriteReport | None = None
     problems: list[Problem] = field(default_factory=list)
     pulls: dict[str, Change] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """What the run left out and why (a source inside the snapshot directory, with ``check``)."""
 
 
 def snapshot_directory(cfg: Config, given: Path | None) -> Path:
@@ -255,7 +257,13 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
 
     if directory.exists() and not directory.is_dir():
         raise DiffError(f"{directory} exists and is not a directory; choose another --dir")
-    _refuse_sources_inside(sources, directory)
+    notes: list[str] = []
+    if check:  # writes nothing: a source inside the directory is its snapshots, not read twice
+        sources, left_out = _sources_outside(sources, directory)
+        notes += [f"{s}: left out: it is inside the snapshot directory {directory}, whose snapshots "
+                  "are what is compared, not a source of tools" for s in left_out]
+    else:
+        _refuse_sources_inside(sources, directory)
     tools = load_worktree(list(sources), exclude=[*cfg.exclude, *exclude],
                           python_path=cfg.import_roots(list(python_path)))
     tools = _drop_own_snapshots(tools, directory)
@@ -265,14 +273,14 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
         labels += [*(f"mcp-stdio {c!r}" for c in mcp_stdio), *(f"mcp-url {_shown_url(u)!r}" for u in mcp_url)]
     plan = plan_snapshots(tools, ", ".join(labels))
     if not check:
-        return SnapshotRun(directory, plan, report=write_snapshots(plan, directory))
+        return SnapshotRun(directory, plan, report=write_snapshots(plan, directory), notes=notes)
     from schemalint.diff.checks.sd401_rug_pull import stale_snapshot_pulls
     from schemalint.diff.selection import diff_filter
 
     problems = check_snapshots(plan, directory)
     stale = [(p.filename, p.tool) for p in problems if p.kind == "stale" and p.tool]
     pulls = stale_snapshot_pulls(stale, directory, tools, diff_filter(cfg))  # SD401 when selected
-    return SnapshotRun(directory, plan, problems=problems, pulls=pulls)
+    return SnapshotRun(directory, plan, problems=problems, pulls=pulls, notes=notes)
 
 
 def _server_tools(mcp_stdio: Sequence[str], mcp_url: Sequence[str], headers: Mapping[str, str] | None,
@@ -293,20 +301,34 @@ def _shown_url(url: str) -> str:
     return shown_url(url)
 
 
-def _refuse_sources_inside(sources: Sequence[str], directory: Path) -> None:
-    """:class:`DiffError` when a path source is ``directory`` or lies inside it (``snapshot tools
-    --dir tools``): snapshots would overwrite or remove the source files."""
-    from schemalint.diff.compare import DiffError
+def _sources_outside(sources: Sequence[str], directory: Path) -> tuple[list[str], list[str]]:
+    """``sources`` split into those outside ``directory`` and the path sources that are
+    ``directory`` or lie inside it (``module:attr`` sources and missing paths count as outside)."""
     from schemalint.loaders.files.sources import is_python_source
     from schemalint.safe_write import is_within, resolved
 
     target = resolved(directory)
+    kept: list[str] = []
+    inside: list[str] = []
     for source in sources:
-        if is_python_source(source) or not os.path.lexists(source):
-            continue
-        if is_within(resolved(source), target):
-            raise DiffError(f"--dir {directory} holds the source {source}; snapshots need a directory of "
-                            "their own (e.g. --dir tool-snapshots)")
+        if is_python_source(source) or not os.path.lexists(source) or not is_within(resolved(source), target):
+            kept.append(source)
+        else:
+            inside.append(source)
+    return kept, inside
+
+
+def _refuse_sources_inside(sources: Sequence[str], directory: Path) -> None:
+    """:class:`DiffError` when a path source is ``directory`` or lies inside it (``snapshot tools
+    --dir tools``): snapshots would overwrite or remove the source files. The suggested directory
+    is never ``directory`` itself."""
+    from schemalint.diff.compare import DiffError
+
+    inside = _sources_outside(sources, directory)[1]
+    if inside:
+        other = "snapshots" if directory.name == "tool-snapshots" else "tool-snapshots"
+        raise DiffError(f"--dir {directory} holds the source {inside[0]}; snapshots need a directory of "
+                        f"their own (e.g. --dir {other}), or take {inside[0]} out of the sources")
 
 
 def _drop_own_snapshots(tools: list[Tool], directory: Path) -> list[Tool]:

@@ -142,7 +142,11 @@ def test_stdio_server_points_at_its_script_and_else_at_the_configuration(tmp_pat
     proc = run_cli("check", "--mcp-stdio", f"{sys.executable} srv.py", "--format", "json", cwd=tmp_path)
     [d] = json.loads(proc.stdout)["diagnostics"]
     assert (d["path"], d["line"]) == ("srv.py", _def_line(tmp_path / "srv.py", "m_lookup"))
-    # run as a module: no file in the command; the configuration's `sources` line is the location
+    # run as a module: the module's file, found without importing it
+    module = run_cli("check", "--mcp-stdio", f"{sys.executable} -m srv", "--format", "json", cwd=tmp_path)
+    [d] = json.loads(module.stdout)["diagnostics"]
+    assert (d["path"], d["line"]) == ("srv.py", _def_line(tmp_path / "srv.py", "m_lookup"))
+    # no file in the command; the configuration's `sources` line is the location
     (tmp_path / "pyproject.toml").write_text(textwrap.dedent("""\
         [project]
         name = "x"
@@ -150,8 +154,8 @@ def test_stdio_server_points_at_its_script_and_else_at_the_configuration(tmp_pat
         [tool.schemalint]
         sources = []
         """))
-    results = _results(run_cli("check", "--mcp-stdio", f"{sys.executable} -m srv", "--format", "sarif",
-                               cwd=tmp_path))
+    command = f"{sys.executable} -c \"import runpy; runpy.run_path('srv.py', run_name='__main__')\""
+    results = _results(run_cli("check", "--mcp-stdio", command, "--format", "sarif", cwd=tmp_path))
     [r] = results
     location = r["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "pyproject.toml"

@@ -110,6 +110,17 @@ def diff(
     # only OLD named and no server on the command line: NEW is the configured servers
     configured = not (mcp_stdio or mcp_url) and base is None and len(paths or []) == 1
     servers = mcp_servers(mcp_stdio, mcp_url, mcp_header, cfg, configured=configured)
+    if base is not None and not paths and not (mcp_stdio or mcp_url) and (cfg.mcp_stdio or cfg.mcp_url):
+        from schemalint.config import resolve_sources
+
+        if not resolve_sources(cfg):  # only servers configured: the pre-commit hook must not block
+            sys.stdout.write(
+                f"nothing to diff against {base}: `diff --base` compares files and Python modules "
+                "(`sources`), and none are configured; the configured MCP servers are covered by "
+                "`schemalint snapshot --check` (the schemalint-snapshot hook)\n"
+            )
+            finish(EXIT_OK)
+            return
     try:
         result = diff_tools(paths or [], cfg=cfg, base=base, exclude=exclude or [],
                             python_path=python_path or [], select=split_csv(select) or None,

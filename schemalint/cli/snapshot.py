@@ -83,6 +83,8 @@ def snapshot(
     except DiffError as exc:
         raise fail(str(exc)) from None
     out = sys.stdout
+    for note in run.notes:
+        sys.stderr.write(f"schemalint: note: {note}\n")
     if check:
         for p in run.problems:
             if p.filename in run.pulls:
@@ -113,7 +115,37 @@ def snapshot(
         f"{directory}: {len(report.written)} written, {len(report.unchanged)} unchanged, "
         f"{len(report.removed)} removed ({len(run.plan)} tools)\n"
     )
+    ignored = ignored_by_git([directory / f for f in sorted(run.plan)])
+    if ignored is not None:
+        sys.stderr.write(f"schemalint: warning: {ignored}\n")
     for filename in report.kept:
         out.write(f"{directory / filename}: kept: a snapshot of a tool that no longer exists, written "
                   "before schemalint recorded its snapshots; delete it if it is yours to delete\n")
     finish(EXIT_OK)
+
+
+def ignored_by_git(paths: list[Path]) -> str | None:
+    """When ``paths`` lie in a git work tree and git ignores some of them: how many and the
+    pattern that ignores the first (``git check-ignore -v --stdin``, one call); else ``None``
+    (no git, not a work tree, nothing ignored)."""
+    import subprocess
+
+    if not paths:
+        return None
+    cwd = paths[0].parent
+    try:
+        done = subprocess.run(["git", "check-ignore", "-v", "--stdin"], cwd=cwd, capture_output=True, text=True,
+                              input="".join(f"{p.resolve()}\n" for p in paths), timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:  # 1: nothing ignored; 128: not a work tree
+        return None
+    lines = [line for line in done.stdout.splitlines() if "\t" in line]
+    if not lines:
+        return None
+    import re
+
+    m = re.match(r"(.*):(\d+):(.*)\t", lines[0])  # "<source>:<line>:<pattern>\t<path>"
+    rule = f"{m.group(1)}:{m.group(2)}: {m.group(3)}" if m else lines[0].partition("\t")[0]
+    return (f"{len(lines)} of the {len(paths)} snapshot(s) in {paths[0].parent} are ignored by git ({rule}); "
+            "`git add` skips them silently: change that rule or add them with `git add -f`")

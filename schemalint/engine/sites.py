@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import sys
 from collections.abc import Container, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -62,9 +63,42 @@ def config_site(cfg: Config | None) -> tuple[str, int] | None:
     return relative_file(str(path)), line
 
 
+def module_file(module: str) -> str | None:
+    """The file of the dotted ``module`` (``pkg.server`` -> ``.../pkg/server.py``), found on the
+    working directory, ``$PYTHONPATH`` and ``sys.path`` without importing it or its packages
+    (``importlib.util.find_spec`` of a submodule imports the parents); ``None`` when not found."""
+    import importlib.machinery
+
+    roots = [os.getcwd(), *[p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p], *sys.path]
+    head, *rest = module.split(".")
+    try:
+        spec = importlib.machinery.PathFinder.find_spec(head, [r for r in roots if isinstance(r, str)])
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if not rest:
+        return spec.origin if spec.origin and os.path.isfile(spec.origin) else None
+    folders = list(spec.submodule_search_locations or [])
+    for i, part in enumerate(rest):
+        last = i == len(rest) - 1
+        nxt: list[str] = []
+        for folder in folders:
+            package = os.path.join(folder, part)
+            if last and os.path.isfile(package + ".py"):
+                return package + ".py"
+            if os.path.isdir(package):
+                if last and os.path.isfile(os.path.join(package, "__main__.py")):
+                    return os.path.join(package, "__main__.py")  # what `python -m package` runs
+                nxt.append(package)
+        folders = nxt
+    return None
+
+
 def command_site(label: str, tool: str | None) -> tuple[str, int] | None:
-    """For ``mcp-stdio:COMMAND``: the first word of COMMAND that is an existing file under the
-    working directory, at the ``def``/``class`` of ``tool`` when it is a Python file, else line 1."""
+    """For ``mcp-stdio:COMMAND``: the file of ``-m MODULE`` (:func:`module_file`), else the first
+    word of COMMAND that is an existing file under the working directory, at the ``def``/``class``
+    of ``tool`` when it is a Python file, else line 1."""
     if not label.startswith("mcp-stdio:"):
         return None
     try:
@@ -73,7 +107,9 @@ def command_site(label: str, tool: str | None) -> tuple[str, int] | None:
         return None
     from schemalint.loaders.python.framework_common import def_line, relative_file
 
-    for word in words[1:] if len(words) > 1 else words:
+    module = words[words.index("-m") + 1] if "-m" in words[:-1] else None
+    found = module_file(module) if module else None
+    for word in [found] if found else words[1:] if len(words) > 1 else words:
         if not os.path.isfile(word):
             continue
         rel = relative_file(word)

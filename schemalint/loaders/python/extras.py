@@ -34,6 +34,19 @@ def install_hint(module: str) -> str | None:
     return f"pip install 'schemalint[{extra}]'" if extra else None
 
 
+IN_PRE_COMMIT = ("inside pre-commit's own environment, which has neither your project nor its "
+                 "dependencies: run this hook as a `repo: local` hook with `language: system` in your "
+                 "project's environment (docs/ci.md, \"pre-commit\")")
+"""What to do instead of installing into pre-commit's isolated hook environment."""
+
+
+def in_pre_commit() -> bool:
+    """Whether schemalint runs as a pre-commit hook (pre-commit sets ``PRE_COMMIT=1`` for hooks)."""
+    import os
+
+    return os.environ.get("PRE_COMMIT") == "1"
+
+
 def require(module: str, feature: str) -> ModuleType:
     """Import ``module`` or raise :class:`MissingExtraError`.
 
@@ -45,7 +58,8 @@ def require(module: str, feature: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as exc:
         hint = install_hint(module) or f"pip install {module.split('.')[0]}"
+        todo = IN_PRE_COMMIT if in_pre_commit() else f"install it with: {hint}"
         raise MissingExtraError(
             f"{feature} needs the optional dependency {module.split('.')[0]!r}, which is not "
-            f"installed ({exc}); install it with: {hint}"
+            f"installed ({exc}); {todo}"
         ) from None

@@ -86,7 +86,13 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
 
             where = f" (import roots tried first: {', '.join(python_path)})" if python_path else ""
             extra = install_hint(exc.name or "") if exc.name and exc.name != module else None
-            hint = f"; install it with: {extra}" if extra else "; add its folder with --python-path"
+            if extra and _installed(exc.name or ""):
+                extra = None  # installed, but not what the project was written for (mcp 2.x for 1.x code)
+            from schemalint.loaders.python.extras import IN_PRE_COMMIT, in_pre_commit
+
+            hint = (f"; {IN_PRE_COMMIT}" if in_pre_commit() and not (exc.name and _installed(exc.name))
+                    else f"; install it with: {extra}" if extra else "" if exc.name and _installed(exc.name)
+                    else "; add its folder with --python-path")
             if module.endswith((".py", ".pyw")) and exc.name == module:  # `server.py:mcp`
                 stem = module.rsplit(".", 1)[0]
                 attr = label.partition(":")[2] or "..."
@@ -100,6 +106,16 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
                 raise
             raise SourceError(f"{label}: cannot import: {type(exc).__name__} raised while importing: "
                               f"{exc}") from None
+
+
+def _installed(name: str) -> bool:
+    """Whether the top package of the dotted ``name`` is installed (found without importing it)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name.split(".")[0]) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def resolve(source: str, python_path: Sequence[str] = ()) -> Any:
@@ -304,6 +320,16 @@ def load_python_source(
     if not tools and agents:
         return tools  # agents with hosted tools only, or none: nothing to check, not a wrong source
     if not tools and not found_any_problem(problems, source):
+        from schemalint.loaders.python.mcp_server import server_kind
+
+        if server_kind(obj) is not None:
+            module = source.partition(":")[0]
+            command = f"python {module}" if module.endswith(".py") else f"python -m {module}"
+            raise SourceError(
+                f"{source}: the MCP server object lists no tools at import: they are registered later "
+                f"(e.g. inside main()); list them from the running server with --mcp-stdio {command!r} "
+                "(or `mcp-stdio` in [tool.schemalint])"
+            )
         raise SourceError(
             f"{source}: {type(obj).__name__} is not a tool source schemalint knows: it holds no tool "
             "definition (expected pydantic models, functions with typed arguments, MCP servers, Agents or "
