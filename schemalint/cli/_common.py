@@ -60,6 +60,17 @@ ConfigOption = Annotated[
     typer.Option("--config", help="Configuration file (default: nearest schemalint.toml or pyproject.toml "
                  "with [tool.schemalint])."),
 ]
+BaselineOption = Annotated[
+    Path | None, typer.Option("--baseline", help="Hide the findings recorded in this baseline file "
+                              "(default: `baseline` from the configuration); stale entries are reported.")
+]
+NoBaselineOption = Annotated[
+    bool, typer.Option("--no-baseline", help="Ignore the configured baseline and report every finding.")
+]
+WriteBaselineOption = Annotated[
+    Path | None, typer.Option("--write-baseline", help="Record today's findings in this file "
+                              "(JSON, sorted) and exit 0; use it with --baseline in CI.")
+]
 SelectOption = Annotated[
     list[str] | None, typer.Option("--select", help="Only these rule codes, names or code prefixes "
                                    "(comma-separated; replaces the configured select).")

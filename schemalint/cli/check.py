@@ -14,6 +14,7 @@ from schemalint.cli._common import (
     EXIT_FINDINGS,
     EXIT_OK,
     SOURCES_HELP,
+    BaselineOption,
     ConfigOption,
     ExcludeOption,
     ExtendSelectOption,
@@ -21,8 +22,10 @@ from schemalint.cli._common import (
     McpHeaderOption,
     McpStdioOption,
     McpUrlOption,
+    NoBaselineOption,
     PythonPathOption,
     SelectOption,
+    WriteBaselineOption,
     check_level,
     config_or_fail,
     fail,
@@ -73,17 +76,9 @@ def check(
                      "(repeatable); SL202 reports descriptions that still ask for a parameter it had."),
     ] = None,
     config: ConfigOption = None,
-    baseline: Annotated[
-        Path | None, typer.Option("--baseline", help="Hide the findings recorded in this baseline file "
-                                  "(default: `baseline` from the configuration); stale entries are reported.")
-    ] = None,
-    no_baseline: Annotated[
-        bool, typer.Option("--no-baseline", help="Ignore the configured baseline and report every finding.")
-    ] = False,
-    write_baseline: Annotated[
-        Path | None, typer.Option("--write-baseline", help="Record today's findings in this file "
-                                  "(JSON, sorted) and exit 0; use it with --baseline in CI.")
-    ] = None,
+    baseline: BaselineOption = None,
+    no_baseline: NoBaselineOption = False,
+    write_baseline: WriteBaselineOption = None,
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Processes for the per-tool rules. Default: 1 for "
                                  "small catalogs, every CPU above 2,000 files, 2,000 tools or 50 MB. Output is "

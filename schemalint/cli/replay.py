@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -12,12 +11,15 @@ import typer
 from schemalint.cli._common import (
     EXIT_FINDINGS,
     EXIT_OK,
+    BaselineOption,
     ConfigOption,
     ExcludeOption,
     ExtendSelectOption,
     IgnoreOption,
+    NoBaselineOption,
     PythonPathOption,
     SelectOption,
+    WriteBaselineOption,
     check_level,
     config_or_fail,
     fail,
@@ -54,16 +56,9 @@ def replay(
     ignore: IgnoreOption = None,
     python_path: PythonPathOption = None,
     config: ConfigOption = None,
-    baseline: Annotated[
-        Path | None, typer.Option("--baseline", help="Hide the findings recorded in this baseline file "
-                                  "(default: `baseline` from the configuration).")
-    ] = None,
-    no_baseline: Annotated[
-        bool, typer.Option("--no-baseline", help="Ignore the configured baseline and report every finding.")
-    ] = False,
-    write_baseline: Annotated[
-        Path | None, typer.Option("--write-baseline", help="Record today's findings in this file and exit 0.")
-    ] = None,
+    baseline: BaselineOption = None,
+    no_baseline: NoBaselineOption = False,
+    write_baseline: WriteBaselineOption = None,
 ) -> None:
     """Read recorded traffic, lint the tools it declares and replay its tool calls.
 

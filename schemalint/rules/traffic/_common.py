@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -208,6 +208,18 @@ class TrafficRule(Rule):
         return Diagnostic(code=self.code, name=self.name, severity=severity or self.severity, tool=tool,
                           file=conv.file, pointer=pointer, message=message, instance_path=instance_path,
                           hint=hint, line=line if line is not None else conv.line)
+
+
+def failing_calls(conv: Conversation, ctx: TrafficContext) -> Iterator[tuple[Call, Tool, list[Any]]]:
+    """``(call, advertised tool, jsonschema errors)`` for every call of ``conv`` made against a known
+    tool whose arguments fail its advertised schema (calls that cannot be judged are left out)."""
+    for call in conv.calls():
+        tool = ctx.advertised(conv, call.name)
+        if tool is None:
+            continue
+        errors = ctx.errors(call, tool.advertised)
+        if errors:
+            yield call, tool, errors
 
 
 def instance_pointer(path: Iterable[Any]) -> str:

@@ -19,6 +19,7 @@ from schemalint.rules.traffic._common import (
     TrafficContext,
     TrafficRule,
     abstract_pointer,
+    failing_calls,
     instance_pointer,
     json_string_value,
 )
@@ -31,13 +32,7 @@ class JsonStringArgument(TrafficRule):
     severity = Severity.WARNING
 
     def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
-        for call in conv.calls():
-            tool = ctx.advertised(conv, call.name)
-            if tool is None:
-                continue
-            errors = ctx.errors(call, tool.advertised)
-            if not errors:
-                continue
+        for call, tool, errors in failing_calls(conv, ctx):
             validator = ctx.validator(tool.advertised)
             for error in errors:
                 if json_string_value(error, validator) is NOT_JSON:

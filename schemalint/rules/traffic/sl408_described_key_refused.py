@@ -21,6 +21,7 @@ from schemalint.rules.traffic._common import (
     abstract_pointer,
     described,
     extra_keys,
+    failing_calls,
     instance_pointer,
 )
 from schemalint.traffic.records import Conversation
@@ -32,11 +33,8 @@ class DescribedKeyRefused(TrafficRule):
     severity = Severity.ERROR
 
     def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
-        for call in conv.calls():
-            tool = ctx.advertised(conv, call.name)
-            if tool is None:
-                continue
-            for error in ctx.errors(call, tool.advertised) or ():
+        for call, tool, errors in failing_calls(conv, ctx):
+            for error in errors:
                 for key in extra_keys(error):
                     sentence = described(tool, error, key)
                     if sentence is None:

@@ -23,6 +23,7 @@ from schemalint.rules.traffic._common import (
     abstract_pointer,
     described,
     extra_keys,
+    failing_calls,
     instance_pointer,
     json_string_value,
 )
@@ -59,13 +60,7 @@ class RepeatedInvalidCall(TrafficRule):
     options: ClassVar[Mapping[str, Any]] = {"min_count": 2}
 
     def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
-        for call in conv.calls():
-            tool = ctx.advertised(conv, call.name)
-            if tool is None:
-                continue
-            errors = ctx.errors(call, tool.advertised)
-            if not errors:
-                continue
+        for call, tool, errors in failing_calls(conv, ctx):
             validator = ctx.validator(tool.advertised)
             for error in errors:
                 if json_string_value(error, validator) is not NOT_JSON:
