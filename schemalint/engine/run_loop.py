@@ -92,25 +92,67 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
             yield from run_catalog_rule(rule, tools, ctx)
 
 
-def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+_NOTHING: tuple[()] = ()
+"""What a rule's ``check_tool`` returns when it has nothing to say (the empty tuple)."""
+
+
+def tool_keywords(tool: Tool) -> frozenset[Any]:
+    """Every key of every walked subschema of ``tool``'s advertised schema and of its MCP
+    ``outputSchema`` (:attr:`schemalint.schema.index.SchemaIndex.keys`; the walks are the ones the
+    rules share, so this costs one C-level pass over the nodes). A rule whose :attr:`Rule.keywords`
+    are all absent here finds nothing in the tool."""
+    from schemalint.schema.index import index_schema
+
+    keys = index_schema(tool.advertised).keys
+    if tool.output_schema is not None:
+        keys = keys | index_schema(tool.output_schema).keys
+    return keys
+
+
+def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, *,
+                   skip: bool = True) -> Iterator[Diagnostic]:
     """The per-tool half of :func:`run_rules`: ``check_tool`` of every rule in ``active`` (rules
     that apply in ``ctx``) on every tool, tool by tool; an exception in a rule becomes an
     ``SL999 internal-error`` (:func:`internal_error`), the other rules and tools go on.
     A rule with :attr:`Rule.targets` is not called for a tool none of whose profiles
-    (:meth:`Context.targets_for`) it has: it would find nothing there."""
+    (:meth:`Context.targets_for`) it has, and with ``skip`` (the default) a rule with
+    :attr:`Rule.keywords` is not called for a tool none of whose subschemas holds one of them
+    (:func:`tool_keywords`): it would find nothing there. ``skip=False`` calls every rule (the
+    preconditions' tests compare both); so does fault injection (:data:`FAIL_RULE_ENV`), which must
+    reach the named rule on every tool."""
     fail = os.environ.get(FAIL_RULE_ENV)
-    per_profiles: dict[frozenset[str], list[Rule]] = {}
+    if fail:
+        skip = False
+    # per set of profiles: the rules to call, and the keywords some of them need
+    per_profiles: dict[frozenset[str], tuple[list[Rule], frozenset[str]]] = {}
+    # per (profiles, keywords present): the rules to call for a tool with those keywords
+    per_present: dict[tuple[frozenset[str], frozenset[Any]], list[Rule]] = {}
+    targets_for = ctx.targets_for
     for tool in tools:
-        profiles = ctx.targets_for(tool)
-        rules = per_profiles.get(profiles)
-        if rules is None:
-            rules = per_profiles[profiles] = [r for r in active if not r.targets or not profiles.isdisjoint(r.targets)]
+        profiles = targets_for(tool)
+        entry = per_profiles.get(profiles)
+        if entry is None:
+            rules = [r for r in active if not r.targets or not profiles.isdisjoint(r.targets)]
+            wanted = frozenset().union(*[r.keywords for r in rules if r.keywords is not None]) if skip \
+                else frozenset()
+            entry = per_profiles[profiles] = (rules, wanted)
+        rules, wanted = entry
+        if wanted:
+            present = wanted.intersection(tool_keywords(tool))
+            chosen = per_present.get((profiles, present))
+            if chosen is None:
+                chosen = per_present[(profiles, present)] = [
+                    r for r in rules if r.keywords is None or not r.keywords.isdisjoint(present)]
+            rules = chosen
+        view = tool.schema_view
         for rule in rules:
             try:
-                if rule.code == fail:
+                if fail and rule.code == fail:
                     raise _InjectedFault(f"{FAIL_RULE_ENV}={fail}")
                 found = rule.check_tool(tool, ctx)
-                yield from (relocate(tool, found) if tool.schema_view else found)
+                if found is _NOTHING:
+                    continue
+                yield from (relocate(tool, found) if view else found)
             except RecursionError:
                 yield rule.diag(tool, "", f"{rule.code} could not check this tool: the schema is nested too "
                                 "deeply for it", severity=Severity.WARNING)

@@ -147,6 +147,14 @@ class Rule:
     options: ClassVar[Mapping[str, Any]] = {}
     """Configurable options and their defaults, e.g. ``{"max_tools": 128}``; users set them in
     ``[tool.schemalint.options.<CODE>]`` (validated against these keys and value types)."""
+    keywords: ClassVar[frozenset[str] | None] = None
+    """An exact precondition of :meth:`check_tool`, or ``None`` (always called): the rule finds
+    nothing in a tool none of whose walked subschemas (:func:`schemalint.schema.index.index_schema`
+    of the advertised schema and of an MCP ``outputSchema``; :func:`schemalint.engine.run_loop.tool_keywords`)
+    has one of these keys, so the run loop does not call it for such a tool. Declare it only when
+    every finding of the rule starts at a subschema holding one of them (``{"$ref"}`` for a rule
+    that looks only at references); tests/test_rule_preconditions.py checks each declaration on
+    generated schemas and on the shared corpus."""
     catalog_from_tools: ClassVar[bool] = False
     """True when :meth:`check_catalog` only reports what :meth:`check_tool` gathered per file
     (so with ``--jobs`` it runs in the worker that checked those files, not in the parent)."""

@@ -118,7 +118,7 @@ class SchemaIndex:
     stopped at :data:`MAX_NODES` or :data:`MAX_DEPTH` (``too_deep`` tells which).
     """
 
-    __slots__ = ("_having", "max_depth", "nodes", "root", "too_deep", "truncated")
+    __slots__ = ("_having", "_keys", "max_depth", "nodes", "root", "too_deep", "truncated")
 
     def __init__(self, root: Any = None) -> None:
         self.root = root
@@ -127,6 +127,16 @@ class SchemaIndex:
         self.truncated = False
         self.too_deep = False
         self._having: dict[tuple[str, ...], list[SchemaNode]] = {}
+        self._keys: frozenset[Any] | None = None
+
+    @property
+    def keys(self) -> frozenset[Any]:
+        """Every key of every walked subschema (computed once, in one C-level pass): a rule that
+        looks only at subschemas with a keyword finds nothing when the keyword is not here."""
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = frozenset().union(*[n.schema for n in self.nodes])
+        return keys
 
     def having(self, *keys: str) -> list[SchemaNode]:
         """Nodes whose schema has any of ``keys``, in walk order, each once (cached per ``keys``)."""

@@ -31,6 +31,8 @@ _BY_TARGET: dict[str, tuple[tuple[str, ...], Severity]] = {
 class RootComposition(ProviderRule):
     """A composition keyword at the root of the parameters schema."""
 
+    keywords = frozenset(k for keys, _ in _BY_TARGET.values() for k in keys)  # the root keys checked (Rule.keywords)
+
     severity = E
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

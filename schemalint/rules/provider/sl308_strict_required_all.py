@@ -19,6 +19,8 @@ from schemalint.rules.provider._common import E, Finding, ProviderRule, index_fo
 class StrictRequiredAllProperties(ProviderRule):
     """An object in an OpenAI strict tool whose ``required`` does not list every property."""
 
+    keywords = frozenset({"properties"})  # only objects with `properties` are checked (Rule.keywords)
+
     severity = E
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

@@ -21,6 +21,8 @@ _TYPING = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
 class ArrayWithoutItems(ProviderRule):
     """An ``array`` schema without ``items`` (or, strict, with untyped items)."""
 
+    keywords = frozenset({"type"})  # only schemas with a `type` are checked (Rule.keywords)
+
     severity = E
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

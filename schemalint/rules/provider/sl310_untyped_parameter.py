@@ -22,6 +22,8 @@ _TYPED = frozenset(("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", 
 class UntypedParameter(ProviderRule):
     """A parameter (any depth) whose schema says nothing about its type."""
 
+    keywords = frozenset({"properties"})  # only property schemas are checked (Rule.keywords)
+
     severity = W
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

@@ -29,6 +29,8 @@ TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object", 
 class GeminiInvalidType(ProviderRule):
     """A ``type`` value Gemini's Schema proto cannot hold, or none on a union (``anyOf``) node."""
 
+    keywords = frozenset({"anyOf", "type"})  # only `anyOf` and `type` are checked (Rule.keywords)
+
     severity = E
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

@@ -23,6 +23,8 @@ _OLD_DRAFTS = ("draft-07", "draft-06", "draft-04", "draft-03")
 class RefWithSiblings(ProviderRule):
     """``$ref`` next to other keywords, which a target drops or refuses."""
 
+    keywords = frozenset({"$ref"})  # only references are checked (Rule.keywords)
+
     severity = E
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

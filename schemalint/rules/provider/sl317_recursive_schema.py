@@ -33,6 +33,8 @@ def recursive_refs(root: object) -> list[tuple[str, str]]:
 class RecursiveSchema(ProviderRule):
     """A self-referential schema, which Anthropic's strict grammar compiler refuses."""
 
+    keywords = frozenset({"$ref"})  # a schema without `$ref` cannot recurse (Rule.keywords)
+
     severity = E
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

@@ -45,6 +45,8 @@ DROPPED = (
 class OllamaDroppedKeyword(ProviderRule):
     """A constraining keyword Ollama's tool structs drop, so the model is never told about it."""
 
+    keywords = frozenset(DROPPED)  # only the dropped keywords are checked (Rule.keywords)
+
     severity = W
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

@@ -33,6 +33,8 @@ class PropertyKeyPattern(ProviderRule):
     """A top-level property key outside ``^[a-zA-Z0-9_.-]{1,64}$`` (brackets, spaces, over 64
     characters, non-ASCII letters)."""
 
+    keywords = frozenset({"properties"})  # only the root `properties` is checked (Rule.keywords)
+
     severity = E
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:

@@ -106,6 +106,8 @@ class RequiredNotInProperties(Rule):
     defined" (provider-constraints.md §3.2).
     """
 
+    keywords = frozenset({"required"})  # only `required` lists are checked (Rule.keywords)
+
     severity = Severity.ERROR
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:

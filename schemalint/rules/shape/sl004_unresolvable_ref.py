@@ -71,6 +71,8 @@ class UnresolvableRef(Rule):
     limitations (no external ``$ref``); MCP tools (no network ``$ref``).
     """
 
+    keywords = frozenset({"$ref"})  # only references are checked (Rule.keywords)
+
     severity = Severity.ERROR
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:

@@ -1,0 +1,167 @@
+"""The rules' declared keyword preconditions (``Rule.keywords``) hold.
+
+The run loop does not call a rule for a tool none of whose walked subschemas holds one of the
+rule's keywords (:func:`schemalint.engine.run_loop.run_tool_rules`). That is only a speed-up if
+such a rule would have found nothing there: checked here directly (every gated rule called on
+every tool that lacks its keywords finds nothing) and through the loop (skipping on and off give
+the same diagnostics, in the same order), on generated schemas and on the shared corpus.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from conftest import CORPUS, needs_shared
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from schemalint.engine.run_loop import run_tool_rules, tool_keywords
+from schemalint.model import Diagnostic, Origin, Tool, running
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.registry import all_rules
+from schemalint.targets import PROFILES
+
+RULES = all_rules()
+GATED = [r for r in RULES if r.keywords is not None]
+SOME = [r for r in RULES if r.keywords is not None or r.code in ("SL001", "SL002", "SL306", "SL313")]
+"""The rules the generated cases run through the loop: the gated ones among a few that are not."""
+
+_MAPS = ["properties", "$defs", "definitions", "patternProperties", "dependentSchemas"]
+_SINGLE = ["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"]
+_LISTS = ["anyOf", "oneOf", "allOf", "prefixItems"]
+_PLAIN = ["type", "required", "$ref", "enum", "const", "format", "pattern", "minItems", "maximum",
+          "minimum", "nullable", "description", "default", "$id", "$anchor", "title", "minLength",
+          "additionalItems", "uniqueItems", "x-extra"]
+_NAMES = ["a", "b", "filter[id]", "with space", "ok_name", "x" * 70]
+
+
+def _plain(key: str) -> st.SearchStrategy[Any]:
+    if key == "type":
+        return st.one_of(st.sampled_from(["object", "string", "array", "integer", "null", "dict", "OBJECT", ""]),
+                         st.lists(st.sampled_from(["string", "null", "number", "object"]), max_size=3))
+    if key == "required":
+        return st.one_of(st.lists(st.sampled_from(_NAMES), max_size=3), st.booleans())
+    if key == "$ref":
+        return st.sampled_from(["#", "#/$defs/a", "#/properties/a", "#/definitions/b", "other.json#/x",
+                                "#anchor", "#/$defs/missing", "https://example.invalid/s.json"])
+    if key == "enum":
+        return st.lists(st.one_of(st.text(max_size=3), st.integers(), st.none(), st.just({"k": 1})), max_size=3)
+    if key == "format":
+        return st.sampled_from(["date-time", "uri", "email", "phone"])
+    if key == "pattern":
+        return st.sampled_from(["^a+$", "(?=x)a", "\\bword", "(a)\\1"])
+    return st.one_of(st.none(), st.booleans(), st.integers(-3, 200), st.text(max_size=4))
+
+
+def _schemas() -> st.SearchStrategy[Any]:
+    base = st.fixed_dictionaries({}, optional={k: _plain(k) for k in ["type", "description", "$ref", "enum"]})
+
+    def extend(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        optional: dict[str, st.SearchStrategy[Any]] = {k: _plain(k) for k in _PLAIN}
+        for key in _MAPS:
+            optional[key] = st.dictionaries(st.sampled_from(_NAMES), children, max_size=3)
+        for key in _SINGLE:
+            optional[key] = st.one_of(children, st.booleans())
+        for key in _LISTS:
+            optional[key] = st.lists(children, max_size=3)
+        return st.fixed_dictionaries({}, optional=optional)
+
+    return st.recursive(base, extend, max_leaves=12)
+
+
+_FORMATS = ["mcp", "openai-chat", "anthropic", "gemini", "gemini-json", "openai-responses"]
+
+
+def _tool(schema: Any, fmt: str, i: int = 0, output: Any = None) -> Tool:
+    raw = {"name": f"t{i}", "inputSchema": schema, "strict": True}
+    return Tool(name=f"t{i}", description="A tool.", advertised=schema, origin=Origin("tools.json", f"/{i}", fmt),
+                schema_path="/inputSchema", output_schema=output, raw=raw)
+
+
+def _context(tools: Sequence[Tool], targets: frozenset[str]) -> Context:
+    return Context(targets=targets, catalog=tools, probe=False)
+
+
+def _unmet(rule: Rule, tool: Tool) -> bool:
+    assert rule.keywords is not None
+    return rule.keywords.isdisjoint(tool_keywords(tool))
+
+
+def _precondition_failures(tools: Sequence[Tool], targets: frozenset[str]) -> list[tuple[str, str, Diagnostic]]:
+    ctx = _context(tools, targets)
+    failures = []
+    with running(ctx.run):
+        for tool in tools:
+            for rule in GATED:
+                if rule.applies(ctx) and _unmet(rule, tool):
+                    failures.extend((rule.code, tool.name, d) for d in rule.check_tool(tool, ctx))
+    return failures
+
+
+def _loop(tools: Sequence[Tool], targets: frozenset[str], skip: bool,
+          rules: Sequence[Rule] = RULES) -> list[Diagnostic]:
+    ctx = _context(tools, targets)
+    with running(ctx.run):
+        active = [r for r in rules if r.applies(ctx)]
+        return list(run_tool_rules(active, tools, ctx, skip=skip))
+
+
+def test_the_shape_and_provider_rules_declare_their_keywords() -> None:
+    declared = {r.code for r in GATED}
+    assert {"SL003", "SL004", "SL305", "SL308", "SL309", "SL310", "SL314", "SL316", "SL317", "SL324",
+            "SL325"} <= declared
+    assert all(isinstance(r.keywords, frozenset) and r.keywords for r in GATED)
+
+
+def test_a_tool_without_the_keyword_skips_the_rule_and_one_with_it_does_not() -> None:
+    plain = _tool({"type": "object", "properties": {"a": {"type": "string"}}}, "mcp")
+    broken = _tool({"type": "object", "properties": {"a": {"$ref": "#/$defs/gone"}}}, "mcp", 1)
+    out = _tool({"type": "object"}, "mcp", 2, output={"type": "object", "properties": {"r": {"$ref": "#/nowhere"}}})
+    sl004 = next(r for r in GATED if r.code == "SL004")
+    assert _unmet(sl004, plain) and not _unmet(sl004, broken) and not _unmet(sl004, out)
+    found = _loop([plain, broken, out], frozenset(), skip=True)
+    assert [(d.code, d.tool) for d in found if d.code == "SL004"] == [("SL004", "t1"), ("SL004", "t2")]
+    assert found == _loop([plain, broken, out], frozenset(), skip=False)
+
+
+def test_fault_injection_still_reaches_a_skipped_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCHEMALINT_FAIL_RULE", "SL004")
+    found = _loop([_tool({"type": "object"}, "mcp")], frozenset(), skip=True)
+    assert [d.code for d in found if "SL004" in d.message] == ["SL999"]
+
+
+@settings(max_examples=int(os.environ.get("SCHEMALINT_PRECONDITION_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(st.tuples(_schemas(), st.sampled_from(_FORMATS), st.one_of(st.none(), _schemas())),
+                min_size=1, max_size=4))
+def test_generated_schemas_skipping_changes_nothing(cases: list[tuple[Any, str, Any]]) -> None:
+    tools = [_tool(schema, fmt, i, output) for i, (schema, fmt, output) in enumerate(cases)]
+    for targets in (frozenset(), frozenset(PROFILES)):
+        assert _precondition_failures(tools, targets) == []
+        assert _loop(tools, targets, True, SOME) == _loop(tools, targets, False, SOME)
+
+
+@pytest.fixture(scope="module")
+def corpus_tools() -> list[Tool]:
+    from schemalint.engine import load
+
+    return load([str(CORPUS)]).tools
+
+
+@needs_shared
+def test_corpus_tools_lacking_a_rules_keywords_give_it_nothing(corpus_tools: list[Tool]) -> None:
+    assert len(corpus_tools) > 10_000
+    assert _precondition_failures(corpus_tools, frozenset(PROFILES)) == []
+    # the skip is real: most corpus tools lack `$ref`, so SL004 and SL316 are skipped for them
+    sl004 = next(r for r in GATED if r.code == "SL004")
+    assert sum(_unmet(sl004, t) for t in corpus_tools) > len(corpus_tools) // 2
+
+
+@needs_shared
+def test_corpus_skipping_changes_nothing(corpus_tools: list[Tool]) -> None:
+    part = corpus_tools[::7]
+    assert _loop(part, frozenset(), skip=True) == _loop(part, frozenset(), skip=False)
+    assert _loop(part, frozenset(PROFILES), skip=True) == _loop(part, frozenset(PROFILES), skip=False)
