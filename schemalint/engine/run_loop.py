@@ -117,7 +117,8 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
     A rule with :attr:`Rule.targets` is not called for a tool none of whose profiles
     (:meth:`Context.targets_for`) it has, and with ``skip`` (the default) a rule with
     :attr:`Rule.keywords` is not called for a tool none of whose subschemas holds one of them
-    (:func:`tool_keywords`): it would find nothing there. ``skip=False`` calls every rule (the
+    (:func:`tool_keywords`), nor a rule whose ``check_tool`` is a no-op (:meth:`Rule.checks_tools`):
+    it would find nothing there. ``skip=False`` calls every rule (the
     preconditions' tests compare both); so does fault injection (:data:`FAIL_RULE_ENV`), which must
     reach the named rule on every tool."""
     fail = os.environ.get(FAIL_RULE_ENV)
@@ -132,7 +133,8 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
         profiles = targets_for(tool)
         entry = per_profiles.get(profiles)
         if entry is None:
-            rules = [r for r in active if not r.targets or not profiles.isdisjoint(r.targets)]
+            rules = [r for r in active if (not r.targets or not profiles.isdisjoint(r.targets))
+                     and (not skip or r.checks_tools())]
             wanted = frozenset().union(*[r.keywords for r in rules if r.keywords is not None]) if skip \
                 else frozenset()
             entry = per_profiles[profiles] = (rules, wanted)

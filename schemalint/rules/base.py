@@ -190,6 +190,11 @@ class Rule:
         """Diagnostics for one tool; default: none."""
         return ()
 
+    def checks_tools(self) -> bool:
+        """False when :meth:`check_tool` is the default that finds nothing (a rule with only a catalog
+        check): the run loop (:func:`schemalint.engine.run_loop.run_tool_rules`) does not call it per tool."""
+        return type(self).check_tool is not Rule.check_tool
+
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:
         """Diagnostics that need the whole catalog; default: none."""
         return ()

@@ -89,10 +89,17 @@ class ProviderView:
         return node.conditional
 
 
+_SLOT = "schema-index"
+_NONE: tuple[()] = ()
+
+
 def index_for(tool: Tool, ctx: Context) -> ProviderView:
     """The :class:`ProviderView` of ``tool``'s advertised schema, shared by the rules checking
     ``tool`` (rebuilt when another tool was indexed in between)."""
-    slot = ctx.memo("schema-index", lambda: [None, None])
+    memo = ctx.run.memo
+    slot = memo.get(_SLOT)
+    if slot is None:
+        slot = memo[_SLOT] = [None, None]
     if slot[0] is not tool:
         # one slot: run_rules runs every rule on a tool before the next tool, and keeping
         # every tool's index alive would make the garbage collector rescan them all
@@ -193,14 +200,22 @@ class ProviderRule(Rule):
             active = self.active_targets(tool, ctx)
         if not active:
             return ()
-        findings = list(self.findings(tool, active, ctx))
-        if not findings:
+        findings = self.findings(tool, active, ctx)
+        if findings is _NONE:
             return ()
-        return self.merge(tool, findings)
+        found = list(findings)
+        if not found:
+            return ()
+        return self.merge(tool, found)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         """Findings for ``tool`` against ``targets`` (a non-empty subset of ``self.targets``)."""
-        return ()
+        return _NONE
+
+    def checks_tools(self) -> bool:
+        """False for a rule with only :meth:`catalog_findings` (its :meth:`check_tool` finds nothing)."""
+        cls = type(self)
+        return cls.check_tool is not ProviderRule.check_tool or cls.findings is not ProviderRule.findings
 
     def merge(self, tool: Tool, findings: Iterable[Finding]) -> list[Diagnostic]:
         """One diagnostic per (location, key), naming every profile that reports it."""

@@ -23,6 +23,10 @@ from schemalint.rules.provider._common import E, Finding, ProviderRule, W, ptr_k
 KEY = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
 """The property-key pattern of the Anthropic/Bedrock error message (without its anchors)."""
 
+_ALL_KEYS = re.compile(r"[a-zA-Z0-9_.-]{1,64}(?:\n[a-zA-Z0-9_.-]{1,64})*")
+"""Keys joined by newlines (not in the pattern's class) that all match :data:`KEY`: one regex call
+decides the common case of a tool whose keys are all fine."""
+
 
 def _fix(key: str) -> str:
     fixed = re.sub(r"[^a-zA-Z0-9_.-]+", "_", key.replace("[", ".").replace("]", "")).strip("_.") or "key"
@@ -42,6 +46,11 @@ class PropertyKeyPattern(ProviderRule):
         props = schema.get("properties") if isinstance(schema, Mapping) else None
         if not isinstance(props, Mapping):
             return
+        try:
+            if _ALL_KEYS.fullmatch("\n".join(props)):
+                return
+        except TypeError:  # a key that is not a string (YAML): look at each
+            pass
         for key in props:
             if not isinstance(key, str) or KEY.fullmatch(key):
                 continue

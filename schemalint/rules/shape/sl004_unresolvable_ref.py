@@ -86,18 +86,24 @@ class UnresolvableRef(Rule):
         index = index_schema(root)
         if not index.refs:
             return
-        ids, anchors = _ids_and_anchors(root, index)
+        found: tuple[dict[str, Any], set[str]] | None = None  # ids and anchors, collected on first need
         rid = root.get("$id", root.get("id"))
         base = urldefrag(rid)[0] if isinstance(rid, str) else ""
         for node in index.refs:
-            pointer = node.pointer
             ref: str = node.schema["$ref"]
-            where = f"{base_pointer}{pointer}/$ref"
+            if ref.startswith("#"):
+                fragment = ref[1:]
+                if fragment == "" or fragment.startswith("/"):
+                    if resolve_local_ref(root, ref)[0]:  # the common case: "#/$defs/Name"
+                        continue
+                else:
+                    if found is None:
+                        found = _ids_and_anchors(root, index)
+                    if fragment in found[1]:
+                        continue
+            where = f"{base_pointer}{node.pointer}/$ref"
             shown = json.dumps(ref, ensure_ascii=False)
             if ref.startswith("#"):
-                if _resolve_fragment(root, ref[1:], anchors) or \
-                        (ref[1:].startswith("/") and resolve_local_ref(root, ref)[0]):
-                    continue
                 yield self.diag(
                     tool, None,
                     f"`$ref` {shown} points at nothing in this schema; the model sees a reference it cannot "
@@ -105,6 +111,9 @@ class UnresolvableRef(Rule):
                     hint=_local_hint(root, ref), file_pointer=where,
                 )
                 continue
+            if found is None:
+                found = _ids_and_anchors(root, index)
+            ids, anchors = found
             target_uri, fragment = urldefrag(urljoin(base, ref))
             if target_uri in ids:
                 if _resolve_fragment(ids[target_uri], fragment, anchors):

@@ -108,8 +108,8 @@ class InvalidToolName(Rule):
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         name = tool.name
-        where = tool.field_pointer("name")
         if not name.strip():
+            where = tool.field_pointer("name")
             yield self.diag(
                 tool, None, "the tool has no name (or an empty one); the model cannot call it and providers "
                 "refuse the request", hint="give the tool a name such as \"search_documents\"",
@@ -117,7 +117,9 @@ class InvalidToolName(Rule):
             )
             return
         custom = self.option(ctx, "pattern")
+        # the name's file pointer is computed only for a diagnostic (a hot path on large catalogs)
         if isinstance(custom, str) and custom:
+            where = tool.field_pointer("name")
             if search(custom, name) is False:  # ECMA-262, linear time; None: refused by the configuration
                 yield self.diag(
                     tool, None, f"tool name {name!r} does not match the configured pattern {custom!r}",
@@ -126,6 +128,7 @@ class InvalidToolName(Rule):
             return
         home = PROFILE_PATTERNS[FORMAT_PROFILE.get(tool.origin.format, "openai")]
         if not home.regex.match(name):
+            where = tool.field_pointer("name")
             severity = home.severity
             if tool.origin.format == "function" and not ctx.targets.intersection(PROFILE_PATTERNS):
                 # Legacy `{name, parameters}` files (benchmarks, hand-kept lists) name no provider, and
@@ -150,6 +153,7 @@ class InvalidToolName(Rule):
                 and not any(PROFILE_PATTERNS.get(t) in (PORTABLE, PROFILE_PATTERNS["bedrock"])
                             for t in ctx.targets_for(tool))):
             # with an OpenAI/Anthropic/Bedrock target SL301 reports the name for that target
+            where = tool.field_pointer("name")
             yield self.diag(
                 tool, None,
                 f"tool name {name!r} {_problem(name, PORTABLE)}: valid for MCP, but a host that forwards the "
