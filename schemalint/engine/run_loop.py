@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from schemalint.model import Diagnostic, Severity, Tool, running
 from schemalint.rules.base import FAIL_RULE_ENV, INTERNAL_ERROR
+from schemalint.schema.index import index_schema
 
 if TYPE_CHECKING:
     from schemalint.rules.base import Context, Rule
@@ -101,8 +102,6 @@ def tool_keywords(tool: Tool) -> frozenset[Any]:
     ``outputSchema`` (:attr:`schemalint.schema.index.SchemaIndex.keys`; the walks are the ones the
     rules share, so this costs one C-level pass over the nodes). A rule whose :attr:`Rule.keywords`
     are all absent here finds nothing in the tool."""
-    from schemalint.schema.index import index_schema
-
     keys = index_schema(tool.advertised).keys
     if tool.output_schema is not None:
         keys = keys | index_schema(tool.output_schema).keys

@@ -90,9 +90,7 @@ class Context:
         last = self.run.last_targets
         if last[0] is tool:
             return last[1]
-        from schemalint.targets import infer_targets
-
-        inferred = infer_targets(tool)
+        inferred = _infer_targets(tool)
         memo = self.run.memo
         found = memo.get(("targets-union", inferred))
         if found is None:
@@ -104,6 +102,16 @@ class Context:
             memo[("targets-union", inferred)] = found
         last[0], last[1] = tool, found
         return found
+
+
+def _infer_targets(tool: Tool) -> frozenset[str]:
+    """:func:`schemalint.targets.infer_targets`, imported on first use (an import statement inside
+    :meth:`Context.targets_for` cost a module lookup per tool)."""
+    global _infer_targets
+    from schemalint.targets import infer_targets
+
+    _infer_targets = infer_targets
+    return infer_targets(tool)
 
 
 class _FromPage:
