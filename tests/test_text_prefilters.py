@@ -54,3 +54,93 @@ def test_has_marker_on_the_corpus_and_repos() -> None:
             seen += 1
             holding += found
     assert seen > 500 and holding > 50  # both answers occur
+
+
+# ---------------------------------------------------------------- the joined descriptions of a tool
+
+_TEXT_PIECES = ["one", "One", " of", "OF", "value", "Values", "opt", "ion", "e.g.", "E.G.", "e", ".", "g", "such",
+                " as", "whole", " number", "required", "Either", "0", "7", "x1", "aB", "Ab", "AB", "_", "`", '"',
+                "{", "=", "'", "'q'", ":", "a:", "\n", " ", "\t", "-", "(", ")", "é", "İ", "K", "Ω", "param",
+                ":param", "x", "Z"]
+_descriptions = st.lists(st.lists(st.sampled_from(_TEXT_PIECES), max_size=12).map("".join), min_size=1, max_size=5)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_descriptions)
+def test_claim_trigger_of_the_joined_text_covers_each_description(descs: list[str]) -> None:
+    from schemalint.rules.description.claims import _TOOL_TRIGGER, _TRIGGER
+    from schemalint.rules.tool_text import ToolText
+
+    if any(_TRIGGER.search(d.lower()) for d in descs):
+        assert ToolText("\n".join(descs)).may_hold(_TOOL_TRIGGER), descs
+
+
+@settings(max_examples=500, deadline=None)
+@given(_descriptions)
+def test_might_mention_of_the_joined_text_covers_each_description(descs: list[str]) -> None:
+    from schemalint.rules.description.mentions.text import _joined_might_mention, _might_mention
+    from schemalint.rules.tool_text import ToolText
+
+    if any(_might_mention(d) for d in descs):
+        assert _joined_might_mention(ToolText("\n".join(descs))), descs
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_TEXT_PIECES), max_size=20).map("".join),
+       st.lists(st.sampled_from(["one of", "value", "e.g.", "such as", "x", "a1", "of", ".g."]), min_size=1,
+                max_size=3))
+def test_may_hold_covers_the_substring_test(text: str, literals: list[str]) -> None:
+    from schemalint.rules.tool_text import Literals, ToolText
+
+    if any(lit in text.lower() for lit in literals) or any(c.isdigit() and c.isascii() for c in text):
+        assert ToolText(text).may_hold(Literals(tuple(literals), digits=True)), (text, literals)
+
+
+def test_needles_refuse_what_they_cannot_find() -> None:
+    import pytest
+
+    from schemalint.rules.tool_text import needles
+
+    for bad in ("Value", "é", "..", ""):
+        with pytest.raises(ValueError):
+            needles(bad)
+    assert needles("e.g.") == (b"e ", b" g ")
+
+
+@needs_shared
+def test_tool_prefilters_on_the_corpus() -> None:
+    """On every tool of the corpus: a tool the joined-text tests turn away has no claim site and no
+    mention site, and the names shared between equal definitions are the names of each."""
+    from schemalint.api import load
+    from schemalint.model import RunContext, running
+    from schemalint.rules.description.claims import _TOOL_TRIGGER, _TRIGGER
+    from schemalint.rules.description.mentions import _share_names, tool_property_names
+    from schemalint.rules.description.mentions.sites import description_sites
+    from schemalint.rules.description.mentions.text import _joined_might_mention, _might_mention
+    from schemalint.rules.tool_text import tool_text
+    from schemalint.schema.index import index_schema
+
+    tools = load([str(CORPUS)]).tools
+    turned_away = [0, 0]
+    with running(RunContext()) as run:
+        by_name: dict[str, list] = {}
+        for tool in tools:
+            by_name.setdefault(tool.name, []).append(tool)
+            text = tool_text(tool)
+            if not text.may_hold(_TOOL_TRIGGER):
+                turned_away[0] += 1
+                if isinstance(tool.advertised, dict):
+                    assert not any(
+                        type(d := n.schema["description"]) is str and _TRIGGER.search(d.lower())
+                        for n in index_schema(tool.advertised).having("description")), tool.name
+            if not _joined_might_mention(text) and tool.origin.format != "docker-arguments":
+                turned_away[1] += 1
+                assert description_sites(tool, _might_mention) == [], tool.name
+        for defs in by_name.values():
+            if len(defs) > 1:
+                _share_names(defs)
+        names = run.table("description.mentions.names", dict)
+        for tool in tools:
+            if id(tool) in names and names[id(tool)][0] is tool:
+                assert names[id(tool)][1] == tool_property_names(tool), tool.name
+    assert min(turned_away) > 1000  # the tests do turn tools away

@@ -28,6 +28,7 @@ from typing import Any
 
 from schemalint.model import Tool, escape_token
 from schemalint.rules.base import Context
+from schemalint.rules.tool_text import TO_WORDS, tool_text
 from schemalint.schema.index import SchemaNode, index_schema
 
 __all__ = [
@@ -257,19 +258,6 @@ def description_texts(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
     return out
 
 
-def _joined_descriptions(tool: Tool) -> str:
-    """The tool's descriptions joined by newlines, from the shared walk (no pointers built)."""
-    parts: list[str] = [tool.description] if tool.description else []
-    schema = tool.advertised
-    if isinstance(schema, dict):
-        parts += [d for n in index_schema(schema).having("description") if type(d := n.schema["description"]) is str]
-    if tool.origin.format == "docker-arguments":
-        args = (tool.raw or {}).get("arguments")
-        if isinstance(args, list):
-            parts.extend(a["desc"] for a in args if isinstance(a, Mapping) and isinstance(a.get("desc"), str))
-    return "\n".join(parts)
-
-
 def _w(words: str) -> frozenset[bytes]:
     return frozenset(words.encode().split())
 
@@ -311,9 +299,7 @@ _ANY_GROUP = _WORDS["tag"] | _WORDS["override"] | _WORDS["conceal"] | _WORDS["se
     _WORDS["conversation"] | _WORDS["messages"] | _WORDS["prompt"] | _WORDS["tools"] | _WORDS["shadow"]
 """At least one of these words is in every text that triggers a group."""
 
-_PUNCT = bytes(range(128)).translate(None, b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_TO_WORDS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ" + _PUNCT,
-                            b"abcdefghijklmnopqrstuvwxyz" + b" " * len(_PUNCT))
+_TO_WORDS = TO_WORDS
 """Lowercase ASCII letters; every other ASCII character but digits and ``_`` becomes a space."""
 
 
@@ -322,7 +308,11 @@ def word_groups(text: str) -> frozenset[str]:
     (:data:`_WORDS`) occur in ``text``: one C-level pass (translate, split, set tests), no regular
     expression. Non-ASCII letters are dropped, so this is a pre-filter only (the rules' patterns
     need ASCII words too)."""
-    listed = text.encode("ascii", "replace").translate(_TO_WORDS).split()
+    return _groups(text.encode("ascii", "replace").translate(_TO_WORDS).split(), text)
+
+
+def _groups(listed: list[bytes], text: str) -> frozenset[str]:
+    """:func:`word_groups` of ``text``, whose words (:func:`words_of`) are ``listed``."""
     if _ANY_GROUP.isdisjoint(listed):  # the common case: no set is built
         return frozenset()
     words = set(listed)
@@ -347,11 +337,12 @@ def word_groups(text: str) -> frozenset[str]:
 
 def triggers(tool: Tool, ctx: Context) -> frozenset[str]:
     """Which rule groups have a trigger word somewhere in ``tool``'s descriptions
-    (:func:`word_groups` of the joined text, computed once and shared by the four rules)."""
+    (:func:`word_groups` of the joined text, :func:`schemalint.rules.tool_text.tool_text`, computed
+    once and shared by the four rules)."""
 
     def compute() -> frozenset[str]:
-        text = _joined_descriptions(tool)
-        return word_groups(text) if text else frozenset()
+        text = tool_text(tool)
+        return _groups(text.words, text.joined) if text.joined else frozenset()
 
     hits: frozenset[str] = ctx.memo(("poisoning-triggers", id(tool)), compute)
     return hits

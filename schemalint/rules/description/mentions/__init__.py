@@ -65,15 +65,22 @@ from schemalint.rules.description.mentions.patterns import (
 )
 from schemalint.rules.description.mentions.phrases import must_be_given, the_parameter
 from schemalint.rules.description.mentions.records import Finding, Mention, Site
-from schemalint.rules.description.mentions.sites import description_sites, schema_names, schema_values
+from schemalint.rules.description.mentions.sites import (
+    description_sites,
+    schema_names,
+    schema_names_complete,
+    schema_values,
+)
 from schemalint.rules.description.mentions.text import (
     _after_other_tool,
     _blank,
     _blank_output_sections,
+    _joined_might_mention,
     _might_mention,
     _mostly_non_latin,
 )
 from schemalint.rules.description.mentions.verbs import verb_objects
+from schemalint.rules.tool_text import tool_text
 from schemalint.schema.index import index_schema
 
 if TYPE_CHECKING:
@@ -189,20 +196,69 @@ def _variant_union(name: str, idx: Mapping[str, Sequence[Tool | Definition]]) ->
     if hit is None:
         if len(union_cache) > 50_000:
             union_cache.clear()
-        hit = frozenset().union(*(_tool_names(t) for t in idx.get(name, ())))
+        defs = idx.get(name, ())
+        _share_names(defs)
+        hit = frozenset().union(*(_tool_names(t) for t in defs))
         union_cache[key] = hit
     return hit
+
+
+def _definition(tool: Tool) -> tuple[bool, Any]:
+    """What :func:`tool_property_names` reads of ``tool``."""
+    if tool.origin.format == "docker-arguments":
+        return True, (tool.raw or {}).get("arguments")
+    return False, tool.advertised
+
+
+def _share_names(defs: Sequence[Tool | Definition]) -> None:
+    """Fill the names cache of :func:`_tool_names` for the definitions ``defs`` of one name with one
+    walk per distinct definition: catalogs hold many copies of a tool (the corpus: 14,022 tools
+    under names defined more than once, 4,065 distinct definitions). Equal definitions (``==`` of
+    the parsed JSON values) declare the same names, unless the walk stopped at its limit (then
+    the order of the keys decides what it saw, and such a definition is not shared)."""
+    names_cache: dict[int, tuple[Tool, frozenset[str]]] = RunContext.current.table("description.mentions.names", dict)
+    reps: list[tuple[tuple[bool, Any], frozenset[str]]] = []
+    for t in defs:
+        if not isinstance(t, Tool):
+            continue
+        hit = names_cache.get(id(t))
+        if hit is not None and hit[0] is t:
+            continue
+        value = _definition(t)
+        names = next((n for v, n in reps if v[0] == value[0] and _same(v[1], value[1])), None)
+        if names is None:
+            names, complete = _property_names_complete(t)
+            if complete:
+                reps.append((value, names))
+        if len(names_cache) > 50_000:
+            names_cache.clear()
+        names_cache[id(t)] = (t, names)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except RecursionError:
+        return False
 
 
 def tool_property_names(tool: Tool) -> frozenset[str]:
     """The names a description of ``tool`` may present as its parameters: the property names
     declared anywhere in its advertised schema, or a Docker catalog entry's argument names."""
+    return _property_names_complete(tool)[0]
+
+
+def _property_names_complete(tool: Tool) -> tuple[frozenset[str], bool]:
+    """(:func:`tool_property_names`, whether the schema walk saw the whole schema)."""
     if tool.origin.format == "docker-arguments":
         args = (tool.raw or {}).get("arguments")
         return frozenset(
             a["name"] for a in args or [] if isinstance(a, Mapping) and isinstance(a.get("name"), str)
-        )
-    return frozenset(schema_names(tool.advertised))
+        ), True
+    names, complete = schema_names_complete(tool.advertised)
+    return frozenset(names), complete
 
 
 def _tool_names(tool: Tool | Definition) -> frozenset[str]:
@@ -329,6 +385,8 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
         # another definition of this name with other properties (a single definition has none)
         or (len(idx.get(tool.name, ())) > 1 and not _variant_union(tool.name, idx) <= _tool_names(tool))
     )
+    if not plain_wanted and tool.origin.format != "docker-arguments" and not _joined_might_mention(tool_text(tool)):
+        return  # no description would be a site (a Docker entry's description always is one)
     sites = description_sites(tool, None if plain_wanted else _might_mention)
     if not sites:
         return

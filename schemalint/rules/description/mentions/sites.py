@@ -18,9 +18,16 @@ def schema_names(schema: Any, limit: int = 50_000) -> set[str]:
     """Every property name declared anywhere in ``schema`` (all depths, union branches,
     ``$defs``; local ``$ref`` targets are seen where they are written), plus ``required``
     and ``dependencies`` entries. Visits at most ``limit`` subschemas."""
+    return schema_names_complete(schema, limit)[0]
+
+
+def schema_names_complete(schema: Any, limit: int = 50_000) -> tuple[set[str], bool]:
+    """``(schema_names(schema, limit), complete)``: ``complete`` is false when the walk stopped at
+    ``limit`` (then which names were seen depends on the order of the keys, and a schema equal to
+    this one may give others)."""
     names: set[str] = set()
     if not isinstance(schema, dict):
-        return names
+        return names, True
     stack: list[Mapping[str, Any]] = [schema]
     seen = 0
     while stack and seen < limit:
@@ -47,7 +54,7 @@ def schema_names(schema: Any, limit: int = 50_000) -> set[str]:
                     names.update(r for r in value if isinstance(r, str))
                 elif key in ("anyOf", "oneOf", "allOf", "items", "prefixItems"):
                     stack.extend(v for v in value if isinstance(v, dict))
-    return names
+    return names, not stack
 
 
 def schema_values(schema: Any) -> set[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from schemalint.rules.description.mentions.patterns import (
     _ARG_HEADER,
@@ -27,6 +28,9 @@ from schemalint.rules.description.mentions.patterns import (
     _RESERVED,
     _LazyPattern,
 )
+
+if TYPE_CHECKING:
+    from schemalint.rules.tool_text import ToolText
 
 
 def _is_identifier_like(tok: str) -> bool:
@@ -291,6 +295,25 @@ def _any_might_mention(texts: list[str]) -> bool:
     search = _RE_TRIGGER.compiled().search
     first = _TRIGGER_FIRST
     return any(search(text, 1) is not None or text[:1] in first for text in texts)
+
+
+def _joined_might_mention(text: ToolText) -> bool:
+    """False only when :func:`_might_mention` is false for every description of the tool whose
+    :class:`~schemalint.rules.tool_text.ToolText` is ``text``: its tests asked once of the joined
+    text. Each test holds of the joined text when it holds of one description in it (a character,
+    a match of a pattern that needs no text around it, a line start that the ``"\n"`` before a
+    description keeps); the camelCase-or-digit test runs in C on ASCII text (:attr:`ToolText.shapes`)."""
+    j = text.joined
+    if "`" in j or '"' in j or "{" in j or "=" in j or "_" in j:
+        return True
+    if "'" in j and _RE_QWORD.search(j):
+        return True
+    if ":" in j and _RE_ARGLINE.search(j):
+        return True
+    if text.ascii:
+        shapes = text.shapes
+        return b"aA" in shapes or b"a0" in shapes or b"A0" in shapes
+    return _RE_UPPER_OR_DIGIT.search(j, 1) is not None and _RE_CAMEL_DIGIT.search(j) is not None
 
 
 def _might_mention(text: str) -> bool:
