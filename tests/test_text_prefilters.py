@@ -144,3 +144,63 @@ def test_tool_prefilters_on_the_corpus() -> None:
             if id(tool) in names and names[id(tool)][0] is tool:
                 assert names[id(tool)][1] == tool_property_names(tool), tool.name
     assert min(turned_away) > 1000  # the tests do turn tools away
+
+
+# ---------------------------------------------------------------- the kinds of mention
+
+def _kind_filters() -> list[tuple[str, object, object]]:
+    """(name, pattern, "may match" test over the lower-cased ASCII text) of each kind's pre-filter."""
+    from schemalint.rules.description.mentions import _NOUN_WORDS
+    from schemalint.rules.description.mentions.arglists import _HEADER_WORDS
+    from schemalint.rules.description.mentions.patterns import _ARG_HEADER, _RE_NOUN_ANY, _RE_PASSIVE, _RE_VERB
+    from schemalint.rules.description.mentions.phrases import _PARTICIPLES
+    from schemalint.rules.description.mentions.text import _lacks
+    from schemalint.rules.description.mentions.verbs import _VERB_WORDS
+
+    return [
+        ("passive", _RE_PASSIVE, lambda low: not (_lacks(low, ("required",)) and (
+            _lacks(low, ("be",)) or _lacks(low, _PARTICIPLES)))),
+        ("verb", _RE_VERB, lambda low: not _lacks(low, _VERB_WORDS)),
+        ("header", _ARG_HEADER, lambda low: not _lacks(low, _HEADER_WORDS)),
+        ("noun", _RE_NOUN_ANY, lambda low: not _lacks(low, _NOUN_WORDS)),
+    ]
+
+
+_KIND_PIECES = ["must", "Must", " be ", "BE", "specified", "Given", "is", " are ", "also", "Required", "pass",
+                "SET", "fill", " in", "populate", "Args", "arguments", "Parameters", "params", "Input", "kwargs",
+                "field", "Key", "propert", "option", "flag", ":", "\n", " ", "\t", "x", "_y", "  ", "needs", " to",
+                "explained", "#", "-"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_KIND_PIECES), max_size=14).map("".join))
+def test_kind_prefilters_never_turn_away_a_match(text: str) -> None:
+    for name, pattern, may in _kind_filters():
+        if pattern.search(text):  # type: ignore[attr-defined]
+            assert may(text.lower()), (name, text)  # type: ignore[operator]
+
+
+def test_kind_prefilters_answer_only_ascii() -> None:
+    from schemalint.rules.description.mentions.text import _lacks
+
+    assert _lacks("plain text", ("param",)) and not _lacks(None, ("param",))
+
+
+@needs_shared
+def test_kind_prefilters_on_the_corpus_descriptions() -> None:
+    from schemalint.api import load
+    from schemalint.model import RunContext, running
+    from schemalint.rules.tool_text import tool_text
+
+    seen = matched = 0
+    with running(RunContext()):
+        for tool in load([str(CORPUS)]).tools:
+            for desc in tool_text(tool).joined.split("\n"):
+                if not desc.isascii():
+                    continue
+                seen += 1
+                for name, pattern, may in _kind_filters():
+                    if pattern.search(desc):  # type: ignore[attr-defined]
+                        matched += 1
+                        assert may(desc.lower()), (name, tool.name, desc[:80])  # type: ignore[operator]
+    assert seen > 10_000 and matched > 1000

@@ -76,6 +76,7 @@ from schemalint.rules.description.mentions.text import (
     _blank,
     _blank_output_sections,
     _joined_might_mention,
+    _lacks,
     _might_mention,
     _mostly_non_latin,
 )
@@ -122,22 +123,29 @@ def extract_mentions(
     clean = _blank(_blank(text, _FENCE), _URL) if ("`" in text or "/" in text or "www." in text) else text
     clean = _blank_output_sections(clean)
     latin = not _mostly_non_latin(clean)
-    arg_sections(clean, is_value, found)
-    if latin and _RE_NOUN_ANY.search(clean):
+    low = clean.lower() if clean.isascii() else None  # for the kinds' exact pre-filters (text._lacks)
+    arg_sections(clean, is_value, found, low)
+    if latin and not _lacks(low, _NOUN_WORDS) and _RE_NOUN_ANY.search(clean):
         the_parameter(clean, found)
     if latin:
-        _latin_kinds(clean, is_value=is_value, property_level=property_level, level=level, found=found)
+        _latin_kinds(clean, is_value=is_value, property_level=property_level, level=level, found=found, low=low)
     out = [m for m in found.by_token.values() if not _another_thing(text, m, tool_names, tool_name)]
     out.sort(key=lambda x: x.start)
     return out
 
 
-def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Sequence[str], found: Found) -> None:
-    """The kinds read only in text that is mostly Latin script, in the order they take precedence."""
-    verb_objects(clean, property_level, found)
+_NOUN_WORDS = ("param", "arg", "field", "option", "flag", "key", "propert", "input")
+"""The words of :data:`~.patterns._RE_NOUN_ANY`."""
+
+
+def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Sequence[str], found: Found,
+                 low: str | None = None) -> None:
+    """The kinds read only in text that is mostly Latin script, in the order they take precedence
+    (``low``: ``clean`` in lower case when it is ASCII, for the kinds' pre-filters)."""
+    verb_objects(clean, property_level, found, low)
     if level and "(" in clean:
         name_lists(clean, level, found)
-    must_be_given(clean, found)
+    must_be_given(clean, found, low)
     if "`" in clean:
         backticked(clean, found)
     if not is_value and "=" in clean:

@@ -15,6 +15,7 @@ from schemalint.rules.description.mentions.patterns import (
 from schemalint.rules.description.mentions.text import (
     _STOP,
     _is_identifier_like,
+    _lacks,
     _sentence,
     _value_shaped,
 )
@@ -37,8 +38,17 @@ def the_parameter(clean: str, found: Found) -> None:
         found.add(tok, m.start(2), m.end(2), "phrase")
 
 
-def must_be_given(clean: str, found: Found) -> None:
-    """"x_y [and x_z] must be specified / are required": the names before a passive phrase."""
+_PARTICIPLES = ("specified", "provided", "set", "given", "supplied", "passed", "included")
+"""The participles of :data:`~.patterns._RE_PASSIVE` ("must be specified"); its other form needs
+"required"."""
+
+
+def must_be_given(clean: str, found: Found, low: str | None = None) -> None:
+    """"x_y [and x_z] must be specified / are required": the names before a passive phrase
+    (``low``: ``clean`` in lower case when it is ASCII; a text with neither "required" nor "be"
+    and a participle is not scanned)."""
+    if _lacks(low, ("required",)) and (_lacks(low, ("be",)) or _lacks(low, _PARTICIPLES)):
+        return
     for m in _RE_PASSIVE.finditer(clean):
         pos = m.start()
         while True:

@@ -33,6 +33,15 @@ if TYPE_CHECKING:
     from schemalint.rules.tool_text import ToolText
 
 
+def _lacks(low: str | None, words: tuple[str, ...]) -> bool:
+    """True when ``low`` (the lower-cased text, or ``None`` when the text is not ASCII) holds none
+    of ``words``: a kind whose case-insensitive pattern needs one of them finds nothing there.
+    Only ASCII text is answered (``re.I`` folds some non-ASCII letters onto ASCII ones: ``ſ``
+    matches ``s``), and the answer is exact: the pattern's words are literal substrings of any
+    match."""
+    return low is not None and not any(w in low for w in words)
+
+
 def _is_identifier_like(tok: str) -> bool:
     """snake_case, camelCase, or letters+digits: not an ordinary English word."""
     if "_" in tok.strip("_"):
@@ -43,6 +52,8 @@ def _is_identifier_like(tok: str) -> bool:
 
 
 def _mostly_non_latin(text: str) -> bool:
+    if text.isascii():
+        return False  # every ASCII character lies in the Latin range the pattern leaves out
     non_latin = len(_NON_LATIN.findall(text))
     if not non_latin:
         return False
