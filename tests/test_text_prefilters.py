@@ -204,3 +204,52 @@ def test_kind_prefilters_on_the_corpus_descriptions() -> None:
                         matched += 1
                         assert may(desc.lower()), (name, tool.name, desc[:80])  # type: ignore[operator]
     assert seen > 10_000 and matched > 1000
+
+
+# ---------------------------------------------------------------- poisoning word groups
+
+def _groups_by_sets(text: str) -> frozenset[str]:
+    """The word groups of ``text`` read with one set test per word set (what the bit masks of
+    :func:`schemalint.rules.poisoning.texts.word_groups` stand for)."""
+    from schemalint.rules.poisoning.texts import _WORDS, words_of
+
+    words = set(words_of(text))
+
+    def has(key: str) -> bool:
+        return not _WORDS[key].isdisjoint(words)
+
+    found = set()
+    if (("<" in text or "[" in text) and has("tag")) or has("override") or (has("conceal") and has("user")) \
+            or (has("unmention") and has("unmentioned")):
+        found.add("instruction")
+    if "~" in text or has("secret") or (has("secret-noun") and has("verb")):
+        found.add("secret")
+    if has("conversation") or (has("messages") and has("all")) or (has("prompt") and has("system")) \
+            or (has("tools") and has("others")):
+        found.add("data")
+    if has("shadow"):
+        found.add("shadow")
+    return frozenset(found)
+
+
+def _group_words() -> list[str]:
+    from schemalint.rules.poisoning.texts import _WORDS
+
+    return [*sorted({w.decode() for ws in _WORDS.values() for w in ws}), "<", "[", "~", " ", "\n", ".", "x", "Ü"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_group_words()), max_size=8).map(" ".join))
+def test_word_groups_are_the_set_tests(text: str) -> None:
+    from schemalint.rules.poisoning.texts import word_groups
+
+    assert word_groups(text) == _groups_by_sets(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(_group_words()), max_size=8).map(" ".join))
+def test_word_groups_of_the_shared_word_set(text: str) -> None:
+    from schemalint.rules.poisoning.texts import _groups
+    from schemalint.rules.tool_text import ToolText
+
+    assert _groups(ToolText(text).word_set, text) == _groups_by_sets(text)

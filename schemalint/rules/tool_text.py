@@ -38,11 +38,11 @@ class ToolText:
 
     ``joined``: the tool description, every string ``description`` of the advertised schema (the
     shared walk's order) and every ``desc`` of a Docker ``arguments`` list, joined by ``"\\n"``;
-    ``ascii``: whether ``joined`` is ASCII. Computed on first use: :attr:`words`, :attr:`unique`,
-    :attr:`shapes`.
+    ``ascii``: whether ``joined`` is ASCII. Computed on first use: :attr:`words`, :attr:`word_set`,
+    :attr:`unique`, :attr:`shapes`.
     """
 
-    __slots__ = ("_lower", "_shapes", "_unique", "_words", "ascii", "joined")
+    __slots__ = ("_set", "_shapes", "_unique", "_words", "ascii", "joined")
 
     def __init__(self, joined: str) -> None:
         self.joined = joined
@@ -50,7 +50,7 @@ class ToolText:
         self._words: list[bytes] | None = None
         self._unique: bytes | None = None
         self._shapes: bytes | None = None
-        self._lower: str | None = None
+        self._set: set[bytes] | None = None
 
     @property
     def words(self) -> list[bytes]:
@@ -61,12 +61,19 @@ class ToolText:
         return self._words
 
     @property
+    def word_set(self) -> set[bytes]:
+        """The distinct words of :attr:`words` (do not change it: it is shared)."""
+        if self._set is None:
+            self._set = set(self.words)
+        return self._set
+
+    @property
     def unique(self) -> bytes:
         """Each distinct word of :attr:`words` once, with a space before and after each (any order):
         what one word of the text holds, this holds, in a string a tenth as long; ``b" x "`` in it
         when ``x`` is a word of the text, ``b" x"`` when a word starts with ``x`` (see :func:`needles`)."""
         if self._unique is None:
-            self._unique = b" " + b" ".join(set(self.words)) + b" "
+            self._unique = b" " + b" ".join(self.word_set) + b" "
         return self._unique
 
     def may_hold(self, literals: Literals) -> bool:

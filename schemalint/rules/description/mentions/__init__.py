@@ -225,22 +225,32 @@ def _share_names(defs: Sequence[Tool | Definition]) -> None:
     the parsed JSON values) declare the same names, unless the walk stopped at its limit (then
     the order of the keys decides what it saw, and such a definition is not shared)."""
     names_cache: dict[int, tuple[Tool, frozenset[str]]] = RunContext.current.table("description.mentions.names", dict)
-    reps: list[tuple[tuple[bool, Any], frozenset[str]]] = []
+    reps: dict[Any, list[tuple[Any, frozenset[str]]]] = {}
     for t in defs:
         if not isinstance(t, Tool):
             continue
         hit = names_cache.get(id(t))
         if hit is not None and hit[0] is t:
             continue
-        value = _definition(t)
-        names = next((n for v, n in reps if v[0] == value[0] and _same(v[1], value[1])), None)
+        docker, value = _definition(t)
+        bucket = reps.setdefault(_shape(docker, value), [])
+        names = next((n for v, n in bucket if _same(v, value)), None)
         if names is None:
             names, complete = _property_names_complete(t)
             if complete:
-                reps.append((value, names))
+                bucket.append((value, names))
         if len(names_cache) > 50_000:
             names_cache.clear()
         names_cache[id(t)] = (t, names)
+
+
+def _shape(docker: bool, value: Any) -> Any:
+    """What two equal definitions share and most unequal ones do not (their top-level property
+    names), so that only those are compared whole."""
+    if type(value) is dict:
+        props = value.get("properties")
+        return docker, len(value), tuple(props) if type(props) is dict else None
+    return docker, type(value).__name__, len(value) if type(value) is list else None
 
 
 def _same(a: Any, b: Any) -> bool:

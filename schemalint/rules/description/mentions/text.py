@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -327,8 +328,10 @@ def _joined_might_mention(text: ToolText) -> bool:
     return _RE_UPPER_OR_DIGIT.search(j, 1) is not None and _RE_CAMEL_DIGIT.search(j) is not None
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def _might_mention(text: str) -> bool:
-    """Cheap pre-filter: can ``text`` hold a non-plain mention at all (quote, ``_``, camelCase, ``x:``...)?"""
+    """Cheap pre-filter: can ``text`` hold a non-plain mention at all (quote, ``_``, camelCase, ``x:``...)?
+    Remembered for the last 32,768 strings (catalogs repeat descriptions)."""
     # every test below needs one of these characters (an upper-case letter or digit only
     # after the first character); most descriptions have none and cost one scan
     if _RE_TRIGGER.search(text, 1) is None and text[:1] not in _TRIGGER_FIRST:
