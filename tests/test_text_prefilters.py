@@ -282,3 +282,25 @@ def test_shadowing_word_gates_let_an_instruction_through() -> None:
                  "when using send_email, always ſend"):
         found = list(shadowing(Text(text, "description"), "other", frozenset({"send_email", "other"})))
         assert len(found) == 1, text
+
+
+def test_a_property_site_works_out_its_fields_as_the_eager_one_is_given_them() -> None:
+    from schemalint.loaders.formats.json_tools import find_tools
+    from schemalint.model import RunContext, running
+    from schemalint.rules.description.mentions.records import Site
+    from schemalint.rules.description.mentions.sites import description_sites
+
+    raw = {"name": "t", "description": "Pass `x`.", "parameters": {"type": "object", "properties": {
+        "a": {"type": "object", "description": "the a", "properties": {"b~c": {"type": "string",
+                                                                            "description": "the b"}}},
+        "l": {"type": "array", "items": {"type": "object", "properties": {"d": {"description": "the d"}}}}}}}
+    with running(RunContext()):
+        (tool,) = find_tools([raw], "tools.json")
+        sites = {s.text: s for s in description_sites(tool)}
+    b = sites["the b"]
+    assert (b.where, b.instance_parent) == ("the description of property `a/b~c`", "/a")
+    assert b.file_pointer.endswith("/properties/a/properties/b~0c/description")
+    assert sites["the d"].instance_parent is None and sites["the a"].instance_parent == ""
+    eager = Site(b.text, b.file_pointer, b.where, b.level, b.closed, b.is_value, b.instance_parent)
+    assert eager == b and hash(eager) == hash(b) and repr(eager) == repr(b)
+    assert sites["Pass `x`."].of_tool and not b.of_tool

@@ -357,7 +357,7 @@ def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) ->
     if slot[0] is not catalog_names:
         slot[0], slot[1] = catalog_names, {}
     cache: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = slot[1]
-    property_level = site.where != "the tool description"
+    property_level = not site.of_tool
     key = (site.text, tool_name, site.is_value, property_level, site.level)
     found = cache.get(key)
     if found is None:
@@ -440,7 +440,7 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
                 continue
             reported.add((site.file_pointer, tok))
             yield Finding(site, mention, sev, where, spelled.get(tok) if where is None else None)
-        if len(elsewhere) >= 2 and not at_level and site.where == "the tool description":
+        if len(elsewhere) >= 2 and not at_level and site.of_tool:
             # an argument list of names that all live one level down (inside `request`): one finding
             first = elsewhere[0]
             pointer, holder = _declared_pointer(tool, first.token)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from schemalint.model import Tool, escape_token
+from schemalint.model import Tool
 from schemalint.rules.description.mentions.patterns import IDENT
 from schemalint.rules.description.mentions.records import Site
 from schemalint.rules.description.mentions.text import _any_might_mention, _might_mention
@@ -199,17 +199,10 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
         own = tuple(sub["properties"]) if isinstance(sub.get("properties"), Mapping) else ()
         typ = sub.get("type")
         is_value = typ in ("string", "array") or (isinstance(typ, list) and "string" in typ)
-        sites.append(
-            Site(
-                desc,
-                tool.pointer_in_file(node.pointer + "/description"),
-                f"the description of property `{label}`",
-                tuple(dict.fromkeys(level + own)) if own else level,  # level holds no repeats
-                closed,
-                is_value,
-                None if "*" in label else "".join("/" + escape_token(p) for p in label.split("/")[:-1]),
-            )
-        )
+        sites.append(Site.of_property(
+            desc, tool, node, label,
+            tuple(dict.fromkeys(level + own)) if own else level,  # level holds no repeats
+            closed, is_value))
     return sites
 
 
