@@ -153,20 +153,23 @@ def _kind_filters() -> list[tuple[str, object, object]]:
     from schemalint.rules.description.mentions import _NOUN_WORDS
     from schemalint.rules.description.mentions.arglists import _HEADER_WORDS
     from schemalint.rules.description.mentions.patterns import _ARG_HEADER, _RE_NOUN_ANY, _RE_PASSIVE, _RE_VERB
-    from schemalint.rules.description.mentions.phrases import _PARTICIPLES
-    from schemalint.rules.description.mentions.text import _lacks
+    from schemalint.rules.description.mentions.phrases import _BE, _PARTICIPLES, _REQUIRED
+    from schemalint.rules.description.mentions.text import _lacks, _lacks_words, _words_of_ascii
     from schemalint.rules.description.mentions.verbs import _VERB_WORDS
 
+    def passive(low: str) -> bool:
+        words = _words_of_ascii(low)
+        return not (_lacks_words(words, _REQUIRED) and (_lacks_words(words, _BE) or _lacks_words(words, _PARTICIPLES)))
+
     return [
-        ("passive", _RE_PASSIVE, lambda low: not (_lacks(low, ("required",)) and (
-            _lacks(low, ("be",)) or _lacks(low, _PARTICIPLES)))),
-        ("verb", _RE_VERB, lambda low: not _lacks(low, _VERB_WORDS)),
+        ("passive", _RE_PASSIVE, passive),
+        ("verb", _RE_VERB, lambda low: not _lacks_words(_words_of_ascii(low), _VERB_WORDS)),
         ("header", _ARG_HEADER, lambda low: not _lacks(low, _HEADER_WORDS)),
         ("noun", _RE_NOUN_ANY, lambda low: not _lacks(low, _NOUN_WORDS)),
     ]
 
 
-_KIND_PIECES = ["must", "Must", " be ", "BE", "specified", "Given", "is", " are ", "also", "Required", "pass",
+_KIND_PIECES = ["must", "Must", " be ", "BE", "specified", "Given", "is", " are ", "also", "Required", "pass", "data",
                 "SET", "fill", " in", "populate", "Args", "arguments", "Parameters", "params", "Input", "kwargs",
                 "field", "Key", "propert", "option", "flag", ":", "\n", " ", "\t", "x", "_y", "  ", "needs", " to",
                 "explained", "#", "-"]
@@ -181,9 +184,11 @@ def test_kind_prefilters_never_turn_away_a_match(text: str) -> None:
 
 
 def test_kind_prefilters_answer_only_ascii() -> None:
-    from schemalint.rules.description.mentions.text import _lacks
+    from schemalint.rules.description.mentions.text import _lacks, _lacks_words, _words_of_ascii
 
     assert _lacks("plain text", ("param",)) and not _lacks(None, ("param",))
+    assert _words_of_ascii(None) is None and not _lacks_words(None, frozenset((b"set",)))
+    assert _lacks_words(_words_of_ascii("the dataset, reset"), frozenset((b"set",)))
 
 
 @needs_shared
@@ -211,9 +216,11 @@ def test_kind_prefilters_on_the_corpus_descriptions() -> None:
 def _groups_by_sets(text: str) -> frozenset[str]:
     """The word groups of ``text`` read with one set test per word set (what the bit masks of
     :func:`schemalint.rules.poisoning.texts.word_groups` stand for)."""
-    from schemalint.rules.poisoning.texts import _WORDS, words_of
+    from schemalint.rules.poisoning.texts import _ANY_GROUP, _WORDS, words_of
 
     words = set(words_of(text))
+    if _ANY_GROUP.isdisjoint(words):
+        return frozenset()
 
     def has(key: str) -> bool:
         return not _WORDS[key].isdisjoint(words)

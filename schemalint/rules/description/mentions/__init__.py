@@ -79,6 +79,7 @@ from schemalint.rules.description.mentions.text import (
     _lacks,
     _might_mention,
     _mostly_non_latin,
+    _words_of_ascii,
 )
 from schemalint.rules.description.mentions.verbs import verb_objects
 from schemalint.rules.tool_text import tool_text
@@ -142,10 +143,11 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
                  low: str | None = None) -> None:
     """The kinds read only in text that is mostly Latin script, in the order they take precedence
     (``low``: ``clean`` in lower case when it is ASCII, for the kinds' pre-filters)."""
-    verb_objects(clean, property_level, found, low)
+    words = _words_of_ascii(low)
+    verb_objects(clean, property_level, found, words)
     if level and "(" in clean:
         name_lists(clean, level, found)
-    must_be_given(clean, found, low)
+    must_be_given(clean, found, words)
     if "`" in clean:
         backticked(clean, found)
     if not is_value and "=" in clean:

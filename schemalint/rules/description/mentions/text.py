@@ -29,6 +29,7 @@ from schemalint.rules.description.mentions.patterns import (
     _RESERVED,
     _LazyPattern,
 )
+from schemalint.rules.tool_text import TO_WORDS
 
 if TYPE_CHECKING:
     from schemalint.rules.tool_text import ToolText
@@ -41,6 +42,18 @@ def _lacks(low: str | None, words: tuple[str, ...]) -> bool:
     matches ``s``), and the answer is exact: the pattern's words are literal substrings of any
     match."""
     return low is not None and not any(w in low for w in words)
+
+
+def _words_of_ascii(low: str | None) -> frozenset[bytes] | None:
+    """The whole words of ``low`` (the lower-cased text, ``None`` when the text is not ASCII) as
+    ``\\b`` delimits them in ASCII text (runs of letters, digits and ``_``), or ``None``."""
+    return None if low is None else frozenset(low.encode().translate(TO_WORDS).split())
+
+
+def _lacks_words(words: frozenset[bytes] | None, wanted: frozenset[bytes]) -> bool:
+    """True when ``words`` (:func:`_words_of_ascii`) holds none of ``wanted``: a kind whose
+    case-insensitive pattern needs one of them as a whole word finds nothing there."""
+    return words is not None and wanted.isdisjoint(words)
 
 
 def _is_identifier_like(tok: str) -> bool:
