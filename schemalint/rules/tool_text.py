@@ -142,7 +142,7 @@ def needles(literal: str) -> tuple[bytes, ...]:
 
 
 def _joined(tool: Tool) -> str:
-    parts: list[str] = [tool.description] if tool.description else []
+    parts: list[str] = [tool.description] if tool.description and isinstance(tool.description, str) else []
     schema = tool.advertised
     if isinstance(schema, dict):
         parts += [d for n in index_schema(schema).having("description") if type(d := n.schema["description"]) is str]

@@ -256,11 +256,13 @@ def _shape(docker: bool, value: Any) -> Any:
 
 
 def _same(a: Any, b: Any) -> bool:
+    """``a == b`` for two definitions; false when the comparison fails (too deep, or a value of a
+    Python source whose ``==`` raises): the definition is then walked on its own."""
     if a is b:
         return True
     try:
         return bool(a == b)
-    except RecursionError:
+    except Exception:
         return False
 
 
