@@ -17,6 +17,7 @@ from typing import Any
 
 from schemalint.model import RunContext, Tool
 from schemalint.rules.lazy_re import lazy_re
+from schemalint.rules.tool_text import Literals, tool_text
 from schemalint.schema.index import SchemaNode, index_schema
 
 __all__ = ["Claim", "PropertySite", "property_sites", "quote"]
@@ -68,17 +69,25 @@ class Claim:
 
 _SITES = "description.claims.property_sites"
 """Key of the per-tool sites in the run's memo (:class:`~schemalint.model.RunContext`)."""
-_TRIGGER = lazy_re(
-    r"[0-9]|one of|value|option|choice|either|required|mandatory|integer|whole number|decimal|e\.g\.|example|such as"
-)
-"""Every claim reader needs one of these in the lower-cased text; a description without any is
-no site (one case-sensitive scan: a case-insensitive one costs three times as much)."""
+_SITE_TEXTS = "description.claims.trigger"
+"""Key of the run's table of descriptions already asked (catalogs repeat descriptions: the
+corpus's 78,000 property descriptions are 33,000 strings)."""
+_TRIGGER_WORDS = ("one of", "value", "option", "choice", "either", "required", "mandatory", "integer",
+                  "whole number", "decimal", "e.g.", "example", "such as")
+_TRIGGER = lazy_re("[0-9]|" + "|".join(re.escape(w) for w in _TRIGGER_WORDS))
+"""Every claim reader needs a digit or one of :data:`_TRIGGER_WORDS` in the lower-cased text; a
+description without any is no site (one case-sensitive scan: a case-insensitive one costs three
+times as much)."""
+_TOOL_TRIGGER = Literals(_TRIGGER_WORDS, digits=True)
+"""The same test over all of a tool's descriptions at once (:meth:`ToolText.may_hold`)."""
 
 
 def property_sites(tool: Tool) -> tuple[PropertySite, ...]:
     """Every property of ``tool``'s advertised schema (any depth, ``$defs`` included, conditional
     subschemas excluded) whose string ``description`` holds something a claim reader needs (a
-    digit, "one of", "value", "required" ...); computed once per tool for the four rules."""
+    digit, "one of", "value", "required" ...); computed once per tool for the four rules. A tool
+    none of whose descriptions hold any (:data:`_TOOL_TRIGGER` over the joined text, a few C-level
+    scans) has none, without a look at each."""
     memo = RunContext.current.memo
     try:
         cache: dict[int, tuple[Tool, tuple[PropertySite, ...]]] = memo[_SITES]
@@ -89,16 +98,21 @@ def property_sites(tool: Tool) -> tuple[PropertySite, ...]:
         return hit[1]
     schema = tool.advertised
     sites: tuple[PropertySite, ...] = ()
-    if isinstance(schema, dict):
+    if isinstance(schema, dict) and tool_text(tool).may_hold(_TOOL_TRIGGER):
         trigger = _TRIGGER.search
+        known: dict[str, bool] = RunContext.current.table(_SITE_TEXTS, dict)
+        if len(known) > 50_000:
+            known.clear()
         found = []
         for node in index_schema(schema).having("description"):
             desc = node.schema["description"]
             if node.keyword != "properties" or node.conditional or type(desc) is not str:
                 continue
-            low = desc.lower()
-            if trigger(low) is not None:
-                found.append(PropertySite(node, desc, low))
+            holds = known.get(desc)
+            if holds is None:
+                holds = known[desc] = trigger(desc.lower()) is not None
+            if holds:
+                found.append(PropertySite(node, desc, desc.lower()))
         sites = tuple(found)
     if len(cache) > 4096:
         cache.clear()

@@ -49,9 +49,30 @@ _GATES = (
 """One cheap scan per pattern of :data:`PATTERNS` (whose leading name would be tried at every word)."""
 
 
+def _w(words: str) -> frozenset[bytes]:
+    return frozenset(words.encode().split())
+
+
+_CHANGE_WORDS = _w("set add include send bcc cc change replace redirect forward copy append attach insert prepend "
+                   "override modify rewrite substitute")
+_SENT_WORDS = _w("go sent routed redirected forwarded copied addressed")
+_USE_WORDS = _w("use using call calling invoke invoking run running execute executing")
+_MODAL_WORDS = _w("must should shall")
+_WORD_GATES = (
+    (_USE_WORDS, _CHANGE_WORDS),
+    (_MODAL_WORDS, _CHANGE_WORDS | _SENT_WORDS),
+    (_MODAL_WORDS, _CHANGE_WORDS | _SENT_WORDS),
+)
+"""For each pattern of :data:`PATTERNS`, word sets it needs a word of each (whole words: every one
+stands between spaces or word boundaries in the pattern), tested on the words of an ASCII text
+before any scan (``re.I`` folds some non-ASCII letters onto ASCII ones, so other text is scanned)."""
+
+
 def shadowing(t: Text, own: str, names: frozenset[str]) -> Iterator[re.Match[str]]:
     """Each instruction in ``t`` about a tool of ``names`` other than ``own``, by offset."""
-    found = [m for gate, p in zip(_GATES, PATTERNS, strict=True) if gate.search(t.text)
+    words = set(words_of(t.text)) if t.text.isascii() else None
+    found = [m for gate, words_needed, p in zip(_GATES, _WORD_GATES, PATTERNS, strict=True)
+             if (words is None or all(not w.isdisjoint(words) for w in words_needed)) and gate.search(t.text)
              for m in p.finditer(t.text) if m.group("tool") in names and m.group("tool") != own]
     yield from sorted(found, key=lambda m: m.start())
 

@@ -26,8 +26,9 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from schemalint.model import Tool, escape_token
+from schemalint.model import RunContext, Tool, escape_token
 from schemalint.rules.base import Context
+from schemalint.rules.tool_text import TO_WORDS, tool_text
 from schemalint.schema.index import SchemaNode, index_schema
 
 __all__ = [
@@ -170,7 +171,9 @@ def _schema_texts(tool: Tool, keep_ascii: bool, keep: Callable[[str], bool] | No
         return []
     out: list[Text] = []
     root_description = tool.description
-    for node in index_schema(schema).nodes:
+    index = index_schema(schema)
+    # descriptions and titles only: the nodes that have one (in walk order, as every node would give)
+    for node in index.having("description", "title") if keep_ascii else index.nodes:
         sub = node.schema
         for key in ("description", "title"):
             value = sub.get(key)
@@ -257,19 +260,6 @@ def description_texts(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
     return out
 
 
-def _joined_descriptions(tool: Tool) -> str:
-    """The tool's descriptions joined by newlines, from the shared walk (no pointers built)."""
-    parts: list[str] = [tool.description] if tool.description else []
-    schema = tool.advertised
-    if isinstance(schema, dict):
-        parts += [d for n in index_schema(schema).having("description") if type(d := n.schema["description"]) is str]
-    if tool.origin.format == "docker-arguments":
-        args = (tool.raw or {}).get("arguments")
-        if isinstance(args, list):
-            parts.extend(a["desc"] for a in args if isinstance(a, Mapping) and isinstance(a.get("desc"), str))
-    return "\n".join(parts)
-
-
 def _w(words: str) -> frozenset[bytes]:
     return frozenset(words.encode().split())
 
@@ -311,9 +301,7 @@ _ANY_GROUP = _WORDS["tag"] | _WORDS["override"] | _WORDS["conceal"] | _WORDS["se
     _WORDS["conversation"] | _WORDS["messages"] | _WORDS["prompt"] | _WORDS["tools"] | _WORDS["shadow"]
 """At least one of these words is in every text that triggers a group."""
 
-_PUNCT = bytes(range(128)).translate(None, b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_TO_WORDS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ" + _PUNCT,
-                            b"abcdefghijklmnopqrstuvwxyz" + b" " * len(_PUNCT))
+_TO_WORDS = TO_WORDS
 """Lowercase ASCII letters; every other ASCII character but digits and ``_`` becomes a space."""
 
 
@@ -322,39 +310,61 @@ def word_groups(text: str) -> frozenset[str]:
     (:data:`_WORDS`) occur in ``text``: one C-level pass (translate, split, set tests), no regular
     expression. Non-ASCII letters are dropped, so this is a pre-filter only (the rules' patterns
     need ASCII words too)."""
-    listed = text.encode("ascii", "replace").translate(_TO_WORDS).split()
+    return _groups(text.encode("ascii", "replace").translate(_TO_WORDS).split(), text)
+
+
+_BIT = {key: 1 << i for i, key in enumerate(_WORDS)}
+"""One bit per word set of :data:`_WORDS`."""
+_SETS_OF: dict[bytes, int] = {}
+for _key, _words in _WORDS.items():
+    for _word in _words:
+        _SETS_OF[_word] = _SETS_OF.get(_word, 0) | _BIT[_key]
+"""For each word of :data:`_WORDS`, the bits of the sets that hold it."""
+_ALL_WORDS = frozenset(_SETS_OF)
+(_TAG, _OVERRIDE, _CONCEAL, _USER, _UNMENTION, _UNMENTIONED, _SECRET, _SECRET_NOUN, _VERB, _CONVERSATION, _MESSAGES,
+ _ALL, _PROMPT, _SYSTEM, _TOOLS, _OTHERS, _SHADOW) = (_BIT[k] for k in (
+    "tag", "override", "conceal", "user", "unmention", "unmentioned", "secret", "secret-noun", "verb",
+    "conversation", "messages", "all", "prompt", "system", "tools", "others", "shadow"))
+assert len(_BIT) == 17
+
+
+def _groups(listed: list[bytes] | set[bytes], text: str) -> frozenset[str]:
+    """:func:`word_groups` of ``text``, whose words (:func:`words_of`) are ``listed`` (or their set):
+    which word sets the text touches is read from the few words it shares with :data:`_WORDS`."""
     if _ANY_GROUP.isdisjoint(listed):  # the common case: no set is built
         return frozenset()
-    words = set(listed)
-    W = _WORDS
+    m = 0
+    for word in _ALL_WORDS.intersection(listed):
+        m |= _SETS_OF[word]
     found = set()
-
-    def has(key: str) -> bool:
-        return not W[key].isdisjoint(words)
-
-    if (("<" in text or "[" in text) and has("tag")) or has("override") or (has("conceal") and has("user")) \
-            or (has("unmention") and has("unmentioned")):
+    if (("<" in text or "[" in text) and m & _TAG) or m & _OVERRIDE or (m & _CONCEAL and m & _USER) \
+            or (m & _UNMENTION and m & _UNMENTIONED):
         found.add("instruction")
-    if "~" in text or has("secret") or (has("secret-noun") and has("verb")):
+    if "~" in text or m & _SECRET or (m & _SECRET_NOUN and m & _VERB):
         found.add("secret")
-    if has("conversation") or (has("messages") and has("all")) or (has("prompt") and has("system")) \
-            or (has("tools") and has("others")):
+    if m & _CONVERSATION or (m & _MESSAGES and m & _ALL) or (m & _PROMPT and m & _SYSTEM) \
+            or (m & _TOOLS and m & _OTHERS):
         found.add("data")
-    if has("shadow"):
+    if m & _SHADOW:
         found.add("shadow")
     return frozenset(found)
 
 
 def triggers(tool: Tool, ctx: Context) -> frozenset[str]:
     """Which rule groups have a trigger word somewhere in ``tool``'s descriptions
-    (:func:`word_groups` of the joined text, computed once and shared by the four rules)."""
+    (:func:`word_groups` of the joined text, :func:`schemalint.rules.tool_text.tool_text`, computed
+    once and shared by the four rules)."""
 
     def compute() -> frozenset[str]:
-        text = _joined_descriptions(tool)
-        return word_groups(text) if text else frozenset()
+        text = tool_text(tool)
+        return _groups(text.word_set, text.joined) if text.joined else frozenset()
 
     hits: frozenset[str] = ctx.memo(("poisoning-triggers", id(tool)), compute)
     return hits
+
+
+_GROUPS_OF_TEXT = "poisoning.word_groups"
+"""The run's table of :func:`word_groups` by string (catalogs repeat descriptions)."""
 
 
 def triggered(group: str, tool: Tool, ctx: Context) -> list[Text]:
@@ -366,9 +376,15 @@ def triggered(group: str, tool: Tool, ctx: Context) -> list[Text]:
 
     def compute() -> dict[str, list[Text]]:
         groups: dict[str, frozenset[str]] = {}
+        known: dict[str, frozenset[str]] = RunContext.current.table(_GROUPS_OF_TEXT, dict)
+        if len(known) > 50_000:
+            known.clear()
 
         def keep(text: str) -> bool:
-            found = groups[text] = word_groups(text)
+            found = known.get(text)
+            if found is None:
+                found = known[text] = word_groups(text)
+            groups[text] = found
             return bool(found)
 
         by_group: dict[str, list[Text]] = {}

@@ -65,15 +65,24 @@ from schemalint.rules.description.mentions.patterns import (
 )
 from schemalint.rules.description.mentions.phrases import must_be_given, the_parameter
 from schemalint.rules.description.mentions.records import Finding, Mention, Site
-from schemalint.rules.description.mentions.sites import description_sites, schema_names, schema_values
+from schemalint.rules.description.mentions.sites import (
+    description_sites,
+    schema_names,
+    schema_names_complete,
+    schema_values,
+)
 from schemalint.rules.description.mentions.text import (
     _after_other_tool,
     _blank,
     _blank_output_sections,
+    _joined_might_mention,
+    _lacks,
     _might_mention,
     _mostly_non_latin,
+    _words_of_ascii,
 )
 from schemalint.rules.description.mentions.verbs import verb_objects
+from schemalint.rules.tool_text import tool_text
 from schemalint.schema.index import index_schema
 
 if TYPE_CHECKING:
@@ -115,22 +124,30 @@ def extract_mentions(
     clean = _blank(_blank(text, _FENCE), _URL) if ("`" in text or "/" in text or "www." in text) else text
     clean = _blank_output_sections(clean)
     latin = not _mostly_non_latin(clean)
-    arg_sections(clean, is_value, found)
-    if latin and _RE_NOUN_ANY.search(clean):
+    low = clean.lower() if clean.isascii() else None  # for the kinds' exact pre-filters (text._lacks)
+    arg_sections(clean, is_value, found, low)
+    if latin and not _lacks(low, _NOUN_WORDS) and _RE_NOUN_ANY.search(clean):
         the_parameter(clean, found)
     if latin:
-        _latin_kinds(clean, is_value=is_value, property_level=property_level, level=level, found=found)
+        _latin_kinds(clean, is_value=is_value, property_level=property_level, level=level, found=found, low=low)
     out = [m for m in found.by_token.values() if not _another_thing(text, m, tool_names, tool_name)]
     out.sort(key=lambda x: x.start)
     return out
 
 
-def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Sequence[str], found: Found) -> None:
-    """The kinds read only in text that is mostly Latin script, in the order they take precedence."""
-    verb_objects(clean, property_level, found)
+_NOUN_WORDS = ("param", "arg", "field", "option", "flag", "key", "propert", "input")
+"""The words of :data:`~.patterns._RE_NOUN_ANY`."""
+
+
+def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Sequence[str], found: Found,
+                 low: str | None = None) -> None:
+    """The kinds read only in text that is mostly Latin script, in the order they take precedence
+    (``low``: ``clean`` in lower case when it is ASCII, for the kinds' pre-filters)."""
+    words = _words_of_ascii(low)
+    verb_objects(clean, property_level, found, words)
     if level and "(" in clean:
         name_lists(clean, level, found)
-    must_be_given(clean, found)
+    must_be_given(clean, found, words)
     if "`" in clean:
         backticked(clean, found)
     if not is_value and "=" in clean:
@@ -189,20 +206,81 @@ def _variant_union(name: str, idx: Mapping[str, Sequence[Tool | Definition]]) ->
     if hit is None:
         if len(union_cache) > 50_000:
             union_cache.clear()
-        hit = frozenset().union(*(_tool_names(t) for t in idx.get(name, ())))
+        defs = idx.get(name, ())
+        _share_names(defs)
+        hit = frozenset().union(*(_tool_names(t) for t in defs))
         union_cache[key] = hit
     return hit
+
+
+def _definition(tool: Tool) -> tuple[bool, Any]:
+    """What :func:`tool_property_names` reads of ``tool``."""
+    if tool.origin.format == "docker-arguments":
+        return True, (tool.raw or {}).get("arguments")
+    return False, tool.advertised
+
+
+def _share_names(defs: Sequence[Tool | Definition]) -> None:
+    """Fill the names cache of :func:`_tool_names` for the definitions ``defs`` of one name with one
+    walk per distinct definition: catalogs hold many copies of a tool (the corpus: 14,022 tools
+    under names defined more than once, 4,065 distinct definitions). Equal definitions (``==`` of
+    the parsed JSON values) declare the same names, unless the walk stopped at its limit (then
+    the order of the keys decides what it saw, and such a definition is not shared)."""
+    names_cache: dict[int, tuple[Tool, frozenset[str]]] = RunContext.current.table("description.mentions.names", dict)
+    reps: dict[Any, list[tuple[Any, frozenset[str]]]] = {}
+    for t in defs:
+        if not isinstance(t, Tool):
+            continue
+        hit = names_cache.get(id(t))
+        if hit is not None and hit[0] is t:
+            continue
+        docker, value = _definition(t)
+        bucket = reps.setdefault(_shape(docker, value), [])
+        names = next((n for v, n in bucket if _same(v, value)), None)
+        if names is None:
+            names, complete = _property_names_complete(t)
+            if complete:
+                bucket.append((value, names))
+        if len(names_cache) > 50_000:
+            names_cache.clear()
+        names_cache[id(t)] = (t, names)
+
+
+def _shape(docker: bool, value: Any) -> Any:
+    """What two equal definitions share and most unequal ones do not (their top-level property
+    names), so that only those are compared whole."""
+    if type(value) is dict:
+        props = value.get("properties")
+        return docker, len(value), tuple(props) if type(props) is dict else None
+    return docker, type(value).__name__, len(value) if type(value) is list else None
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``a == b`` for two definitions; false when the comparison fails (too deep, or a value of a
+    Python source whose ``==`` raises): the definition is then walked on its own."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
 
 
 def tool_property_names(tool: Tool) -> frozenset[str]:
     """The names a description of ``tool`` may present as its parameters: the property names
     declared anywhere in its advertised schema, or a Docker catalog entry's argument names."""
+    return _property_names_complete(tool)[0]
+
+
+def _property_names_complete(tool: Tool) -> tuple[frozenset[str], bool]:
+    """(:func:`tool_property_names`, whether the schema walk saw the whole schema)."""
     if tool.origin.format == "docker-arguments":
         args = (tool.raw or {}).get("arguments")
         return frozenset(
             a["name"] for a in args or [] if isinstance(a, Mapping) and isinstance(a.get("name"), str)
-        )
-    return frozenset(schema_names(tool.advertised))
+        ), True
+    names, complete = schema_names_complete(tool.advertised)
+    return frozenset(names), complete
 
 
 def _tool_names(tool: Tool | Definition) -> frozenset[str]:
@@ -283,7 +361,7 @@ def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) ->
     if slot[0] is not catalog_names:
         slot[0], slot[1] = catalog_names, {}
     cache: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = slot[1]
-    property_level = site.where != "the tool description"
+    property_level = not site.of_tool
     key = (site.text, tool_name, site.is_value, property_level, site.level)
     found = cache.get(key)
     if found is None:
@@ -329,6 +407,8 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
         # another definition of this name with other properties (a single definition has none)
         or (len(idx.get(tool.name, ())) > 1 and not _variant_union(tool.name, idx) <= _tool_names(tool))
     )
+    if not plain_wanted and tool.origin.format != "docker-arguments" and not _joined_might_mention(tool_text(tool)):
+        return  # no description would be a site (a Docker entry's description always is one)
     sites = description_sites(tool, None if plain_wanted else _might_mention)
     if not sites:
         return
@@ -364,7 +444,7 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
                 continue
             reported.add((site.file_pointer, tok))
             yield Finding(site, mention, sev, where, spelled.get(tok) if where is None else None)
-        if len(elsewhere) >= 2 and not at_level and site.where == "the tool description":
+        if len(elsewhere) >= 2 and not at_level and site.of_tool:
             # an argument list of names that all live one level down (inside `request`): one finding
             first = elsewhere[0]
             pointer, holder = _declared_pointer(tool, first.token)

@@ -17,14 +17,20 @@ from schemalint.rules.description.mentions.patterns import (
     _SPHINX,
 )
 from schemalint.rules.description.mentions.text import (
+    _lacks,
     _sentence,
 )
 
+_HEADER_WORDS = ("arg", "param", "input")
+"""What every header :data:`~.patterns._ARG_HEADER` reads holds (args, arguments, kwargs, parameters,
+params, input, inputs)."""
 
-def arg_sections(clean: str, is_value: bool, found: Found) -> None:
+
+def arg_sections(clean: str, is_value: bool, found: Found, low: str | None = None) -> None:
     """Entries of ``Args:``/``Parameters:`` sections (docstring style, language neutral) at the
-    section's first indentation, and Sphinx ``:param x:`` fields."""
-    lines = clean.split("\n") if _ARG_HEADER.search(clean) else []
+    section's first indentation, and Sphinx ``:param x:`` fields. ``low``: ``clean`` in lower case
+    when it is ASCII (then a text without a header word is not searched for a header)."""
+    lines = clean.split("\n") if not _lacks(low, _HEADER_WORDS) and _ARG_HEADER.search(clean) else []
     offsets = []
     pos = 0
     for line in lines:

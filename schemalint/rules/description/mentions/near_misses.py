@@ -38,13 +38,19 @@ def _spellings(name: str) -> tuple[str, ...]:
     return tuple(v for v in dict.fromkeys((snake, camel)) if v != name)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _variants(name: str) -> tuple[str, ...]:
+    """:func:`_spellings` of a snake_case or camelCase ``name``; none for any other name."""
+    return _spellings(name) if "_" in name or _RE_CAMEL.search(name) else ()
+
+
 def _near_miss_table(sites: Sequence[Site]) -> tuple[tuple[str, str], ...]:
     """(other spelling, declared name) pairs of the properties at the levels the ``sites`` speak
-    about (a spelling that is itself declared somewhere is dropped where a hit is reported)."""
-    names = dict.fromkeys(n for site in sites for n in site.level)
-    return tuple(
-        (v, n) for n in names if "_" in n or _RE_CAMEL.search(n) for v in _spellings(n) if v not in names
-    )
+    about (a spelling that is itself declared somewhere is dropped where a hit is reported).
+    Sites of one object share its level tuple: each tuple is read once."""
+    levels = {id(site.level): site.level for site in sites}
+    names = dict.fromkeys(n for level in levels.values() for n in level)
+    return tuple((v, n) for n in names for v in _variants(n) if v not in names)
 
 
 def _near_misses(site: Site, table: tuple[tuple[str, str], ...]) -> Iterator[tuple[Mention, str]]:

@@ -15,6 +15,7 @@ from schemalint.rules.description.mentions.patterns import (
 from schemalint.rules.description.mentions.text import (
     _STOP,
     _is_identifier_like,
+    _lacks_words,
     _sentence,
     _value_shaped,
 )
@@ -37,8 +38,19 @@ def the_parameter(clean: str, found: Found) -> None:
         found.add(tok, m.start(2), m.end(2), "phrase")
 
 
-def must_be_given(clean: str, found: Found) -> None:
-    """"x_y [and x_z] must be specified / are required": the names before a passive phrase."""
+_PARTICIPLES = frozenset((b"specified", b"provided", b"set", b"given", b"supplied", b"passed", b"included"))
+"""The participles of :data:`~.patterns._RE_PASSIVE` ("must be specified"); its other form needs
+"required" (all whole words: the pattern has white space before each and ``\\b`` after)."""
+_REQUIRED = frozenset((b"required",))
+_BE = frozenset((b"be",))
+
+
+def must_be_given(clean: str, found: Found, words: frozenset[bytes] | None = None) -> None:
+    """"x_y [and x_z] must be specified / are required": the names before a passive phrase
+    (``words``: the whole words of ``clean`` when it is ASCII, :func:`~.text._words_of_ascii`; a
+    text with neither "required" nor "be" and a participle is not scanned)."""
+    if _lacks_words(words, _REQUIRED) and (_lacks_words(words, _BE) or _lacks_words(words, _PARTICIPLES)):
+        return
     for m in _RE_PASSIVE.finditer(clean):
         pos = m.start()
         while True:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from schemalint.model import Tool, escape_token
+from schemalint.model import Tool
 from schemalint.rules.description.mentions.patterns import IDENT
 from schemalint.rules.description.mentions.records import Site
 from schemalint.rules.description.mentions.text import _any_might_mention, _might_mention
@@ -18,9 +18,16 @@ def schema_names(schema: Any, limit: int = 50_000) -> set[str]:
     """Every property name declared anywhere in ``schema`` (all depths, union branches,
     ``$defs``; local ``$ref`` targets are seen where they are written), plus ``required``
     and ``dependencies`` entries. Visits at most ``limit`` subschemas."""
+    return schema_names_complete(schema, limit)[0]
+
+
+def schema_names_complete(schema: Any, limit: int = 50_000) -> tuple[set[str], bool]:
+    """``(schema_names(schema, limit), complete)``: ``complete`` is false when the walk stopped at
+    ``limit`` (then which names were seen depends on the order of the keys, and a schema equal to
+    this one may give others)."""
     names: set[str] = set()
     if not isinstance(schema, dict):
-        return names
+        return names, True
     stack: list[Mapping[str, Any]] = [schema]
     seen = 0
     while stack and seen < limit:
@@ -47,7 +54,7 @@ def schema_names(schema: Any, limit: int = 50_000) -> set[str]:
                     names.update(r for r in value if isinstance(r, str))
                 elif key in ("anyOf", "oneOf", "allOf", "items", "prefixItems"):
                     stack.extend(v for v in value if isinstance(v, dict))
-    return names
+    return names, not stack
 
 
 def schema_values(schema: Any) -> set[str]:
@@ -192,17 +199,10 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
         own = tuple(sub["properties"]) if isinstance(sub.get("properties"), Mapping) else ()
         typ = sub.get("type")
         is_value = typ in ("string", "array") or (isinstance(typ, list) and "string" in typ)
-        sites.append(
-            Site(
-                desc,
-                tool.pointer_in_file(node.pointer + "/description"),
-                f"the description of property `{label}`",
-                tuple(dict.fromkeys(level + own)) if own else level,  # level holds no repeats
-                closed,
-                is_value,
-                None if "*" in label else "".join("/" + escape_token(p) for p in label.split("/")[:-1]),
-            )
-        )
+        sites.append(Site.of_property(
+            desc, tool, node, label,
+            tuple(dict.fromkeys(level + own)) if own else level,  # level holds no repeats
+            closed, is_value))
     return sites
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import TYPE_CHECKING
 
 from schemalint.rules.description.mentions.patterns import (
     _ARG_HEADER,
@@ -27,6 +29,31 @@ from schemalint.rules.description.mentions.patterns import (
     _RESERVED,
     _LazyPattern,
 )
+from schemalint.rules.tool_text import TO_WORDS
+
+if TYPE_CHECKING:
+    from schemalint.rules.tool_text import ToolText
+
+
+def _lacks(low: str | None, words: tuple[str, ...]) -> bool:
+    """True when ``low`` (the lower-cased text, or ``None`` when the text is not ASCII) holds none
+    of ``words``: a kind whose case-insensitive pattern needs one of them finds nothing there.
+    Only ASCII text is answered (``re.I`` folds some non-ASCII letters onto ASCII ones: ``ſ``
+    matches ``s``), and the answer is exact: the pattern's words are literal substrings of any
+    match."""
+    return low is not None and not any(w in low for w in words)
+
+
+def _words_of_ascii(low: str | None) -> frozenset[bytes] | None:
+    """The whole words of ``low`` (the lower-cased text, ``None`` when the text is not ASCII) as
+    ``\\b`` delimits them in ASCII text (runs of letters, digits and ``_``), or ``None``."""
+    return None if low is None else frozenset(low.encode().translate(TO_WORDS).split())
+
+
+def _lacks_words(words: frozenset[bytes] | None, wanted: frozenset[bytes]) -> bool:
+    """True when ``words`` (:func:`_words_of_ascii`) holds none of ``wanted``: a kind whose
+    case-insensitive pattern needs one of them as a whole word finds nothing there."""
+    return words is not None and wanted.isdisjoint(words)
 
 
 def _is_identifier_like(tok: str) -> bool:
@@ -39,6 +66,8 @@ def _is_identifier_like(tok: str) -> bool:
 
 
 def _mostly_non_latin(text: str) -> bool:
+    if text.isascii():
+        return False  # every ASCII character lies in the Latin range the pattern leaves out
     non_latin = len(_NON_LATIN.findall(text))
     if not non_latin:
         return False
@@ -293,8 +322,33 @@ def _any_might_mention(texts: list[str]) -> bool:
     return any(search(text, 1) is not None or text[:1] in first for text in texts)
 
 
+_RE_SHAPE_CAMEL = _LazyPattern(rb"aA")
+"""A lower-case letter before an upper-case one, in :attr:`ToolText.shapes`."""
+
+
+def _joined_might_mention(text: ToolText) -> bool:
+    """False only when :func:`_might_mention` is false for every description of the tool whose
+    :class:`~schemalint.rules.tool_text.ToolText` is ``text``: its tests asked once of the joined
+    text. Each test holds of the joined text when it holds of one description in it (a character,
+    a match of a pattern that needs no text around it, a line start that the ``"\n"`` before a
+    description keeps); the camelCase-or-digit test runs in C on ASCII text (:attr:`ToolText.shapes`)."""
+    j = text.joined
+    if "`" in j or '"' in j or "{" in j or "=" in j or "_" in j:
+        return True
+    if "'" in j and _RE_QWORD.search(j):
+        return True
+    if ":" in j and _RE_ARGLINE.search(j):
+        return True
+    if text.ascii:
+        shapes = text.shapes  # a digit is rare (one fast scan); "aA" is found faster by re than by `in`
+        return (b"0" in shapes and (b"a0" in shapes or b"A0" in shapes)) or _RE_SHAPE_CAMEL.search(shapes) is not None
+    return _RE_UPPER_OR_DIGIT.search(j, 1) is not None and _RE_CAMEL_DIGIT.search(j) is not None
+
+
+@functools.lru_cache(maxsize=1 << 15)
 def _might_mention(text: str) -> bool:
-    """Cheap pre-filter: can ``text`` hold a non-plain mention at all (quote, ``_``, camelCase, ``x:``...)?"""
+    """Cheap pre-filter: can ``text`` hold a non-plain mention at all (quote, ``_``, camelCase, ``x:``...)?
+    Remembered for the last 32,768 strings (catalogs repeat descriptions)."""
     # every test below needs one of these characters (an upper-case letter or digit only
     # after the first character); most descriptions have none and cost one scan
     if _RE_TRIGGER.search(text, 1) is None and text[:1] not in _TRIGGER_FIRST:

@@ -19,7 +19,13 @@ from schemalint.rules.description.mentions.patterns import (
     _RE_VERB,
     _lazy,
 )
-from schemalint.rules.description.mentions.text import _STOP, _imperative, _is_identifier_like, _value_shaped
+from schemalint.rules.description.mentions.text import (
+    _STOP,
+    _imperative,
+    _is_identifier_like,
+    _lacks_words,
+    _value_shaped,
+)
 
 _RE_HEAD_NOUN = _lazy(
     rf"\s+(?:{_PARAM_NOUN}|ids?|names?|values?|text|string|number)"
@@ -31,13 +37,20 @@ _RE_HEAD_NOUN = _lazy(
 _RE_PLAIN_END = _lazy(r"\s*(?:$|[.,;:)!?]|(?:for|to|and|or|when|if|so|that|which|with|in|on)\b)")
 
 
-def verb_objects(clean: str, property_level: bool, found: Found) -> None:
+_VERB_WORDS = frozenset((b"pass", b"set", b"provide", b"specify", b"supply", b"omit", b"fill", b"populate"))
+"""The words of :data:`~.patterns._RE_VERB` (whole words: it reads ``\\b`` on both sides)."""
+
+
+def verb_objects(clean: str, property_level: bool, found: Found, words: frozenset[bytes] | None = None) -> None:
     """The objects of every imperative "pass/set/... x [and y]" in ``clean``.
 
     ``property_level``: the text is a property's description, where "pass the x" usually
     describes the property's own value, so only a quoted or identifier-like name followed by
-    a parameter noun or "to <value>" counts.
+    a parameter noun or "to <value>" counts. ``words``: the whole words of ``clean`` when it is
+    ASCII (:func:`~.text._words_of_ascii`; then a text without a verb is not scanned).
     """
+    if _lacks_words(words, _VERB_WORDS):
+        return
     for m in _RE_VERB.finditer(clean):
         if _imperative(clean, m.start()):
             _objects(clean, m, property_level, found)
