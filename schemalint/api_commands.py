@@ -223,6 +223,10 @@ class SnapshotRun:
     pulls: dict[str, Change] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """What the run left out and why (a source inside the snapshot directory, with ``check``)."""
+    tools: list[Tool] = field(default_factory=list, repr=False, compare=False)
+    """The tools snapshotted. Kept with the run, so that the ``schemalint`` program, which exits
+    as soon as its output is flushed, does not free the parsed catalog object by object first
+    (about a tenth of a second per 10,000 tools)."""
 
 
 def snapshot_directory(cfg: Config, given: Path | None) -> Path:
@@ -273,14 +277,14 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
         labels += [*(f"mcp-stdio {c!r}" for c in mcp_stdio), *(f"mcp-url {_shown_url(u)!r}" for u in mcp_url)]
     plan = plan_snapshots(tools, ", ".join(labels))
     if not check:
-        return SnapshotRun(directory, plan, report=write_snapshots(plan, directory), notes=notes)
+        return SnapshotRun(directory, plan, report=write_snapshots(plan, directory), notes=notes, tools=tools)
     from schemalint.diff.checks.sd401_rug_pull import stale_snapshot_pulls
     from schemalint.diff.selection import diff_filter
 
     problems = check_snapshots(plan, directory)
     stale = [(p.filename, p.tool) for p in problems if p.kind == "stale" and p.tool]
     pulls = stale_snapshot_pulls(stale, directory, tools, diff_filter(cfg))  # SD401 when selected
-    return SnapshotRun(directory, plan, problems=problems, pulls=pulls, notes=notes)
+    return SnapshotRun(directory, plan, problems=problems, pulls=pulls, notes=notes, tools=tools)
 
 
 def _server_tools(mcp_stdio: Sequence[str], mcp_url: Sequence[str], headers: Mapping[str, str] | None,

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,21 +139,49 @@ def read_manifest(directory: Path) -> set[str] | None:
 
 
 def existing_snapshots(directory: Path) -> dict[str, str]:
-    """``{file name: text}`` of the ``*.json`` files directly inside ``directory`` (empty if absent).
+    """``{file name: text}`` of the ``*.json`` files directly inside ``directory`` (empty if absent),
+    in the order of their paths (file names; ignoring case on Windows, as :class:`~pathlib.Path` sorts).
 
-    A file that disappears while the directory is read (another run removed it) is skipped.
+    A file that disappears while the directory is read (another run removed it) is skipped; any
+    other :class:`OSError` (a file that cannot be read) is raised. Text that is not UTF-8 is
+    decoded with replacement characters (such a file is never a snapshot schemalint wrote).
     """
     if not directory.is_dir():
         return {}
+    with os.scandir(directory) as listing:  # the names and file types of one directory read
+        entries = {e.name: e for e in listing if e.name.endswith(".json") and not e.name.startswith(".")}
     out: dict[str, str] = {}
-    for path in sorted(directory.iterdir()):
-        if path.name.endswith(".json") and not path.name.startswith("."):
-            try:
-                if path.is_file():
-                    out[path.name] = path.read_bytes().decode("utf-8", errors="replace")
-            except FileNotFoundError:
+    for name in sorted(entries, key=str.lower if os.name == "nt" else None):
+        entry = entries[name]
+        try:
+            if not entry.is_file():  # follows a symbolic link, as Path.is_file
                 continue
+        except OSError as exc:
+            if exc.errno in _NOT_A_FILE:  # what Path.is_file answers False for (a link loop ...)
+                continue
+            raise
+        try:
+            out[name] = _read_bytes(entry.path).decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            continue
     return out
+
+
+_NOT_A_FILE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+
+
+def _read_bytes(path: str) -> bytes:
+    """The bytes of the file ``path``, read with the operating system's calls (no buffered file
+    object: 10,000 snapshots are read per ``--check``). Raises :class:`OSError`."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        size = os.fstat(fd).st_size
+        chunks = [os.read(fd, size + 1)]  # one read for a file that does not grow meanwhile
+        while chunks[-1]:
+            chunks.append(os.read(fd, 1 << 20))
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 2 else b"".join(chunks)
 
 
 @dataclass
