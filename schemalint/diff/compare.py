@@ -14,7 +14,7 @@ For every tool name on either side (:func:`compare_tools`):
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from schemalint.diff.checks import check
@@ -30,6 +30,7 @@ from schemalint.diff.checks._common import (
 )
 from schemalint.diff.checks.sd401_rug_pull import rug_pull
 from schemalint.diff.classify import classify_schema
+from schemalint.diff.errors import DiffError, index_tools
 from schemalint.diff.render import (
     SCHEMALINT_KEY,
     rendered_fields,
@@ -43,10 +44,6 @@ from schemalint.model import Tool, escape_token
 
 if TYPE_CHECKING:
     from schemalint.engine.selection import RuleFilter
-
-
-class DiffError(Exception):
-    """A diff that cannot be computed (bad revision, missing path, duplicate tool): exit code 2."""
 
 
 MCP_ANNOTATION_DEFAULTS: dict[str, bool] = {
@@ -63,26 +60,6 @@ _ANNOTATION_MEANING = {
     "idempotentHint": "repeated calls with the same arguments have no additional effect",
     "openWorldHint": "the tool interacts with an open world of external entities",
 }
-
-
-def index_tools(tools: Iterable[Tool], label: str) -> dict[str, Tool]:
-    """Tools by name; raises :class:`DiffError` when two tools of one side share a name."""
-    out: dict[str, Tool] = {}
-    for tool in tools:
-        if tool.name in out:
-            first = out[tool.name]
-            raise DiffError(
-                f"two tools named {tool.name!r} in {label}: {_where(first)} and {_where(tool)}; "
-                "a diff (and a snapshot) needs one definition per name"
-            )
-        out[tool.name] = tool
-    return out
-
-
-def _where(tool: Tool) -> str:
-    pointer = tool.origin.pointer or "/"
-    line = f" line {tool.origin.line}" if tool.origin.line else ""
-    return f"{tool.origin.file}{line} at {pointer}"
 
 
 def _field_base(tool: Tool) -> str:

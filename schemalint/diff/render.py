@@ -187,14 +187,14 @@ def _render_fast(value: Any) -> str | None:
     import orjson
 
     try:
-        out = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+        out = orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
         if not _plain(value):
             compact = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
             if orjson.dumps(value) != compact.encode("utf-8"):
                 return None
     except (TypeError, ValueError, UnicodeEncodeError):  # orjson.JSONEncodeError is a TypeError
         return None
-    return out.decode("utf-8") + "\n"
+    return out.decode("utf-8")
 
 
 MAX_RENDER_DEPTH = 1_000

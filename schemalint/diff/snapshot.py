@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from schemalint.diff.compare import DiffError, index_tools
+from schemalint.diff.errors import DiffError, index_tools
 from schemalint.diff.render import TooDeep, render, same_snapshot_text, snapshot_filename
 from schemalint.model import Tool
 
@@ -176,12 +176,15 @@ def _read_bytes(path: str) -> bytes:
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     try:
         size = os.fstat(fd).st_size
-        chunks = [os.read(fd, size + 1)]  # one read for a file that does not grow meanwhile
+        data = os.read(fd, size + 1)  # a regular file reads short only at its end
+        if len(data) <= size:
+            return data
+        chunks = [data]  # it grew meanwhile: read on to its end
         while chunks[-1]:
             chunks.append(os.read(fd, 1 << 20))
+        return b"".join(chunks)
     finally:
         os.close(fd)
-    return chunks[0] if len(chunks) == 2 else b"".join(chunks)
 
 
 @dataclass

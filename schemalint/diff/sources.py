@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from schemalint.diff.compare import DiffError
+from schemalint.diff.errors import DiffError
 from schemalint.loaders.files.documents import (
     TOOL_FILE_SUFFIXES,
     Document,
