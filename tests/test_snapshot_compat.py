@@ -127,3 +127,26 @@ def test_the_snapshot_directory_is_read_as_before(tmp_path: Path) -> None:
     assert got == reference(tmp_path)
     assert list(got) == ["A.json", "b.json", "big.json", "link.json"]
     assert existing_snapshots(tmp_path / "absent") == {}
+
+
+def _deep_tool(name: str, depth: int) -> str:
+    return ('{"name":"' + name + '","inputSchema":' + '{"type":"object","properties":{"p":' * depth
+            + '{"type":"string"}' + "}}" * depth + "}")
+
+
+@pytest.mark.parametrize(("names", "error"), [
+    (["z_deep", "b", "B", "a_deep"], "tool 'a_deep' (tools.json): its definition nests more than 1,000 levels"),
+    (["z_deep", "b", "B"], "tools 'B' and 'b' differ only in letter case"),
+    (["z_deep", "a_deep"], "tool 'a_deep' (tools.json): its definition nests more than 1,000 levels"),
+])
+def test_the_first_refusal_by_tool_name_is_reported(tmp_path: Path, names: list[str], error: str) -> None:
+    """The tools are rendered in the order they were read, yet the refusal named is the one of
+    the first tool by name, as when they were rendered by name (a too-deep definition, two
+    names that differ only in letter case)."""
+    tools = [_deep_tool(n, 1100) if n.endswith("_deep") else '{"name":"' + n + '","inputSchema":{}}' for n in names]
+    (tmp_path / "tools.json").write_text('{"tools":[' + ",".join(tools) + "]}")
+    for check in ([], ["--check"]):
+        proc = run_cli("snapshot", "tools.json", "--dir", "snaps", *check, cwd=tmp_path, timeout=300)
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr.startswith(f"schemalint: error: {error}") and proc.stderr.count("\n") == 1, proc.stderr
+    assert not (tmp_path / "snaps").exists()
