@@ -343,6 +343,12 @@ def test_a_definition_orjson_writes_is_never_too_deep_to_render() -> None:
         finally:
             sys.setrecursionlimit(limit)
         assert render(tool) == expected
+    from schemalint.diff.render import too_deep
+
+    for depth in (3, 250, 254, 255, 600, MAX_RENDER_DEPTH - 1, MAX_RENDER_DEPTH, MAX_RENDER_DEPTH + 1, 1500):
+        raw = {"name": "d", "inputSchema": nested(depth)}
+        tool = Tool("d", None, raw["inputSchema"], Origin("d.json", "", "mcp"), "/inputSchema", raw=raw)
+        assert too_deep(tool) == (nesting_depth(raw, MAX_RENDER_DEPTH) > MAX_RENDER_DEPTH), depth
     raw = {"name": "d", "inputSchema": nested(MAX_RENDER_DEPTH + 5)}
     with pytest.raises(TooDeep):
         render(Tool("d", None, raw["inputSchema"], Origin("d.json", "", "mcp"), "/inputSchema", raw=raw))

@@ -225,6 +225,19 @@ def nesting_depth(value: Any, stop: int) -> int:
     return deepest
 
 
+def too_deep(tool: Tool) -> bool:
+    """Whether the definition of ``tool`` nests deeper than :data:`MAX_RENDER_DEPTH`. What orjson
+    can encode nests at most 254 levels: the depth is walked only when it cannot."""
+    import orjson
+
+    value = _shown_to_read(tool)
+    try:
+        orjson.dumps(value)
+    except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError: too deep, or not JSON
+        return nesting_depth(value, MAX_RENDER_DEPTH) > MAX_RENDER_DEPTH
+    return False
+
+
 def render(tool: Tool) -> str:
     """The canonical rendering of ``tool`` (the bytes a snapshot file holds, decoded).
 
