@@ -150,3 +150,23 @@ def test_the_first_refusal_by_tool_name_is_reported(tmp_path: Path, names: list[
         assert proc.returncode == 2 and proc.stdout == ""
         assert proc.stderr.startswith(f"schemalint: error: {error}") and proc.stderr.count("\n") == 1, proc.stderr
     assert not (tmp_path / "snaps").exists()
+
+
+def test_snapshot_texts_are_read_one_at_a_time(tmp_path: Path) -> None:
+    """``--check`` lists the directory once and reads each snapshot when it compares it: a file
+    removed since the listing reads as absent, and membership never reads a file."""
+    from schemalint.diff.snapshot import SnapshotTexts, existing_snapshots
+
+    for name in ("a.json", "b.json", "c.json"):
+        (tmp_path / name).write_text(f'"{name}"\n')
+    texts = SnapshotTexts(tmp_path)
+    (tmp_path / "b.json").unlink()
+    (tmp_path / "c.json").write_text("changed\n")
+    (tmp_path / "d.json").write_text("new\n")
+    assert list(texts) == ["a.json", "b.json", "c.json"] and len(texts) == 3
+    assert "b.json" in texts and "d.json" not in texts
+    assert texts.read("a.json") == '"a.json"\n' and texts.read("b.json") is None and texts.read("d.json") is None
+    assert texts["c.json"] == "changed\n" and texts.get("b.json") is None
+    with pytest.raises(KeyError):
+        texts["b.json"]
+    assert existing_snapshots(tmp_path) == {"a.json": '"a.json"\n', "c.json": "changed\n", "d.json": "new\n"}

@@ -25,7 +25,7 @@ import contextlib
 import difflib
 import errno
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -157,25 +157,65 @@ def existing_snapshots(directory: Path) -> dict[str, str]:
     other :class:`OSError` (a file that cannot be read) is raised. Text that is not UTF-8 is
     decoded with replacement characters (such a file is never a snapshot schemalint wrote).
     """
-    if not directory.is_dir():
-        return {}
-    with os.scandir(directory) as listing:  # the names and file types of one directory read
-        entries = {e.name: e for e in listing if e.name.endswith(".json") and not e.name.startswith(".")}
+    texts = SnapshotTexts(directory)
     out: dict[str, str] = {}
-    for name in sorted(entries, key=str.lower if os.name == "nt" else None):
-        entry = entries[name]
-        try:
-            if not entry.is_file():  # follows a symbolic link, as Path.is_file
-                continue
-        except OSError as exc:
-            if exc.errno in _NOT_A_FILE:  # what Path.is_file answers False for (a link loop ...)
-                continue
-            raise
-        try:
-            out[name] = _read_bytes(entry.path).decode("utf-8", errors="replace")
-        except FileNotFoundError:
-            continue
+    for name in texts:
+        text = texts.read(name)
+        if text is not None:
+            out[name] = text
     return out
+
+
+class SnapshotTexts(Mapping[str, str]):
+    """The ``*.json`` files directly inside a directory, listed once (as :func:`existing_snapshots`
+    lists them), each read when its text is asked for and not kept: ``--check`` compares 10,000
+    snapshots one at a time instead of holding all their texts (and the memory they fault in).
+
+    ``name in texts`` and iteration use the listing; ``texts[name]`` reads the file (``KeyError``
+    when it is not listed or has disappeared since; other :class:`OSError` raised).
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self._paths: dict[str, str] = {}
+        if not directory.is_dir():
+            return
+        with os.scandir(directory) as listing:  # the names and file types of one directory read
+            entries = {e.name: e for e in listing if e.name.endswith(".json") and not e.name.startswith(".")}
+        for name in sorted(entries, key=str.lower if os.name == "nt" else None):
+            entry = entries[name]
+            try:
+                if not entry.is_file():  # follows a symbolic link, as Path.is_file
+                    continue
+            except OSError as exc:
+                if exc.errno in _NOT_A_FILE:  # what Path.is_file answers False for (a link loop ...)
+                    continue
+                raise
+            self._paths[name] = entry.path
+
+    def read(self, name: str) -> str | None:
+        """The text of the file ``name``; ``None`` when it is not listed or has disappeared."""
+        path = self._paths.get(name)
+        if path is None:
+            return None
+        try:
+            return _read_bytes(path).decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            return None
+
+    def __getitem__(self, name: str) -> str:
+        text = self.read(name)
+        if text is None:
+            raise KeyError(name)
+        return text
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._paths
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
 
 
 _NOT_A_FILE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
@@ -212,10 +252,11 @@ class Ownership:
         return filename in self.recorded or filename in self.recognised
 
 
-def ownership(directory: Path, have: dict[str, str]) -> Ownership:
-    """Classify the files ``have`` (from :func:`existing_snapshots`) of ``directory``."""
+def ownership(directory: Path, have: Mapping[str, str]) -> Ownership:
+    """Classify the files ``have`` (from :func:`existing_snapshots`, or a :class:`SnapshotTexts`,
+    whose texts are read only for the files the manifest does not name) of ``directory``."""
     own = Ownership(read_manifest(directory))
-    for filename, text in have.items():
+    for filename in have:
         if own.manifest is not None and filename in own.manifest:
             own.recorded.add(filename)
             continue
@@ -223,7 +264,9 @@ def ownership(directory: Path, have: dict[str, str]) -> Ownership:
         if not tools:
             continue  # not a tool file (or unreadable): not schemalint's, not touched
         tool = _single_tool(tools)
-        if tool is not None and snapshot_filename(tool.name) == filename and _renders_as(tool, text):
+        text = have.get(filename)
+        if (tool is not None and snapshot_filename(tool.name) == filename and text is not None
+                and _renders_as(tool, text)):
             own.recognised[filename] = tool.name
         else:
             own.foreign.append(filename)
@@ -239,7 +282,7 @@ def _renders_as(tool: Tool, text: str) -> bool:
 
 
 def refuse_foreign(directory: Path, own: Ownership, plan: dict[str, tuple[str, str]],
-                   have: dict[str, str]) -> None:
+                   have: Mapping[str, str]) -> None:
     """Raise :class:`DiffError` (one line) when ``directory`` holds tool files schemalint did not
     write, or a file it did not write where a snapshot would go."""
     for filename in plan:
@@ -266,13 +309,13 @@ def check_snapshots(plan: dict[str, tuple[str, str]], directory: Path) -> list[P
 
 def _problems(plan: dict[str, tuple[str, str]], directory: Path) -> tuple[list[Problem], Ownership]:
     validate_dir(directory, create=False)
-    have = existing_snapshots(directory)
+    have = SnapshotTexts(directory)
     own = ownership(directory, have)
     refuse_foreign(directory, own, plan, have)
     problems: list[Problem] = []
     shown = directory.as_posix().lstrip("/")  # git-style a/ and b/ prefixes
     for filename, (tool, text) in plan.items():
-        old = have.get(filename)
+        old = have.read(filename)  # one file at a time: an up-to-date one is dropped at once
         if old is not None and same_snapshot_text(old, text):  # an older one with x-schemalint too
             continue
         kind = "missing" if old is None else "stale"
@@ -295,9 +338,12 @@ def _problems(plan: dict[str, tuple[str, str]], directory: Path) -> tuple[list[P
             name = own.recognised[filename]
         else:
             continue
+        gone = have.read(filename)
+        if gone is None:
+            continue  # removed meanwhile (another run)
         diff = "".join(
             difflib.unified_diff(
-                have[filename].splitlines(keepends=True),
+                gone.splitlines(keepends=True),
                 [],
                 fromfile=f"a/{shown}/{filename}",
                 tofile="/dev/null",
