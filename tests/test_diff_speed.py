@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -274,6 +275,83 @@ def test_fast_rendering_is_used_for_plain_json() -> None:
     assert _render_fast({"minimum": 1e-05}) is None  # orjson writes 0.00001, the standard library 1e-05
     assert _render_fast({"maximum": 0.5}) == _reference_rendering({"maximum": 0.5})
     assert _render_fast({"c": Colour.RED}) is None  # orjson writes the value, default=str the name
+
+
+def _plain_reference(value: Any) -> bool:
+    """The walk ``_plain`` replaced: every value of a dict and item of a list, one by one."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if type(node) is dict:
+            stack.extend(node.values())
+        elif type(node) is list:
+            stack.extend(node)
+        elif type(node) not in (str, int, bool, type(None)):
+            return False
+    return True
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(odd_values, json_values))
+def test_the_level_walk_types_every_node_as_the_plain_walk_did(value: Any) -> None:
+    from schemalint.diff.render import _plain
+
+    assert _plain(value) == _plain_reference(value)
+    assert _plain({"a": [value]}) == _plain_reference(value)
+
+
+def test_the_level_walk_sees_a_float_or_an_object_at_any_depth() -> None:
+    from schemalint.diff.render import _plain
+
+    for odd in (1.5, Colour.RED, Level.LOW, (1,), datetime.date(2024, 1, 2), b"x", {"k"}):
+        value: Any = odd
+        for depth in range(60):
+            value = [value, "x"] if depth % 2 else {"a": 1, "b": value}
+            assert not _plain(value)
+    assert _plain({"a": [{"b": [1, "x", None, True, {}]}], "c": []})
+
+
+def test_a_definition_orjson_writes_is_never_too_deep_to_render() -> None:
+    """``render`` skips the depth walk when orjson wrote the rendering: orjson refuses anything
+    nested deeper than 254 levels, far below MAX_RENDER_DEPTH; deeper ones take the slow path."""
+    import orjson
+
+    from schemalint.diff.render import MAX_RENDER_DEPTH, TooDeep, nesting_depth, render
+    from schemalint.model import Origin, Tool
+
+    def nested(depth: int) -> dict[str, Any]:  # ``depth`` levels of objects and arrays
+        value: Any = {"type": "string"}
+        for level in range(depth - 1):
+            value = [value] if level % 3 == 2 else {"p": value, "q": [1]}
+        return value
+
+    for depth in (255, 600, MAX_RENDER_DEPTH + 1):
+        try:
+            orjson.dumps(nested(depth))
+        except orjson.JSONEncodeError:
+            continue
+        raise AssertionError(f"orjson wrote {depth} levels: render must walk the depth again")
+    orjson.dumps(nested(250))
+    for depth in (250, 600, MAX_RENDER_DEPTH - 2):
+        raw = {"name": "d", "inputSchema": nested(depth)}
+        assert nesting_depth(raw, MAX_RENDER_DEPTH) <= MAX_RENDER_DEPTH
+        tool = Tool("d", None, raw["inputSchema"], Origin("d.json", "", "mcp"), "/inputSchema", raw=raw)
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 8 * depth))  # the reference encoder recurses per level
+        try:
+            expected = _reference_rendering(raw)
+        finally:
+            sys.setrecursionlimit(limit)
+        assert render(tool) == expected
+    from schemalint.diff.render import too_deep
+
+    for depth in (3, 250, 254, 255, 600, MAX_RENDER_DEPTH - 1, MAX_RENDER_DEPTH, MAX_RENDER_DEPTH + 1, 1500):
+        raw = {"name": "d", "inputSchema": nested(depth)}
+        tool = Tool("d", None, raw["inputSchema"], Origin("d.json", "", "mcp"), "/inputSchema", raw=raw)
+        assert too_deep(tool) == (nesting_depth(raw, MAX_RENDER_DEPTH) > MAX_RENDER_DEPTH), depth
+    raw = {"name": "d", "inputSchema": nested(MAX_RENDER_DEPTH + 5)}
+    with pytest.raises(TooDeep):
+        render(Tool("d", None, raw["inputSchema"], Origin("d.json", "", "mcp"), "/inputSchema", raw=raw))
 
 
 # ---------------------------------------------------------------- leaving without freeing

@@ -100,7 +100,7 @@ def diff(
     """
     from schemalint.api_commands import diff_tools
     from schemalint.config import ConfigError
-    from schemalint.diff.compare import DiffError
+    from schemalint.diff.errors import DiffError
     from schemalint.diff.result import FAIL_LEVELS
     from schemalint.loaders.files.sources import SourceError
     from schemalint.report import write_diff_report

@@ -69,7 +69,7 @@ def snapshot(
     """
     from schemalint.api_commands import snapshot as take_snapshot
     from schemalint.api_commands import snapshot_directory
-    from schemalint.diff.compare import DiffError
+    from schemalint.diff.errors import DiffError
 
     cfg = config_or_fail(config)
     try:

@@ -9,11 +9,34 @@
 * :mod:`~schemalint.diff.snapshot`: ``schemalint snapshot`` (write / ``--check``);
 * the reports are :mod:`schemalint.report` (the same reporters as `check`).
 
-deepdiff is imported only when two tools differ in meaning.
+deepdiff is imported only when two tools differ in meaning. The names below other than the
+rendering's are imported on first use: importing one module of this package (``snapshot --check``
+needs the rendering, not the classification) does not import the others.
 """
 
-from schemalint.diff.compare import DiffError, compare_tools
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Imported here, not on first use: importing the module schemalint.diff.render sets the
+# package's ``render`` to that module, which this import sets back to the function.
 from schemalint.diff.render import render, snapshot_filename
-from schemalint.diff.result import Change, DiffResult, ToolDiff
+
+if TYPE_CHECKING:
+    from schemalint.diff.compare import compare_tools
+    from schemalint.diff.errors import DiffError
+    from schemalint.diff.result import Change, DiffResult, ToolDiff
 
 __all__ = ["Change", "DiffError", "DiffResult", "ToolDiff", "compare_tools", "render", "snapshot_filename"]
+
+_HOME = {"Change": "result", "DiffError": "errors", "DiffResult": "result", "ToolDiff": "result",
+         "compare_tools": "compare"}
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :data:`__all__`, from their modules (PEP 562); ``AttributeError`` for others."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)

@@ -14,7 +14,7 @@ For every tool name on either side (:func:`compare_tools`):
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from schemalint.diff.checks import check
@@ -30,6 +30,7 @@ from schemalint.diff.checks._common import (
 )
 from schemalint.diff.checks.sd401_rug_pull import rug_pull
 from schemalint.diff.classify import classify_schema
+from schemalint.diff.errors import DiffError, index_tools
 from schemalint.diff.render import (
     SCHEMALINT_KEY,
     rendered_fields,
@@ -43,10 +44,6 @@ from schemalint.model import Tool, escape_token
 
 if TYPE_CHECKING:
     from schemalint.engine.selection import RuleFilter
-
-
-class DiffError(Exception):
-    """A diff that cannot be computed (bad revision, missing path, duplicate tool): exit code 2."""
 
 
 MCP_ANNOTATION_DEFAULTS: dict[str, bool] = {
@@ -63,26 +60,6 @@ _ANNOTATION_MEANING = {
     "idempotentHint": "repeated calls with the same arguments have no additional effect",
     "openWorldHint": "the tool interacts with an open world of external entities",
 }
-
-
-def index_tools(tools: Iterable[Tool], label: str) -> dict[str, Tool]:
-    """Tools by name; raises :class:`DiffError` when two tools of one side share a name."""
-    out: dict[str, Tool] = {}
-    for tool in tools:
-        if tool.name in out:
-            first = out[tool.name]
-            raise DiffError(
-                f"two tools named {tool.name!r} in {label}: {_where(first)} and {_where(tool)}; "
-                "a diff (and a snapshot) needs one definition per name"
-            )
-        out[tool.name] = tool
-    return out
-
-
-def _where(tool: Tool) -> str:
-    pointer = tool.origin.pointer or "/"
-    line = f" line {tool.origin.line}" if tool.origin.line else ""
-    return f"{tool.origin.file}{line} at {pointer}"
 
 
 def _field_base(tool: Tool) -> str:
@@ -160,10 +137,13 @@ def compare_tools(
     added = [n for n in new_by if n not in old_by]
     renames = rename_pairs(removed, added, lambda n: old_by[n].advertised, lambda n: new_by[n].advertised)
     back = {v: k for k, v in renames.items()}
+    # The byte compare first, in the order the new side was read (memory order: by name, the
+    # encoder's reads scatter over the heap); the tools are then reported by name.
+    identical = {name for name, n in new_by.items() if name in old_by and same_rendering(old_by[name], n)}
     for name in sorted(set(old_by) | set(new_by)):
         o, n = old_by.get(name), new_by.get(name)
         if o is not None and n is not None:
-            diff = compare_tool(o, n)
+            diff = ToolDiff(name, "identical", old=o, new=n) if name in identical else compare_tool(o, n)
             if rug_pulls and diff.status == "changed":
                 pulled = rug_pull(o, n, old_label=old_label, new_label=new_label, base=_field_base(n))
                 if pulled is not None:
@@ -209,10 +189,10 @@ def compare_tool(old: Tool, new: Tool) -> ToolDiff:
 def _compare_tool(old: Tool, new: Tool) -> ToolDiff:
     if same_rendering(old, new):
         return ToolDiff(new.name, "identical", old=old, new=new)
-    from schemalint.diff.render import MAX_RENDER_DEPTH, nesting_depth, shown_definition
+    from schemalint.diff.render import MAX_RENDER_DEPTH, too_deep
 
     for side, tool in (("old", old), ("new", new)):
-        if nesting_depth(shown_definition(tool), MAX_RENDER_DEPTH) > MAX_RENDER_DEPTH:
+        if too_deep(tool):
             raise DiffError(f"tool {tool.name!r} ({side}: {tool.origin.file}) changed and nests more than "
                             f"{MAX_RENDER_DEPTH:,} levels deep; its changes are not classified")
     if canonical(normalise(semantic_view(old))) == canonical(normalise(semantic_view(new))):

@@ -18,6 +18,7 @@ Decisions (docs/diff.md, "Rendering"):
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from collections.abc import Mapping
@@ -54,6 +55,15 @@ def shown_definition(tool: Tool) -> Any:
         out["description"] = tool.description
     out["parameters"] = tool.advertised
     return out
+
+
+def _shown_to_read(tool: Tool) -> Any:
+    """:func:`shown_definition`, without copying a plain ``dict`` that is shown as it is: for the
+    encoders, which only read it (a copy per tool cost more than the comparison it serves)."""
+    raw = tool.raw
+    if type(raw) is dict and tool.origin.format != "manifest" and SCHEMALINT_KEY not in raw:
+        return raw
+    return shown_definition(tool)
 
 
 SCHEMA_KEYS = ("inputSchema", "parameters", "input_schema", "parametersJsonSchema", "params_json_schema")
@@ -130,6 +140,11 @@ def render_value(value: Any) -> str:
     fast = _render_fast(value)
     if fast is not None:
         return fast
+    return _render_json(value)
+
+
+def _render_json(value: Any) -> str:
+    """The documented rendering of ``value`` written by the standard library (the slow path)."""
     text = json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n"
     try:
         text.encode("utf-8")
@@ -138,22 +153,23 @@ def render_value(value: Any) -> str:
     return text
 
 
-_PLAIN = (str, int, bool, type(None))
+_PLAIN = frozenset({dict, list, str, int, bool, type(None)})
 
 
 def _plain(value: Any) -> bool:
     """Whether ``value`` holds only dicts, lists, strings, integers, booleans and ``None``
-    (exact types, no subclasses), iteratively."""
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            stack.extend(node.values())
-        elif kind is list:
-            stack.extend(node)
-        elif kind not in _PLAIN:
+    (exact types, no subclasses; the values of dicts and the items of lists, not the keys).
+
+    Walked one level at a time with :func:`gc.get_referents`, which lists what the dicts and
+    lists of a level hold (their items; a dict's keys too when they are not all strings) and
+    nothing for a string or a number: the nodes of a level are typed and collected in C.
+    Called only on what orjson could encode, so on nothing nested deeper than 254 levels.
+    """
+    level = [value]
+    while level:
+        if not _PLAIN.issuperset(map(type, level)):
             return False
+        level = gc.get_referents(*level)
     return True
 
 
@@ -171,14 +187,14 @@ def _render_fast(value: Any) -> str | None:
     import orjson
 
     try:
-        out = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+        out = orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
         if not _plain(value):
             compact = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
             if orjson.dumps(value) != compact.encode("utf-8"):
                 return None
     except (TypeError, ValueError, UnicodeEncodeError):  # orjson.JSONEncodeError is a TypeError
         return None
-    return out.decode("utf-8") + "\n"
+    return out.decode("utf-8")
 
 
 MAX_RENDER_DEPTH = 1_000
@@ -209,21 +225,40 @@ def nesting_depth(value: Any, stop: int) -> int:
     return deepest
 
 
+def too_deep(tool: Tool) -> bool:
+    """Whether the definition of ``tool`` nests deeper than :data:`MAX_RENDER_DEPTH`. What orjson
+    can encode nests at most 254 levels: the depth is walked only when it cannot."""
+    import orjson
+
+    value = _shown_to_read(tool)
+    try:
+        orjson.dumps(value)
+    except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError: too deep, or not JSON
+        return nesting_depth(value, MAX_RENDER_DEPTH) > MAX_RENDER_DEPTH
+    return False
+
+
 def render(tool: Tool) -> str:
     """The canonical rendering of ``tool`` (the bytes a snapshot file holds, decoded).
 
     Raises :class:`TooDeep` for a definition nested deeper than :data:`MAX_RENDER_DEPTH`.
     """
-    value = shown_definition(tool)
+    value = _shown_to_read(tool)
+    try:
+        fast = _render_fast(value)
+    except RecursionError:  # the standard library's compact encoding, called with little stack left
+        fast = None
+    if fast is not None:  # written by orjson, which refuses to nest deeper than 254 levels
+        return fast
     depth = nesting_depth(value, MAX_RENDER_DEPTH)
     if depth > MAX_RENDER_DEPTH:
         raise TooDeep(f"tool {tool.name!r} ({tool.origin.file}): its definition nests more than "
                       f"{MAX_RENDER_DEPTH:,} levels deep; its indented rendering would grow with the square "
                       "of the depth, so it is not snapshotted")
     try:
-        return render_value(value)
+        return _render_json(value)
     except RecursionError:  # a schema nested thousands deep: the encoders recurse per level
-        return _deep(lambda: render_value(value))
+        return _deep(lambda: _render_json(value))
 
 
 def _deep(fn: Any) -> Any:
@@ -252,7 +287,7 @@ def same_rendering(old: Tool, new: Tool) -> bool:
 
 
 def _same_rendering(old: Tool, new: Tool) -> bool:
-    a, b = shown_definition(old), shown_definition(new)
+    a, b = _shown_to_read(old), _shown_to_read(new)
     import orjson
 
     try:

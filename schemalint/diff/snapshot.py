@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-from collections.abc import Sequence
+import errno
+import os
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from schemalint.diff.compare import DiffError, index_tools
+from schemalint.diff.errors import DiffError, index_tools
 from schemalint.diff.render import TooDeep, render, same_snapshot_text, snapshot_filename
 from schemalint.model import Tool
 
@@ -63,11 +65,22 @@ _MANIFEST_HEADER = "# schemalint snapshots: the files below were written by `sch
 
 
 def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[str, tuple[str, str]]:
-    """``{file name: (tool name, rendered text)}`` for ``tools``; :class:`DiffError` on name clashes."""
+    """``{file name: (tool name, rendered text)}`` for ``tools``, by tool name; :class:`DiffError`
+    on name clashes and for a tool too deep to render (the first such tool by name).
+
+    The tools are rendered in the order given (the order they were parsed in, which keeps the
+    encoder's reads close together in memory: by name they took half as long again).
+    """
     by_name = index_tools(tools, label)
+    rendered: dict[str, str | TooDeep] = {}
+    for tool in by_name.values():
+        try:
+            rendered[tool.name] = render(tool)
+        except TooDeep as exc:
+            rendered[tool.name] = exc
     plan: dict[str, tuple[str, str]] = {}
     folded: dict[str, str] = {}
-    for name, tool in sorted(by_name.items()):
+    for name in sorted(by_name):
         filename = snapshot_filename(name)
         other = folded.get(filename.casefold())
         if other is not None:
@@ -76,10 +89,10 @@ def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[st
                 "would collide on case-insensitive file systems"
             )
         folded[filename.casefold()] = name
-        try:
-            plan[filename] = (name, render(tool))
-        except TooDeep as exc:
-            raise DiffError(str(exc)) from None
+        text = rendered[name]
+        if isinstance(text, TooDeep):
+            raise DiffError(str(text)) from None
+        plan[filename] = (name, text)
     return plan
 
 
@@ -137,21 +150,92 @@ def read_manifest(directory: Path) -> set[str] | None:
 
 
 def existing_snapshots(directory: Path) -> dict[str, str]:
-    """``{file name: text}`` of the ``*.json`` files directly inside ``directory`` (empty if absent).
+    """``{file name: text}`` of the ``*.json`` files directly inside ``directory`` (empty if absent),
+    in the order of their paths (file names; ignoring case on Windows, as :class:`~pathlib.Path` sorts).
 
-    A file that disappears while the directory is read (another run removed it) is skipped.
+    A file that disappears while the directory is read (another run removed it) is skipped; any
+    other :class:`OSError` (a file that cannot be read) is raised. Text that is not UTF-8 is
+    decoded with replacement characters (such a file is never a snapshot schemalint wrote).
     """
-    if not directory.is_dir():
-        return {}
+    texts = SnapshotTexts(directory)
     out: dict[str, str] = {}
-    for path in sorted(directory.iterdir()):
-        if path.name.endswith(".json") and not path.name.startswith("."):
-            try:
-                if path.is_file():
-                    out[path.name] = path.read_bytes().decode("utf-8", errors="replace")
-            except FileNotFoundError:
-                continue
+    for name in texts:
+        text = texts.read(name)
+        if text is not None:
+            out[name] = text
     return out
+
+
+class SnapshotTexts(Mapping[str, str]):
+    """The ``*.json`` files directly inside a directory, listed once (as :func:`existing_snapshots`
+    lists them), each read when its text is asked for and not kept: ``--check`` compares 10,000
+    snapshots one at a time instead of holding all their texts (and the memory they fault in).
+
+    ``name in texts`` and iteration use the listing; ``texts[name]`` reads the file (``KeyError``
+    when it is not listed or has disappeared since; other :class:`OSError` raised).
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self._paths: dict[str, str] = {}
+        if not directory.is_dir():
+            return
+        with os.scandir(directory) as listing:  # the names and file types of one directory read
+            entries = {e.name: e for e in listing if e.name.endswith(".json") and not e.name.startswith(".")}
+        for name in sorted(entries, key=str.lower if os.name == "nt" else None):
+            entry = entries[name]
+            try:
+                if not entry.is_file():  # follows a symbolic link, as Path.is_file
+                    continue
+            except OSError as exc:
+                if exc.errno in _NOT_A_FILE:  # what Path.is_file answers False for (a link loop ...)
+                    continue
+                raise
+            self._paths[name] = entry.path
+
+    def read(self, name: str) -> str | None:
+        """The text of the file ``name``; ``None`` when it is not listed or has disappeared."""
+        path = self._paths.get(name)
+        if path is None:
+            return None
+        try:
+            return _read_bytes(path).decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            return None
+
+    def __getitem__(self, name: str) -> str:
+        text = self.read(name)
+        if text is None:
+            raise KeyError(name)
+        return text
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._paths
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+
+_NOT_A_FILE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+
+
+def _read_bytes(path: str) -> bytes:
+    """The bytes of the file ``path``, read with the operating system's calls (no buffered file
+    object: 10,000 snapshots are read per ``--check``). Raises :class:`OSError`."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        size = os.fstat(fd).st_size
+        data = os.read(fd, size + 1)  # a regular file reads short only at its end
+        if len(data) <= size:
+            return data
+        chunks = [data]  # it grew meanwhile: read on to its end
+        while chunks[-1]:
+            chunks.append(os.read(fd, 1 << 20))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 @dataclass
@@ -168,10 +252,11 @@ class Ownership:
         return filename in self.recorded or filename in self.recognised
 
 
-def ownership(directory: Path, have: dict[str, str]) -> Ownership:
-    """Classify the files ``have`` (from :func:`existing_snapshots`) of ``directory``."""
+def ownership(directory: Path, have: Mapping[str, str]) -> Ownership:
+    """Classify the files ``have`` (from :func:`existing_snapshots`, or a :class:`SnapshotTexts`,
+    whose texts are read only for the files the manifest does not name) of ``directory``."""
     own = Ownership(read_manifest(directory))
-    for filename, text in have.items():
+    for filename in have:
         if own.manifest is not None and filename in own.manifest:
             own.recorded.add(filename)
             continue
@@ -179,7 +264,9 @@ def ownership(directory: Path, have: dict[str, str]) -> Ownership:
         if not tools:
             continue  # not a tool file (or unreadable): not schemalint's, not touched
         tool = _single_tool(tools)
-        if tool is not None and snapshot_filename(tool.name) == filename and _renders_as(tool, text):
+        text = have.get(filename)
+        if (tool is not None and snapshot_filename(tool.name) == filename and text is not None
+                and _renders_as(tool, text)):
             own.recognised[filename] = tool.name
         else:
             own.foreign.append(filename)
@@ -195,7 +282,7 @@ def _renders_as(tool: Tool, text: str) -> bool:
 
 
 def refuse_foreign(directory: Path, own: Ownership, plan: dict[str, tuple[str, str]],
-                   have: dict[str, str]) -> None:
+                   have: Mapping[str, str]) -> None:
     """Raise :class:`DiffError` (one line) when ``directory`` holds tool files schemalint did not
     write, or a file it did not write where a snapshot would go."""
     for filename in plan:
@@ -222,13 +309,13 @@ def check_snapshots(plan: dict[str, tuple[str, str]], directory: Path) -> list[P
 
 def _problems(plan: dict[str, tuple[str, str]], directory: Path) -> tuple[list[Problem], Ownership]:
     validate_dir(directory, create=False)
-    have = existing_snapshots(directory)
+    have = SnapshotTexts(directory)
     own = ownership(directory, have)
     refuse_foreign(directory, own, plan, have)
     problems: list[Problem] = []
     shown = directory.as_posix().lstrip("/")  # git-style a/ and b/ prefixes
     for filename, (tool, text) in plan.items():
-        old = have.get(filename)
+        old = have.read(filename)  # one file at a time: an up-to-date one is dropped at once
         if old is not None and same_snapshot_text(old, text):  # an older one with x-schemalint too
             continue
         kind = "missing" if old is None else "stale"
@@ -251,9 +338,12 @@ def _problems(plan: dict[str, tuple[str, str]], directory: Path) -> tuple[list[P
             name = own.recognised[filename]
         else:
             continue
+        gone = have.read(filename)
+        if gone is None:
+            continue  # removed meanwhile (another run)
         diff = "".join(
             difflib.unified_diff(
-                have[filename].splitlines(keepends=True),
+                gone.splitlines(keepends=True),
                 [],
                 fromfile=f"a/{shown}/{filename}",
                 tofile="/dev/null",

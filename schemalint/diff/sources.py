@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from schemalint.diff.compare import DiffError
+from schemalint.diff.errors import DiffError
 from schemalint.loaders.files.documents import (
+    FREEZE_TOOLS,
     TOOL_FILE_SUFFIXES,
     Document,
     kind_for,
@@ -135,8 +136,6 @@ def _parsing(tools: list[Tool]) -> Iterator[None]:
     """As :func:`schemalint.api.load`: parsed JSON holds no reference cycles, so the cyclic
     collector is paused while files are parsed, and from ``FREEZE_TOOLS`` tools on the loaded
     objects are frozen afterwards (its later passes skip them)."""
-    from schemalint.api import FREEZE_TOOLS
-
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -29,7 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings
 from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
-from schemalint.loaders.files.documents import Document, read_document, reportable_problems
+from schemalint.loaders.files.documents import (
+    FREEZE_TOOLS,
+    Document,
+    read_document,
+    reportable_problems,
+)
 from schemalint.loaders.files.sources import (
     SourceError,
     expand_sources,
@@ -51,9 +56,6 @@ __all__ = ["CheckResult", "LoadResult", "SourceError", "check", "load", "run_rul
 
 # ---------------------------------------------------------------------------- 1. load
 
-FREEZE_TOOLS = 1000
-"""From this many loaded tools on, :func:`load` moves the loaded objects to the garbage
-collector's permanent generation (``gc.freeze()``) so that its full passes skip them."""
 
 
 @dataclass

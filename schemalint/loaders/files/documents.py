@@ -435,6 +435,12 @@ def parse_text(path: str, text: str, kind: str | None = None) -> Document:
     return doc
 
 
+FREEZE_TOOLS = 1000
+"""From this many loaded tools on, the loaders' callers (:func:`schemalint.engine.load`, the sides
+of a diff, ``snapshot``) move the loaded objects to the garbage collector's permanent generation
+(``gc.freeze()``) so that its full passes skip them. Defined here, below the engine, so that
+``snapshot`` and ``diff`` need not import it."""
+
 MAX_FILE_BYTES = 256 * 1024 * 1024
 """The size bound of one source file (256 MiB): a larger one is not read (SL000), so a symlink
 onto a huge or endless file cannot exhaust memory."""
