@@ -2,10 +2,12 @@
 
 The parent loads every tool (the catalog rules and the locator need them all), then
 forks ``N`` workers that inherit the loaded tools without copying or pickling them;
-each worker runs ``check_tool`` of every rule on whole files' worth of tools and sends
-back only the diagnostics. Results are put back in catalog order, so the output is
-identical to a serial run. Catalog rules run in the parent, except those whose
-``check_catalog`` only reports what ``check_tool`` gathered per file
+each worker runs ``check_tool`` of every rule on a contiguous range of the tools and sends
+back only the diagnostics. A range may cut a file between two tools (so one large document is
+shared between the workers too), except a file whose summary a per-file catalog hook gathers
+tool by tool (:attr:`Rule.catalog_from_tools`: SL001's type-dialect summary), which stays
+whole. Results are put back in catalog order, so the output is identical to a serial run.
+Catalog rules run in the parent, except those whose ``check_catalog`` only reports what ``check_tool`` gathered per file
 (:attr:`Rule.catalog_from_tools`), which run in the worker that saw those files; the
 parent runs its catalog rules while the workers run.
 When ``--jobs`` is not given, :func:`schemalint.engine.default_jobs` decides.
@@ -16,7 +18,7 @@ garbage collector does not touch, and so copy, the inherited pages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any
 
 from schemalint.model import Diagnostic, Tool, current_run, running
@@ -28,9 +30,10 @@ _STATE = "engine.parallel.state"
 tools, ctx, chunks)``, inherited by the forked workers with the current run."""
 
 
-def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
+def file_chunks(tools: Sequence[Tool], parts: int, splittable: Container[str] = ()) -> list[tuple[int, int]]:
     """Split ``range(len(tools))`` into at most ``parts`` contiguous ``(start, end)`` ranges of
-    about equal size that never split the tools of one file (``tool.origin.file``)."""
+    about equal size that never split the tools of one file (``tool.origin.file``) unless the file
+    is in ``splittable`` (then a range may end between any two of its tools)."""
     n = len(tools)
     if n == 0:
         return []
@@ -40,11 +43,29 @@ def file_chunks(tools: Sequence[Tool], parts: int) -> list[tuple[int, int]]:
     while start < n:
         end = min(n, start + target)
         # extend to the end of the file the boundary falls in
-        while end < n and tools[end].origin.file == tools[end - 1].origin.file:
+        while (end < n and tools[end].origin.file == tools[end - 1].origin.file
+               and tools[end].origin.file not in splittable):
             end += 1
         chunks.append((start, end))
         start = end
     return chunks
+
+
+def splittable_files(active: Sequence[Any], tools: Sequence[Tool]) -> set[str]:
+    """The files of ``tools`` whose tools may be checked by different workers: all of them, except
+    those a per-file catalog hook of ``active`` (:attr:`Rule.catalog_from_tools`) summarises from
+    what ``check_tool`` gathered. The only such hook is SL001's type-dialect summary, whose files are
+    those :func:`schemalint.rules.facts.dialect_files` names; with any other such rule active, no
+    file is split."""
+    hooks = {r.code for r in active if r.catalog_from_tools}
+    files = set(dict.fromkeys(t.origin.file for t in tools))
+    if not hooks:
+        return files
+    if hooks != {"SL001"}:
+        return set()
+    from schemalint.rules.facts import dialect_files
+
+    return files - set(dialect_files(tools))
 
 
 def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
@@ -73,10 +94,10 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
 
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return None
-    chunks = file_chunks(tools, jobs * CHUNKS_PER_JOB)
+    active = [r for r in rules if r.applies(ctx)]
+    chunks = file_chunks(tools, jobs * CHUNKS_PER_JOB, splittable_files(active, tools))
     if len(chunks) < 2:
         return None
-    active = [r for r in rules if r.applies(ctx)]
     import gc
 
     ctx.run.memo[_STATE] = (active, tools, ctx, chunks)

@@ -30,6 +30,23 @@ class Definition:
     properties: frozenset[str]
 
 
+def dialect_files(tools: Iterable[Tool]) -> dict[str, int]:
+    """File -> number of counted tools, for the files of ``tools`` that SL001 summarises as written in
+    a type dialect (at least two tools with an object schema, each root a non-standard spelling of
+    object): what :attr:`CatalogFacts.dialect_files` holds for a whole catalog."""
+    per_file: dict[str, list[int]] = {}
+    for tool in tools:
+        flag = _root_is_dialect_object(tool)
+        if flag is not None:
+            entry = per_file.get(tool.origin.file)
+            if entry is None:
+                entry = per_file[tool.origin.file] = [0, 1]
+            entry[0] += 1
+            if not flag:
+                entry[1] = 0
+    return {f: c for f, (c, every) in per_file.items() if c >= 2 and every}
+
+
 def _root_is_dialect_object(tool: Tool) -> bool | None:
     """SL001's test of a file's dialect, for one tool: ``None`` when its advertised schema is not an
     object (not counted), else whether its root ``type`` is a non-standard spelling of object."""
