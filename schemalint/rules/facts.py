@@ -152,6 +152,39 @@ class FactsBuilder:
         if sk is not None:
             self._lookalikes.setdefault(sk, []).append(found)
 
+    def merge(self, later: FactsBuilder) -> None:
+        """Add the first pass of ``later``, a builder that saw the tools following this one's in
+        catalog order (a worker's share of the files; a file may be shared by consecutive builders):
+        the result is the builder that saw both in turn. Call before :meth:`wanted`."""
+        seen = self._seen
+        self._repeated |= later._repeated
+        self._repeated.update(n for n in later._seen if n in seen)
+        seen |= later._seen
+        for file, (count, every) in later._dialect.items():
+            entry = self._dialect.get(file)
+            if entry is None:
+                self._dialect[file] = [count, every]
+            else:
+                entry[0] += count
+                entry[1] = entry[1] and every
+        self._wanted = None
+
+    def take_definitions(self) -> tuple[dict[str, list[Definition]], dict[str, list[Definition]]]:
+        """The definitions recorded by the second pass so far (by name, and by look-alike skeleton),
+        removed from this builder: what a worker that recorded a share of them sends back."""
+        found = (self._definitions, self._lookalikes)
+        self._definitions, self._lookalikes = {}, {}
+        return found
+
+    def merge_definitions(self, part: tuple[dict[str, list[Definition]], dict[str, list[Definition]]]) -> None:
+        """Add definitions taken (:meth:`take_definitions`) from a builder that recorded the tools
+        following those this one recorded, in catalog order."""
+        definitions, lookalikes = part
+        for name, found in definitions.items():
+            self._definitions.setdefault(name, []).extend(found)
+        for sk, found in lookalikes.items():
+            self._lookalikes.setdefault(sk, []).extend(found)
+
     def build(self) -> CatalogFacts:
         """The facts gathered (the second pass, when needed, must have run)."""
         return CatalogFacts(
