@@ -383,7 +383,7 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
                   previous=prev, options=cfg.options, run=run)
     infos: dict[str, Any] = {}
     with running(run):
-        gathered = streaming.gather(paths, named, ctx, infos)
+        gathered = streaming.gather(paths, named, ctx, infos, jobs)
         ctx.facts = gathered.facts
         active = (rules_for_run(rule_filter.enabled, gathered.representatives, ctx) if rules is None
                   else [r for r in rules if rule_filter.rule_enabled(r.code)])
@@ -438,7 +438,7 @@ def run_selected(active: Sequence[Rule], loaded: LoadResult, ctx: Context, jobs:
     if jobs > 1:
         from schemalint.engine.parallel import run_rules_parallel
 
-        found = run_rules_parallel(active, loaded.tools, ctx, jobs)
+        found = run_rules_parallel(active, loaded.tools, ctx, jobs, loaded.documents)
         if found is not None:
             return found
     return list(run_rules(active, loaded.tools, ctx))

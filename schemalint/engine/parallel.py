@@ -18,7 +18,7 @@ garbage collector does not touch, and so copy, the inherited pages.
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import Any
 
 from schemalint.model import Diagnostic, Tool, current_run, running
@@ -68,21 +68,49 @@ def splittable_files(active: Sequence[Any], tools: Sequence[Tool]) -> set[str]:
     return files - set(dialect_files(tools))
 
 
+def _whole_files(tools: Sequence[Tool], start: int, end: int) -> dict[str, Any]:
+    """The files all of whose tools are in ``tools[start:end]`` (a range may cut the first and last)."""
+    files = dict.fromkeys(t.origin.file for t in tools[start:end])
+    if start > 0 and start < end and tools[start - 1].origin.file == tools[start].origin.file:
+        files.pop(tools[start].origin.file, None)
+    if 0 < end < len(tools) and tools[end].origin.file == tools[end - 1].origin.file:
+        files.pop(tools[end].origin.file, None)
+    return files
+
+
+def _locate_some(found: list[Diagnostic], documents: Mapping[str, Any] | None,
+                 files: Container[str]) -> list[Diagnostic]:
+    """``found`` with line and column filled in for those in ``files`` that are read as documents
+    (:func:`schemalint.engine.findings.locate_diagnostics`); the others are left to the caller."""
+    if not documents or not found:
+        return found
+    from schemalint.engine.findings import locate_diagnostics
+
+    wanted = {d.file for d in found if d.file in files and d.file in documents}
+    return locate_diagnostics(found, {f: documents[f] for f in wanted})
+
+
 def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
     from schemalint.engine.run_loop import run_catalog_rule, run_tool_rules
 
-    active, tools, ctx, chunks = current_run().memo[_STATE]
+    active, tools, ctx, chunks, documents = current_run().memo[_STATE]
     start, end = chunks[index]
     part = tools[start:end]
-    found = list(run_tool_rules(active, part, ctx))
-    per_file = {i: list(run_catalog_rule(rule, part, ctx))
+    whole = _whole_files(tools, start, end)
+    found = _locate_some(list(run_tool_rules(active, part, ctx)), documents, whole)
+    per_file = {i: _locate_some(list(run_catalog_rule(rule, part, ctx)), documents, whole)
                 for i, rule in enumerate(active) if rule.catalog_from_tools}
     return found, per_file
 
 
-def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jobs: int) -> list[Diagnostic] | None:
+def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jobs: int,
+                       documents: Mapping[str, Any] | None = None) -> list[Diagnostic] | None:
     """Diagnostics of ``rules`` (:class:`~schemalint.rules.base.Rule`) on ``tools`` in the same
     order as :func:`~schemalint.engine.run_rules`, computed by ``jobs`` forked workers.
+    ``documents`` (path -> :class:`~schemalint.loaders.files.documents.Document`, the loaded
+    files): the workers, and the parent while it waits for them, locate the diagnostics of the files
+    they saw whole (:func:`schemalint.engine.findings.locate_diagnostics`, which skips a diagnostic
+    that has a column, so that the caller's locating pass does only the rest).
 
     Returns ``None`` when a pool cannot be used (one job, too few files, no ``fork``, or the
     pool failed to start); the caller then runs the rules serially. Never raises for a rule
@@ -100,7 +128,7 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
         return None
     import gc
 
-    ctx.run.memo[_STATE] = (active, tools, ctx, chunks)
+    ctx.run.memo[_STATE] = (active, tools, ctx, chunks, documents)
     gc.freeze()  # keep the workers' garbage collector from touching (and copying) the inherited objects
     in_parent: dict[int, list[Diagnostic]] = {}
     try:
@@ -110,6 +138,10 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
             for i, rule in enumerate(active):
                 if not rule.catalog_from_tools:
                     in_parent[i] = list(run_catalog_rule(rule, tools, ctx))
+            if documents:
+                located = iter(_locate_some([d for i in sorted(in_parent) for d in in_parent[i]], documents,
+                                            documents))
+                in_parent = {i: [next(located) for _ in in_parent[i]] for i in sorted(in_parent)}
             results = pending.get()
     except (OSError, RuntimeError, multiprocessing.ProcessError):
         return None
