@@ -382,6 +382,19 @@ def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str,
                     share.traffic, share.repeated)
 
 
+def summarise(paths: Sequence[str], named: set[str], infos: dict[str, _LinesInfo]) -> dict[str, Any]:
+    """The shard summary of ``paths`` (:func:`schemalint.rules.facts.summary_of`), one file at a time."""
+    from schemalint.rules.facts import summary_of
+
+    def tools() -> Iterator[Tool]:
+        for path in paths:
+            for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos)):
+                yield from group.tools
+                del group
+
+    return summary_of(tools(), _properties)
+
+
 def _size(path: str) -> int:
     try:
         return os.stat(path).st_size
