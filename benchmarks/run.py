@@ -302,7 +302,8 @@ def jobs_jsonl_rows(table: Table, work: Path, count: int, runs: int, floor_cmd: 
     floor_dir.mkdir(exist_ok=True)
     if not (floor_dir / "catalog.json").exists():
         (floor_dir / "catalog.json").symlink_to(catalog)
-    print(f"\nJSON Lines catalog of {count} tools ({catalog.stat().st_size / 1e6:.0f} MB, streamed):")
+    size = catalog.stat().st_size
+    print(f"\nJSON Lines catalog of {count} tools ({size / 1e6:.0f} MB{', streamed' if size > 32 * 2**20 else ''}):")
     (floor, floor_mem), (check1, mem1), (check2, mem2) = median_runs([
         [*floor_cmd, str(floor_dir)],
         [*SCHEMALINT, "check", str(catalog), "--format", "jsonl", "--jobs", "1"],
