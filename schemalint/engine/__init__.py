@@ -409,7 +409,8 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
                   previous=prev, options=cfg.options, run=run)
     infos: dict[str, Any] = {}
     with running(run):
-        gathered = streaming.gather(paths, named, ctx, infos, jobs)
+        gathered = streaming.gather(paths, named, ctx, infos, jobs if jobs is not None else default_jobs(
+            len(paths), sum(streaming.file_size(p) for p in paths)))
         ctx.facts = gathered.facts if facts is None else facts
         active = (rules_for_run(rule_filter.enabled, gathered.representatives, ctx) if rules is None
                   else [r for r in rules if rule_filter.rule_enabled(r.code)])

@@ -349,17 +349,13 @@ def _gather_definitions(spans: Sequence[Span], named: set[str], builder: FactsBu
 
 
 def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str, _LinesInfo],
-           jobs: int | None = 1) -> Gathered:
+           jobs: int = 1) -> Gathered:
     """The gathering pass over ``paths`` (see the module docstring); the collector is paused while
-    parsing. With ``jobs`` above 1 (``None``: :func:`schemalint.engine.default_jobs` by the number of
-    files and their size), forked workers gather consecutive shares of the files (a streamed JSON Lines
-    file is cut into consecutive runs of batches), which are merged in catalog order: the same facts."""
+    parsing. With ``jobs`` above 1, forked workers gather consecutive shares of the files (a streamed
+    JSON Lines file is cut into consecutive runs of batches), which are merged in catalog order: the
+    same facts."""
     spans: list[Span] = [(path, None) for path in paths]
     share = None
-    if jobs is None:
-        from schemalint.engine import default_jobs
-
-        jobs = default_jobs(len(paths), sum(_size(p) for p in paths))
     if jobs > 1:
         chunks = _share_out(paths, jobs * 4, infos)
         if len(chunks) > 1:
@@ -395,7 +391,8 @@ def summarise(paths: Sequence[str], named: set[str], infos: dict[str, _LinesInfo
     return summary_of(tools(), _properties)
 
 
-def _size(path: str) -> int:
+def file_size(path: str) -> int:
+    """The size of the file ``path`` in bytes; ``0`` when it cannot be read (its SL000 comes later)."""
     try:
         return os.stat(path).st_size
     except OSError:
@@ -416,7 +413,7 @@ def _share_out(paths: Sequence[str], parts: int, infos: dict[str, _LinesInfo]) -
         if info is not None and info.problem is None and not info.blank and len(info.batches) > 1:
             pieces.extend((path, i, end - start) for i, (start, end, _) in enumerate(info.batches))
         else:
-            pieces.append((path, None, _size(path)))
+            pieces.append((path, None, file_size(path)))
     total = sum(w for _, _, w in pieces) or 1
     target = total / max(1, parts)
     chunks: list[list[Span]] = []
