@@ -1,17 +1,20 @@
 """A registry-scale scan on Dask: shards of whole files checked by a local cluster of processes,
 their ``--format jsonl`` lines merged into the report one run over everything would print.
 
-usage: python benchmarks/registry_dask.py SOURCE... [--shards N] [--workers W] [--out FILE]
+usage: python benchmarks/registry_dask.py SOURCE... [--shards N] [--workers W] [--out FILE] [--no-summary]
 
 Needs ``pip install 'dask[distributed]'`` beside schemalint (docs/performance.md, "Registry
-scale"). Each shard is a list of whole files: schemalint's per-tool rules and its catalog rules
-that group by file or by request (SL001's dialect summary, SL005, SL320-SL322) see exactly what a
-single run sees, so their findings are the same. The rules that read the whole catalog (SL201 and
-SL506 treat every tool name of the run as known; SL202 "another definition"; SL502 look-alike
-names) see only their shard: that is the documented difference, and the reason to put a server's
-files (and its look-alike rivals, when known) in one shard.
-Only :func:`shard` and :func:`merge` are schemalint logic (tested in tests/test_registry_merge.py);
-the rest is Dask's ordinary API.
+scale"). Each shard is a list of whole files, in the order one run reads them. Two rounds of tasks:
+each shard's catalog summary (``schemalint.api.summarise``: every tool's name, origin and property
+names, SL001's dialect counts), merged in shard order into the facts of the whole scan
+(``schemalint.rules.facts.merge_summaries``); then each shard checked with those facts
+(``check(files, facts=...)``), so that the rules that read the whole catalog (SL201 and SL506 take
+every tool name of the scan as known, SL202's "another definition", SL502's look-alike names) see
+every shard: the merged lines are those of one run. ``--no-summary`` skips the first round: each
+shard then sees only itself (the difference this makes is documented).
+Only :func:`shard`, :func:`summarise_shard`, :func:`check_shard` and :func:`merge` are schemalint
+logic (tested in tests/test_registry_merge.py and tests/test_registry_summary.py); the rest is
+Dask's ordinary API.
 """
 
 from __future__ import annotations
@@ -31,12 +34,22 @@ def shard(files: Sequence[str], shards: int) -> list[list[str]]:
     return [list(files[i:i + size]) for i in range(0, len(files), size)]
 
 
-def check_shard(files: Sequence[str]) -> tuple[list[str], dict[str, Any]]:
-    """Check one shard in this process: its ``--format jsonl`` lines and its counts."""
+def summarise_shard(files: Sequence[str]) -> dict[str, Any]:
+    """The catalog summary of one shard (JSON-able; :func:`schemalint.api.summarise`), its files
+    judged as a directory walk judges them."""
+    from schemalint.api import summarise
+
+    return summarise(list(files), scan=True)
+
+
+def check_shard(files: Sequence[str], facts: Any = None) -> tuple[list[str], dict[str, Any]]:
+    """Check one shard in this process: its ``--format jsonl`` lines and its counts. ``facts``: the
+    merged facts of every shard (:func:`schemalint.rules.facts.merge_summaries`), else the shard
+    sees only itself; its files are judged as a directory walk judges them."""
     from schemalint.api import check
     from schemalint.report.jsonl import line
 
-    result = check(list(files), stream=True, jobs=1)
+    result = check(list(files), stream=True, jobs=1, facts=facts, scan=True)
     return [line(d) for d in result.diagnostics], {"files": result.files, "tools": result.tools,
                                                    "tools_by_format": result.tools_by_format}
 
@@ -69,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shards", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="write the merged JSON Lines here (default: stdout)")
+    parser.add_argument("--no-summary", action="store_true",
+                        help="one round: each shard sees only its own tools (no catalog summaries)")
     args = parser.parse_args(argv)
 
     from dask import bag
@@ -81,7 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     parts = shard(files, args.shards)
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster):
-        outputs = bag.from_sequence(parts, npartitions=len(parts)).map(check_shard).compute()
+        facts = None
+        if not args.no_summary:
+            from schemalint.rules.facts import merge_summaries
+
+            summaries = bag.from_sequence(parts, npartitions=len(parts)).map(summarise_shard).compute()
+            facts = merge_summaries(summaries)  # in shard order (a bag keeps its partitions' order)
+        outputs = bag.from_sequence(parts, npartitions=len(parts)).map(check_shard, facts=facts).compute()
     lines, counts = merge(outputs)
     out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
     try:

@@ -273,6 +273,48 @@ def memory_rows(table: Table, work: Path, sizes: list[int], keep: bool, before: 
             table.budget(f"peak memory of check on {label} <= {MEMORY_LIMIT_MIB} MiB", mib / MEMORY_LIMIT_MIB, 1.0)
 
 
+def one_document_rows(table: Table, work: Path, base: Path, size: int, runs: int, floor_cmd: list[str]) -> None:
+    """The catalog ``base`` gathered into one JSON document: ``--jobs 1`` and ``--jobs 2`` against
+    the floor (the workers share the document's tools)."""
+    one = work / f"one{size}"
+    one.mkdir(exist_ok=True)
+    if not (one / "tools.json").is_file():
+        tools = [t for f in sorted(base.iterdir()) for t in json.loads(f.read_text())["tools"]]
+        (one / "tools.json").write_text(json.dumps({"tools": tools}, indent=1))
+    print(f"\none JSON document of {size} tools:")
+    (floor, floor_mem), (check1, mem1), (check2, mem2) = median_runs([
+        [*floor_cmd, str(one)],
+        [*SCHEMALINT, "check", str(one), "--format", "json", "--jobs", "1"],
+        [*SCHEMALINT, "check", str(one), "--format", "json", "--jobs", "2"],
+    ], runs)
+    table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
+    table.add("schemalint check --jobs 1", check1, mem1, "floor", check1 / floor)
+    table.add("schemalint check --jobs 2", check2, mem2, "floor", check2 / floor, f"{check2 / check1:.2f}x --jobs 1")
+
+
+def jobs_jsonl_rows(table: Table, work: Path, count: int, runs: int, floor_cmd: list[str]) -> None:
+    """A JSON Lines catalog of ``count`` tools (the streaming route): ``--jobs 1`` and ``--jobs 2``
+    against the serial floor (issue 19: ``--jobs`` on two cores <= 1.0x the serial floor)."""
+    catalog = work / f"jobs-{count}.jsonl"
+    if not catalog.is_file():
+        write_jsonl(catalog, count)
+    floor_dir = work / f"jobs-{count}-floor"  # floor.py reads *.json: the same bytes under that name
+    floor_dir.mkdir(exist_ok=True)
+    if not (floor_dir / "catalog.json").exists():
+        (floor_dir / "catalog.json").symlink_to(catalog)
+    size = catalog.stat().st_size
+    print(f"\nJSON Lines catalog of {count} tools ({size / 1e6:.0f} MB{', streamed' if size > 32 * 2**20 else ''}):")
+    (floor, floor_mem), (check1, mem1), (check2, mem2) = median_runs([
+        [*floor_cmd, str(floor_dir)],
+        [*SCHEMALINT, "check", str(catalog), "--format", "jsonl", "--jobs", "1"],
+        [*SCHEMALINT, "check", str(catalog), "--format", "jsonl", "--jobs", "2"],
+    ], runs)
+    table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
+    table.add("schemalint check --jobs 1", check1, mem1, "floor", check1 / floor)
+    table.add("schemalint check --jobs 2", check2, mem2, "floor", check2 / floor, f"{check2 / check1:.2f}x --jobs 1")
+    table.budget(f"check --jobs 2 on {count} JSON Lines tools vs the serial floor", check2 / floor, 1.0)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
@@ -284,6 +326,9 @@ def main() -> int:
                         help="also measure peak memory at scale: comma-separated sizes of a directory of one-tool "
                              "files and of a JSON Lines catalog (e.g. 100000,1000000); one run each")
     parser.add_argument("--only-memory", action="store_true", help="run only the --memory rows")
+    parser.add_argument("--jobs-jsonl", type=int, default=0, metavar="N",
+                        help="also time check --jobs 1 and --jobs 2 against the serial floor on a JSON Lines "
+                             "catalog of N tools (issue 19: N = 100000)")
     parser.add_argument("--before", help="source tree of an earlier schemalint for before/after memory rows "
                         "(git archive REV | tar -x -C DIR)")
     args = parser.parse_args()
@@ -331,6 +376,8 @@ def main() -> int:
                 table.budget("console script check on one small file vs typer no-op CLI",
                              script_time / typer_noop, 1.2)
 
+        if args.jobs_jsonl:
+            jobs_jsonl_rows(table, work, args.jobs_jsonl, args.runs, floor_cmd)
         times: dict[int, float] = {}
         for size in sizes:
             base, changed = work / f"cat{size}", work / f"cat{size}-changed"
@@ -375,6 +422,8 @@ def main() -> int:
                 table.budget(f"diff of two {size}-tool catalogs vs parsing both", diff / floor2, 1.2)
                 table.budget(f"snapshot --check of {size} tools vs floor", snap / floor, 1.5)
             table.add("schemalint snapshot --check", snap, snap_mem, "floor", snap / floor)
+            if size == max(sizes):
+                one_document_rows(table, work, base, size, args.runs, floor_cmd)
         if len(sizes) >= 2:
             lo, hi = min(sizes), max(sizes)
             ratio = times[hi] / times[lo]

@@ -1,7 +1,9 @@
 """The public Python API: load sources, run the rules, locate diagnostics.
 
 The CLI is a thin layer over :func:`load` and :func:`check`, the check engine's entry points
-(:mod:`schemalint.engine`, where the route reads top to bottom), published here.
+(:mod:`schemalint.engine`, where the route reads top to bottom), published here. A registry
+scan in shards: :func:`summarise` each shard, :func:`schemalint.rules.facts.merge_summaries` the
+summaries in order, then ``check(shard, facts=merged)`` each shard (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from schemalint.engine import (
     load_document_tools,
     locate_diagnostics,
     problem_diagnostic,
+    summarise,
 )
 from schemalint.loaders.files.sources import SourceError
 from schemalint.model import CheckResult
 
 __all__ = ["FREEZE_TOOLS", "CheckResult", "LoadResult", "SourceError", "check", "files_without_invisibles",
-           "load", "load_document_tools", "locate_diagnostics", "problem_diagnostic"]
+           "load", "load_document_tools", "locate_diagnostics", "problem_diagnostic", "summarise"]

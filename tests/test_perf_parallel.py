@@ -206,3 +206,73 @@ def test_fast_json_dumps_matches_json(document: Any) -> None:
     assert dumps(document) == json.dumps(document, indent=2, ensure_ascii=False)
     dated = {"when": datetime.date(2024, 1, 2), "value": document}
     assert dumps(dated, default=str) == json.dumps(dated, indent=2, ensure_ascii=False, default=str)
+
+
+def _write_one_big_document(path: Path) -> Path:
+    """One JSON document of 240 tools: synthetic ones and some with findings (per-tool rules, SL201/
+    SL202 against other definitions of the same name, SL005 duplicates in the one tools list)."""
+    import random
+
+    bench = _bench()
+    rng = random.Random(5)
+    tools: list[dict[str, Any]] = []
+    for i in range(240):
+        if i % 6 == 0:
+            tools.append({"name": f"lookup_{i % 5}", "description": "Look up an item; pass `item_id` and `limit`.",
+                          "inputSchema": {"type": "object",
+                                          "properties": {"item_id": {"type": "string"}, "bad": {"type": "strin"},
+                                                         **({"limit": {"type": "integer"}} if i % 4 else {})},
+                                          "required": ["item_id", "missing"]}})
+        else:
+            tools.append(bench.synthetic_tool(rng, i))
+    path.write_text(json.dumps({"tools": tools}, indent=1))
+    return path
+
+
+def test_jobs_share_one_large_document(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import schemalint.engine.parallel as parallel
+
+    (tmp_path / "catalog").mkdir()
+    big = _write_one_big_document(tmp_path / "catalog" / "tools.json")
+    bfcl = [{"name": f"calc_{k}", "description": "Compute.", "parameters": {
+        "type": "dict", "properties": {"x": {"type": "integer"}, "y": {"type": "float"}}, "required": ["x"]}}
+        for k in range(40)]
+    (tmp_path / "catalog" / "bfcl.json").write_text(json.dumps(bfcl))  # SL001 summarises it: never split
+    serial = check([str(tmp_path / "catalog")], targets=["all"], jobs=1)
+    codes = {d.code for d in serial.diagnostics}
+    assert {"SL001", "SL005", "SL202"} <= codes, codes
+    assert any(d.code == "SL001" and d.message.startswith("all 40 tool schemas") for d in serial.diagnostics)
+    cuts: list[list[tuple[int, int]]] = []
+    real = parallel.file_chunks
+
+    def spy(tools: Any, parts: int, splittable: Any = ()) -> list[tuple[int, int]]:
+        cuts.append(real(tools, parts, splittable))
+        return cuts[-1]
+
+    monkeypatch.setattr(parallel, "file_chunks", spy)
+    for jobs in (2, 3):
+        _same(check([str(tmp_path / "catalog")], targets=["all"], jobs=jobs), serial)
+    loaded = load([str(tmp_path / "catalog")]).tools
+    for chunks in cuts:
+        files = [{t.origin.file for t in loaded[a:b]} for a, b in chunks]
+        assert sum(str(big) in f for f in files) >= 2  # the large document is checked by several workers
+        assert sum(str(tmp_path / "catalog" / "bfcl.json") in f for f in files) == 1  # the dialect file is not
+
+
+def test_file_chunks_split_only_the_splittable_files(tmp_path: Path) -> None:
+    from schemalint.engine.parallel import splittable_files
+    from schemalint.rules.registry import all_rules
+
+    catalog = _write_mixed_catalog(tmp_path / "catalog")
+    loaded = load([str(catalog)]).tools
+    rules = list(all_rules())
+    splittable = splittable_files(rules, loaded)
+    assert str(catalog / "bfcl.json") not in splittable and str(catalog / "openai_03.json") in splittable
+    assert splittable_files([r for r in rules if r.code != "SL001"], loaded) == {t.origin.file for t in loaded}
+    for parts in (2, 7, 64):
+        chunks = file_chunks(loaded, parts, splittable)
+        assert chunks[0][0] == 0 and chunks[-1][1] == len(loaded)
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(chunks))
+        for start, _ in chunks[1:]:
+            assert loaded[start].origin.file in splittable or loaded[start].origin.file != loaded[start - 1].origin.file
+    assert len(file_chunks(loaded, len(loaded), splittable)) > len({t.origin.file for t in loaded})

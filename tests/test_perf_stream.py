@@ -149,3 +149,68 @@ def test_a_streamed_line_above_the_size_bound_is_not_read(tmp_path: Path, monkey
     assert [(d.code, d.message) for d in result.diagnostics] == [
         ("SL000", "cannot read file: line 2 is above the 200-byte size bound of a line: not read")]
     assert result.tools == 0
+
+
+def _gathered(paths: list[str], jobs: int) -> tuple[Any, list[Any]]:
+    from schemalint.model import RunContext, running
+    from schemalint.rules.base import Context
+
+    run = RunContext()
+    ctx = Context(catalog=(), run=run)
+    with running(run):
+        g = streaming.gather(paths, set(), ctx, {}, jobs)
+        profiles = [ctx.targets_for(t) for t in g.representatives]
+    return g, profiles
+
+
+def _same_gathered(paths: list[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    used: list[Any] = []
+    real = streaming._in_workers
+
+    def spy(*args: Any) -> Any:
+        used.append(real(*args))
+        return used[-1]
+
+    monkeypatch.setattr(streaming, "_in_workers", spy)
+    (one, p1), (two, p2) = _gathered(paths, 1), _gathered(paths, 2)
+    assert used and all(u is not None for u in used)  # gathered by forked workers
+    assert one.facts == two.facts
+    assert (one.files, one.tools, list(one.tools_by_format.items()), one.traffic, one.repeated) == \
+        (two.files, two.tools, list(two.tools_by_format.items()), two.traffic, two.repeated)
+    assert p1 == p2
+    return one
+
+
+@needs_shared
+def test_corpus_gathered_by_workers_as_serially(monkeypatch: pytest.MonkeyPatch) -> None:
+    from schemalint.loaders.files.sources import expand_sources
+
+    one = _same_gathered(expand_sources([str(CORPUS)]), monkeypatch)
+    assert one.facts.repeated and one.facts.dialect_files and one.tools > 19000
+
+
+def test_json_lines_gathered_by_workers_as_serially(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write_jsonl(tmp_path / "catalog.jsonl")
+    (tmp_path / "more.jsonl").write_text(path.read_text(encoding="utf-8-sig"), encoding="utf-8")
+    monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
+    monkeypatch.setattr(streaming, "BATCH_LINES", 2)  # a file's batches cut between workers
+    paths = [str(path), str(tmp_path / "bfcl.jsonl"), str(tmp_path / "more.jsonl")]
+    one = _same_gathered(paths, monkeypatch)
+    assert one.facts.lookalikes and "search" in one.facts.repeated and one.facts.dialect_files
+    chunks = streaming._share_out(paths, 8, {})
+    assert sum(s[1] is not None and s[0] == str(path) for c in chunks for s in c) >= 2
+
+
+def test_batches_read_by_offset_are_the_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write_jsonl(tmp_path / "catalog.jsonl")  # a byte order mark, CRLF, a raw U+2028 inside a line
+    monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
+    lines = path.read_bytes()[3:].decode().splitlines()
+    for size in (1, 2, 3, 100):
+        monkeypatch.setattr(streaming, "BATCH_LINES", size)
+        groups = list(streaming.iter_groups(str(path), True, {}))
+        assert [g.index for g in groups] == list(range(len(groups)))
+        assert [line for g in groups for line in g.lines.values()] == lines
+        assert [n for g in groups for n in g.lines] == list(range(1, len(lines) + 1))
+        assert all(len(g.lines) >= size for g in groups[:-1])
+        odd = list(streaming.iter_groups(str(path), True, {}, 1, 2))
+        assert [g.index for g in odd] == list(range(1, len(groups), 2))

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from schemalint.engine.baseline import Baseline
     from schemalint.engine.selection import RuleFilter
     from schemalint.rules.base import Context, Rule
+    from schemalint.rules.facts import CatalogFacts
 
 __all__ = ["CheckResult", "LoadResult", "SourceError", "check", "load", "run_rules"]
 
@@ -243,6 +244,7 @@ def check(
     mcp_headers: Mapping[str, str] | None = None,
     mcp_cwd: str | None = None,
     stream: bool | None = None,
+    facts: CatalogFacts | None = None,
 ) -> CheckResult:
     """Lint ``sources``: load, run the selected rules, filter, locate and sort the diagnostics.
 
@@ -268,7 +270,10 @@ def check(
     ``stream``: check file by file, holding no parsed document beyond the one being checked
     (:mod:`schemalint.engine.stream`; the result is the same, without ``catalog``); ``None``: for
     large catalogs of files (:func:`~schemalint.engine.stream.should_stream`), ``False``: never,
-    ``True``: whenever the sources are all files.
+    ``True``: whenever the sources are all files. ``facts``: the catalog-wide facts of a whole
+    registry scan this check is one shard of (:func:`schemalint.rules.facts.merge_summaries` of the
+    shards' :func:`summarise`), used instead of those of ``sources`` alone, so that the shards'
+    diagnostics together are those of one run; the sources must be files (the streaming route).
     Raises :class:`SourceError` (missing path, failed import),
     :class:`~schemalint.config.ConfigError` (a selector naming no rule) and
     :class:`~schemalint.engine.baseline.BaselineError` (unreadable baseline file) and
@@ -292,11 +297,14 @@ def check(
     if stream is not False and not mcp_stdio and not mcp_url and not any(is_module_source(s) for s in sources):
         walk_problems: list[tuple[str, str]] = []
         paths = expand_sources(sources, exclude, walk_problems)
-        if stream or _may_stream(paths):
+        if stream or facts is not None or _may_stream(paths):
             return _check_streaming(sources, paths, [_walk_problem(w, m) for w, m in walk_problems], cfg=cfg,
                                     rule_filter=rule_filter, baseline=baseline, spec=spec, dialect=dialect,
                                     previous=previous, exclude=exclude, python_path=python_path, rules=rules,
-                                    jobs=jobs, scan=scan, started=started)
+                                    jobs=jobs, scan=scan, started=started, facts=facts)
+    if facts is not None:
+        raise SourceError("a shard checked with the facts of a registry scan must be files: no Python module, "
+                          "MCP server or stream=False")
     loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, scan=scan,
                   mcp_url=mcp_url, mcp_headers=mcp_headers, mcp_cwd=mcp_cwd)
     prev: dict[str, Tool] = {}
@@ -350,6 +358,23 @@ def check(
     return result
 
 
+def summarise(sources: Sequence[str], *, exclude: Sequence[str] = (), scan: bool = False) -> dict[str, Any]:
+    """The catalog summary of one shard of a registry scan (the files of ``sources``; ``exclude``
+    and ``scan`` as for :func:`check`): what the catalog-wide rules need to know of its tools
+    (:func:`schemalint.rules.facts.summary_of`), JSON-able. ``check(shard, facts=merge_summaries(all
+    shards' summaries, in order))`` then gives each shard the diagnostics one run over every shard
+    would give it. Raises :class:`SourceError` for a missing path or a source that is not files."""
+    from schemalint.engine import stream as streaming
+
+    if any(is_module_source(s) for s in sources):
+        raise SourceError("a shard summary reads files only, not Python modules")
+    paths = expand_sources(sources, exclude, [])
+    named = set() if scan else {
+        os.path.normpath(s) for s in sources if os.path.lexists(s) and not os.path.isdir(s)
+    }
+    return streaming.summarise(paths, named, {})
+
+
 def _may_stream(paths: Sequence[str]) -> bool:
     """:func:`schemalint.engine.stream.should_stream`, without importing that module for a run on
     a few small files (start-up)."""
@@ -367,7 +392,8 @@ def _may_stream(paths: Sequence[str]) -> bool:
 def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics: list[Diagnostic], *, cfg: Config,
                      rule_filter: RuleFilter, baseline: Baseline | None, spec: Any, dialect: str | None,
                      previous: Sequence[str], exclude: Sequence[str], python_path: Sequence[str],
-                     rules: Sequence[Rule] | None, jobs: int | None, scan: bool, started: float) -> CheckResult:
+                     rules: Sequence[Rule] | None, jobs: int | None, scan: bool, started: float,
+                     facts: CatalogFacts | None = None) -> CheckResult:
     """:func:`check` by the streaming route (:mod:`schemalint.engine.stream`), same result."""
     from schemalint.engine import stream as streaming
     from schemalint.rules.base import Context
@@ -385,8 +411,9 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
                   previous=prev, options=cfg.options, run=run)
     infos: dict[str, Any] = {}
     with running(run):
-        gathered = streaming.gather(paths, named, ctx, infos)
-        ctx.facts = gathered.facts
+        gathered = streaming.gather(paths, named, ctx, infos, jobs if jobs is not None else default_jobs(
+            len(paths), sum(streaming.file_size(p) for p in paths)))
+        ctx.facts = gathered.facts if facts is None else facts
         active = (rules_for_run(rule_filter.enabled, gathered.representatives, ctx) if rules is None
                   else [r for r in rules if rule_filter.rule_enabled(r.code)])
         active = [r for r in active if r.applies(ctx)]
@@ -440,7 +467,7 @@ def run_selected(active: Sequence[Rule], loaded: LoadResult, ctx: Context, jobs:
     if jobs > 1:
         from schemalint.engine.parallel import run_rules_parallel
 
-        found = run_rules_parallel(active, loaded.tools, ctx, jobs)
+        found = run_rules_parallel(active, loaded.tools, ctx, jobs, loaded.documents)
         if found is not None:
             return found
     return list(run_rules(active, loaded.tools, ctx))

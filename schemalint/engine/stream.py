@@ -31,7 +31,7 @@ import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from schemalint.loaders.files.documents import (
     JSONL_SUFFIXES,
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from schemalint.config import Config
     from schemalint.engine.selection import RuleFilter
     from schemalint.rules.base import Context, Rule
-    from schemalint.rules.facts import CatalogFacts
+    from schemalint.rules.facts import CatalogFacts, FactsBuilder
 
 STREAM_FILES = 5000
 """Above this many files, ``check`` streams."""
@@ -116,6 +116,8 @@ class Group:
     lines: dict[int, str] = field(default_factory=dict)
     first: bool = True
     """The first group of its file."""
+    index: int = 0
+    """Its number among the batches of its file (``0``: a whole document)."""
     traffic: bool = False
     """The file holds recorded traffic; ``repeats``: repeated tool declarations left out of ``tools``."""
     repeats: int = 0
@@ -129,11 +131,17 @@ class _LinesInfo:
     problem: ParseProblem | None
     looks: bool
     blank: bool
+    batches: list[tuple[int, int, int]] = field(default_factory=list)
+    """The file's groups of :data:`BATCH_LINES` lines (never splitting a line of the file), each as
+    ``(start, end, first)``: byte offsets in the file and the number of its first line, so that a
+    worker reads only its own batches."""
 
 
 def _scan_lines(path: str) -> _LinesInfo:
     """Read ``path`` once as bytes, line by line: validate its UTF-8 as a whole-file read would,
-    and judge it with :func:`looks_like_tool_file` (whose tests never span a line)."""
+    judge it with :func:`looks_like_tool_file` (whose tests never span a line), and cut it into
+    batches (:attr:`_LinesInfo.batches`; a line is what ``str.splitlines`` gives, so one line of the
+    file may hold several)."""
     from schemalint.loaders.files.documents import special_kind
 
     by_name = looks_like_tool_file(path, "")  # what a file that cannot be read or decoded is judged by
@@ -150,6 +158,9 @@ def _scan_lines(path: str) -> _LinesInfo:
         blank = True
         offset = 0
         lineno = 0
+        position = 0  # in the file (offset: in the text, after a byte order mark)
+        batches: list[tuple[int, int, int]] = []
+        batch_start, batch_first, in_batch = 0, 1, 0
         from schemalint.loaders.files.documents import MAX_FILE_BYTES
 
         try:
@@ -158,6 +169,7 @@ def _scan_lines(path: str) -> _LinesInfo:
                     return _LinesInfo(ParseProblem(
                         f"cannot read file: line {lineno + 1} is above the {MAX_FILE_BYTES:,}-byte size bound of a "
                         "line: not read"), by_name, False)
+                size = len(raw)
                 if lineno == 0 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
                 lineno += 1
@@ -169,26 +181,37 @@ def _scan_lines(path: str) -> _LinesInfo:
                         f"invalid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {offset + exc.start}); "
                         "the file was not read", lineno, len(prefix) + 1), by_name, False)
                 offset += len(raw)
+                position += size
                 if blank and text.strip():
                     blank = False
                 if not looks and looks_like_tool_file(path, text):
                     looks = True
+                in_batch += len(text.splitlines())
+                if in_batch >= BATCH_LINES:
+                    batches.append((batch_start, position, batch_first))
+                    batch_start, batch_first, in_batch = position, batch_first + in_batch, 0
         except OSError as exc:
             return _LinesInfo(ParseProblem(f"cannot read file: {exc.strerror or exc}"), by_name, False)
-    return _LinesInfo(None, looks, blank)
+    if in_batch or not batches:
+        batches.append((batch_start, position, batch_first))
+    return _LinesInfo(None, looks, blank, batches)
 
 
 def iter_groups(path: str, explicit: bool, infos: dict[str, _LinesInfo], part: int = 0,
-                parts: int = 1) -> Iterator[Group]:
+                parts: int = 1, batches: range | None = None) -> Iterator[Group]:
     """The groups of the file ``path`` (``explicit``: named as a source, see
     :func:`~schemalint.loaders.files.documents.reportable_problems`); ``infos`` caches the first
     read of each streamed JSON Lines file. ``part`` of ``parts``: of a streamed JSON Lines file,
-    only every ``parts``-th batch from batch ``part`` on (the others are read, not parsed), so that
-    workers can share one large file; other files have one part."""
+    only every ``parts``-th batch from batch ``part`` on, so that workers can share one large file;
+    ``batches``: only the batches of these numbers instead. The other batches are not read (the
+    first read found where each batch starts). Other files have one part (batch ``0``)."""
     from schemalint.loaders.formats.json_tools import find_tools, load_document_tools
 
+    def selected(index: int) -> bool:
+        return index in batches if batches is not None else index % parts == part
+
     if not _streams_lines(path):
-        if part == 0:
+        if selected(0):
             from schemalint.traffic.detect import distinct_declarations, holds_traffic
 
             doc = read_document(path)
@@ -205,7 +228,7 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, _LinesInfo], part: i
     if info is None:
         info = infos[path] = _scan_lines(path)
     if info.problem is not None or info.blank:
-        if part == 0:
+        if selected(0):
             whole = info.problem or ParseProblem("empty file: no tool definitions", 1, 1, severity="warning")
             report = explicit or info.looks
             yield Group(path, [], [whole] if report else [], not report)
@@ -214,7 +237,7 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, _LinesInfo], part: i
 
     reported = explicit or info.looks
 
-    def group(batch: dict[int, str], first: bool) -> Group:
+    def group(batch: dict[int, str], first: bool, index: int) -> Group:
         tools: list[Tool] = []
         problems: list[ParseProblem] = []
         for lineno, line in batch.items():
@@ -226,25 +249,17 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, _LinesInfo], part: i
             else:
                 tools.extend(find_tools(value, path, lineno))
         return Group(path, tools, problems if reported else [], bool(problems) and not reported, lines=batch,
-                     first=first)
+                     first=first, index=index)
 
-    index = 0
-    lineno = 0
     with open(path, "rb") as handle:
-        batch: dict[int, str] = {}
-        for raw in handle:
-            if lineno == 0 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            for line in raw.decode("utf-8").splitlines():
-                lineno += 1
-                batch[lineno] = line
-            if len(batch) >= BATCH_LINES:
-                if index % parts == part:
-                    yield group(batch, index == 0)
-                index += 1
-                batch = {}
-        if (batch or index == 0) and index % parts == part:
-            yield group(batch, index == 0)
+        for index, (start, end, first_line) in enumerate(info.batches):
+            if not selected(index):
+                continue
+            handle.seek(start)
+            data = handle.read(end - start)
+            if start == 0 and data.startswith(b"\xef\xbb\xbf"):
+                data = data[3:]
+            yield group(dict(enumerate(data.decode("utf-8").splitlines(), first_line)), index == 0, index)
 
 
 # ---------------------------------------------------------------------------- 1. gather
@@ -266,45 +281,211 @@ class Gathered:
     """Repeated tool declarations in those files, left out (checked once)."""
 
 
-def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str, _LinesInfo]) -> Gathered:
-    """The gathering pass over ``paths`` (see the module docstring); the collector is paused while parsing."""
+def _properties(tool: Tool) -> frozenset[str]:
+    """A definition's property names (:class:`~schemalint.rules.facts.FactsBuilder`'s ``properties``)."""
+    from schemalint.rules.description.mentions import tool_property_names
+
+    return tool_property_names(tool)
+
+
+Span = tuple[str, range | None]
+"""``(path, batches)``: a file, or the batches of these numbers of a streamed JSON Lines file."""
+
+
+@dataclass
+class _Share:
+    """The first gathering pass over some consecutive files (or batches of one file)."""
+
+    builder: FactsBuilder
+    formats: Counter[str] = field(default_factory=Counter)
+    reps: dict[frozenset[str], Tool] = field(default_factory=dict)
+    runtime: Tool | None = None
+    count: int = 0
+    traffic: list[str] = field(default_factory=list)
+    repeated: int = 0
+
+    def merge(self, later: _Share) -> None:
+        """Add ``later``, the share that follows this one in catalog order."""
+        self.builder.merge(later.builder)
+        self.formats.update(later.formats)
+        for profiles, tool in later.reps.items():
+            self.reps.setdefault(profiles, tool)
+        if self.runtime is None:
+            self.runtime = later.runtime
+        self.count += later.count
+        self.traffic.extend(later.traffic)
+        self.repeated += later.repeated
+
+
+def _gather_share(spans: Sequence[Span], named: set[str], ctx: Context, infos: dict[str, _LinesInfo]) -> _Share:
     from schemalint.rules.facts import FactsBuilder
 
-    def properties(tool: Tool) -> frozenset[str]:
-        from schemalint.rules.description.mentions import tool_property_names
-
-        return tool_property_names(tool)
-
-    builder = FactsBuilder(properties)
-    formats: Counter[str] = Counter()
-    reps: dict[frozenset[str], Tool] = {}
-    runtime: Tool | None = None
-    count = 0
-    traffic: list[str] = []
-    repeated = 0
-    for path in paths:
-        for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos)):
+    share = _Share(FactsBuilder(_properties))
+    builder, formats, reps = share.builder, share.formats, share.reps
+    for path, batches in spans:
+        for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos, batches=batches)):
             for tool in group.tools:
                 builder.add(tool)
                 formats[tool.origin.format] += 1
                 profiles = ctx.targets_for(tool)
                 if profiles not in reps:
                     reps[profiles] = tool
-                if runtime is None and tool.runtime is not None:
-                    runtime = tool
-            count += len(group.tools)
+                if share.runtime is None and tool.runtime is not None:
+                    share.runtime = tool
+            share.count += len(group.tools)
             if group.traffic:
-                traffic.append(path)
-                repeated += group.repeats
+                share.traffic.append(path)
+                share.repeated += group.repeats
             del group  # not held while the next one is parsed
-    if builder.wanted():
+    return share
+
+
+def _gather_definitions(spans: Sequence[Span], named: set[str], builder: FactsBuilder,
+                        infos: dict[str, _LinesInfo]) -> None:
+    for path, batches in spans:
+        for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos, batches=batches)):
+            builder.add_definitions(group.tools)
+            del group
+
+
+def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str, _LinesInfo],
+           jobs: int = 1) -> Gathered:
+    """The gathering pass over ``paths`` (see the module docstring); the collector is paused while
+    parsing. With ``jobs`` above 1, forked workers gather consecutive shares of the files (a streamed
+    JSON Lines file is cut into consecutive runs of batches), which are merged in catalog order: the
+    same facts."""
+    spans: list[Span] = [(path, None) for path in paths]
+    share = None
+    if jobs > 1:
+        chunks = _share_out(paths, jobs * 4, infos)
+        if len(chunks) > 1:
+            share = _in_workers(ctx, _gather_work, (chunks, named, ctx, infos), len(chunks), jobs, _merge_shares)
+            if share is not None and share.builder.wanted():
+                found = _in_workers(ctx, _definitions_work, (chunks, named, share.builder, infos), len(chunks), jobs,
+                                    list)
+                if found is None:
+                    _gather_definitions(spans, named, share.builder, infos)
+                else:
+                    for part in found:
+                        share.builder.merge_definitions(part)
+    if share is None:
+        share = _gather_share(spans, named, ctx, infos)
+        if share.builder.wanted():
+            _gather_definitions(spans, named, share.builder, infos)
+    ctx.run.last_targets[0] = None
+    return Gathered(share.builder.build(), len(paths), share.count, dict(share.formats),
+                    [*share.reps.values(), *([share.runtime] if share.runtime is not None else [])],
+                    share.traffic, share.repeated)
+
+
+def summarise(paths: Sequence[str], named: set[str], infos: dict[str, _LinesInfo]) -> dict[str, Any]:
+    """The shard summary of ``paths`` (:func:`schemalint.rules.facts.summary_of`), one file at a time."""
+    from schemalint.rules.facts import summary_of
+
+    def tools() -> Iterator[Tool]:
         for path in paths:
             for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos)):
-                builder.add_definitions(group.tools)
+                yield from group.tools
                 del group
-    ctx.run.last_targets[0] = None
-    return Gathered(builder.build(), len(paths), count, dict(formats),
-                    [*reps.values(), *([runtime] if runtime is not None else [])], traffic, repeated)
+
+    return summary_of(tools(), _properties)
+
+
+def file_size(path: str) -> int:
+    """The size of the file ``path`` in bytes; ``0`` when it cannot be read (its SL000 comes later)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _share_out(paths: Sequence[str], parts: int, infos: dict[str, _LinesInfo]) -> list[list[Span]]:
+    """``paths`` cut into about ``parts`` consecutive shares of about equal size in bytes (a
+    streamed JSON Lines file by its batches: its first read is done here, kept in ``infos``), each a
+    list of spans; none is empty."""
+    pieces: list[tuple[str, int | None, int]] = []
+    for path in paths:
+        info = None
+        if _streams_lines(path):
+            info = infos.get(path)
+            if info is None:
+                info = infos[path] = _scan_lines(path)
+        if info is not None and info.problem is None and not info.blank and len(info.batches) > 1:
+            pieces.extend((path, i, end - start) for i, (start, end, _) in enumerate(info.batches))
+        else:
+            pieces.append((path, None, file_size(path)))
+    total = sum(w for _, _, w in pieces) or 1
+    target = total / max(1, parts)
+    chunks: list[list[Span]] = []
+    current: list[tuple[str, int | None]] = []
+    weight = 0
+    for path, index, w in pieces:
+        current.append((path, index))
+        weight += w
+        if weight >= target:
+            chunks.append(_spans(current))
+            current, weight = [], 0
+    if current:
+        chunks.append(_spans(current))
+    return chunks
+
+
+def _spans(pieces: Sequence[tuple[str, int | None]]) -> list[Span]:
+    """Consecutive pieces of one file (batches) joined into one span each."""
+    out: list[Span] = []
+    for path, index in pieces:
+        if index is None:
+            out.append((path, None))
+            continue
+        if out and out[-1][0] == path and out[-1][1] is not None and out[-1][1].stop == index:
+            out[-1] = (path, range(out[-1][1].start, index + 1))
+        else:
+            out.append((path, range(index, index + 1)))
+    return out
+
+
+def _merge_shares(shares: list[_Share]) -> _Share:
+    first = shares[0]
+    for later in shares[1:]:
+        first.merge(later)
+    return first
+
+
+_GATHER = "engine.stream.gather"
+"""Key of the gathering pool's work in the run's memo (inherited by the forked workers)."""
+
+
+def _in_workers(ctx: Context, work: Any, state: tuple[Any, ...], count: int, jobs: int, combine: Any) -> Any:
+    """``combine([work(0), ..., work(count - 1)])``, each call in one of ``jobs`` forked workers that
+    find ``state`` in the memo of the run (``ctx.run``, the current one); ``None`` when a pool cannot
+    be used."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    memo = ctx.run.memo
+    memo[_GATHER] = state
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, count)) as pool:
+            return combine(pool.map(work, range(count), chunksize=1))
+    except (OSError, RuntimeError, multiprocessing.ProcessError):
+        return None
+    finally:
+        memo.pop(_GATHER, None)
+
+
+def _gather_work(index: int) -> _Share:
+    from schemalint.model import running
+
+    chunks, named, ctx, infos = RunContext.current.memo[_GATHER]
+    with running(ctx.run):
+        return _gather_share(chunks[index], named, ctx, infos)
+
+
+def _definitions_work(index: int) -> Any:
+    chunks, named, builder, infos = RunContext.current.memo[_GATHER]
+    _gather_definitions(chunks[index], named, builder, infos)
+    return builder.take_definitions()
 
 
 def _paused(groups: Iterator[Group]) -> Iterator[Group]:
