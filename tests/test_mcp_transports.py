@@ -37,6 +37,8 @@ EXAMPLE = ROOT / "examples" / "mcp_server" / "server.py"
 STDIO = f'"{sys.executable}" "{EXAMPLE}"'
 MCP2 = hasattr(mcp, "Client")
 needs_mcp2 = pytest.mark.skipif(not MCP2, reason="the auth and paging test servers use the mcp >= 2 server API")
+# one pytest-xdist worker runs the module: the example server (example_url) is started once
+pytestmark = pytest.mark.xdist_group("mcp-example-http-server")
 
 
 # -- servers ---------------------------------------------------------------------------------
