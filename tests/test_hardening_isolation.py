@@ -331,11 +331,12 @@ for line in sys.stdin:
 MCP_LIMIT = {"SCHEMALINT_IMPORT_TIME_LIMIT": "4"}
 
 
-def _mcp(tmp_path: Path, name: str, text: str, *args: str, fmt: str = "json") -> subprocess.CompletedProcess[str]:
+def _mcp(tmp_path: Path, name: str, text: str, *args: str, fmt: str = "json",
+         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     script = tmp_path / name
     script.write_text(textwrap.dedent(text), encoding="utf-8")
     return run("check", "--mcp-stdio", f'"{sys.executable}" "{script}" {" ".join(args)}', "--format", fmt,
-               cwd=tmp_path, env=MCP_LIMIT, timeout=60)
+               cwd=tmp_path, env={**MCP_LIMIT, **(env or {})}, timeout=60)
 
 
 def test_mcp_hostile_tool_names_are_inert_and_a_lone_surrogate_is_no_traceback(tmp_path: Path) -> None:
@@ -362,19 +363,23 @@ def test_mcp_garbage_and_silence_get_a_located_message_in_time(tmp_path: Path) -
     assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert "garbage.py" in proc.stderr and "no tools/list answer within 4s" in proc.stderr
     assert "20 line(s) to stdout that are not JSON-RPC" in proc.stderr
-    proc = _mcp(tmp_path, "silent.py", "import sys\nsys.stdin.read()\n")
-    assert proc.returncode == 2 and "no tools/list answer within 4s" in proc.stderr
+    # a silent server needs no time to show anything: the smallest limit that is still a wait
+    proc = _mcp(tmp_path, "silent.py", "import sys\nsys.stdin.read()\n", env={"SCHEMALINT_IMPORT_TIME_LIMIT": "1"})
+    assert proc.returncode == 2 and "no tools/list answer within 1s" in proc.stderr
     assert time.monotonic() - started < 40
 
 
 def test_mcp_stderr_flood_is_bounded(tmp_path: Path) -> None:
     pytest.importorskip("mcp")
-    tmp_before = sum(f.stat().st_size for f in Path(os.environ.get("TMPDIR", "/tmp")).glob("tmp*") if f.is_file())
-    proc = _mcp(tmp_path, "flood.py", 'import os\nchunk = b"E" * 65536\nwhile True:\n    os.write(2, chunk)\n')
+    # a private TMPDIR for schemalint and the server: what other tests (other pytest-xdist workers)
+    # or other programs write to the shared /tmp meanwhile is not counted
+    private_tmp = tmp_path / "tmp"
+    private_tmp.mkdir()
+    proc = _mcp(tmp_path, "flood.py", 'import os\nchunk = b"E" * 65536\nwhile True:\n    os.write(2, chunk)\n',
+                env={"TMPDIR": str(private_tmp)})
     assert proc.returncode == 2 and "server stderr" in proc.stderr
     assert len(proc.stderr) < 10_000
-    tmp_after = sum(f.stat().st_size for f in Path(os.environ.get("TMPDIR", "/tmp")).glob("tmp*") if f.is_file())
-    assert tmp_after - tmp_before < 10_000_000
+    assert sum(f.stat().st_size for f in private_tmp.rglob("*") if f.is_file()) < 10_000_000
 
 
 def _alive(pid: int) -> bool:
