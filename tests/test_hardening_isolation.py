@@ -126,9 +126,28 @@ def test_non_json_values_are_rendered_the_same_every_run_and_reported(tmp_path: 
     assert "NaN" in diag["message"] and "Infinity" in diag["message"] and diag["severity"] == "warning"
 
 
-def _worker_pids() -> set[int]:
-    out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
-    return {int(line.split()[0]) for line in out.splitlines()[1:] if "schemalint.bridge.python_worker" in line}
+def _run_mark() -> dict[str, str]:
+    """An environment variable unique to one schemalint run; its bridge workers inherit it."""
+    return {"SCHEMALINT_TEST_RUN_MARK": os.urandom(8).hex()}
+
+
+def _worker_pids(mark: dict[str, str]) -> set[int]:
+    """The live bridge workers started by the run carrying ``mark`` (Linux /proc). Only this run's:
+    workers of other tests (another pytest-xdist worker) or other programs on the machine are not
+    counted."""
+    (name, value), = mark.items()
+    needle = f"{name}={value}".encode()
+    out = set()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if (b"schemalint.bridge.python_worker" in (proc / "cmdline").read_bytes()
+                    and needle in (proc / "environ").read_bytes().split(b"\0")):
+                out.add(int(proc.name))
+        except OSError:  # gone meanwhile
+            continue
+    return out
 
 
 def test_hung_validator_is_reported_and_no_worker_outlives_the_run(tmp_path: Path) -> None:
@@ -150,13 +169,14 @@ def test_hung_validator_is_reported_and_no_worker_outlives_the_run(tmp_path: Pat
             """Fine."""
             q: str
     ''')
-    before = _worker_pids()
-    proc = run("check", "spins:", "--python-path", str(tmp_path), "--format", "json", "--select", "SL107")
+    mark = _run_mark()
+    proc = run("check", "spins:", "--python-path", str(tmp_path), "--format", "json", "--select", "SL107",
+               env=mark)
     report = json.loads(proc.stdout)
     found = {d["tool"]: d["message"] for d in report["diagnostics"]}
     assert set(found) == {"Spins"} and "did not return within" in found["Spins"]
     time.sleep(0.5)
-    assert _worker_pids() <= before
+    assert not _worker_pids(mark)
 
 
 
@@ -193,11 +213,14 @@ def test_diff_base_import_has_the_time_limit(tmp_path: Path) -> None:
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_during_diff_base_leaves_no_worktree_behind(tmp_path: Path, signum: int) -> None:
     repo = _repo_with_slow_base(tmp_path)
-    before = _worker_pids()
+    mark = _run_mark()
     proc = subprocess.Popen([*SCHEMALINT, "diff", "--base", "HEAD", "slow_tools:"], cwd=repo,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **mark})
     deadline = time.monotonic() + 30
     while _git(repo, "worktree", "list", "--porcelain").count("worktree ") < 2:  # the base checkout exists
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    while not _worker_pids(mark):  # the worker that imports the base revision (the check below can see it)
         assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
         time.sleep(0.05)
     time.sleep(0.5)  # the worker is importing the base revision now
@@ -207,7 +230,7 @@ def test_a_signal_during_diff_base_leaves_no_worktree_behind(tmp_path: Path, sig
     assert _git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
     assert not list(Path(repo, ".git", "worktrees").glob("*"))
     time.sleep(0.5)
-    assert _worker_pids() <= before
+    assert not _worker_pids(mark)
 
 
 # ------------------------------------------------------------------ one escaping step for untrusted text
