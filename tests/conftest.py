@@ -53,9 +53,13 @@ def repo_root() -> Path:
     return ROOT
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     """In CI (SCHEMALINT_REQUIRE_SHARED=1) a missing ../shared is a failure, not a skip; with
-    SCHEMALINT_REQUIRE_NODE=1 a missing Node, npm or examples/typescript/node_modules is one too."""
+    SCHEMALINT_REQUIRE_NODE=1 a missing Node, npm or examples/typescript/node_modules is one too.
+
+    Checked at configure time, not at collection: under pytest-xdist (``-n``) the controller
+    collects nothing, and a worker's collection error would not stop the run; ``pytest_configure``
+    runs in the controller (and in every worker), so the run stops at once with exit code 4."""
     if os.environ.get("SCHEMALINT_REQUIRE_SHARED") and not CORPUS.is_dir():
         raise pytest.UsageError(f"SCHEMALINT_REQUIRE_SHARED is set but {CORPUS} is missing")
     if os.environ.get("SCHEMALINT_REQUIRE_NODE") and NODE_MISSING:

@@ -19,6 +19,9 @@ from tests.conftest import CORPUS, ROOT, needs_shared
 
 FIXTURE = ROOT / "tests" / "fixtures" / "sl201_reviewed.json"
 
+# one pytest-xdist worker runs the module: each corpus check (module fixtures) runs once
+pytestmark = pytest.mark.xdist_group("description-precision-corpus")
+
 
 def _token(message: str) -> str:
     for marker in (" presents `", " asks for `", " writes `", " documents `"):

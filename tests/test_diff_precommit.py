@@ -26,9 +26,12 @@ from tests.conftest import ROOT
 
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
-pytestmark = pytest.mark.skipif(
-    PRE_COMMIT is None or shutil.which("git") is None, reason="needs pre-commit (test extra) and git"
-)
+pytestmark = [
+    pytest.mark.skipif(PRE_COMMIT is None or shutil.which("git") is None,
+                       reason="needs pre-commit (test extra) and git"),
+    # one pytest-xdist worker runs the module, so the module's hook environment is built once
+    pytest.mark.xdist_group("pre-commit-hook-env"),
+]
 
 TOOL = {
     "name": "search",

@@ -37,6 +37,8 @@ EXAMPLE = ROOT / "examples" / "mcp_server" / "server.py"
 STDIO = f'"{sys.executable}" "{EXAMPLE}"'
 MCP2 = hasattr(mcp, "Client")
 needs_mcp2 = pytest.mark.skipif(not MCP2, reason="the auth and paging test servers use the mcp >= 2 server API")
+# one pytest-xdist worker runs the module: the example server (example_url) is started once
+pytestmark = pytest.mark.xdist_group("mcp-example-http-server")
 
 
 # -- servers ---------------------------------------------------------------------------------
@@ -370,12 +372,12 @@ def test_server_that_never_answers_meets_the_time_limit():
         listener.bind(("127.0.0.1", 0))
         listener.listen(8)
         url = f"http://127.0.0.1:{listener.getsockname()[1]}/mcp"
-        env = {**os.environ, "SCHEMALINT_IMPORT_TIME_LIMIT": "2"}
+        env = {**os.environ, "SCHEMALINT_IMPORT_TIME_LIMIT": "1"}  # nothing to wait for: the smallest limit
         started = time.monotonic()
         proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "--mcp-url", url, "--format", "json"],
                               capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
         elapsed = time.monotonic() - started
-    assert _error_line(proc) == f"schemalint: error: --mcp-url '{url}': no tools/list answer within 2s"
+    assert _error_line(proc) == f"schemalint: error: --mcp-url '{url}': no tools/list answer within 1s"
     assert elapsed < 60
 
 

@@ -25,6 +25,9 @@ REPOS = SHARED / "repos"
 
 Key = tuple[str, str, str, str]
 
+# one pytest-xdist worker runs the module: the corpus and repositories are checked once (reported)
+pytestmark = pytest.mark.xdist_group("poisoning-reviewed-corpus")
+
 
 def _key(entry: dict[str, Any]) -> Key:
     return entry["file"], entry["tool"], entry["pointer"], entry["code"]
