@@ -80,8 +80,9 @@ def check(
     no_baseline: NoBaselineOption = False,
     write_baseline: WriteBaselineOption = None,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Processes for the per-tool rules. Default: 1 for "
-                                 "small catalogs, every CPU above 2,000 files, 2,000 tools or 50 MB. Output is "
+        int | None, typer.Option("--jobs", "-j", help="Processes for the per-tool rules (ranges of tools, "
+                                 "which may cut one large file; a streamed run's gathering pass too). Default: 1 "
+                                 "for small catalogs, every CPU above 2,000 files, 2,000 tools or 50 MB. Output is "
                                  "the same for any value.", show_default=False)
     ] = None,
     scan: Annotated[

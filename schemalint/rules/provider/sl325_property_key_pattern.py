@@ -47,7 +47,9 @@ class PropertyKeyPattern(ProviderRule):
         if not isinstance(props, Mapping):
             return
         try:
-            if _ALL_KEYS.fullmatch("\n".join(props)):
+            joined = "\n".join(props)
+            # exact only when no key holds a newline itself ("a\nb" would read as two good keys)
+            if joined.count("\n") == len(props) - 1 and _ALL_KEYS.fullmatch(joined):
                 return
         except TypeError:  # a key that is not a string (YAML): look at each
             pass
