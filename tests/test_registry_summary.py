@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -112,3 +113,49 @@ def test_summary_round_trip_and_refusals(tmp_path: Path) -> None:
     for bad in ({"tools": []}, {"schemalint-summary": 1, "files": [], "tools": [["a", 3]], "dialect": []}):
         with pytest.raises(SummaryError):
             merge_summaries([bad])
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "schemalint", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_cli_rounds_summary_out_then_summaries_give_one_run(tmp_path: Path) -> None:
+    catalog = _write_catalog(tmp_path / "catalog")
+    shards = sorted(p.name for p in catalog.iterdir())
+    (tmp_path / "summaries").mkdir()
+    for i, name in enumerate(shards):  # round 1, one process a shard
+        done = _cli("check", f"catalog/{name}", "--summary-out", f"summaries/{i:03}.json", cwd=tmp_path)
+        assert done.returncode == 0 and done.stdout == "", done.stderr
+        assert "wrote the summary of 1 tool(s) in 1 file(s)" in done.stderr
+
+    def round_two(*extra: str) -> list[str]:
+        lines: list[str] = []
+        for name in reversed(shards):  # shards end in any order
+            done = _cli("check", f"catalog/{name}", "--format", "jsonl", "--extend-select", "SL5",
+                        "--fail-on", "never", *extra, cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            lines += done.stdout.splitlines()
+        return sorted(lines)
+
+    whole = _cli("check", "catalog", "--format", "jsonl", "--extend-select", "SL5", "--fail-on", "never",
+                 cwd=tmp_path).stdout.splitlines()
+    assert {json.loads(x)["code"] for x in whole} >= {"SL202", "SL502"}
+    assert round_two("--summaries", "summaries") == sorted(whole)
+    assert round_two() != sorted(whole)  # without the summaries each shard sees only itself
+
+
+def test_cli_summary_refusals_name_the_file(tmp_path: Path) -> None:
+    catalog = _write_catalog(tmp_path / "catalog")
+    source = catalog / "server_0.json"
+    before = source.read_bytes()
+    done = _cli("check", str(source), "--summary-out", str(source), cwd=tmp_path)
+    assert done.returncode == 2 and "refusing to write the summary onto" in done.stderr
+    assert source.read_bytes() == before
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"tools": []}', encoding="utf-8")
+    done = _cli("check", str(catalog), "--summaries", str(bad), cwd=tmp_path)
+    assert done.returncode == 2 and "not a schemalint shard summary" in done.stderr, done.stderr
+    bad.write_text("{", encoding="utf-8")
+    done = _cli("check", str(catalog), "--summaries", str(bad), cwd=tmp_path)
+    assert done.returncode == 2 and f"{bad}: not a schemalint shard summary" in done.stderr, done.stderr

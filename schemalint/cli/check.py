@@ -40,6 +40,7 @@ from schemalint.report import CheckFormat
 
 if TYPE_CHECKING:
     from schemalint.config import Config
+    from schemalint.rules.facts import CatalogFacts
 
 
 def check(
@@ -84,6 +85,18 @@ def check(
                                  "which may cut one large file; a streamed run's gathering pass too). Default: 1 "
                                  "for small catalogs, every CPU above 2,000 files, 2,000 tools or 50 MB. Output is "
                                  "the same for any value.", show_default=False)
+    ] = None,
+    summary_out: Annotated[
+        Path | None, typer.Option("--summary-out", metavar="FILE", help="Registry scan in shards, first round: "
+                                  "write this shard's catalog summary (tool names, origins, property names, SL001's "
+                                  "dialect counts; JSON) to FILE and check nothing. docs/performance.md, "
+                                  "\"Registry scale\".")
+    ] = None,
+    summaries: Annotated[
+        list[Path] | None, typer.Option("--summaries", metavar="FILE|DIR", help="Registry scan in shards, second "
+                                        "round: every shard's summary (repeatable, in the order one run would read "
+                                        "the shards' files; a directory: its *.json by name). The catalog-wide rules "
+                                        "then see the whole registry: the shards' outputs together are one run's.")
     ] = None,
     scan: Annotated[
         bool, typer.Option("--scan", help="Treat the files named as found by a directory scan (the pre-commit "
@@ -162,6 +175,10 @@ def check(
             baseline_file = str(baseline)
         elif cfg.baseline:
             baseline_file = cfg.resolve_path(cfg.baseline)
+    if summary_out is not None:
+        _write_summary(summary_out, srcs, bool(servers), cfg, exclude or [], scan)
+        return
+    facts = _read_summaries(summaries) if summaries else None
     if fail_rule:
         from schemalint.rules.base import FAIL_RULE_ENV
 
@@ -182,6 +199,7 @@ def check(
             baseline=baseline_file,
             jobs=jobs,
             scan=scan,
+            facts=facts,
         )
     except (SourceError, ConfigError, BaselineError) as exc:
         raise fail(str(exc)) from None
@@ -239,6 +257,54 @@ def within_sources(paths: Sequence[str], cfg: Config) -> list[str]:
                 fnmatch.fnmatch(rel, pattern) for pattern in globs):
             kept.append(path)
     return kept
+
+
+def _write_summary(target: Path, sources: list[str], servers: bool, cfg: Config, exclude: list[str],
+                   scan: bool) -> None:
+    """``--summary-out``: :func:`schemalint.api.summarise` of the shard's files written to ``target``
+    (never onto a file the run reads); a source that is not files (a module, a server) is an error."""
+    import orjson
+
+    from schemalint.api import SourceError, summarise
+    from schemalint.safe_write import WriteRefused, atomic_write_text, refuse_overwrite
+
+    if servers:
+        raise fail("--summary-out reads files only, not MCP servers")
+    try:
+        refuse_overwrite(target, [s for s in sources if os.path.isfile(s)], "summary")
+        summary = summarise(sources, exclude=[*cfg.exclude, *exclude], scan=scan)
+        atomic_write_text(target, orjson.dumps(summary).decode() + "\n")
+    except (SourceError, WriteRefused) as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"{target}: cannot write the summary: {exc.strerror or exc}") from None
+    typer.echo(f"schemalint: wrote the summary of {len(summary['tools'])} tool(s) in {len(summary['files'])} "
+               f"file(s) to {target}", err=True)
+
+
+def _read_summaries(paths: Sequence[Path]) -> CatalogFacts:
+    """``--summaries``: the merged :class:`~schemalint.rules.facts.CatalogFacts` of the summary files
+    (a directory stands for its ``*.json`` files, sorted by name). Exits 2 naming the file that
+    cannot be read or is not a summary."""
+    import orjson
+
+    from schemalint.rules.facts import SummaryError, merge_summaries
+
+    files = [f for p in paths for f in (sorted(p.glob("*.json")) if p.is_dir() else [p])]
+    loaded = []
+    for f in files:
+        try:
+            loaded.append(orjson.loads(f.read_bytes()))
+        except OSError as exc:
+            raise fail(f"{f}: cannot read the summary: {exc.strerror or exc}") from None
+        except orjson.JSONDecodeError as exc:
+            raise fail(f"{f}: not a schemalint shard summary: {exc}") from None
+    if not loaded:
+        raise fail("--summaries: no summary file found")
+    try:
+        return merge_summaries(loaded)
+    except SummaryError as exc:
+        raise fail(f"--summaries: {exc}") from None
 
 
 def _refuse_baseline_target(target: Path, sources: list[str], cfg: Config, previous: Sequence[str],
