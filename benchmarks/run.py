@@ -284,14 +284,19 @@ def one_document_rows(table: Table, work: Path, base: Path, size: int, runs: int
                         "out.write_text(json.dumps({'tools': tools}, indent=1))", str(base), str(one / "tools.json")],
                        check=True)
     print(f"\none JSON document of {size} tools:")
-    (floor, floor_mem), (check1, mem1), (check2, mem2) = median_runs([
-        [*floor_cmd, str(one)],
-        [*SCHEMALINT, "check", str(one), "--format", "json", "--jobs", "1"],
-        [*SCHEMALINT, "check", str(one), "--format", "json", "--jobs", "2"],
+    _jobs_rows(table, [*floor_cmd, str(one)], one, "json", runs)
+
+
+def _jobs_rows(table: Table, floor: list[str], catalog: Path, fmt: str, runs: int) -> float:
+    """Rows of the floor command ``floor`` and of ``check catalog --format fmt`` with one and two
+    jobs, interleaved; returns ``--jobs 2``'s ratio to the floor."""
+    (floor_s, floor_mem), (check1, mem1), (check2, mem2) = median_runs([
+        floor, *([*SCHEMALINT, "check", str(catalog), "--format", fmt, "--jobs", jobs] for jobs in ("1", "2")),
     ], runs)
-    table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
-    table.add("schemalint check --jobs 1", check1, mem1, "floor", check1 / floor)
-    table.add("schemalint check --jobs 2", check2, mem2, "floor", check2 / floor, f"{check2 / check1:.2f}x --jobs 1")
+    table.add("floor (orjson parse + visit)", floor_s, floor_mem, "floor", 1.0)
+    table.add("schemalint check --jobs 1", check1, mem1, "floor", check1 / floor_s)
+    table.add("schemalint check --jobs 2", check2, mem2, "floor", check2 / floor_s, f"{check2 / check1:.2f}x --jobs 1")
+    return check2 / floor_s
 
 
 def jobs_jsonl_rows(table: Table, work: Path, count: int, runs: int, floor_cmd: list[str]) -> None:
@@ -306,15 +311,8 @@ def jobs_jsonl_rows(table: Table, work: Path, count: int, runs: int, floor_cmd: 
         (floor_dir / "catalog.json").symlink_to(catalog)
     size = catalog.stat().st_size
     print(f"\nJSON Lines catalog of {count} tools ({size / 1e6:.0f} MB{', streamed' if size > 32 * 2**20 else ''}):")
-    (floor, floor_mem), (check1, mem1), (check2, mem2) = median_runs([
-        [*floor_cmd, str(floor_dir)],
-        [*SCHEMALINT, "check", str(catalog), "--format", "jsonl", "--jobs", "1"],
-        [*SCHEMALINT, "check", str(catalog), "--format", "jsonl", "--jobs", "2"],
-    ], runs)
-    table.add("floor (orjson parse + visit)", floor, floor_mem, "floor", 1.0)
-    table.add("schemalint check --jobs 1", check1, mem1, "floor", check1 / floor)
-    table.add("schemalint check --jobs 2", check2, mem2, "floor", check2 / floor, f"{check2 / check1:.2f}x --jobs 1")
-    table.budget(f"check --jobs 2 on {count} JSON Lines tools vs the serial floor", check2 / floor, 1.0)
+    ratio = _jobs_rows(table, [*floor_cmd, str(floor_dir)], catalog, "jsonl", runs)
+    table.budget(f"check --jobs 2 on {count} JSON Lines tools vs the serial floor", ratio, 1.0)
 
 
 def main() -> int:

@@ -326,6 +326,15 @@ _RE_SHAPE_CAMEL = _LazyPattern(rb"aA")
 """A lower-case letter before an upper-case one, in :attr:`ToolText.shapes`."""
 
 
+def _marked(text: str) -> bool:
+    """The tests both pre-filters share: a backquote, double quote, brace, ``=`` or ``_``, a
+    single-quoted word, or an argument line (``name: ...``)."""
+    if "`" in text or '"' in text or "{" in text or "=" in text or "_" in text:
+        return True
+    return ("'" in text and _RE_QWORD.search(text) is not None) or (
+        ":" in text and _RE_ARGLINE.search(text) is not None)
+
+
 def _joined_might_mention(text: ToolText) -> bool:
     """False only when :func:`_might_mention` is false for every description of the tool whose
     :class:`~schemalint.rules.tool_text.ToolText` is ``text``: its tests asked once of the joined
@@ -333,11 +342,7 @@ def _joined_might_mention(text: ToolText) -> bool:
     a match of a pattern that needs no text around it, a line start that the ``"\n"`` before a
     description keeps); the camelCase-or-digit test runs in C on ASCII text (:attr:`ToolText.shapes`)."""
     j = text.joined
-    if "`" in j or '"' in j or "{" in j or "=" in j or "_" in j:
-        return True
-    if "'" in j and _RE_QWORD.search(j):
-        return True
-    if ":" in j and _RE_ARGLINE.search(j):
+    if _marked(j):
         return True
     if text.ascii:
         shapes = text.shapes  # a digit is rare (one fast scan); "aA" is found faster by re than by `in`
@@ -353,11 +358,7 @@ def _might_mention(text: str) -> bool:
     # after the first character); most descriptions have none and cost one scan
     if _RE_TRIGGER.search(text, 1) is None and text[:1] not in _TRIGGER_FIRST:
         return False
-    if "`" in text or '"' in text or "{" in text or "=" in text or "_" in text:
-        return True
-    if "'" in text and _RE_QWORD.search(text):
-        return True
-    if ":" in text and _RE_ARGLINE.search(text):
+    if _marked(text):
         return True
     # a single character class scans much faster than the pair pattern; both need an
     # upper-case letter or a digit after the first character
