@@ -16,8 +16,10 @@ Two kinds of probe, both bounded by a per-tool time limit:
 A validator "refuses" by raising an exception whose class (or a base class) is named
 ``...ValidationError`` (pydantic, jsonschema); any other exception is a *crash* (the
 framework would surface an internal error, not a message the model can act on). A
-validator that does not return within the time limit is stopped (SIGALRM in the main
-thread, else abandoned in a daemon thread) and reported as a *timeout*.
+validator call that does not return within the time limit is stopped (SIGALRM in the main
+thread, else abandoned in a daemon thread) and reported as a *timeout*. The limit is also the
+budget of all a tool's calls: no call starts after it, and one that is running when it ends
+gets the rest of its own limit first, so a budget spent by many fast calls is no hang.
 hypothesis and hypothesis-jsonschema are imported only by :func:`generated_probe`.
 """
 
@@ -26,6 +28,8 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import os
+import re
 import signal
 import sys
 import threading
@@ -556,16 +560,29 @@ def _first_line(exc: BaseException) -> str:
 
 
 class _Caller:
-    """Calls ``validate`` under a shared per-tool deadline, remembering the call in flight."""
+    """Calls ``validate`` under a shared per-tool deadline, remembering the call in flight.
 
-    def __init__(self, validate: Callable[[Any], Any], deadline: float) -> None:
+    ``deadline`` (monotonic seconds) ends the budget of the whole probe run: no call starts
+    after it. A call already running then is a hang only once it has itself run
+    ``time_limit`` seconds: the budget can run out inside a fast validator, for example on a
+    starved CPU, and that is no finding.
+    """
+
+    def __init__(self, validate: Callable[[Any], Any], deadline: float, time_limit: float) -> None:
         self.validate = validate
         self.deadline = deadline
+        self.time_limit = time_limit
         self.calls = 0
         self.timed_out = False  # the time budget ran out (not a finding by itself)
-        self.hung = False  # the validator itself was running when it ran out (a finding)
+        self.hung = False  # one call to the validator ran out its own time_limit (a finding)
         self.in_validator = False
+        self.call_started = 0.0
         self.current: Any = None
+
+    def hang_deadline(self) -> float:
+        """When the call in flight becomes a hang (monotonic seconds): ``time_limit`` after it
+        started, and never before the budget's own deadline."""
+        return max(self.deadline, self.call_started + self.time_limit)
 
     def expired(self) -> bool:
         return self.timed_out or time.monotonic() >= self.deadline
@@ -577,11 +594,12 @@ class _Caller:
         self.calls += 1
         self.current = call
         arg = copy.deepcopy(call)
+        self.call_started = time.monotonic()
         self.in_validator = True
         try:
             remote = getattr(self.validate, "outcome_of", None)
             if remote is not None:  # a validator in a worker process (schemalint.bridge)
-                outcome: Outcome = remote(arg, self.deadline)
+                outcome: Outcome = remote(arg, self.hang_deadline())
                 if outcome.status == "timeout":
                     raise _ProbeTimeout()
                 return outcome
@@ -609,7 +627,16 @@ def call_outcome(validate: Callable[[Any], Any], arg: Any) -> Outcome:
         return Outcome("crash", _first_line(exc), type(exc).__name__)
 
 
-def _raise_timeout(signum: int, frame: Any) -> None:
+def _on_alarm(caller: _Caller, signum: int, frame: Any) -> None:
+    """The interval timer of :func:`_run_bounded`. At the budget's deadline a call in flight
+    gets the rest of its own ``time_limit`` (the timer is set again, and no call starts
+    after this one); otherwise :class:`_ProbeTimeout` is raised where the work is."""
+    if caller.in_validator:
+        remaining = caller.hang_deadline() - time.monotonic()
+        if remaining > 0.001:
+            caller.timed_out = True
+            signal.setitimer(signal.ITIMER_REAL, remaining)
+            return
     # Raised inside a garbage-collector or weakref callback, the exception is swallowed
     # ("Exception ignored in ..."): re-arm so that the next try lands in ordinary code.
     signal.setitimer(signal.ITIMER_REAL, 0.01)
@@ -618,7 +645,7 @@ def _raise_timeout(signum: int, frame: Any) -> None:
 
 def _quiet_probe_timeouts(unraisable: Any, previous: Callable[[Any], None]) -> None:
     """``sys.unraisablehook`` while a probe runs: a swallowed :class:`_ProbeTimeout` is expected
-    (it is raised again, see :func:`_raise_timeout`); anything else goes to ``previous``."""
+    (it is raised again, see :func:`_on_alarm`); anything else goes to ``previous``."""
     if not isinstance(unraisable.exc_value, _ProbeTimeout):
         previous(unraisable)
 
@@ -628,16 +655,17 @@ def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any]
     """Run ``work(caller)`` with a deadline ``time_limit`` seconds away.
 
     In the main thread on POSIX an interval timer raises :class:`_ProbeTimeout` wherever
-    the work is at the deadline (in the validator: a hang, recorded as a ``timeout``
-    refusal; elsewhere, e.g. generating calls: the budget is spent, ``timed_out``).
-    Elsewhere the work runs in a daemon thread that is abandoned if it outlives the limit
-    by one second.
+    the work is at the deadline (outside the validator, e.g. generating calls: the budget is
+    spent, ``timed_out``). A validator call in flight then gets the rest of its own
+    ``time_limit`` (see :func:`_on_alarm`); still running after it, it is a hang, recorded as
+    a ``timeout`` refusal. Elsewhere the work runs in a daemon thread that is abandoned if it
+    outlives the limit (or the call in flight its own) by one second.
     """
     started = time.monotonic()
-    caller = _Caller(validate, started + time_limit)
+    caller = _Caller(validate, started + time_limit, time_limit)
     use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     if use_alarm:
-        previous = signal.signal(signal.SIGALRM, _raise_timeout)
+        previous = signal.signal(signal.SIGALRM, functools.partial(_on_alarm, caller))
         hook = sys.unraisablehook
         sys.unraisablehook = functools.partial(_quiet_probe_timeouts, previous=hook)
         signal.setitimer(signal.ITIMER_REAL, max(time_limit, 0.001))
@@ -664,6 +692,11 @@ def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any]
         thread = threading.Thread(target=target, name="schemalint-probe", daemon=True)
         thread.start()
         thread.join(time_limit + 1.0)
+        while thread.is_alive() and caller.in_validator:  # the call in flight gets its own time_limit
+            remaining = caller.hang_deadline() + 1.0 - time.monotonic()
+            if remaining <= 0:
+                break
+            thread.join(remaining)
         if thread.is_alive():
             caller.timed_out = True
             caller.hung = caller.in_validator
@@ -784,10 +817,42 @@ def _private_hypothesis_home() -> None:
 
     from hypothesis.configuration import set_hypothesis_home_dir
 
-    home = tempfile.mkdtemp(prefix="schemalint-hypothesis-")
+    if os.name == "posix":  # the liveness test below is POSIX's kill(pid, 0)
+        _remove_orphaned_homes(tempfile.gettempdir())
+    home = tempfile.mkdtemp(prefix=f"{_HOME_PREFIX}{os.getpid()}-")
     _HYPOTHESIS_HOME.append(home)
     set_hypothesis_home_dir(home)
     atexit.register(shutil.rmtree, home, True)
+
+
+_HOME_PREFIX = "schemalint-hypothesis-"
+_ORPHAN_NAME = re.compile(re.escape(_HOME_PREFIX) + r"(\d+)-[A-Za-z0-9_]+")
+
+
+def _remove_orphaned_homes(tmp: str) -> None:
+    """Remove the private hypothesis homes that killed probe runs left in ``tmp``: a process
+    ended by SIGKILL runs no exit handler. Only directories named by
+    :func:`_private_hypothesis_home` (``schemalint-hypothesis-PID-XXXX``), owned by this user,
+    not symbolic links, whose process ``PID`` no longer exists, are removed; a live or
+    unknown process keeps its directory. Errors are ignored (another run may race us)."""
+    import shutil
+
+    try:
+        entries = list(os.scandir(tmp))
+    except OSError:
+        return
+    for entry in entries:
+        match = _ORPHAN_NAME.fullmatch(entry.name)
+        if match is None:
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+            os.kill(int(match.group(1)), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry.path, ignore_errors=True)
+        except (OSError, OverflowError, ValueError):
+            continue
 
 
 def generated_probe(schema: Any, validate: Callable[[Any], Any], *, max_examples: int = DEFAULT_MAX_EXAMPLES,

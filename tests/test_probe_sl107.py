@@ -188,6 +188,54 @@ def test_hang_and_crash_are_located_and_the_run_goes_on(bad_module: tuple[str, s
     assert elapsed < 12  # loader probe + SL107 probe of Hangs, 2 s each, plus the rest (on a busy machine)
 
 
+def _slow_but_finite(call: Any) -> None:
+    time.sleep(0.12)  # each call returns; six of them outlast the 0.3 s budget
+
+
+_FIVE_OPTIONAL = {"type": "object", "properties": {k: {"type": "string"} for k in "abcde"}}
+
+
+def test_budget_running_out_inside_a_fast_validator_is_no_hang() -> None:
+    """The budget ends while a call that is no hang is in flight: before, that call was
+    reported as a validator that "did not finish" (a false SL107 on a starved CPU)."""
+    started = time.monotonic()
+    result = omission_probe(_FIVE_OPTIONAL, _slow_but_finite, time_limit=0.3)
+    assert result.timed_out and result.refusals == [], result.refusals
+    assert 2 <= result.calls <= 4 and time.monotonic() - started < 1.5
+
+
+def test_budget_running_out_inside_a_fast_validator_off_the_main_thread() -> None:
+    """Off the main thread the work is abandoned one second after the limit; a call that
+    started late in the budget (at 0.8 s of 1 s) and returns within its own limit plus that
+    second (at 2.3 s) is no hang. Before, it was reported as one at 2 s."""
+    calls: list[int] = []
+
+    def slow_third(call: Any) -> None:
+        calls.append(1)
+        time.sleep(0.4 if len(calls) < 3 else 1.5)
+
+    out: list[Any] = []
+    worker = threading.Thread(target=lambda: out.append(omission_probe(_FIVE_OPTIONAL, slow_third, time_limit=1.0)))
+    worker.start()
+    worker.join(10)
+    (result,) = out
+    assert result.refusals == [] and result.calls == 3 and result.timed_out
+
+
+def test_a_call_that_starts_late_in_the_budget_and_hangs_is_still_a_hang() -> None:
+    calls: list[float] = []
+
+    def hangs_on_the_third(call: Any) -> None:
+        calls.append(time.monotonic())
+        time.sleep(0.12 if len(calls) < 3 else 30)
+
+    started = time.monotonic()
+    result = omission_probe(_FIVE_OPTIONAL, hangs_on_the_third, time_limit=0.3)
+    assert [r.kind for r in result.refusals] == ["timeout"] and result.calls == 3
+    assert time.monotonic() - calls[-1] >= 0.3  # the hung call had its own whole limit
+    assert time.monotonic() - started < 2
+
+
 def test_probe_in_a_worker_thread_abandons_a_hang() -> None:
     stop = threading.Event()
 
@@ -304,3 +352,60 @@ def test_running_out_of_time_is_not_reported_as_a_hypothesis_error() -> None:
     for time_limit in (0.3, 0.5, 0.8, 1.0, 0.3, 0.5):
         result = generated_probe(tool.advertised, tool.runtime.validate, max_examples=50, time_limit=time_limit)
         assert result.problems == [] and result.refusals == [], (time_limit, result.problems)
+
+
+SLOW_MODULE = """
+    import time
+    from pydantic import BaseModel, field_validator
+
+    class Slow(BaseModel):
+        q: str
+
+        @field_validator("q")
+        @classmethod
+        def _wait(cls, v):
+            time.sleep(0.3)
+            return v
+"""
+
+
+def test_a_killed_probe_leaves_a_private_home_that_the_next_run_removes(tmp_path: Path) -> None:
+    """SIGKILL runs no exit handler, so a killed `schemalint probe` leaves its hypothesis
+    home in the temporary directory; the next probe run removes it. Directories of live
+    processes, symbolic links, and names schemalint does not write are left alone."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    tmp, src = tmp_path / "tmp", tmp_path / "src"
+    tmp.mkdir()
+    src.mkdir()
+    name = write_module(src, SLOW_MODULE)
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    cmd = [sys.executable, "-m", "schemalint", "probe", f"{name}:Slow", "--python-path", str(src)]
+    proc = subprocess.Popen([*cmd, "--time-limit", "60"], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not list(tmp.glob("schemalint-hypothesis-*")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (orphan,) = tmp.glob("schemalint-hypothesis-*")
+        assert orphan.name.startswith(f"schemalint-hypothesis-{proc.pid}-")
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    assert orphan.is_dir()  # what the kill left behind
+    live = tmp / f"schemalint-hypothesis-{os.getpid()}-live"
+    other = tmp / "schemalint-hypothesis-notapid"
+    target = tmp_path / "kept"
+    for d in (live, other, target):
+        d.mkdir()
+    link = tmp / f"schemalint-hypothesis-{proc.pid}-link"
+    link.symlink_to(target)
+    done = subprocess.run([*cmd, "--time-limit", "2", "--max-examples", "2"], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    assert not orphan.exists()
+    assert live.is_dir() and other.is_dir() and link.is_symlink() and target.is_dir()
+    assert sorted(p.name for p in tmp.iterdir()) == sorted(p.name for p in (live, other, link))
