@@ -98,20 +98,22 @@ def _phase_json(result: PhaseResult) -> dict[str, Any]:
 
 def probe_tools(sources: Sequence[str], *, python_path: Sequence[str] = (), time_limit: float = 2.0,
                 max_examples: int = 50, mcp_stdio: Sequence[str] = (), mcp_url: Sequence[str] = (),
-                mcp_headers: Mapping[str, str] | None = None, mcp_cwd: str | None = None) -> ProbeResult:
+                mcp_headers: Mapping[str, str] | None = None, mcp_cwd: str | None = None,
+                exclude: Sequence[str] = ()) -> ProbeResult:
     """Load ``sources`` and probe every tool whose runtime contract has a callable validator:
     the omission probes, then ``max_examples`` generated calls (fixed seed) unless the omission
     probes hit ``time_limit`` (seconds per tool and probe kind). Generated refusals whose errors
     the omission probes already found are dropped (the row says so). The tools of the MCP
     servers ``mcp_stdio``/``mcp_url`` (:func:`schemalint.api.load`) have no runtime contract: rows
-    that are not probed. Raises :class:`~schemalint.loaders.files.sources.SourceError` when a
+    that are not probed. ``exclude``: fnmatch patterns of paths skipped in files, directories and
+    globs, as in ``check``. Raises :class:`~schemalint.loaders.files.sources.SourceError` when a
     source cannot be loaded."""
     from schemalint.api import load
     from schemalint.probe import generated_probe, omission_probe
     from schemalint.rules.contract.sl107_probe_refusal import ProbeRefusal
 
-    loaded = load(sources, python_path=python_path, mcp_stdio=mcp_stdio, mcp_url=mcp_url, mcp_headers=mcp_headers,
-                  mcp_cwd=mcp_cwd)
+    loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, mcp_url=mcp_url,
+                  mcp_headers=mcp_headers, mcp_cwd=mcp_cwd)
     rule = ProbeRefusal()
     started = time.perf_counter()
     result = ProbeResult(diagnostics=list(loaded.diagnostics))

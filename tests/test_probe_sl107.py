@@ -409,3 +409,22 @@ def test_a_killed_probe_leaves_a_private_home_that_the_next_run_removes(tmp_path
     assert not orphan.exists()
     assert live.is_dir() and other.is_dir() and link.is_symlink() and target.is_dir()
     assert sorted(p.name for p in tmp.iterdir()) == sorted(p.name for p in (live, other, link))
+
+
+def test_probe_skips_excluded_paths_from_the_option_and_the_configuration(tmp_path: Path) -> None:
+    tool = '[{"name": "%s", "description": "d", "inputSchema": {"type": "object"}}]'
+    (tmp_path / "fixtures").mkdir()
+    (tmp_path / "a.json").write_text(tool % "kept")
+    (tmp_path / "fixtures" / "b.json").write_text(tool % "fixture")
+    (tmp_path / "c.json").write_text(tool % "scratch")
+
+    def probed(*args: str) -> list[str]:
+        proc = run_cli("probe", ".", "--format", "json", *args, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        return sorted(row["tool"] for row in json.loads(proc.stdout)["tools"])
+
+    assert probed() == ["fixture", "kept", "scratch"]
+    assert probed("--exclude", "c.json") == ["fixture", "kept"]
+    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nexclude = ["fixtures"]\n')
+    assert probed() == ["kept", "scratch"]
+    assert probed("--exclude", "c.json") == ["kept"]  # the option adds to the configuration

@@ -23,6 +23,7 @@ import typer
 from schemalint.cli._common import (
     EXIT_FINDINGS,
     MODULE_SOURCES_HELP,
+    ExcludeOption,
     McpHeaderOption,
     PythonPathOption,
     check_level,
@@ -49,6 +50,7 @@ def probe(
     mcp_url: Annotated[list[str] | None, mcp_url_option(
         "An MCP server to list over Streamable HTTP (repeatable): advertised side only, nothing to probe.")] = None,
     mcp_header: McpHeaderOption = None,
+    exclude: ExcludeOption = None,
     time_limit: Annotated[
         float, typer.Option("--time-limit", help="Seconds per tool and per probe kind.", min=0.05)
     ] = 2.0,
@@ -83,7 +85,8 @@ def probe(
         raise fail(_nothing_to_probe(servers.stdio, servers.names()[len(servers.stdio):]))
     try:
         result = probe_tools(sources, python_path=cfg.import_roots(python_path), time_limit=time_limit,
-                             max_examples=max_examples, **servers.load_kwargs())
+                             max_examples=max_examples, exclude=[*cfg.exclude, *(exclude or [])],
+                             **servers.load_kwargs())
     except (SourceError, ConfigError) as exc:
         raise fail(str(exc)) from None
     if servers:
