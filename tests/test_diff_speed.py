@@ -222,6 +222,47 @@ def test_rev_path_side_reuses_the_blobs_that_did_not_change(tmp_path: Path, monk
     assert by_old["t0"].origin.file == "HEAD:tools/same.json"
 
 
+def _fields(tool: Any) -> tuple[Any, ...]:
+    """Everything a tool holds, its origin's ``path``/``path_line`` (left out of ``==``) and raw too."""
+    import dataclasses
+
+    return (tool, tool.origin.path, tool.origin.path_line, tool.raw,
+            [(f.name, getattr(tool, f.name)) for f in dataclasses.fields(tool)])
+
+
+def test_the_tools_of_an_identical_file_are_not_searched_again_and_equal_a_fresh_search(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """The examples (every file format schemalint reads, JSON Lines and YAML too) on both sides,
+    one file edited: the second side's tools of the identical files are the first side's, moved
+    to their new file, exactly the tools a fresh search of that side finds."""
+    import shutil
+
+    from schemalint.diff import sources
+    from schemalint.diff.sources import ParsedFiles, load_side, load_worktree
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    old_dir, new_dir = tmp_path / "old", tmp_path / "new"
+    for side in (old_dir, new_dir):
+        shutil.copytree(examples, side, ignore=shutil.ignore_patterns("*.py", "*.ts", "*.js", "node_modules"))
+    edited = new_dir / "mcp" / "get_me.snap"
+    edited.write_text(edited.read_text().replace('"description": "', '"description": "Now: ', 1))
+    fresh = [_fields(t) for t in load_worktree([str(new_dir)])]
+    searched: list[str] = []
+    real = sources.tools_of_values
+    monkeypatch.setattr(sources, "tools_of_values", lambda values, name: searched.append(name) or real(values, name))
+    reuse = ParsedFiles()
+    old = load_side(str(old_dir), reuse=reuse)
+    first = len(searched)
+    new = load_side(str(new_dir), reuse=reuse)
+    assert [_fields(t) for t in new] == fresh
+    assert len(old) == len(new) > 40
+    assert searched[first:] == [str(edited)]  # only the edited file was searched on the second side
+    by_old = {(t.origin.file.replace(str(old_dir), ""), t.origin.pointer, t.origin.line): t for t in old}
+    moved = [t for t in new if t.origin.file != str(edited)]
+    assert moved and all(by_old[(t.origin.file.replace(str(new_dir), ""), t.origin.pointer, t.origin.line)].raw
+                         is t.raw for t in moved)
+
+
 # ---------------------------------------------------------------- snapshot rendering by orjson
 def _reference_rendering(value: Any) -> str:
     """The documented rendering, made by the standard library alone."""

@@ -43,7 +43,7 @@ from schemalint.loaders.files.sources import (
 )
 from schemalint.loaders.git.commands import GitError, cat_files, git, git_root, tree_files, verify_revision
 from schemalint.loaders.git.worktree import load_python_at_revision
-from schemalint.model import Tool
+from schemalint.model import Origin, Tool
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -92,12 +92,27 @@ class ParsedFiles:
     parsing them again. The tools found in them are then the same objects on both sides,
     which :func:`schemalint.diff.render.same_rendering` recognises without rendering. The
     bytes of every file parsed are kept until this object is dropped (``remember=False``:
-    nothing is kept, for a load that has no other side).
+    nothing is kept, for a load that has no other side). The tools of such a file are not
+    searched for again either (:meth:`tools`).
     """
 
     def __init__(self, *, remember: bool = True) -> None:
         self._by_key: dict[str, tuple[str, bytes, Values]] = {}
+        self._tools_by_key: dict[str, tuple[Values, list[Tool]]] = {}
         self._remember = remember
+
+    def tools(self, name: str, values: Values, key: str) -> list[Tool]:
+        """``tools_of_values(values, name)``: when the tools of these very ``values`` (the file
+        at ``key`` of the other side, byte for byte) were found already, the same tools with
+        ``name`` as their file (a tool depends only on the values, its place in them and the
+        file name it is given); else found in ``values`` (and remembered)."""
+        seen = self._tools_by_key.get(key)
+        if seen is not None and seen[0] is values:
+            return [_in_file(tool, name) for tool in seen[1]]
+        tools = tools_of_values(values, name)
+        if self._remember:
+            self._tools_by_key.setdefault(key, (values, tools))
+        return tools
 
     def values(self, name: str, data: bytes, key: str, slow: Callable[[], Document],
                *, explicit: bool = True) -> Values:
@@ -179,6 +194,19 @@ def parsed_values(doc: Document, explicit: bool) -> Values:
     return doc.values
 
 
+def _in_file(tool: Tool, file: str) -> Tool:
+    """``tool`` with ``file`` as its origin's file, everything else shared (``dataclasses.replace``
+    without running the frozen classes' ``__init__``, whose checked assignments cost more than
+    finding the tool again)."""
+    origin = object.__new__(Origin)
+    origin.__dict__.update(tool.origin.__dict__)
+    origin.__dict__["file"] = file
+    moved = object.__new__(Tool)
+    moved.__dict__.update(tool.__dict__)
+    moved.__dict__["origin"] = origin
+    return moved
+
+
 def tools_of_values(values: Values, name: str) -> list[Tool]:
     """Every tool found by shape in the parsed values of the file ``name``."""
     from schemalint.loaders.formats.json_tools import find_tools
@@ -205,7 +233,7 @@ def _blob_tools(files: ParsedFiles, name: str, data: bytes, key: str, *, explici
         skip_note(name, str(exc).removeprefix(f"{name}: ").removesuffix("; cannot diff it"))
         return []
     values = files.values(name, data, key, lambda: parse_text(name, text), explicit=explicit)
-    return tools_of_values(values, name)
+    return files.tools(name, values, key)
 
 
 @_git_errors_as_diff_errors
@@ -347,7 +375,7 @@ def load_worktree(
                 key = os.path.relpath(path, key_root).replace(os.sep, "/")
             values = files.values(path, data, key, lambda p=path: read_document(p),  # type: ignore[misc]
                                   explicit=explicit)
-            tools.extend(tools_of_values(values, path))
+            tools.extend(files.tools(path, values, key))
     for source in sources:
         if is_python_source(source):
             tools.extend(load_python_tools(source, python_path))
