@@ -421,3 +421,55 @@ def test_exit_now_returns_inside_another_program() -> None:
     from schemalint.cli._common import exit_now
 
     exit_now(0)  # pytest is the program here: nothing happens
+
+
+# ---------------------------------------------------------------- normalise's exact-type fast path
+def _normalise_reference(value: Any) -> Any:
+    """:func:`normalise` as it was written before its exact-type checks (every node asked
+    ``isinstance(value, Mapping)`` first, then ``list``)."""
+    from collections.abc import Mapping
+
+    from schemalint.diff.checks._common import SET_KEYWORDS, canonical, is_noop
+
+    if isinstance(value, Mapping):
+        return {k: ({canonical(x): True for x in v} if k in SET_KEYWORDS and isinstance(v, list)
+                    else _normalise_reference(v)) for k, v in value.items() if not is_noop(k, v)}
+    if isinstance(value, list):
+        return [_normalise_reference(v) for v in value]
+    return value
+
+
+class _Enum(enum.Enum):
+    A = "a"
+
+
+class _List(list):  # type: ignore[type-arg]
+    pass
+
+
+def _odd(value: Any) -> Any:
+    """``value`` with some containers turned into a mapping proxy, an ordered dict, a tuple or a list
+    subclass, and some scalars into an enum member or a date (what a Python source can hold)."""
+    import collections
+    import types
+
+    if isinstance(value, dict):
+        inner = {k: _odd(v) for k, v in value.items()}
+        return [types.MappingProxyType, collections.OrderedDict, dict][len(inner) % 3](inner)
+    if isinstance(value, list):
+        items = [_odd(v) for v in value]
+        return [tuple, _List, list][len(items) % 3](items)
+    if value == "x":
+        return _Enum.A
+    if value == "":
+        return datetime.date(2026, 1, 1)
+    return value
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_values, st.booleans())
+def test_normalise_is_the_isinstance_walk(value: Any, odd: bool) -> None:
+    value = _odd(value) if odd else value
+    got, want = normalise(value), _normalise_reference(value)
+    assert json.dumps(got, default=repr, sort_keys=True) == json.dumps(want, default=repr, sort_keys=True)
+    assert got == want or json.dumps(got, default=repr) == json.dumps(want, default=repr)  # NaN != NaN

@@ -75,15 +75,23 @@ def is_noop(key: Any, value: Any) -> bool:
     return key in EMPTY_NOOPS and value == EMPTY_NOOPS[key] and isinstance(value, type(EMPTY_NOOPS[key]))
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def normalise(value: Any) -> Any:
     """A copy of ``value`` where the list of every ``required``, ``enum`` and ``type`` key is a set.
 
     Sets are represented as dicts keyed by the canonical JSON of each entry, so that
     deepdiff reports an added ``required`` entry as one added key instead of a shifted
     list. Empty no-op keywords (:data:`EMPTY_NOOPS`) are dropped. Dict key order is
-    irrelevant to deepdiff and to ``==``.
+    irrelevant to deepdiff and to ``==``. (Strings, numbers, booleans and ``None`` are told by
+    their exact type first, and dicts and lists too: the ``Mapping`` check, an abstract class's,
+    is asked only of other types.)
     """
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is dict or (kind is not list and isinstance(value, Mapping)):
         out: dict[Any, Any] = {}
         for k, v in value.items():
             if is_noop(k, v):
