@@ -159,7 +159,9 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
     snapshots, or ``REV:PATH``). With ``base``: ``paths`` are the sources (default: ``sources``
     of ``cfg``), read at revision ``base`` and in the working tree. With ``mcp_stdio`` or ``mcp_url``:
     ``paths`` is OLD alone and NEW is what these MCP servers list (stdio commands run in ``mcp_cwd``;
-    ``mcp_headers`` go with each HTTP request). ``select``/``extend_select``/
+    ``mcp_headers`` go with each HTTP request). ``exclude`` and the configuration's ``exclude``
+    leave files out of every side read from files: OLD and NEW (paths and ``REV:PATH``) and both
+    sides of ``base``. ``select``/``extend_select``/
     ``ignore`` and ``cfg`` choose the diff checks. Raises
     :class:`~schemalint.diff.compare.DiffError` for the wrong number of paths, no sources or a
     side that cannot be read, :class:`~schemalint.config.ConfigError` for a bad selection,
@@ -176,11 +178,12 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
     notes: list[str] = []
     reuse = ParsedFiles()  # the second side parses only the files that differ from the first
     roots = cfg.import_roots(list(python_path))
+    excl = [*cfg.exclude, *exclude]  # on every side that is read from files (docs/diff.md)
     if mcp_stdio or mcp_url:
         if base is not None or len(args) != 1:
             given = "--mcp-stdio" if mcp_stdio else "--mcp-url"
             raise DiffError(f"with {given} give only OLD (a file, directory or REV:PATH), not --base or NEW")
-        old = load_side(args[0], python_path=roots, reuse=reuse)
+        old = load_side(args[0], exclude=excl, python_path=roots, reuse=reuse)
         from schemalint.api import load
 
         new = load([], mcp_stdio=mcp_stdio, mcp_url=mcp_url, mcp_headers=mcp_headers, mcp_cwd=mcp_cwd).tools
@@ -190,13 +193,12 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
         if len(args) != 2:
             raise DiffError("give OLD and NEW (files, directories or REV:PATH), or --base REV [SOURCES...]")
         old_label, new_label = args
-        old = load_side(args[0], python_path=roots, reuse=reuse)
-        new = load_side(args[1], python_path=roots, reuse=reuse)
+        old = load_side(args[0], exclude=excl, python_path=roots, reuse=reuse)
+        new = load_side(args[1], exclude=excl, python_path=roots, reuse=reuse)
     else:
         srcs = args or resolve_sources(cfg)
         if not srcs:
             raise DiffError(NO_SOURCES)
-        excl = [*cfg.exclude, *exclude]
         old = load_base(base, srcs, exclude=excl, python_path=roots, notes=notes, reuse=reuse)
         new = load_worktree(srcs, exclude=excl, python_path=roots, reuse=reuse)
         old_label, new_label = base, "working tree"

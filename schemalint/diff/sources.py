@@ -238,14 +238,16 @@ def _blob_tools(files: ParsedFiles, name: str, data: bytes, key: str, *, explici
 
 @_git_errors_as_diff_errors
 def load_rev_path(
-    rev: str, path: str, cwd: str | Path | None = None, *, reuse: ParsedFiles | None = None
+    rev: str, path: str, cwd: str | Path | None = None, *, exclude: Sequence[str] = (),
+    reuse: ParsedFiles | None = None,
 ) -> list[Tool]:
     """Tools of ``path`` (a file or a directory) at revision ``rev``, read with git.
 
     ``path`` follows git's rules: relative to the repository root, or to the working
-    directory when it starts with ``./``. ``reuse``: see :func:`load_side`. Raises
-    :class:`DiffError` when the directory is not in a repository, the revision does not
-    exist, or the path does not exist at it.
+    directory when it starts with ``./``. ``exclude``: fnmatch patterns, matched as a walk of
+    the directory ``path`` in the working tree would match them (against ``path/<file>`` and
+    each of its parts). ``reuse``: see :func:`load_side`. Raises :class:`DiffError` when the
+    directory is not in a repository, the revision does not exist, or the path does not exist at it.
     """
     files = reuse if reuse is not None else ParsedFiles(remember=False)
     where = Path(cwd or os.getcwd())
@@ -257,12 +259,14 @@ def load_rev_path(
     except GitError:
         raise DiffError(f"{path!r} does not exist at revision {rev!r}") from None
     if kind == "blob":
+        if _excluded(path, exclude):
+            return []
         return _blob_tools(files, spec, cat_files([spec], where)[0], ".")
     if kind != "tree":
         raise DiffError(f"{spec} is a {kind}, not a file or directory")
     names = tree_files(spec, where)
-    names = sorted(n for n in names if _tool_file(n))
     base = path.rstrip("/")
+    names = sorted(n for n in names if _tool_file(n) and not _excluded(f"{base}/{n}" if base else n, exclude))
     specs = [f"{rev}:{base}/{n}" if base else f"{rev}:{n}" for n in names]
     tools: list[Tool] = []
     with _parsing(tools):
@@ -296,21 +300,23 @@ def _matches_a_file(pattern: str) -> bool:
 
 
 def load_side(
-    spec: str, *, python_path: Sequence[str] = (), reuse: ParsedFiles | None = None
+    spec: str, *, exclude: Sequence[str] = (), python_path: Sequence[str] = (), reuse: ParsedFiles | None = None
 ) -> list[Tool]:
     """Tools of one side of ``schemalint diff OLD NEW``: a file, a directory, ``REV:PATH`` or ``module:attr``.
 
     An existing path always wins; ``X:Y`` is read as ``REV:PATH`` by :func:`_is_rev_path`.
+    ``exclude``: fnmatch patterns of the files left out, as ``check`` applies them to a path (and
+    :func:`load_rev_path` to ``REV:PATH``).
     ``reuse``: pass the same :class:`ParsedFiles` for both sides, so that the second side
     takes each file identical to the file at the same place in the first side (path relative
     to the directory, or the file itself) from it instead of parsing it again.
     Raises :class:`DiffError`.
     """
     if os.path.exists(spec):
-        return load_worktree([spec], python_path=python_path, reuse=reuse, key_root=spec)
+        return load_worktree([spec], exclude=exclude, python_path=python_path, reuse=reuse, key_root=spec)
     split = split_typescript_source(spec)
     if split is not None and (os.path.isfile(split[0]) or _matches_a_file(split[0])):
-        return load_worktree([spec])  # one module, or a glob of modules (each with the same :ATTR)
+        return load_worktree([spec], exclude=exclude)  # one module, or a glob of modules (each with the same :ATTR)
     if split is not None and ":" not in split[0] and any(ch in split[0] for ch in "*?["):
         raise DiffError(f"{spec}: the pattern matches no file")
     if python_file_attr(spec):  # examples/server.py:mcp, where a Python source is module:attr
@@ -320,7 +326,7 @@ def load_side(
             rev, _, path = spec.partition(":")
             if is_typescript_source(path):
                 return load_module_rev(rev, path)
-            return load_rev_path(rev, path, reuse=reuse)
+            return load_rev_path(rev, path, exclude=exclude, reuse=reuse)
         try:
             return load_worktree([spec], python_path=python_path)
         except DiffError as exc:
