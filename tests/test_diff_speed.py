@@ -473,3 +473,13 @@ def test_normalise_is_the_isinstance_walk(value: Any, odd: bool) -> None:
     got, want = normalise(value), _normalise_reference(value)
     assert json.dumps(got, default=repr, sort_keys=True) == json.dumps(want, default=repr, sort_keys=True)
     assert got == want or json.dumps(got, default=repr) == json.dumps(want, default=repr)  # NaN != NaN
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_values, st.booleans())
+def test_canonical_is_json_dumps_with_sorted_keys(value: Any, odd: bool) -> None:
+    from schemalint.diff.checks._common import canonical
+
+    value = _odd(value) if odd else value  # enum members, dates, mapping proxies: written by default=str
+    assert canonical(value) == json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    assert canonical(value) == canonical(value)  # nothing kept from one call to the next

@@ -106,9 +106,16 @@ def normalise(value: Any) -> Any:
     return value
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str)
+"""The encoder ``json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)`` builds on
+every call (it keeps no state between two ``encode`` calls), built once: the classification
+asks for the canonical text of every ``required``/``enum``/``type`` entry."""
+
+
 def canonical(value: Any) -> str:
-    """Order-independent JSON text of ``value`` (sorted keys); ``1`` and ``true`` stay distinct."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    """Order-independent JSON text of ``value`` (sorted keys); ``1`` and ``true`` stay distinct:
+    ``json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)``."""
+    return _CANONICAL.encode(value)
 
 
 def same_meaning(a: Any, b: Any) -> bool:
