@@ -174,8 +174,10 @@ const aiSchemaSymbol = Symbol.for("vercel.ai.schema");
 const isAiSchema = (s) => s !== null && typeof s === "object" && (s[aiSchemaSymbol] === true || ("jsonSchema" in s && "validate" in s));
 
 // JSON schema of a zod schema in `io` mode ("input" or "output"), with the project's zod
-// (4: z.toJSONSchema) or zod-to-json-schema (3). Throws with the converter's message.
-async function zodJsonSchema(schema, io, fromDir) {
+// (4: z.toJSONSchema) or zod-to-json-schema (3). `accepted`: the rendering of what the runtime
+// accepts (the runtime side), not the one a project sends (zod 3 only differs). Throws with the
+// converter's message.
+async function zodJsonSchema(schema, io, fromDir, accepted = false) {
   if (isZod4(schema)) {
     const toJSONSchema = await zod4Function("toJSONSchema", fromDir);
     if (toJSONSchema === null) {
@@ -188,7 +190,12 @@ async function zodJsonSchema(schema, io, fromDir) {
   if (typeof convert !== "function") {
     throw new Error("a zod 3 schema needs zod-to-json-schema in the project (npm install zod-to-json-schema)");
   }
-  return convert(schema, { target: "jsonSchema7", pipeStrategy: io, $refStrategy: "root" });
+  // zod-to-json-schema writes `additionalProperties: false` for a default (strip) object, which
+  // accepts an undeclared key and drops it: the runtime's input side renders such an object open,
+  // as zod 4's toJSONSchema does in input mode (`.strict()` stays false, a catchall its schema).
+  const input = accepted && io === "input"
+    ? { removeAdditionalStrategy: "strict", allowedAdditionalProperties: undefined } : {};
+  return convert(schema, { target: "jsonSchema7", pipeStrategy: io, $refStrategy: "root", ...input });
 }
 
 // A function of the project's zod 4 API: from "zod" (zod 4), else "zod/v4" (zod 3.25 ships
@@ -436,7 +443,7 @@ async function aiTool(state, value, name, ctx) {
 async function zodRuntime(schema, ctx, name) {
   const out = { input: null, output: null };
   try {
-    out.input = await zodJsonSchema(schema, "input", ctx.dir);
+    out.input = await zodJsonSchema(schema, "input", ctx.dir, true);
   } catch (err) {
     ctx.notes.push(`${name}: zod cannot render the input schema: ${errText(err)}`);
   }
@@ -460,6 +467,7 @@ async function zodTool(state, schema, name, ctx) {
   try {
     output = await zodJsonSchema(schema, "output", ctx.dir);
   } catch { /* transforms have no output rendering */ }
+  const input = isZod4(schema) ? advertised : await zodJsonSchema(schema, "input", ctx.dir, true);
   const handle = state.handle(async (args) => {
     const result = await safeParse(schema, args, ctx.dir);
     return result.success ? null : result.error;
@@ -467,7 +475,7 @@ async function zodTool(state, schema, name, ctx) {
   const where = locate(ctx.file, keyPatterns(name));
   const description = typeof schema.description === "string" ? schema.description : null;
   return wire(ctx, {
-    handle, name, description, advertised, runtime: { input: advertised, output },
+    handle, name, description, advertised, runtime: { input, output },
     origin: origin(ctx, where, "zod"), raw: { name, description, parameters: advertised }, output_schema: null,
   });
 }
@@ -642,8 +650,14 @@ function resolveExport(ns, attr) {
   const parts = attr.split(".");
   let value;
   const first = parts[0];
-  if (first in ns && first !== "module.exports") value = ns[first];
-  else if (interopKeys(ns).includes(first)) {
+  if (first in ns && first !== "module.exports") {
+    value = ns[first];
+    // `export default X` of a module tsx loaded as CommonJS is module.exports.default (esbuild marks
+    // module.exports with __esModule), and import() shows module.exports itself as `default`: `:default`
+    // names X there too, as in an ES module (module.exports is kept when only it has the next key).
+    if (first === "default" && value !== null && typeof value === "object" && value.__esModule === true
+        && "default" in value && (parts.length === 1 || parts[1] in Object(value.default))) value = value.default;
+  } else if (interopKeys(ns).includes(first)) {
     value = ns.default[first];
   } else {
     return { error: `the module has no export ${JSON.stringify(first)} (its exports: ${shownNames(exportNames(ns))})` };
