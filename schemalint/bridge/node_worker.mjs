@@ -621,6 +621,24 @@ async function collect(state, value, name, label, ctx, found, depth, explicit) {
 
 // -- the export named by :ATTR ----------------------------------------------------------
 
+// The MCP TypeScript SDK 2 (`@modelcontextprotocol/server`) is not read from a module: its
+// McpServer is neither watched nor listed (only `@modelcontextprotocol/sdk`, version 1, is).
+// The 1-based line of the module's import of it, or 0 when it has none.
+const sdk2Line = (file) => {
+  let text;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return 0;
+  }
+  const m = /\bfrom\s*["']@modelcontextprotocol\/server(?:\/[^"']*)?["']/.exec(text);
+  return m === null ? 0 : text.slice(0, m.index).split("\n").length;
+};
+const SDK2_NOTE = (source) => `${source} imports the MCP TypeScript SDK 2 (@modelcontextprotocol/server), whose servers `
+  + "are not read from a module (only @modelcontextprotocol/sdk 1.x is): list them from the running server with "
+  + "--mcp-stdio CMD";
+const importsSdk2 = (file) => sdk2Line(file) > 0;
+
 // A CommonJS module (tsx loads a .ts file of a package without "type": "module" through
 // require()) reaches import() as a namespace whose `default` is module.exports, often with no
 // named export beside it: its exports are the keys of `default`.
@@ -720,8 +738,8 @@ async function load(state, request) {
       }
       await collect(state, value, String(attr).split(".").pop(), attr, ctx, found, 0, true);
       if (!found.framework.length && !found.schemas.length && !ctx.problems.length) {
-        return { ok: false, error: `${source}: ${attr} holds no tool (an AI SDK tool, an MCP McpServer, a zod object `
-          + "schema, or an object or array of them)" };
+        return { ok: false, error: importsSdk2(file) ? SDK2_NOTE(source) : `${source}: ${attr} holds no tool (an AI SDK `
+          + "tool, an MCP McpServer, a zod object schema, or an object or array of them)" };
       }
     } else {
       // A CommonJS module whose only export is module.exports (an object): its keys are its exports.
@@ -739,6 +757,11 @@ async function load(state, request) {
         for (const server of createdServers.slice(before)) {
           found.framework.push(...await mcpServerTools(state, server, "(a server created at import)", ctx));
         }
+      }
+      const line = !found.framework.length && !found.schemas.length ? sdk2Line(file) : 0;
+      if (line) {
+        ctx.problems.push({ code: "SL000", name: "unreadable-source", severity: "warning", tool: null, file,
+          pointer: "", message: SDK2_NOTE(source), hint: null, line, column: null, instance_path: null });
       }
     }
   } catch (err) {
