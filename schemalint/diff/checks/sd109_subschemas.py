@@ -7,6 +7,11 @@ closest branch (here: ``minLength`` tightened) and the other branches are SD211
 (:func:`union_shift`). A subschema keyword that appears is SD107, one that disappears
 SD207, one that changes where the classifier cannot descend SD111; ``$defs`` entries are
 SD212 (what refers to them is classified where the ``$ref`` is).
+
+An ``anyOf`` branch that is itself only an ``anyOf`` (``anyOf: [{anyOf: [A, B]}, null]``, the shape
+zod gives a nullable union) admits what its branches admit, so where either side nests one, the
+two unions are compared as the flat lists of their branches (:func:`flattened_union`): equal
+branches match wherever they sit, and only the rest is reported, at its own pointer.
 """
 
 from __future__ import annotations
@@ -158,3 +163,66 @@ def _wrap(
             c.emit("union-branch-removed", (*tokens, kw, i),
                    f"`{where}` no longer accepts {fmt(branch)} (its `{kw}` was reduced to one schema)",
                    side="old", before=branch, hint=_REFUSED_HINT)
+
+
+def _pure_union(branch: Any) -> bool:
+    """``branch`` is ``{"anyOf": [...]}`` and nothing else (it admits what its branches admit; one
+    with a description of its own is compared as it stands, so that a change of that text is seen)."""
+    return isinstance(branch, Mapping) and len(branch) == 1 and isinstance(branch.get("anyOf"), list)
+
+
+def _flat_branches(branches: list[Any], at: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], Any]]:
+    """The branches of the ``anyOf`` list ``branches`` (at schema tokens ``at``), nested pure unions
+    spliced in, each with its own tokens."""
+    out: list[tuple[tuple[Any, ...], Any]] = []
+    for i, b in enumerate(branches):
+        if _pure_union(b):
+            out.extend(_flat_branches(b["anyOf"], (*at, i, "anyOf")))
+        else:
+            out.append(((*at, i), b))
+    return out
+
+
+def flattened_union(c: Classifier, tokens: tuple[Any, ...], keyword: str | None) -> bool:
+    """Compare the ``anyOf`` enclosing a change (at ``tokens``, of ``keyword``) branch by branch with
+    nested pure unions spliced in, when either side nests one; True when the change lies in such a
+    union (it is then reported here, once per union position, remembered in ``c.flattened``)."""
+    ends = [i for i, t in enumerate(tokens) if t == "anyOf"]
+    if keyword == "anyOf":
+        ends.append(len(tokens))
+    for end in ends:
+        at = tokens[:end]
+        if at not in c.flattened:
+            c.flattened[at] = _compare_flat(c, at)
+        if c.flattened[at]:
+            return True
+    return False
+
+
+def _compare_flat(c: Classifier, at: tuple[Any, ...]) -> bool:
+    old_s, new_s = resolve(c.old, at), resolve(c.new, at)
+    if not isinstance(old_s, Mapping) or not isinstance(new_s, Mapping):
+        return False
+    old_l, new_l = old_s.get("anyOf"), new_s.get("anyOf")
+    if not isinstance(old_l, list) or not isinstance(new_l, list):
+        return False
+    if not any(_pure_union(b) for b in (*old_l, *new_l)):
+        return False
+    olds = _flat_branches(old_l, (*at, "anyOf"))
+    news = _flat_branches(new_l, (*at, "anyOf"))
+    for nt, nb in list(news):  # equal branches match wherever they sit
+        hit = next((o for o in olds if same_meaning(o[1], nb)), None)
+        if hit is not None:
+            olds.remove(hit)
+            news.remove((nt, nb))
+    where = c.label(at)
+    for nt, nb in news:
+        if not olds:
+            c.emit("union-branch-added", nt, f"`{where}` now also accepts {fmt(nb)} (a new `anyOf` branch)", after=nb)
+            continue
+        ot, ob = olds.pop(_closest(nb, [b for _, b in olds]))
+        c.changes.extend(c.nested(ob, nb, old_prefix=ot, new_prefix=nt).run())
+    for ot, ob in olds:
+        c.emit("union-branch-removed", ot, f"`{where}` no longer accepts {fmt(ob)} (an `anyOf` branch was removed)",
+               side="old", before=ob, hint=_REFUSED_HINT)
+    return True
