@@ -296,3 +296,18 @@ def test_a_nested_union_is_compared_as_its_branches() -> None:
     described = _env({"anyOf": [{"anyOf": [STRING, ARRAY], "description": "one or many"}, NULL]})
     redescribed = _env({"anyOf": [{"anyOf": [STRING, ARRAY], "description": "one or more"}, NULL]})
     assert names(described, redescribed) == ["description-changed"]
+
+
+def test_a_type_list_wrapped_into_any_of_is_one_branch_per_type() -> None:
+    # zod 3 renders z.union([z.string(), z.number()]) as a type list, zod 4 as anyOf: the same
+    # schema; it was reported as the breaking SD104 "no longer accepts string"
+    listed = _env({"type": ["string", "number"]})
+    split = _env({"anyOf": [{"type": "string"}, {"type": "number"}]})
+    assert diff(listed, split).changes == [] and diff(split, listed).changes == []
+    other = _env({"anyOf": [{"type": "string", "minLength": 1}, NULL]})
+    assert [(c.check.name, c.pointer) for c in diff(listed, other).changes] == [
+        ("constraint-tightened", "/inputSchema/properties/env/anyOf/0/minLength"),
+        ("union-branch-added", "/inputSchema/properties/env/anyOf/1"),
+        ("union-branch-removed", "/inputSchema/properties/env")]
+    removed = next(c for c in diff(listed, other).changes if c.check.name == "union-branch-removed")
+    assert '`env` no longer accepts {"type": "number"}' in removed.message

@@ -6,7 +6,9 @@ A schema wrapped into ``anyOf``/``oneOf`` (``{"type": "string"}`` ->
 closest branch (here: ``minLength`` tightened) and the other branches are SD211
 (:func:`union_shift`). A subschema keyword that appears is SD107, one that disappears
 SD207, one that changes where the classifier cannot descend SD111; ``$defs`` entries are
-SD212 (what refers to them is classified where the ``$ref`` is).
+SD212 (what refers to them is classified where the ``$ref`` is). A ``type`` list wrapped into
+``anyOf`` is the union of one schema per type (``{"type": ["string", "number"]}`` ->
+``{"anyOf": [{"type": "string"}, {"type": "number"}]}`` changes nothing).
 
 An ``anyOf`` branch that is itself only an ``anyOf`` (``anyOf: [{anyOf: [A, B]}, null]``, the shape
 zod gives a nullable union) admits what its branches admit, so where either side nests one, the
@@ -144,6 +146,15 @@ def _wrap(
     core = _strip_text({k: v for k, v in plain.items()})
     rest = _strip_text({k: v for k, v in wrapped.items() if k != kw})
     branches = [_strip_text({**rest, **b}) if isinstance(b, Mapping) else b for b in wrapped[kw]]
+    types = core.get("type")
+    if kw == "anyOf" and isinstance(types, list) and len(types) > 1:
+        # {"type": ["string", "number"]} is {"anyOf": [{"type": "string"}, {"type": "number"}]}: one
+        # schema per type, matched with the branches like two unions
+        parts = [(tokens, {**core, "type": t}) for t in types]
+        own = [((*tokens, kw, i), b) for i, b in enumerate(branches)]
+        olds, news = (parts, own) if wrapped_side == "new" else (own, parts)
+        _match(c, olds, news, c.label(tokens))
+        return
     best = _closest(core, branches)
     sub_tokens = (*tokens, kw, best)
     if wrapped_side == "new":
@@ -183,6 +194,12 @@ def _flat_branches(branches: list[Any], at: tuple[Any, ...]) -> list[tuple[tuple
     return out
 
 
+def _disjoint(a: Any, b: Any) -> bool:
+    """Both branches declare types and share none (a new type is a new branch, not a changed one)."""
+    ta, tb = types_of(a), types_of(b)
+    return bool(ta) and bool(tb) and not ta & tb
+
+
 def flattened_union(c: Classifier, tokens: tuple[Any, ...], keyword: str | None) -> bool:
     """Compare the ``anyOf`` enclosing a change (at ``tokens``, of ``keyword``) branch by branch with
     nested pure unions spliced in, when either side nests one; True when the change lies in such a
@@ -208,21 +225,28 @@ def _compare_flat(c: Classifier, at: tuple[Any, ...]) -> bool:
         return False
     if not any(_pure_union(b) for b in (*old_l, *new_l)):
         return False
-    olds = _flat_branches(old_l, (*at, "anyOf"))
-    news = _flat_branches(new_l, (*at, "anyOf"))
+    _match(c, _flat_branches(old_l, (*at, "anyOf")), _flat_branches(new_l, (*at, "anyOf")), c.label(at))
+    return True
+
+
+def _match(
+    c: Classifier, olds: list[tuple[tuple[Any, ...], Any]], news: list[tuple[tuple[Any, ...], Any]], where: str,
+) -> None:
+    """Report the difference between two sets of ``anyOf`` branches (each with its schema tokens):
+    equal branches match wherever they sit, a changed one is compared with its closest old one, the
+    rest is SD211 / SD109."""
     for nt, nb in list(news):  # equal branches match wherever they sit
         hit = next((o for o in olds if same_meaning(o[1], nb)), None)
         if hit is not None:
             olds.remove(hit)
             news.remove((nt, nb))
-    where = c.label(at)
     for nt, nb in news:
-        if not olds:
+        i = _closest(nb, [b for _, b in olds]) if olds else -1
+        if i < 0 or _disjoint(olds[i][1], nb):
             c.emit("union-branch-added", nt, f"`{where}` now also accepts {fmt(nb)} (a new `anyOf` branch)", after=nb)
             continue
-        ot, ob = olds.pop(_closest(nb, [b for _, b in olds]))
+        ot, ob = olds.pop(i)
         c.changes.extend(c.nested(ob, nb, old_prefix=ot, new_prefix=nt).run())
     for ot, ob in olds:
         c.emit("union-branch-removed", ot, f"`{where}` no longer accepts {fmt(ob)} (an `anyOf` branch was removed)",
                side="old", before=ob, hint=_REFUSED_HINT)
-    return True
