@@ -264,3 +264,50 @@ def test_check_table_is_consistent() -> None:
             chk.kind
         ]
         assert code.startswith(prefix), code
+
+
+def _env(schema: Any) -> dict[str, Any]:
+    return edited(properties={"env": schema})
+
+
+STRING, ARRAY, NULL = {"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}
+
+
+def test_a_nested_union_is_compared_as_its_branches() -> None:
+    # a nullable union (zod: `z.union([...]).nullable()`) unwrapped and the null dropped: the old
+    # `anyOf: [{anyOf: [string, array]}, null]` was compared position by position with
+    # `anyOf: [string, array]` ("no longer accepts array", null -> array type change); only the
+    # null branch went
+    old = _env({"anyOf": [{"anyOf": [STRING, ARRAY]}, NULL]})
+    result = diff(old, _env({"anyOf": [STRING, ARRAY]}))
+    assert [(c.check.name, c.pointer) for c in result.changes] == [
+        ("union-branch-removed", "/inputSchema/properties/env/anyOf/1")]
+    assert '`env` no longer accepts {"type": "null"}' in result.changes[0].message
+    back = diff(_env({"anyOf": [STRING, ARRAY]}), old)
+    assert [(c.check.name, c.pointer) for c in back.changes] == [
+        ("union-branch-added", "/inputSchema/properties/env/anyOf/1")]
+    tighter = _env({"anyOf": [{**STRING, "minLength": 1}, ARRAY]})
+    assert [(c.check.name, c.pointer) for c in diff(old, tighter).changes] == [
+        ("constraint-tightened", "/inputSchema/properties/env/anyOf/0/minLength"),
+        ("union-branch-removed", "/inputSchema/properties/env/anyOf/1")]
+    # spliced the same branches: nothing is reported as breaking or compatible
+    assert diff(old, _env({"anyOf": [STRING, ARRAY, NULL]})).changes == []
+    # a nested union with a text of its own is compared as it stands (its text change is seen)
+    described = _env({"anyOf": [{"anyOf": [STRING, ARRAY], "description": "one or many"}, NULL]})
+    redescribed = _env({"anyOf": [{"anyOf": [STRING, ARRAY], "description": "one or more"}, NULL]})
+    assert names(described, redescribed) == ["description-changed"]
+
+
+def test_a_type_list_wrapped_into_any_of_is_one_branch_per_type() -> None:
+    # zod 3 renders z.union([z.string(), z.number()]) as a type list, zod 4 as anyOf: the same
+    # schema; it was reported as the breaking SD104 "no longer accepts string"
+    listed = _env({"type": ["string", "number"]})
+    split = _env({"anyOf": [{"type": "string"}, {"type": "number"}]})
+    assert diff(listed, split).changes == [] and diff(split, listed).changes == []
+    other = _env({"anyOf": [{"type": "string", "minLength": 1}, NULL]})
+    assert [(c.check.name, c.pointer) for c in diff(listed, other).changes] == [
+        ("constraint-tightened", "/inputSchema/properties/env/anyOf/0/minLength"),
+        ("union-branch-added", "/inputSchema/properties/env/anyOf/1"),
+        ("union-branch-removed", "/inputSchema/properties/env")]
+    removed = next(c for c in diff(listed, other).changes if c.check.name == "union-branch-removed")
+    assert '`env` no longer accepts {"type": "number"}' in removed.message

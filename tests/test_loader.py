@@ -138,3 +138,21 @@ def test_no_rule_crashes_on_the_corpus() -> None:
     result = check([str(CORPUS)], targets=["all"])
     assert result.tools > 19_000
     assert not internal_errors(result.diagnostics)
+
+
+def test_the_modules_note_names_a_module_that_is_not_a_test_or_a_config(tmp_path: Path) -> None:
+    # playwright-mcp: 8 .ts files, all tests or playwright.config.ts, and index.js/cli.js: the note
+    # said `tests/testserver/index.ts:EXPORT`
+    from schemalint.loaders.files.sources import modules_hint
+
+    for rel in ("tests/testserver/index.ts", "tests/a.spec.ts", "tests/b.spec.ts", "tests/fixtures.ts",
+                "app.config.ts", "index.js", "cli.js"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("export {};\n")
+    note = modules_hint(str(tmp_path))
+    assert note is not None and note.startswith(f"{tmp_path} holds 7 TypeScript/JavaScript module(s)"), note
+    assert note.endswith(f"e.g. schemalint check '{tmp_path}/**/*.js' or {tmp_path}/index.js:EXPORT"), note
+    for rel in ("index.js", "cli.js", "app.config.ts"):  # only tests left: one of them is still named
+        (tmp_path / rel).unlink()
+    note = modules_hint(str(tmp_path))
+    assert note is not None and note.endswith(f"{tmp_path}/tests/testserver/index.ts:EXPORT"), note

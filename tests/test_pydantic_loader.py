@@ -71,6 +71,18 @@ def test_import_failures_are_source_errors_naming_module_and_error(tmp_path: Pat
     assert expected in str(info.value)
 
 
+def test_a_missing_dependency_is_named_as_one(tmp_path: Path) -> None:
+    # the module exists but imports a package that is not installed: "add its folder" alone sent a
+    # new user looking for a folder of their project (claude-quickstarts' agents needing `anthropic`)
+    name = write_module(tmp_path, "import sl_absent_dependency_xyz\n")
+    with pytest.raises(SourceError) as info:
+        load_python_source(f"{name}:Tool", [str(tmp_path)])
+    assert "`sl_absent_dependency_xyz` is imported by the module: install it in the environment" in str(info.value)
+    with pytest.raises(SourceError) as info:  # the module itself not found: its folder is what is missing
+        load_python_source("sl_absent_mod:X", [])
+    assert str(info.value).endswith("; add its folder with --python-path")
+
+
 def test_missing_module_and_attribute(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match=r"sl_absent_mod.*ModuleNotFoundError.*--python-path"):
         load_python_source("sl_absent_mod:X", [])

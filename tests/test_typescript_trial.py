@@ -230,3 +230,97 @@ def test_probe_text_lines_name_file_line_and_tool(esm: Path) -> None:
                                       r"\[\w+\]( at /\S+)?", line) for line in lines), lines
     assert all("  " not in line and not line.endswith(" ") for line in proc.stdout.splitlines()
                if "SL107" in line), proc.stdout
+
+
+# -- 9. session 23: `export default` of a CommonJS module, zod 3's strip objects -----------------
+
+DEFAULT_FACTORY = """import { z } from "zod";
+
+const refundTool = () => ({
+  refund: { description: "Refund a payment.", inputSchema: z.object({ payment: z.string() }) },
+});
+export const note = "a named export beside the default one";
+export default refundTool;
+"""
+
+
+def test_default_names_the_default_export_in_a_commonjs_module_too(cjs: Path, esm: Path) -> None:
+    # tsx compiles `export default X` of a CommonJS project to module.exports.default; import() shows
+    # module.exports as `default`, so `:default` used to name module.exports ("holds no tool")
+    for project in (cjs, esm):
+        (project / "tools.ts").write_text(DEFAULT_FACTORY)
+        assert _tools("tools.ts:default", project) == ["refund"], project.name
+    assert _tools("tools.ts:default.default", cjs) == ["refund"]  # what worked before still works
+    proc = run_cli("check", "tools.ts:default.note", cwd=cjs)  # module.exports keeps its other keys
+    assert proc.returncode == 2 and "note holds no tool" in proc.stderr, proc.stderr
+
+
+ZOD3_TOOLS = """import { tool } from "ai";
+import { z } from "zod3";
+
+export const refund = tool({
+  description: "Refund a payment.\\n\\nArguments:\\n- payment (str): the payment id.\\n"
+    + "- why (str, optional): the reason.",
+  inputSchema: z.object({ payment: z.string() }),
+});
+export const close = tool({
+  description: "Close a ticket.\\n\\nArguments:\\n- ticket (str): the ticket id.\\n- why (str, optional): the reason.",
+  inputSchema: z.object({ ticket: z.string() }).strict(),
+});
+"""
+
+
+def test_a_zod_3_strip_object_is_open_on_the_runtime_side(esm: Path) -> None:
+    # zod-to-json-schema writes additionalProperties: false for a default (strip) object, whose
+    # safeParse accepts an undeclared key and drops it; SL201 said "the tool's runtime refuses" it
+    (esm / "tools.ts").write_text(ZOD3_TOOLS)
+    tools = {t.name: t for t in _load_tools("tools.ts", esm)}
+    assert tools["refund"].advertised["additionalProperties"] is False  # what the AI SDK sends: unchanged
+    assert "additionalProperties" not in tools["refund"].runtime.input
+    assert tools["close"].runtime.input["additionalProperties"] is False
+    code, report = run_json("check", "tools.ts", cwd=esm)
+    assert code == 1
+    found = {d["tool"]: d["message"] for d in report["diagnostics"] if d["code"] == "SL201"}
+    assert set(found) == {"refund", "close"}, report["diagnostics"]
+    assert "the tool's own runtime accepts it and silently drops `why`" in found["refund"]
+    assert "the tool's runtime refuses undeclared keys there" in found["close"]
+
+
+def _load_tools(source: str, cwd: Path) -> list:
+    """The tools ``engine.load`` gives for ``source`` in ``cwd``."""
+    import os
+
+    from schemalint.engine import load
+
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return list(load([source]).tools)
+    finally:
+        os.chdir(old)
+
+
+def test_a_module_of_the_mcp_sdk_2_says_it_is_not_read(tmp_path: Path) -> None:
+    # context7-like entry point on the MCP TypeScript SDK 2 (`@modelcontextprotocol/server`): read as
+    # a whole it gave "no tool definitions found" and nothing else; a stand-in package of our own
+    project = tmp_path / "sdk2"
+    package = project / "node_modules" / "@modelcontextprotocol" / "server"
+    package.mkdir(parents=True)
+    (project / "package.json").write_text('{"type": "module"}\n')
+    (package / "package.json").write_text('{"name": "@modelcontextprotocol/server", "type": "module", '
+                                          '"exports": {".": "./index.js"}}\n')
+    (package / "index.js").write_text("export class McpServer {\n  constructor() { this.tools = {}; }\n"
+                                      "  registerTool(name, config, cb) { this.tools[name] = { config, cb }; }\n}\n")
+    (project / "server.mjs").write_text('// an entry point\nimport { McpServer } from "@modelcontextprotocol/server";\n'
+                                        'export const server = new McpServer({ name: "s", version: "1" });\n'
+                                        'server.registerTool("lookup", { description: "Look up." }, () => ({}));\n')
+    code, report = run_json("check", "server.mjs", cwd=project)
+    assert code == 0
+    assert [(d["code"], d["severity"], d["line"]) for d in report["diagnostics"]] == [("SL000", "warning", 2)]
+    assert "MCP TypeScript SDK 2 (@modelcontextprotocol/server)" in report["diagnostics"][0]["message"]
+    assert "--mcp-stdio" in report["diagnostics"][0]["message"]
+    proc = run_cli("check", "server.mjs:server", cwd=project)
+    assert proc.returncode == 2 and "MCP TypeScript SDK 2" in proc.stderr, proc.stderr
+    (project / "plain.mjs").write_text("export const x = 1;\n")  # a module without the SDK 2: as before
+    code, report = run_json("check", "plain.mjs", cwd=project)
+    assert (code, report["diagnostics"]) == (0, [])

@@ -174,8 +174,10 @@ const aiSchemaSymbol = Symbol.for("vercel.ai.schema");
 const isAiSchema = (s) => s !== null && typeof s === "object" && (s[aiSchemaSymbol] === true || ("jsonSchema" in s && "validate" in s));
 
 // JSON schema of a zod schema in `io` mode ("input" or "output"), with the project's zod
-// (4: z.toJSONSchema) or zod-to-json-schema (3). Throws with the converter's message.
-async function zodJsonSchema(schema, io, fromDir) {
+// (4: z.toJSONSchema) or zod-to-json-schema (3). `accepted`: the rendering of what the runtime
+// accepts (the runtime side), not the one a project sends (zod 3 only differs). Throws with the
+// converter's message.
+async function zodJsonSchema(schema, io, fromDir, accepted = false) {
   if (isZod4(schema)) {
     const toJSONSchema = await zod4Function("toJSONSchema", fromDir);
     if (toJSONSchema === null) {
@@ -188,7 +190,12 @@ async function zodJsonSchema(schema, io, fromDir) {
   if (typeof convert !== "function") {
     throw new Error("a zod 3 schema needs zod-to-json-schema in the project (npm install zod-to-json-schema)");
   }
-  return convert(schema, { target: "jsonSchema7", pipeStrategy: io, $refStrategy: "root" });
+  // zod-to-json-schema writes `additionalProperties: false` for a default (strip) object, which
+  // accepts an undeclared key and drops it: the runtime's input side renders such an object open,
+  // as zod 4's toJSONSchema does in input mode (`.strict()` stays false, a catchall its schema).
+  const input = accepted && io === "input"
+    ? { removeAdditionalStrategy: "strict", allowedAdditionalProperties: undefined } : {};
+  return convert(schema, { target: "jsonSchema7", pipeStrategy: io, $refStrategy: "root", ...input });
 }
 
 // A function of the project's zod 4 API: from "zod" (zod 4), else "zod/v4" (zod 3.25 ships
@@ -436,7 +443,7 @@ async function aiTool(state, value, name, ctx) {
 async function zodRuntime(schema, ctx, name) {
   const out = { input: null, output: null };
   try {
-    out.input = await zodJsonSchema(schema, "input", ctx.dir);
+    out.input = await zodJsonSchema(schema, "input", ctx.dir, true);
   } catch (err) {
     ctx.notes.push(`${name}: zod cannot render the input schema: ${errText(err)}`);
   }
@@ -460,6 +467,7 @@ async function zodTool(state, schema, name, ctx) {
   try {
     output = await zodJsonSchema(schema, "output", ctx.dir);
   } catch { /* transforms have no output rendering */ }
+  const input = isZod4(schema) ? advertised : await zodJsonSchema(schema, "input", ctx.dir, true);
   const handle = state.handle(async (args) => {
     const result = await safeParse(schema, args, ctx.dir);
     return result.success ? null : result.error;
@@ -467,7 +475,7 @@ async function zodTool(state, schema, name, ctx) {
   const where = locate(ctx.file, keyPatterns(name));
   const description = typeof schema.description === "string" ? schema.description : null;
   return wire(ctx, {
-    handle, name, description, advertised, runtime: { input: advertised, output },
+    handle, name, description, advertised, runtime: { input, output },
     origin: origin(ctx, where, "zod"), raw: { name, description, parameters: advertised }, output_schema: null,
   });
 }
@@ -613,6 +621,24 @@ async function collect(state, value, name, label, ctx, found, depth, explicit) {
 
 // -- the export named by :ATTR ----------------------------------------------------------
 
+// The MCP TypeScript SDK 2 (`@modelcontextprotocol/server`) is not read from a module: its
+// McpServer is neither watched nor listed (only `@modelcontextprotocol/sdk`, version 1, is).
+// The 1-based line of the module's import of it, or 0 when it has none.
+const sdk2Line = (file) => {
+  let text;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return 0;
+  }
+  const m = /\bfrom\s*["']@modelcontextprotocol\/server(?:\/[^"']*)?["']/.exec(text);
+  return m === null ? 0 : text.slice(0, m.index).split("\n").length;
+};
+const SDK2_NOTE = (source) => `${source} imports the MCP TypeScript SDK 2 (@modelcontextprotocol/server), whose servers `
+  + "are not read from a module (only @modelcontextprotocol/sdk 1.x is): list them from the running server with "
+  + "--mcp-stdio CMD";
+const importsSdk2 = (file) => sdk2Line(file) > 0;
+
 // A CommonJS module (tsx loads a .ts file of a package without "type": "module" through
 // require()) reaches import() as a namespace whose `default` is module.exports, often with no
 // named export beside it: its exports are the keys of `default`.
@@ -642,8 +668,14 @@ function resolveExport(ns, attr) {
   const parts = attr.split(".");
   let value;
   const first = parts[0];
-  if (first in ns && first !== "module.exports") value = ns[first];
-  else if (interopKeys(ns).includes(first)) {
+  if (first in ns && first !== "module.exports") {
+    value = ns[first];
+    // `export default X` of a module tsx loaded as CommonJS is module.exports.default (esbuild marks
+    // module.exports with __esModule), and import() shows module.exports itself as `default`: `:default`
+    // names X there too, as in an ES module (module.exports is kept when only it has the next key).
+    if (first === "default" && value !== null && typeof value === "object" && value.__esModule === true
+        && "default" in value && (parts.length === 1 || parts[1] in Object(value.default))) value = value.default;
+  } else if (interopKeys(ns).includes(first)) {
     value = ns.default[first];
   } else {
     return { error: `the module has no export ${JSON.stringify(first)} (its exports: ${shownNames(exportNames(ns))})` };
@@ -706,8 +738,8 @@ async function load(state, request) {
       }
       await collect(state, value, String(attr).split(".").pop(), attr, ctx, found, 0, true);
       if (!found.framework.length && !found.schemas.length && !ctx.problems.length) {
-        return { ok: false, error: `${source}: ${attr} holds no tool (an AI SDK tool, an MCP McpServer, a zod object `
-          + "schema, or an object or array of them)" };
+        return { ok: false, error: importsSdk2(file) ? SDK2_NOTE(source) : `${source}: ${attr} holds no tool (an AI SDK `
+          + "tool, an MCP McpServer, a zod object schema, or an object or array of them)" };
       }
     } else {
       // A CommonJS module whose only export is module.exports (an object): its keys are its exports.
@@ -725,6 +757,11 @@ async function load(state, request) {
         for (const server of createdServers.slice(before)) {
           found.framework.push(...await mcpServerTools(state, server, "(a server created at import)", ctx));
         }
+      }
+      const line = !found.framework.length && !found.schemas.length ? sdk2Line(file) : 0;
+      if (line) {
+        ctx.problems.push({ code: "SL000", name: "unreadable-source", severity: "warning", tool: null, file,
+          pointer: "", message: SDK2_NOTE(source), hint: null, line, column: null, instance_path: null });
       }
     }
   } catch (err) {

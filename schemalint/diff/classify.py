@@ -72,6 +72,8 @@ class SchemaClassifier(Classifier):
 
     def classify(self, tokens: tuple[Any, ...], keyword: str | None, sub: Any) -> None:
         """Classify the change of ``keyword`` (``sub``) in the schema at ``tokens``."""
+        if sd109_subschemas.flattened_union(self, tokens, keyword):
+            return
         old_s, new_s = resolve(self.old, tokens), resolve(self.new, tokens)
         if (
             keyword not in TEXT_KEYWORDS

@@ -420,6 +420,8 @@ class Classifier:
         self.old_prefix, self.new_prefix = old_prefix, new_prefix
         self.shifted: dict[tuple[Any, ...], bool] = {}
         """Schema positions already compared as wrapped into (or unwrapped from) a union."""
+        self.flattened: dict[tuple[Any, ...], bool] = {}
+        """Schema positions whose ``anyOf`` was compared branch by branch with nested unions spliced in."""
         self.tool = tool
         self.old_base, self.new_base = old_base, new_base
         self.old_file, self.new_file = old_file, new_file

@@ -6,7 +6,14 @@ A schema wrapped into ``anyOf``/``oneOf`` (``{"type": "string"}`` ->
 closest branch (here: ``minLength`` tightened) and the other branches are SD211
 (:func:`union_shift`). A subschema keyword that appears is SD107, one that disappears
 SD207, one that changes where the classifier cannot descend SD111; ``$defs`` entries are
-SD212 (what refers to them is classified where the ``$ref`` is).
+SD212 (what refers to them is classified where the ``$ref`` is). A ``type`` list wrapped into
+``anyOf`` is the union of one schema per type (``{"type": ["string", "number"]}`` ->
+``{"anyOf": [{"type": "string"}, {"type": "number"}]}`` changes nothing).
+
+An ``anyOf`` branch that is itself only an ``anyOf`` (``anyOf: [{anyOf: [A, B]}, null]``, the shape
+zod gives a nullable union) admits what its branches admit, so where either side nests one, the
+two unions are compared as the flat lists of their branches (:func:`flattened_union`): equal
+branches match wherever they sit, and only the rest is reported, at its own pointer.
 """
 
 from __future__ import annotations
@@ -139,6 +146,15 @@ def _wrap(
     core = _strip_text({k: v for k, v in plain.items()})
     rest = _strip_text({k: v for k, v in wrapped.items() if k != kw})
     branches = [_strip_text({**rest, **b}) if isinstance(b, Mapping) else b for b in wrapped[kw]]
+    types = core.get("type")
+    if kw == "anyOf" and isinstance(types, list) and len(types) > 1:
+        # {"type": ["string", "number"]} is {"anyOf": [{"type": "string"}, {"type": "number"}]}: one
+        # schema per type, matched with the branches like two unions
+        parts = [(tokens, {**core, "type": t}) for t in types]
+        own = [((*tokens, kw, i), b) for i, b in enumerate(branches)]
+        olds, news = (parts, own) if wrapped_side == "new" else (own, parts)
+        _match(c, olds, news, c.label(tokens))
+        return
     best = _closest(core, branches)
     sub_tokens = (*tokens, kw, best)
     if wrapped_side == "new":
@@ -158,3 +174,79 @@ def _wrap(
             c.emit("union-branch-removed", (*tokens, kw, i),
                    f"`{where}` no longer accepts {fmt(branch)} (its `{kw}` was reduced to one schema)",
                    side="old", before=branch, hint=_REFUSED_HINT)
+
+
+def _pure_union(branch: Any) -> bool:
+    """``branch`` is ``{"anyOf": [...]}`` and nothing else (it admits what its branches admit; one
+    with a description of its own is compared as it stands, so that a change of that text is seen)."""
+    return isinstance(branch, Mapping) and len(branch) == 1 and isinstance(branch.get("anyOf"), list)
+
+
+def _flat_branches(branches: list[Any], at: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], Any]]:
+    """The branches of the ``anyOf`` list ``branches`` (at schema tokens ``at``), nested pure unions
+    spliced in, each with its own tokens."""
+    out: list[tuple[tuple[Any, ...], Any]] = []
+    for i, b in enumerate(branches):
+        if _pure_union(b):
+            out.extend(_flat_branches(b["anyOf"], (*at, i, "anyOf")))
+        else:
+            out.append(((*at, i), b))
+    return out
+
+
+def _disjoint(a: Any, b: Any) -> bool:
+    """Both branches declare types and share none (a new type is a new branch, not a changed one)."""
+    ta, tb = types_of(a), types_of(b)
+    return bool(ta) and bool(tb) and not ta & tb
+
+
+def flattened_union(c: Classifier, tokens: tuple[Any, ...], keyword: str | None) -> bool:
+    """Compare the ``anyOf`` enclosing a change (at ``tokens``, of ``keyword``) branch by branch with
+    nested pure unions spliced in, when either side nests one; True when the change lies in such a
+    union (it is then reported here, once per union position, remembered in ``c.flattened``)."""
+    ends = [i for i, t in enumerate(tokens) if t == "anyOf"]
+    if keyword == "anyOf":
+        ends.append(len(tokens))
+    for end in ends:
+        at = tokens[:end]
+        if at not in c.flattened:
+            c.flattened[at] = _compare_flat(c, at)
+        if c.flattened[at]:
+            return True
+    return False
+
+
+def _compare_flat(c: Classifier, at: tuple[Any, ...]) -> bool:
+    old_s, new_s = resolve(c.old, at), resolve(c.new, at)
+    if not isinstance(old_s, Mapping) or not isinstance(new_s, Mapping):
+        return False
+    old_l, new_l = old_s.get("anyOf"), new_s.get("anyOf")
+    if not isinstance(old_l, list) or not isinstance(new_l, list):
+        return False
+    if not any(_pure_union(b) for b in (*old_l, *new_l)):
+        return False
+    _match(c, _flat_branches(old_l, (*at, "anyOf")), _flat_branches(new_l, (*at, "anyOf")), c.label(at))
+    return True
+
+
+def _match(
+    c: Classifier, olds: list[tuple[tuple[Any, ...], Any]], news: list[tuple[tuple[Any, ...], Any]], where: str,
+) -> None:
+    """Report the difference between two sets of ``anyOf`` branches (each with its schema tokens):
+    equal branches match wherever they sit, a changed one is compared with its closest old one, the
+    rest is SD211 / SD109."""
+    for nt, nb in list(news):  # equal branches match wherever they sit
+        hit = next((o for o in olds if same_meaning(o[1], nb)), None)
+        if hit is not None:
+            olds.remove(hit)
+            news.remove((nt, nb))
+    for nt, nb in news:
+        i = _closest(nb, [b for _, b in olds]) if olds else -1
+        if i < 0 or _disjoint(olds[i][1], nb):
+            c.emit("union-branch-added", nt, f"`{where}` now also accepts {fmt(nb)} (a new `anyOf` branch)", after=nb)
+            continue
+        ot, ob = olds.pop(i)
+        c.changes.extend(c.nested(ob, nb, old_prefix=ot, new_prefix=nt).run())
+    for ot, ob in olds:
+        c.emit("union-branch-removed", ot, f"`{where}` no longer accepts {fmt(ob)} (an `anyOf` branch was removed)",
+               side="old", before=ob, hint=_REFUSED_HINT)

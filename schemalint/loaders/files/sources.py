@@ -95,20 +95,34 @@ def modules_hint(directory: str, exclude: Sequence[str] = (), limit: int = 10_00
             break
     if not found:
         return None
+    likely = [p for p in found if not _in_tests(p)] or found
     suffixes: dict[str, int] = {}
-    for path in found:
+    for path in likely:
         suffix = os.path.splitext(path)[1]
         suffixes[suffix] = suffixes.get(suffix, 0) + 1
     suffix = max(suffixes, key=lambda k: (suffixes[k], k == ".ts"))
     stems = ("server", "index", "tools", "agent", "main")
-    example = min((p for p in found if p.endswith(suffix)),
-                  key=lambda p: (Path(p).stem not in stems, stems.index(Path(p).stem) if Path(p).stem in stems else 0,
-                                 p.count(os.sep), p))
+    example = min((p for p in likely if p.endswith(suffix)),
+                  key=lambda p: (Path(p).stem not in stems,
+                                 stems.index(Path(p).stem) if Path(p).stem in stems else 0, p.count(os.sep), p))
     root = directory.rstrip("/" + os.sep) or directory
     pattern = f"{root}/**/*{suffix}".replace(os.sep, "/")
     named = example.replace(os.sep, "/")
     return (f"{directory} holds {len(found)} TypeScript/JavaScript module(s), which are read only when named (a module "
             f"is never imported implicitly): e.g. schemalint check '{pattern}' or {named}:EXPORT")
+
+
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "e2e", "spec", "specs", "fixtures", "testserver", "mocks"})
+
+
+def _in_tests(path: str) -> bool:
+    """``path`` is a test's module or a tool's configuration (under a test or fixture folder,
+    ``*.test.ts``, ``*.spec.ts``, ``*.config.ts``): the note's example is taken from elsewhere when it
+    can be (playwright-mcp's was tests/testserver/index.ts, then playwright.config.ts)."""
+    parts = path.replace(os.sep, "/").split("/")
+    name = parts[-1].lower()
+    return any(p.lower() in _TEST_DIRS for p in parts[:-1]) or any(
+        f".{w}." in name for w in ("test", "spec", "config"))
 
 
 def _excluded(path: str, patterns: Sequence[str]) -> bool:

@@ -90,9 +90,14 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
                 extra = None  # installed, but not what the project was written for (mcp 2.x for 1.x code)
             from schemalint.loaders.python.extras import IN_PRE_COMMIT, in_pre_commit
 
+            missing = (exc.name or "").split(".")[0]
+            dependency = bool(missing) and missing != module.split(".")[0]  # a package the module imports
+            folder = (f"; `{missing}` is imported by the module: install it in the environment schemalint "
+                      "runs in, or add its folder with --python-path" if dependency
+                      else "; add its folder with --python-path")
             hint = (f"; {IN_PRE_COMMIT}" if in_pre_commit() and not (exc.name and _installed(exc.name))
                     else f"; install it with: {extra}" if extra else "" if exc.name and _installed(exc.name)
-                    else "; add its folder with --python-path")
+                    else folder)
             if module.endswith((".py", ".pyw")) and exc.name == module:  # `server.py:mcp`
                 stem = module.rsplit(".", 1)[0]
                 attr = label.partition(":")[2] or "..."

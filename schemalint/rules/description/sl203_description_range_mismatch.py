@@ -9,7 +9,8 @@ is wrong, and only the schema is enforced.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
@@ -27,6 +28,19 @@ _KEYS = {"min": ("minimum", "exclusiveMinimum"), "max": ("maximum", "exclusiveMa
 
 def _number(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _bound_values(schema: Mapping[str, Any], key: str) -> list[int | float]:
+    """The numbers ``schema`` declares under ``key`` (``maximum``, ``exclusiveMinimum`` ...), on
+    itself or on an ``anyOf``/``oneOf`` branch at any depth: a nullable integer written as
+    ``anyOf: [{type: integer, maximum: 20}, {type: null}]`` (pydantic's and zod's ``.nullable()``
+    output) carries its bounds in the branch."""
+    found = [schema[key]] if _number(schema.get(key)) else []
+    for union in ("anyOf", "oneOf"):
+        for b in schema.get(union) or ():
+            if isinstance(b, Mapping):
+                found += _bound_values(b, key)
+    return found
 
 
 class DescriptionRangeMismatch(Rule):
@@ -55,13 +69,13 @@ class DescriptionRangeMismatch(Rule):
             quoted: list[str] = []
             for claim in read_bounds(desc):
                 keys = _KEYS[claim.kind]
-                have = [schema[k] for k in keys if _number(schema.get(k))]
+                have = [v for k in keys for v in _bound_values(schema, k)]
                 word = "minimum" if claim.kind == "min" else "maximum"
                 if not have:
                     problems.append(f"no {word}")
                 elif claim.value not in have and not (
-                    claim.kind == "min" and schema.get("exclusiveMinimum") == claim.value - 1
-                ) and not (claim.kind == "max" and schema.get("exclusiveMaximum") == claim.value + 1):
+                    claim.kind == "min" and claim.value - 1 in _bound_values(schema, "exclusiveMinimum")
+                ) and not (claim.kind == "max" and claim.value + 1 in _bound_values(schema, "exclusiveMaximum")):
                     problems.append(f"{word} {have[0]} (the text says {claim.value})")
                 else:
                     continue

@@ -202,7 +202,7 @@ _RE_JSON_OBJ = _lazy(r"\{\s*\"[^{}]{0,2000}\}")
 _NON_LATIN = _lazy(r"[^\W\d_\u0000-\u024f]")
 _LATIN = _lazy(r"[A-Za-z\u00c0-\u024f]")
 _RE_COND_BEFORE = _lazy(
-    r"\b(?:if|when|whether|unless|becomes?|returns?|returned|is|are|was)\b[^.;,]{0,20}$", re.I
+    r"\b(?:if|when|whether|unless|becomes?|return(?:s|ed|ing)?|is|are|was)\b[^.;,]{0,20}$", re.I
 )
 _OUTPUT_WORDS = _lazy(
     r"\b(?:returns?|returned|response|responses|outputs?|contains?|includes|"
