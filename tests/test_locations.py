@@ -166,3 +166,44 @@ def test_a_diagnostic_without_any_file_gets_a_relative_label_uri() -> None:
     from schemalint.report.sarif import _label_uri
 
     assert _label_uri("mcp-stdio:npx some-server") == ("mcp-stdio%3Anpx%20some-server", "%SRCROOT%")
+
+
+PLAIN_DICTS = '''\
+import json
+
+
+def search(query):  # a function of a tool's name wins over a dict naming it
+    return query
+
+
+TOOLS = [
+    {"name": "alpha", "inputSchema": {"type": "object"}},
+    {
+        "type": "function",
+        "function": {"name": "beta", "parameters": {"type": "object"}},
+    },
+    {"name": "search", "inputSchema": {"type": "object"}},
+]
+
+NAMES = ["gamma", "delta"]
+BUILT: list = [{"name": n, "inputSchema": {"type": "object"}} for n in NAMES]
+'''
+
+
+def test_tools_written_as_plain_dicts_point_at_their_dict_else_at_the_assignment(tmp_path: Path) -> None:
+    (tmp_path / "loc_plain.py").write_text(PLAIN_DICTS)
+    lines = PLAIN_DICTS.splitlines()
+
+    def line_of(text: str) -> int:
+        return next(i for i, line in enumerate(lines, 1) if text in line)
+
+    proc = run_cli("check", "loc_plain:TOOLS", "loc_plain:BUILT", "--python-path", ".", "--format", "json",
+                   "--select", "SL007", cwd=tmp_path)
+    found = {d["tool"]: (d["path"], d["line"]) for d in json.loads(proc.stdout)["diagnostics"]}
+    assert found == {
+        "alpha": ("loc_plain.py", line_of('"alpha"')),
+        "beta": ("loc_plain.py", line_of('"beta"')),  # the function object's own dict
+        "search": ("loc_plain.py", line_of("def search")),
+        "gamma": ("loc_plain.py", line_of("BUILT")),  # built at run time: where the list is assigned
+        "delta": ("loc_plain.py", line_of("BUILT")),
+    }, proc.stderr

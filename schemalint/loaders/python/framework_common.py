@@ -230,24 +230,51 @@ def tool_function(member: Any, name: str) -> Any:
 
 
 def def_line(file: str, name: str) -> int | None:
-    """The line of the first ``def name``/``async def name``/``class name`` statement in the
-    Python file ``file`` (the statement's own line, after its decorators), or ``None``. The file
-    is parsed once per process (a module of a thousand tools is not parsed a thousand times)."""
-    return _definitions(file).get(name)
+    """The line where the tool ``name`` is written in the Python file ``file``, or ``None``: the
+    first ``def name``/``async def name``/``class name`` statement (its own line, after its
+    decorators), else the first dict literal holding ``"name": "<name>"`` (a tool written as a
+    plain dict, e.g. ``{"name": name, "inputSchema": ...}`` or an OpenAI ``function`` object).
+    The file is parsed once per process (a module of a thousand tools is not parsed a thousand
+    times)."""
+    definitions, literals, _ = _sites(file)
+    return definitions.get(name) or literals.get(name)
+
+
+def assignment_line(file: str, attr: str) -> int | None:
+    """The line of the first module-level assignment to ``attr`` (``TOOLS = [...]``,
+    ``TOOLS: list = ...``) in the Python file ``file``, or ``None``."""
+    return _sites(file)[2].get(attr)
 
 
 @functools.lru_cache(maxsize=256)
-def _definitions(file: str) -> dict[str, int]:
+def _sites(file: str) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """``(def/class lines, "name" dict-literal lines, module-level assignment lines)`` by name."""
     import ast
 
     try:
         with open(file, "rb") as fh:
             tree = ast.parse(fh.read())
-    except (OSError, SyntaxError, ValueError, RecursionError):
-        return {}
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}, {}, {}
     found: dict[str, int] = {}
+    literals: dict[str, int] = {}
+    assigned: dict[str, int] = {}
+
+    def first(table: dict[str, int], key: str, line: int) -> None:
+        table[key] = min(table.get(key, line), line)
+
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            line = found.get(node.name)
-            found[node.name] = node.lineno if line is None else min(line, node.lineno)
-    return found
+            first(found, node.name, node.lineno)
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if (isinstance(key, ast.Constant) and key.value == "name" and isinstance(value, ast.Constant)
+                        and isinstance(value.value, str)):
+                    first(literals, value.value, node.lineno)
+    for stmt in tree.body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+            stmt, ast.AnnAssign) else []
+        for target in targets:
+            if isinstance(target, ast.Name):
+                first(assigned, target.id, stmt.lineno)
+    return found, literals, assigned

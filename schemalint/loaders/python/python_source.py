@@ -347,10 +347,13 @@ def with_definition_site(tool: Tool, member: Any, where: str) -> Tool:
     """``tool`` with :attr:`Origin.path`/``path_line`` set to where it is written, when the recognizer
     did not set them: the function behind it (:func:`~schemalint.loaders.python.framework_common.
     tool_function`), else a ``def``/``class`` of the tool's name in the module of ``where``
-    (``module:attr``), else that module's file at line 1. Unchanged when no file is known."""
+    (``module:attr``) or a dict literal naming the tool (:func:`~schemalint.loaders.python.
+    framework_common.def_line`), else the line where ``attr`` is assigned, else that module's file
+    at line 1. Unchanged when no file is known."""
     import dataclasses
 
     from schemalint.loaders.python.framework_common import (
+        assignment_line,
         def_line,
         definition_site,
         relative_file,
@@ -364,10 +367,13 @@ def with_definition_site(tool: Tool, member: Any, where: str) -> Tool:
     if fn is not None:
         path, line = definition_site(fn)
     if path is None:
-        module = sys.modules.get(where.split(":", 1)[0].split("[", 1)[0])
+        module_name, _, attr = where.partition(":")
+        module = sys.modules.get(module_name.split("[", 1)[0])
         file = getattr(module, "__file__", None)
         if isinstance(file, str) and file.endswith(".py"):
-            path, line = relative_file(file), def_line(file, tool.name) or 1
+            attr = attr.split("[", 1)[0].split(".", 1)[0]
+            line = def_line(file, tool.name) or (assignment_line(file, attr) if attr else None)
+            path, line = relative_file(file), line or 1
     if path is None:
         return tool
     origin = dataclasses.replace(tool.origin, path=path, path_line=line)
