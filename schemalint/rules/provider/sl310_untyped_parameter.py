@@ -30,6 +30,8 @@ class UntypedParameter(ProviderRule):
         index = index_for(tool, ctx)
         for node in index.property_nodes:
             schema = node.schema
+            if "type" in schema:
+                continue  # typed for every target (the common case: one lookup)
             typed = not _TYPED.isdisjoint(schema)
             for target in targets:
                 if target == "gemini":
