@@ -169,3 +169,38 @@ def test_corpus_skipping_changes_nothing(corpus_tools: list[Tool]) -> None:
     part = corpus_tools[::7]
     assert _loop(part, frozenset(), skip=True) == _loop(part, frozenset(), skip=False)
     assert _loop(part, frozenset(PROFILES), skip=True) == _loop(part, frozenset(PROFILES), skip=False)
+
+
+# In-rule fast paths: a cheap early answer must be the answer of the full analysis.
+
+_REQUIRED_ENTRIES = st.one_of(st.sampled_from(_NAMES), st.sampled_from([5, None, ["a"], {"k": 1}]))
+_OBJECTS = st.recursive(
+    st.fixed_dictionaries({}, optional={
+        "type": st.sampled_from(["object", "string", "array"]),
+        "properties": st.dictionaries(st.sampled_from(_NAMES), st.just({"type": "string"}), max_size=3),
+        "required": st.lists(_REQUIRED_ENTRIES, max_size=4),
+        "patternProperties": st.just({"^filter": {"type": "string"}}),
+        "additionalProperties": st.booleans(),
+    }),
+    lambda inner: st.fixed_dictionaries({}, optional={
+        "properties": st.dictionaries(st.sampled_from(_NAMES), inner, max_size=2),
+        "required": st.lists(_REQUIRED_ENTRIES, max_size=3),
+        "allOf": st.lists(inner, max_size=2), "anyOf": st.lists(inner, max_size=2), "then": inner,
+        "$defs": st.dictionaries(st.sampled_from(_NAMES), inner, max_size=2),
+    }),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_OBJECTS, _schemas()))
+def test_sl003_fast_path_answers_as_the_full_check(schema: Any) -> None:
+    from schemalint.schema.index import index_schema
+
+    sl003 = next(r for r in RULES if r.code == "SL003")
+    tool = _tool(schema, "mcp")
+    ctx = _context([tool], frozenset())
+    with running(ctx.run):
+        full = [d for node in index_schema(schema).required
+                for d in sl003._check_node(tool, schema, node)] if isinstance(schema, dict) else []
+        assert list(sl003.check_tool(tool, ctx)) == full

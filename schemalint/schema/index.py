@@ -118,7 +118,7 @@ class SchemaIndex:
     stopped at :data:`MAX_NODES` or :data:`MAX_DEPTH` (``too_deep`` tells which).
     """
 
-    __slots__ = ("_having", "_keys", "max_depth", "nodes", "root", "too_deep", "truncated")
+    __slots__ = ("_having", "_keys", "_refs", "_required", "max_depth", "nodes", "root", "too_deep", "truncated")
 
     def __init__(self, root: Any = None) -> None:
         self.root = root
@@ -128,6 +128,8 @@ class SchemaIndex:
         self.too_deep = False
         self._having: dict[tuple[str, ...], list[SchemaNode]] = {}
         self._keys: frozenset[Any] | None = None
+        self._refs: list[SchemaNode] | None = None
+        self._required: list[SchemaNode] | None = None
 
     @property
     def keys(self) -> frozenset[Any]:
@@ -153,13 +155,20 @@ class SchemaIndex:
 
     @property
     def refs(self) -> list[SchemaNode]:
-        """Nodes with a string ``$ref``."""
-        return [n for n in self.having("$ref") if type(n.schema["$ref"]) is str]
+        """Nodes with a string ``$ref`` (computed once)."""
+        found = self._refs
+        if found is None:
+            found = self._refs = [n for n in self.having("$ref") if type(n.schema["$ref"]) is str]
+        return found
 
     @property
     def required(self) -> list[SchemaNode]:
-        """Nodes with a non-empty list ``required``."""
-        return [n for n in self.having("required") if n.schema["required"] and type(n.schema["required"]) is list]
+        """Nodes with a non-empty list ``required`` (computed once)."""
+        found = self._required
+        if found is None:
+            found = self._required = [n for n in self.having("required")
+                                      if n.schema["required"] and type(n.schema["required"]) is list]
+        return found
 
     @property
     def ids(self) -> list[SchemaNode]:
