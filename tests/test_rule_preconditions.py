@@ -204,3 +204,21 @@ def test_sl003_fast_path_answers_as_the_full_check(schema: Any) -> None:
         full = [d for node in index_schema(schema).required
                 for d in sl003._check_node(tool, schema, node)] if isinstance(schema, dict) else []
         assert list(sl003.check_tool(tool, ctx)) == full
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(_schemas(), st.sampled_from(_FORMATS)), min_size=1, max_size=3))
+def test_sl310_without_loose_properties_finds_nothing(cases: list[tuple[Any, str]]) -> None:
+    """SL310 returns at once for a schema whose every property has `type`, `anyOf` or `$ref`
+    (:attr:`schemalint.schema.index.SchemaIndex.loose_properties`): the same as its full loop."""
+    from schemalint.rules.provider._common import ProviderView
+
+    sl310 = next(r for r in RULES if r.code == "SL310")
+    tools = [_tool(schema, fmt, i) for i, (schema, fmt) in enumerate(cases)]
+    quick = _loop(tools, frozenset(PROFILES), True, [sl310])
+    original = ProviderView.loose_properties
+    try:
+        ProviderView.loose_properties = property(lambda self: True)  # type: ignore[assignment,method-assign]
+        assert _loop(tools, frozenset(PROFILES), True, [sl310]) == quick
+    finally:
+        ProviderView.loose_properties = original  # type: ignore[method-assign]
