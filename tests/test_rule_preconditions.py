@@ -222,3 +222,33 @@ def test_sl310_without_loose_properties_finds_nothing(cases: list[tuple[Any, str
         assert _loop(tools, frozenset(PROFILES), True, [sl310]) == quick
     finally:
         ProviderView.loose_properties = original  # type: ignore[method-assign]
+
+
+_NAME_CHARS = st.sampled_from([*"aZ_09-.:é ~[", "ß", "名"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_NAME_CHARS, max_size=70).map("".join), min_size=1, max_size=4),
+       st.sampled_from(_FORMATS), st.sampled_from([None, 3, 64, 200]))
+def test_sl301_plainly_portable_names_find_nothing(names: list[str], fmt: str, limit: int | None) -> None:
+    """SL301 skips its per-target look for a name :func:`plainly_portable` accepts: the same
+    diagnostics as without the shortcut, for every target and length limit."""
+    import schemalint.rules.provider.sl301_tool_name_pattern as sl301_module
+
+    sl301 = next(r for r in RULES if r.code == "SL301")
+    tools = [Tool(name=n, description="A tool.", advertised={"type": "object"}, origin=Origin("t.json", f"/{i}", fmt),
+                  schema_path="/inputSchema", raw={"name": n}) for i, n in enumerate(names)]
+    options = {} if limit is None else {"SL301": {"max_length": limit, "mcp_max_length": limit}}
+
+    def found() -> list[Diagnostic]:
+        ctx = Context(targets=frozenset(PROFILES), catalog=tools, probe=False, options=options)
+        with running(ctx.run):
+            return list(run_tool_rules([sl301], tools, ctx))
+
+    quick = found()
+    original = sl301_module.plainly_portable
+    try:
+        sl301_module.plainly_portable = lambda name, max_length: False
+        assert found() == quick
+    finally:
+        sl301_module.plainly_portable = original
