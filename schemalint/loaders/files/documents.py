@@ -422,8 +422,9 @@ def may_hold_lone_surrogates(text: str) -> bool:
     and ``\\U`` costs two C-level scans. Used by SL001
     (:attr:`schemalint.rules.base.Context.surrogate_free_files`)."""
     global _SURROGATE_ESCAPE
-    # isascii() is O(1) in CPython, and an ASCII text holds no raw surrogate
-    if text.isascii() and "\\u" not in text and "\\U" not in text:
+    # isascii() is O(1) in CPython, an ASCII text holds no raw surrogate, and a one-character
+    # search runs at memchr speed (ten times a two-character one)
+    if text.isascii() and ("\\" not in text or ("\\u" not in text and "\\U" not in text)):
         return False
     if _SURROGATE_ESCAPE is None:
         import re
