@@ -419,4 +419,6 @@ def split_pointer(pointer: str) -> list[str]:
         return []
     if not pointer.startswith("/"):
         raise ValueError(f"not a JSON pointer: {pointer!r}")
+    if "~" not in pointer:  # nothing to unescape (the common case)
+        return pointer[1:].split("/")
     return [unescape_token(t) for t in pointer[1:].split("/")]

@@ -169,3 +169,86 @@ def test_corpus_skipping_changes_nothing(corpus_tools: list[Tool]) -> None:
     part = corpus_tools[::7]
     assert _loop(part, frozenset(), skip=True) == _loop(part, frozenset(), skip=False)
     assert _loop(part, frozenset(PROFILES), skip=True) == _loop(part, frozenset(PROFILES), skip=False)
+
+
+# In-rule fast paths: a cheap early answer must be the answer of the full analysis.
+
+_REQUIRED_ENTRIES = st.one_of(st.sampled_from(_NAMES), st.sampled_from([5, None, ["a"], {"k": 1}]))
+_OBJECTS = st.recursive(
+    st.fixed_dictionaries({}, optional={
+        "type": st.sampled_from(["object", "string", "array"]),
+        "properties": st.dictionaries(st.sampled_from(_NAMES), st.just({"type": "string"}), max_size=3),
+        "required": st.lists(_REQUIRED_ENTRIES, max_size=4),
+        "patternProperties": st.just({"^filter": {"type": "string"}}),
+        "additionalProperties": st.booleans(),
+    }),
+    lambda inner: st.fixed_dictionaries({}, optional={
+        "properties": st.dictionaries(st.sampled_from(_NAMES), inner, max_size=2),
+        "required": st.lists(_REQUIRED_ENTRIES, max_size=3),
+        "allOf": st.lists(inner, max_size=2), "anyOf": st.lists(inner, max_size=2), "then": inner,
+        "$defs": st.dictionaries(st.sampled_from(_NAMES), inner, max_size=2),
+    }),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_OBJECTS, _schemas()))
+def test_sl003_fast_path_answers_as_the_full_check(schema: Any) -> None:
+    from schemalint.schema.index import index_schema
+
+    sl003 = next(r for r in RULES if r.code == "SL003")
+    tool = _tool(schema, "mcp")
+    ctx = _context([tool], frozenset())
+    with running(ctx.run):
+        full = [d for node in index_schema(schema).required
+                for d in sl003._check_node(tool, schema, node)] if isinstance(schema, dict) else []
+        assert list(sl003.check_tool(tool, ctx)) == full
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(_schemas(), st.sampled_from(_FORMATS)), min_size=1, max_size=3))
+def test_sl310_without_loose_properties_finds_nothing(cases: list[tuple[Any, str]]) -> None:
+    """SL310 returns at once for a schema whose every property has `type`, `anyOf` or `$ref`
+    (:attr:`schemalint.schema.index.SchemaIndex.loose_properties`): the same as its full loop."""
+    from schemalint.rules.provider._common import ProviderView
+
+    sl310 = next(r for r in RULES if r.code == "SL310")
+    tools = [_tool(schema, fmt, i) for i, (schema, fmt) in enumerate(cases)]
+    quick = _loop(tools, frozenset(PROFILES), True, [sl310])
+    original = ProviderView.loose_properties
+    try:
+        ProviderView.loose_properties = property(lambda self: True)  # type: ignore[assignment,method-assign]
+        assert _loop(tools, frozenset(PROFILES), True, [sl310]) == quick
+    finally:
+        ProviderView.loose_properties = original  # type: ignore[method-assign]
+
+
+_NAME_CHARS = st.sampled_from([*"aZ_09-.:é ~[", "ß", "名"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_NAME_CHARS, max_size=70).map("".join), min_size=1, max_size=4),
+       st.sampled_from(_FORMATS), st.sampled_from([None, 3, 64, 200]))
+def test_sl301_plainly_portable_names_find_nothing(names: list[str], fmt: str, limit: int | None) -> None:
+    """SL301 skips its per-target look for a name :func:`plainly_portable` accepts: the same
+    diagnostics as without the shortcut, for every target and length limit."""
+    import schemalint.rules.provider.sl301_tool_name_pattern as sl301_module
+
+    sl301 = next(r for r in RULES if r.code == "SL301")
+    tools = [Tool(name=n, description="A tool.", advertised={"type": "object"}, origin=Origin("t.json", f"/{i}", fmt),
+                  schema_path="/inputSchema", raw={"name": n}) for i, n in enumerate(names)]
+    options = {} if limit is None else {"SL301": {"max_length": limit, "mcp_max_length": limit}}
+
+    def found() -> list[Diagnostic]:
+        ctx = Context(targets=frozenset(PROFILES), catalog=tools, probe=False, options=options)
+        with running(ctx.run):
+            return list(run_tool_rules([sl301], tools, ctx))
+
+    quick = found()
+    original = sl301_module.plainly_portable
+    try:
+        sl301_module.plainly_portable = lambda name, max_length: False
+        assert found() == quick
+    finally:
+        sl301_module.plainly_portable = original

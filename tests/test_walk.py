@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from schemalint.schema.walk import walk
@@ -88,3 +88,43 @@ def test_every_pointer_resolves_to_the_node_schema(schema: dict[str, object]) ->
     for node in walk(schema):
         found, value, _ = resolve_local_ref(schema, "#" + node.pointer)
         assert found and value is node.schema
+
+
+_KEYWORD_SCHEMAS: st.SearchStrategy[object] = st.recursive(
+    st.one_of(st.booleans(), st.integers(), st.fixed_dictionaries({}, optional={
+        "type": st.sampled_from(["string", "object"]), "description": st.text(max_size=3),
+        "$ref": st.just("#/$defs/a"), "anyOf": st.just([{"type": "string"}])})),
+    lambda inner: st.one_of(
+        st.dictionaries(st.sampled_from(["properties", "patternProperties", "$defs", "definitions",
+                                         "dependentSchemas", "dependencies"]),
+                        st.one_of(st.dictionaries(st.sampled_from(["a", "b~c", "d/e", "0"]), inner, max_size=3),
+                                  inner), max_size=2),
+        st.dictionaries(st.sampled_from(["items", "additionalProperties", "not", "if", "then", "else", "contains",
+                                         "propertyNames", "additionalItems", "unevaluatedProperties"]),
+                        st.one_of(inner, st.lists(inner, max_size=2)), max_size=3),
+        st.dictionaries(st.sampled_from(["anyOf", "oneOf", "allOf", "prefixItems", "items", "type", "$ref"]),
+                        st.one_of(st.lists(inner, max_size=3), inner), max_size=3),
+    ),
+    max_leaves=14,
+)
+
+
+def _same_walk(schema: object) -> None:
+    from schemalint.model import RunContext, running
+    from schemalint.schema.index import index_schema
+
+    with running(RunContext()):
+        index = index_schema(schema)
+    walked = [n for n in walk(schema) if type(n.schema) is dict]
+    assert [(n.pointer, n.instance_path) for n in index.nodes] == [(n.pointer, n.instance_path) for n in walked]
+    assert all(a.schema is b.schema for a, b in zip(index.nodes, walked, strict=True))
+    props = [n.schema for n in index.nodes if n.keyword == "properties"]
+    assert index.loose_properties == any("type" not in p and "anyOf" not in p and "$ref" not in p for p in props)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_KEYWORD_SCHEMAS)
+@example({"properties": {"a": {"$ref": "#/$defs/a"}, "b": {"anyOf": []}, "c": {"type": "x"}}})
+@example({"properties": {"a": {"type": "string"}}, "then": {"properties": {"b": {"description": "B."}}}})
+def test_the_shared_index_visits_the_walks_object_subschemas_in_its_order(schema: object) -> None:
+    _same_walk(schema)

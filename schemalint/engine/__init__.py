@@ -32,6 +32,7 @@ from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  
 from schemalint.loaders.files.documents import (
     FREEZE_TOOLS,
     Document,
+    may_hold_lone_surrogates,
     read_document,
     reportable_problems,
 )
@@ -221,6 +222,13 @@ def files_without_invisibles(documents: Mapping[str, Document]) -> frozenset[str
     return frozenset(path for path, doc in documents.items() if not may_hold_invisibles(doc.text))
 
 
+def files_without_surrogates(documents: Mapping[str, Document]) -> frozenset[str]:
+    """The paths of ``documents`` whose text holds no lone surrogate nor a ``\\uD800``-``\\uDFFF``
+    escape (:func:`~schemalint.loaders.files.documents.may_hold_lone_surrogates`): no string parsed
+    from them holds one (:attr:`Context.surrogate_free_files`, read by SL001)."""
+    return frozenset(path for path, doc in documents.items() if not may_hold_lone_surrogates(doc.text))
+
+
 # ---------------------------------------------------------------------------- 2. check: the route
 
 def check(
@@ -319,6 +327,8 @@ def check(
                   else [r for r in rules if rule_filter.rule_enabled(r.code)])
         if any(r.code == "SL501" for r in active):
             ctx.invisible_free_files = files_without_invisibles(loaded.documents)
+        if any(r.code == "SL001" for r in active):
+            ctx.surrogate_free_files = files_without_surrogates(loaded.documents)
         raw = list(loaded.diagnostics)
         raw.extend(run_selected(active, loaded, ctx, jobs))
     if any(is_module_source(s) for s in sources):

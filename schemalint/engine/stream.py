@@ -527,6 +527,7 @@ def check_groups(units: Sequence[Unit], named: set[str], active: Sequence[Rule],
     """The check pass over ``units`` in this process (see the module docstring)."""
     out = Checked()
     wants_invisibles = any(r.code == "SL501" for r in active)
+    wants_surrogates = any(r.code == "SL001" for r in active)
     per_file = [r for r in active if r.catalog_from_tools]
     for path, part, parts in units:
         skipped = False
@@ -534,7 +535,7 @@ def check_groups(units: Sequence[Unit], named: set[str], active: Sequence[Rule],
         for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos, part, parts)):
             skipped = skipped or group.unreported
             lines = group.document is None
-            _check_group(group, active, ctx, rule_filter, cfg, wants_invisibles, out)
+            _check_group(group, active, ctx, rule_filter, cfg, wants_invisibles, out, wants_surrogates)
             del group
         if skipped:
             out.skipped_files.add(path)
@@ -582,7 +583,7 @@ def _finish_lines_file(path: str, rules: Sequence[Rule], ctx: Context, rule_filt
 
 
 def _check_group(group: Group, active: Sequence[Rule], ctx: Context, rule_filter: RuleFilter, cfg: Config,
-                 wants_invisibles: bool, out: Checked) -> None:
+                 wants_invisibles: bool, out: Checked, wants_surrogates: bool = False) -> None:
     from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings
     from schemalint.engine.run_loop import run_catalog_rule, run_tool_rules
 
@@ -593,6 +594,11 @@ def _check_group(group: Group, active: Sequence[Rule], ctx: Context, rule_filter
 
         text = group.document.text if group.document is not None else "\n".join(group.lines.values())
         ctx.invisible_free_files = frozenset() if may_hold_invisibles(text) else frozenset({group.path})
+    if wants_surrogates:
+        from schemalint.loaders.files.documents import may_hold_lone_surrogates
+
+        text = group.document.text if group.document is not None else "\n".join(group.lines.values())
+        ctx.surrogate_free_files = frozenset() if may_hold_lone_surrogates(text) else frozenset({group.path})
     raw = [problem_diagnostic(group.path, p) for p in group.problems]
     if tools:
         raw.extend(run_tool_rules(active, tools, ctx))

@@ -40,6 +40,9 @@ class Context:
     tool's format (``--target =openai``); otherwise it adds to them.
     ``invisible_free_files``: source files whose text holds no invisible character, raw or
     escaped, so SL501 skips their tools without a walk; empty when unknown.
+    ``surrogate_free_files``: source files whose text holds no lone surrogate nor an escape of one
+    (:func:`schemalint.loaders.files.documents.may_hold_lone_surrogates`), so SL001 skips its
+    surrogate test for their tools; empty when unknown.
     ``run``: the state of this check run (:class:`~schemalint.model.RunContext`): :meth:`memo`,
     the caches of the rules' helpers; a fresh one by default.
     ``facts``: in a streaming check (:mod:`schemalint.engine.stream`), what the catalog-wide parts
@@ -56,6 +59,7 @@ class Context:
     probe: bool = True
     replace_targets: bool = False
     invisible_free_files: frozenset[str] = frozenset()
+    surrogate_free_files: frozenset[str] = frozenset()
     run: RunContext = field(default_factory=RunContext, repr=False, compare=False)
     facts: CatalogFacts | None = field(default=None, repr=False, compare=False)
 

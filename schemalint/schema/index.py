@@ -49,6 +49,7 @@ class SchemaNode:
     ``dependencies``/``propertyNames``/``contains`` subschema: it constrains, it does not declare)."""
 
     __slots__ = ("_instance_path", "_pointer", "conditional", "depth", "keyword", "parent", "schema", "token")
+    _pointer: str
 
     def __init__(self, schema: dict[str, Any], parent: SchemaNode | None, keyword: str,
                  token: str | None, depth: int, conditional: bool = False) -> None:
@@ -58,20 +59,25 @@ class SchemaNode:
         self.token = token
         self.depth = depth
         self.conditional = conditional
-        self._pointer: str | None = None
-        # _instance_path is set on first use (an unset slot costs nothing on the hot path)
+        # _pointer and _instance_path are set on first use (an unset slot costs nothing on the hot path)
 
     @property
     def pointer(self) -> str:
         """JSON pointer (RFC 6901) of this subschema relative to the walked root (computed once)."""
-        if self._pointer is not None:
+        try:
             return self._pointer
+        except AttributeError:
+            pass
         chain: list[SchemaNode] = []
         node: SchemaNode | None = self
-        while node is not None and node._pointer is None:
+        known: str | None = None
+        while node is not None:
+            known = getattr(node, "_pointer", None)
+            if known is not None:
+                break
             chain.append(node)
             node = node.parent
-        pointer = "" if node is None else node._pointer or ""
+        pointer = known or ""
         for item in reversed(chain):
             if item.parent is not None:
                 pointer += "/" + escape_token(item.keyword)
@@ -116,9 +122,13 @@ class SchemaIndex:
     ``nodes``: the subschemas in walk order (root first; ``$defs`` entries included, ``$ref``
     not followed). ``max_depth``: deepest keyword nesting seen. ``truncated``: the walk
     stopped at :data:`MAX_NODES` or :data:`MAX_DEPTH` (``too_deep`` tells which).
+    ``loose_properties``: some property schema (a dict under a ``properties`` map, conditional
+    ones and those beyond a truncation included) has none of ``type``, ``anyOf`` and ``$ref``;
+    when false, SL310 untyped-parameter has nothing to report.
     """
 
-    __slots__ = ("_having", "_keys", "max_depth", "nodes", "root", "too_deep", "truncated")
+    __slots__ = ("_having", "_keys", "_refs", "_required", "loose_properties", "max_depth", "nodes", "root",
+                 "too_deep", "truncated")
 
     def __init__(self, root: Any = None) -> None:
         self.root = root
@@ -126,8 +136,11 @@ class SchemaIndex:
         self.max_depth = 0
         self.truncated = False
         self.too_deep = False
+        self.loose_properties = False
         self._having: dict[tuple[str, ...], list[SchemaNode]] = {}
         self._keys: frozenset[Any] | None = None
+        self._refs: list[SchemaNode] | None = None
+        self._required: list[SchemaNode] | None = None
 
     @property
     def keys(self) -> frozenset[Any]:
@@ -153,13 +166,20 @@ class SchemaIndex:
 
     @property
     def refs(self) -> list[SchemaNode]:
-        """Nodes with a string ``$ref``."""
-        return [n for n in self.having("$ref") if type(n.schema["$ref"]) is str]
+        """Nodes with a string ``$ref`` (computed once)."""
+        found = self._refs
+        if found is None:
+            found = self._refs = [n for n in self.having("$ref") if type(n.schema["$ref"]) is str]
+        return found
 
     @property
     def required(self) -> list[SchemaNode]:
-        """Nodes with a non-empty list ``required``."""
-        return [n for n in self.having("required") if n.schema["required"] and type(n.schema["required"]) is list]
+        """Nodes with a non-empty list ``required`` (computed once)."""
+        found = self._required
+        if found is None:
+            found = self._required = [n for n in self.having("required")
+                                      if n.schema["required"] and type(n.schema["required"]) is list]
+        return found
 
     @property
     def ids(self) -> list[SchemaNode]:
@@ -171,16 +191,19 @@ _APPLICATORS = _MAPS | _SINGLE | _LISTS
 
 
 def _build(schema: dict[str, Any]) -> SchemaIndex:
-    # The hot loop of every check: locals instead of globals, and leaves (no applicator
-    # keyword) cost one set operation.
+    # The hot loop of every check: locals instead of globals, leaves (no applicator keyword) cost
+    # one set operation, and children are pushed in reverse (so popped in key order) without a
+    # list of their own.
     index = SchemaIndex(schema)
     append = index.nodes.append
     node_class = SchemaNode
     applicators, maps, single, lists, conditional = _APPLICATORS, _MAPS, _SINGLE, _LISTS, CONDITIONAL_KEYWORDS
-    stack = [node_class(schema, None, "", None, 0)]
+    stack = [node_class(schema, None, "", None, 0, False)]
     pop = stack.pop
+    push = stack.append
     count = 0
     max_depth = 0
+    loose = False
     while stack:
         node = pop()
         count += 1
@@ -199,28 +222,32 @@ def _build(schema: dict[str, Any]) -> SchemaIndex:
             continue
         depth += 1
         cond = node.conditional
-        children: list[SchemaNode] = []
-        add = children.append
-        for key, value in sub.items():
+        for key, value in reversed(sub.items() if type(sub) is dict else list(sub.items())):
             if key not in applicators:
                 continue
             kind = type(value)
             if kind is dict:
-                if key in maps:
-                    c = cond or key in conditional
-                    for name, child in value.items():
+                if key == "properties":
+                    for name, child in reversed(value.items()):
                         if type(child) is dict:
-                            add(node_class(child, node, key, name, depth, c))
+                            push(node_class(child, node, key, name, depth, cond))
+                            if "type" not in child and "anyOf" not in child and "$ref" not in child:
+                                loose = True
+                elif key in maps:
+                    c = cond or key in conditional
+                    for name, child in reversed(value.items()):
+                        if type(child) is dict:
+                            push(node_class(child, node, key, name, depth, c))
                 elif key in single:
-                    add(node_class(value, node, key, None, depth, cond or key in conditional))
+                    push(node_class(value, node, key, None, depth, cond or key in conditional))
             elif kind is list and key in lists:
-                for i, child in enumerate(value):
+                i = len(value)
+                for child in reversed(value):
+                    i -= 1
                     if type(child) is dict:
-                        add(node_class(child, node, key, str(i), depth, cond))
-        if children:
-            children.reverse()
-            stack.extend(children)
+                        push(node_class(child, node, key, str(i), depth, cond))
     index.max_depth = max_depth
+    index.loose_properties = loose
     return index
 
 

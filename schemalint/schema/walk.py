@@ -74,16 +74,18 @@ def resolve_local_ref(root: Any, ref: str) -> tuple[bool, Any, str]:
     """
     if not isinstance(ref, str) or not ref.startswith("#"):
         return False, None, ""
-    from urllib.parse import unquote
+    frag = ref[1:]
+    if "%" in frag:  # unquote() changes nothing else (and its import is a lookup per call)
+        from urllib.parse import unquote
 
-    frag = unquote(ref[1:])
+        frag = unquote(frag)
     try:
         tokens = split_pointer(frag)
     except ValueError:
         return False, None, ""
     node = root
     for tok in tokens:
-        if isinstance(node, Mapping) and tok in node:
+        if (type(node) is dict or isinstance(node, Mapping)) and tok in node:
             node = node[tok]
         elif isinstance(node, list) and tok.isdigit() and int(tok) < len(node):
             node = node[int(tok)]

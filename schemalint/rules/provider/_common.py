@@ -61,6 +61,12 @@ class ProviderView:
         return self._shared.having(*keys)
 
     @property
+    def loose_properties(self) -> bool:
+        """Some property schema has none of ``type``, ``anyOf`` and ``$ref``
+        (:attr:`schemalint.schema.index.SchemaIndex.loose_properties`)."""
+        return self._shared.loose_properties
+
+    @property
     def property_nodes(self) -> list[SchemaNode]:
         """Schemas of named properties (``.../properties/<name>``), conditional ones excluded."""
         if self._properties is None:

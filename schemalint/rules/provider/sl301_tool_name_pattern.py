@@ -29,6 +29,16 @@ _GEMINI_CHARS = re.compile(r"[^A-Za-z0-9_.:-]")
 _MCP_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
 
 
+_PORTABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def plainly_portable(name: str, max_length: int) -> bool:
+    """True when ``name`` passes every target's name rule (OpenAI, Anthropic, Bedrock, Gemini, MCP):
+    a letter or ``_`` first, then letters, digits, ``_`` and ``-``, at most ``max_length``
+    characters (the smallest of the limits); one regex call before SL301's per-target look."""
+    return len(name) <= max_length and _PORTABLE.fullmatch(name) is not None
+
+
 def portable_name(name: str, max_length: int = 64) -> str:
     """A rewrite of ``name`` that every provider accepts: invalid characters become ``_``,
     a leading digit or dash gets a ``_`` prefix, cut to ``max_length``."""
@@ -49,11 +59,13 @@ class ToolNamePattern(ProviderRule):
     }
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
-        if reports("SL006", tool, ctx):
-            return  # SL006 reports the name against its own format's rule: one fault, one diagnostic
         name = tool.name
         max_len = int(self.option(ctx, "max_length"))
         mcp_max = int(self.option(ctx, "mcp_max_length"))
+        if plainly_portable(name, min(max_len, mcp_max)):
+            return  # every target's pattern and length accept it (the common case)
+        if reports("SL006", tool, ctx):
+            return  # SL006 reports the name against its own format's rule: one fault, one diagnostic
         problems: dict[str, list[str]] = {}  # complaint -> targets
         for target in targets:
             if target == "mcp":

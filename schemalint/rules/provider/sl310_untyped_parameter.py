@@ -28,8 +28,12 @@ class UntypedParameter(ProviderRule):
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)
+        if not index.loose_properties:
+            return  # every property schema has `type`, `anyOf` or `$ref`: typed for every target
         for node in index.property_nodes:
             schema = node.schema
+            if "type" in schema:
+                continue  # typed for every target (the common case: one lookup)
             typed = not _TYPED.isdisjoint(schema)
             for target in targets:
                 if target == "gemini":

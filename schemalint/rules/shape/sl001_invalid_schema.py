@@ -178,7 +178,9 @@ class InvalidSchema(Rule):
                 severity=Severity.WARNING, file_pointer=base,
             )
             return
-        surrogate = _lone_surrogate(schema)
+        # a schema read from a file without a surrogate or an escape of one holds none (the engine
+        # scans each file's text once: Context.surrogate_free_files)
+        surrogate = None if tool.origin.file in ctx.surrogate_free_files else _lone_surrogate(schema)
         if (surrogate is None and choice.dialect == "draft-07" and "jsonschema_rs" not in sys.modules
                 and plainly_valid_draft07(schema)):
             # certainly valid, and the native validator is not loaded yet: a check of a few plain

@@ -115,13 +115,21 @@ class RequiredNotInProperties(Rule):
         if not isinstance(root, Mapping):
             return
         for node in index_schema(root).required:
+            schema = node.schema
+            own = schema.get("properties")
+            if type(own) is dict:
+                try:
+                    for name in schema["required"]:
+                        if name not in own:
+                            break
+                    else:
+                        continue  # the common case: every required key is declared right here
+                except TypeError:  # an unhashable entry (a list in `required`): the full check decides
+                    pass
             yield from self._check_node(tool, root, node)
 
     def _check_node(self, tool: Tool, root: Any, node: SchemaNode) -> Iterator[Diagnostic]:
         schema = node.schema
-        own = schema.get("properties")
-        if isinstance(own, dict) and all(name in own for name in schema["required"] if isinstance(name, str)):
-            return  # the common case: every required key is declared right here
         declared_type = schema.get("type")
         if isinstance(declared_type, str) and declared_type.lower() in _NON_OBJECT_TYPES:
             return  # `required` has no effect on a non-object; not this rule's business

@@ -84,12 +84,13 @@ class UnresolvableRef(Rule):
         if not isinstance(root, Mapping):
             return
         index = index_schema(root)
-        if not index.refs:
+        refs = index.refs
+        if not refs:
             return
         found: tuple[dict[str, Any], set[str]] | None = None  # ids and anchors, collected on first need
         rid = root.get("$id", root.get("id"))
         base = urldefrag(rid)[0] if isinstance(rid, str) else ""
-        for node in index.refs:
+        for node in refs:
             ref: str = node.schema["$ref"]
             if ref.startswith("#"):
                 fragment = ref[1:]
