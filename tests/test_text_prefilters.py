@@ -311,3 +311,96 @@ def test_a_property_site_works_out_its_fields_as_the_eager_one_is_given_them() -
     eager = Site(b.text, b.file_pointer, b.where, b.level, b.closed, b.is_value, b.instance_parent)
     assert eager == b and hash(eager) == hash(b) and repr(eager) == repr(b)
     assert sites["Pass `x`."].of_tool and not b.of_tool
+
+
+# ---------------------------------------------------------------- one analysis per definition
+
+def _analyses(tools: list, ctx: object) -> tuple[list, list, int, int]:
+    """(the findings of ``analyse`` for each tool, those of the uncached analysis, the tools whose
+    findings were shared from an equal definition, how many of those hold findings)."""
+    from schemalint.model import RunContext, running
+    from schemalint.rules.description import mentions
+
+    shared = with_findings = 0
+    with running(RunContext()) as run:
+        got = []
+        for tool in tools:
+            found = mentions.analyse(tool, ctx)
+            got.append(found)
+            memo = run.table(mentions._BY_DEFINITION, lambda: [None, None, {}, {}])[2]
+            hit = memo.get(mentions.definition_key(tool))
+            if hit is not None and hit[0] is not tool:
+                shared += 1
+                with_findings += bool(found)
+    with running(RunContext()):
+        want = [list(mentions._analyse(tool, ctx)) for tool in tools]
+    return got, want, shared, with_findings
+
+
+@needs_shared
+def test_shared_analysis_of_equal_definitions_on_the_corpus() -> None:
+    """Every corpus tool gets from the per-definition memo exactly the findings (sites, pointers,
+    messages' parts) of its own analysis, and the memo does share (findings included)."""
+    from schemalint.api import load
+    from schemalint.rules.base import Context
+
+    tools = load([str(CORPUS)]).tools
+    ctx = Context(catalog=tools)
+    got, want, shared, _ = _analyses(tools, ctx)
+    for tool, g, w in zip(tools, got, want, strict=True):
+        assert g == w, tool.name
+        assert [f.site.file_pointer for f in g] == [f.site.file_pointer for f in w], tool.name
+    assert shared > 5000
+
+
+_NAMES = st.sampled_from(["t", "u"])
+_PROPS = st.lists(st.sampled_from(["a", "b", "user_id", "userId"]), max_size=3, unique=True)
+_DESCS = st.sampled_from(["Pass `user_id` and `b`.", "Set userId=1.", "plain", "Args:\n  a: x\n  c: y",
+                          "supply a short name"])
+
+
+@st.composite
+def _catalog(draw: st.DrawFn) -> list:
+    from schemalint.loaders.formats.json_tools import find_tools
+
+    raws = []
+    for _ in range(draw(st.integers(2, 6))):
+        props = draw(_PROPS)
+        value: object = draw(st.sampled_from([[1, 2], (1, 2), float("nan"), None, 1, 1.0, True]))
+        schema = {"type": "object", "properties": {p: {"type": "string", "description": draw(_DESCS),
+                                                       "default": value} for p in props}}
+        if draw(st.booleans()):
+            schema = dict(reversed(schema.items()))
+        raws.append({"name": draw(_NAMES), "description": draw(_DESCS), "parameters": schema,
+                     **({"strict": True} if draw(st.booleans()) else {})})
+    tools = []
+    for i, raw in enumerate(raws):
+        tools.extend(find_tools([raw], f"f{i % 2}.json"))
+    return tools
+
+
+@settings(max_examples=150, deadline=None)
+@given(_catalog())
+def test_shared_analysis_of_equal_definitions_generated(tools: list) -> None:
+    from schemalint.rules.base import Context
+
+    got, want, _, _ = _analyses(tools, Context(catalog=tools))
+    assert got == want
+    assert [[f.site.file_pointer for f in g] for g in got] == [[f.site.file_pointer for f in w] for w in want]
+
+
+def test_shared_analysis_moves_findings_to_each_tool() -> None:
+    from schemalint.loaders.formats.json_tools import find_tools
+    from schemalint.rules.base import Context
+
+    def tool(props: list[str]) -> dict:
+        return {"name": "t", "description": "Pass `user_id` and `zone_id` here.", "parameters": {
+            "type": "object", "properties": {p: {"type": "string", "description": "Use the `zz_top` parameter."}
+                                          for p in props}}}
+
+    tools = [*find_tools([tool(["a"])], "one.json"), *find_tools([tool(["zone_id"]), tool(["a"])], "two.json")]
+    got, want, shared, with_findings = _analyses(tools, Context(catalog=tools))
+    assert got == want and shared == 1 and with_findings == 1
+    assert [f.site.file_pointer for f in got[2]] == [
+        "/1/description", "/1/description", "/1/parameters/properties/a/description"]
+    assert [f.removed_in for f in got[2]] == [None, "another definition of `t` (two.json)", None]
