@@ -153,13 +153,14 @@ def _kind_filters() -> list[tuple[str, object, object]]:
     from schemalint.rules.description.mentions import _NOUN_WORDS
     from schemalint.rules.description.mentions.arglists import _HEADER_WORDS
     from schemalint.rules.description.mentions.patterns import _ARG_HEADER, _RE_NOUN_ANY, _RE_PASSIVE, _RE_VERB
-    from schemalint.rules.description.mentions.phrases import _BE, _PARTICIPLES, _REQUIRED
+    from schemalint.rules.description.mentions.phrases import _BE, _IS_ARE, _MODALS, _PARTICIPLES, _REQUIRED
     from schemalint.rules.description.mentions.text import _lacks, _lacks_words, _words_of_ascii
     from schemalint.rules.description.mentions.verbs import _VERB_WORDS
 
     def passive(low: str) -> bool:
         words = _words_of_ascii(low)
-        return not (_lacks_words(words, _REQUIRED) and (_lacks_words(words, _BE) or _lacks_words(words, _PARTICIPLES)))
+        return not ((_lacks_words(words, _REQUIRED) or _lacks_words(words, _IS_ARE)) and (
+            _lacks_words(words, _BE) or _lacks_words(words, _PARTICIPLES) or _lacks_words(words, _MODALS)))
 
     return [
         ("passive", _RE_PASSIVE, passive),
@@ -172,7 +173,7 @@ def _kind_filters() -> list[tuple[str, object, object]]:
 _KIND_PIECES = ["must", "Must", " be ", "BE", "specified", "Given", "is", " are ", "also", "Required", "pass", "data",
                 "SET", "fill", " in", "populate", "Args", "arguments", "Parameters", "params", "Input", "kwargs",
                 "field", "Key", "propert", "option", "flag", ":", "\n", " ", "\t", "x", "_y", "  ", "needs", " to",
-                "explained", "#", "-"]
+                "explained", "#", "-", "should", "Can", "may", "HAS", "have", "need", " is ", "Are"]
 
 
 @settings(max_examples=600, deadline=None)
@@ -404,3 +405,29 @@ def test_shared_analysis_moves_findings_to_each_tool() -> None:
     assert [f.site.file_pointer for f in got[2]] == [
         "/1/description", "/1/description", "/1/parameters/properties/a/description"]
     assert [f.removed_in for f in got[2]] == [None, "another definition of `t` (two.json)", None]
+
+
+@needs_shared
+def test_shared_tool_texts_answer_as_fresh_ones_on_the_corpus() -> None:
+    """Tools whose descriptions join to one text share its ToolText in a run; every answer a rule
+    reads from a shared one is the answer of a ToolText made for that tool alone."""
+    from schemalint.api import load
+    from schemalint.model import RunContext, running
+    from schemalint.rules.description.claims import _TOOL_TRIGGER
+    from schemalint.rules.description.mentions.text import _joined_might_mention
+    from schemalint.rules.poisoning.texts import _text_groups, triggers
+    from schemalint.rules.tool_text import ToolText, _joined, tool_text
+
+    tools = load([str(CORPUS)]).tools
+    seen: dict[int, ToolText] = {}
+    with running(RunContext()):
+        for tool in tools:
+            shared = tool_text(tool)
+            # ask in the rules' order, then compare with a text of this tool alone
+            answers = (shared.may_hold(_TOOL_TRIGGER), _joined_might_mention(shared), triggers(tool, None))  # type: ignore[arg-type]
+            alone = ToolText(_joined(tool))
+            assert shared.joined == alone.joined, tool.name
+            assert answers == (alone.may_hold(_TOOL_TRIGGER), _joined_might_mention(alone), _text_groups(alone)), \
+                tool.name
+            seen[id(shared)] = shared
+    assert len(seen) < len(tools) * 0.6  # shared they are
