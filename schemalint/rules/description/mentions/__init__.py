@@ -47,10 +47,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from schemalint.model import RunContext, Severity, Tool, escape_token
+from schemalint.rules.description.definitions import definition_key, same_definition
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
 from schemalint.rules.description.mentions.assignments import assignments
 from schemalint.rules.description.mentions.backticks import backticked
-from schemalint.rules.description.mentions.definitions import definition_key, same_definition
 from schemalint.rules.description.mentions.examples import call_examples, json_examples
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.near_misses import _near_miss_table, _near_misses
@@ -352,13 +352,14 @@ def analyse(tool: Tool, ctx: Any) -> list[Finding]:
 
 _BY_DEFINITION = "description.mentions.by_definition"
 """Key of the run's memo of :func:`_shared_analysis`: the context and catalog index it holds for, and
-per definition key (:func:`.definitions.definition_key`) the tool analysed and its findings."""
+per definition key (:func:`~schemalint.rules.description.definitions.definition_key`) the tool
+analysed and its findings."""
 
 
 def _shared_analysis(tool: Tool, ctx: Any) -> list[Finding]:
     """The findings of :func:`_analyse`, read once per definition of a name defined more than once:
-    a tool whose definition equals (:func:`.definitions.same_definition`) one analysed before in
-    this run and context gets that one's findings, each on the same description string of its own
+    a tool whose definition equals (:func:`~schemalint.rules.description.definitions.same_definition`)
+    one analysed before in this run and context gets that one's findings, each on the same description string of its own
     (the same index in :func:`description_sites`, which equal definitions list alike).
 
     Why that is exact: the analysis reads of the tool only what the definition key holds; the rest
