@@ -504,3 +504,15 @@ def test_shadowing_tool_gate_reads_titles(monkeypatch: object) -> None:
         {"name": "other_tool", "description": "when ready, it must wait",
          "parameters": {"type": "object", "properties": {"a": titled}}}], "tools.json"))
     assert _shadowing_both_ways(tools, monkeypatch) == (1, 1)  # the first tool turned away, the title found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["a", "B", "_", "x1", "Ab", "é", "ǅ", "İ", "id", "Id", "ID", "ſ"]), min_size=1,
+                         max_size=4).map("".join), max_size=6))
+def test_near_miss_table_skips_only_names_without_variants(names: list[str]) -> None:
+    from schemalint.rules.description.mentions.near_misses import _near_miss_table, _variants
+    from schemalint.rules.description.mentions.records import Site
+
+    level = tuple(dict.fromkeys(names))
+    want = tuple((v, n) for n in level for v in _variants(n) if v not in level)
+    assert _near_miss_table([Site("text", "/d", "the tool description", level, False)]) == want

@@ -370,17 +370,18 @@ def _shared_analysis(tool: Tool, ctx: Any) -> list[Finding]:
     its own origin (checked; a name with two definitions at one origin is analysed tool by tool). Not
     shared: a tool with a runtime contract, a streaming check (whose catalog is one file, so the memo
     would keep every file's schemas alive), a name defined once."""
-    idx, _ = _catalog_info(ctx)
+    info = _catalog_info(ctx)
+    idx = info[0]
     defs = idx.get(tool.name, ())
     if len(defs) < 2 or tool.runtime is not None or getattr(ctx, "facts", None) is not None:
-        return list(_analyse(tool, ctx))
+        return list(_analyse(tool, ctx, info=info))
     slot = RunContext.current.table(_BY_DEFINITION, lambda: [None, None, {}, {}])
     if slot[0] is not ctx or slot[1] is not idx:
         slot[0], slot[1], slot[2], slot[3] = ctx, idx, {}, {}
     memo: dict[Any, tuple[Tool, bool, tuple[tuple[Any, ...], ...]]] = slot[2]
     key = definition_key(tool)
     if key is None or not _own_origins(tool.name, defs, slot[3]):
-        return list(_analyse(tool, ctx))
+        return list(_analyse(tool, ctx, info=info))
     hit = memo.get(key)
     if hit is not None and hit[0] is not tool and same_definition(hit[0], tool):
         _, plain_wanted, records = hit
@@ -389,7 +390,7 @@ def _shared_analysis(tool: Tool, ctx: Any) -> list[Finding]:
         sites = description_sites(tool, None if plain_wanted else _might_mention)
         return [Finding(sites[i], *rest) for i, *rest in records]
     used: list[tuple[bool, list[Site]]] = []
-    findings = list(_analyse(tool, ctx, used))
+    findings = list(_analyse(tool, ctx, used, info))
     if hit is None:
         if len(memo) > 50_000:
             memo.clear()
@@ -459,10 +460,11 @@ def _holder(schema: Any, pointer: str) -> str | None:
     return None
 
 
-def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = None) -> Iterator[Finding]:
+def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = None,
+             info: tuple[Mapping[str, Sequence[Tool | Definition]], frozenset[str]] | None = None) -> Iterator[Finding]:
     """The findings of :func:`analyse`, uncached; ``used`` receives (whether plain mentions count,
-    the sites read) when the tool has sites."""
-    idx, catalog_names = _catalog_info(ctx)
+    the sites read) when the tool has sites; ``info``: :func:`_catalog_info` of ``ctx``, when known."""
+    idx, catalog_names = info if info is not None else _catalog_info(ctx)
     plain_wanted = (
         tool.runtime is not None
         or tool.name in (getattr(ctx, "previous", {}) or {})
