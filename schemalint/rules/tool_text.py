@@ -41,20 +41,21 @@ class ToolText:
     shared walk's order) and every ``desc`` of a Docker ``arguments`` list, joined by ``"\\n"``;
     ``ascii``: whether ``joined`` is ASCII. Computed on first use: :attr:`words`, :attr:`word_set`,
     :attr:`unique`, :attr:`shapes`. ``answers``: what the rules' pre-filters answered of this text,
-    by question (:meth:`answer`): every one is a function of ``joined`` alone, and tools whose
-    descriptions join to the same text share one :class:`ToolText` in a run (:func:`tool_text`).
+    by question (:meth:`answer`): every one is a function of ``joined`` alone, so tools whose
+    descriptions join to the same text share one ``answers`` in a run (:func:`tool_text`; the words
+    are not kept: 10,000 tools' words took 170 MB).
     """
 
     __slots__ = ("_set", "_shapes", "_unique", "_words", "answers", "ascii", "joined")
 
-    def __init__(self, joined: str) -> None:
+    def __init__(self, joined: str, answers: dict[Any, Any] | None = None) -> None:
         self.joined = joined
         self.ascii = joined.isascii()
         self._words: list[bytes] | None = None
         self._unique: bytes | None = None
         self._shapes: bytes | None = None
         self._set: set[bytes] | None = None
-        self.answers: dict[Any, Any] = {}
+        self.answers: dict[Any, Any] = {} if answers is None else answers
 
     def answer(self, question: Any, compute: Callable[[ToolText], Any]) -> Any:
         """``compute(self)``, computed once per ``question`` (a hashable key naming the test; the
@@ -177,16 +178,16 @@ _KEY = "rules.tool_text"
 _KEEP = 16
 """Tools kept (the rules ask about one tool after the other, so the last few are enough)."""
 _SHARED = "rules.tool_text.shared"
-"""Key of the run's :class:`ToolText` by joined text (catalogs repeat tools: the corpus's 19,243
-tools join to 9,145 texts), with the characters it holds."""
-_SHARED_CHARS = 1 << 24
-"""Characters of joined text the shared table holds at most before it starts again."""
+"""Key of the run's :attr:`ToolText.answers` by joined text (catalogs repeat tools: the corpus's
+19,243 tools join to 9,145 texts), with the characters it holds."""
+_SHARED_CHARS = 1 << 22
+"""Characters of joined text the shared table holds at most before it starts again (4 MB)."""
 
 
 def tool_text(tool: Tool) -> ToolText:
     """The :class:`ToolText` of ``tool``, cached for the last few tools in the current run
     (:attr:`schemalint.model.RunContext.current`); tools whose descriptions join to the same text
-    get the same one (its words and pre-filter answers are computed once). Never raises."""
+    share its pre-filters' answers (computed once per text). Never raises."""
     run = RunContext.current
     cache: dict[int, tuple[Tool, ToolText]] = run.table(_KEY, dict)
     hit = cache.get(id(tool))
@@ -194,12 +195,13 @@ def tool_text(tool: Tool) -> ToolText:
         return hit[1]
     joined = _joined(tool)
     shared: list[Any] = run.table(_SHARED, lambda: [0, {}])
-    found = shared[1].get(joined)
-    if found is None:
+    answers = shared[1].get(joined)
+    if answers is None:
         if shared[0] > _SHARED_CHARS:
             shared[0], shared[1] = 0, {}
-        found = shared[1][joined] = ToolText(joined)
+        answers = shared[1][joined] = {}
         shared[0] += len(joined)
+    found = ToolText(joined, answers)
     if len(cache) >= _KEEP:
         cache.clear()
     cache[id(tool)] = (tool, found)

@@ -16,7 +16,7 @@ from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.lazy_re import LazyPattern, lazy_re
 from schemalint.rules.poisoning.texts import Text, catalog_names, name_words, show, triggered, words_of
-from schemalint.rules.tool_text import tool_text
+from schemalint.rules.tool_text import ToolText, tool_text
 from schemalint.schema.index import index_schema
 
 _NAME = r"[`'\"]?(?P<tool>[A-Za-z_][\w.-]*[\w])[`'\"]?(?:\s+(?:tool|function|command))?"
@@ -91,10 +91,15 @@ def may_shadow(tool: Tool, gate: frozenset[bytes]) -> bool:
     word of each description. A title is not in the joined text: a schema with a ``title`` is always
     a maybe."""
     text = tool_text(tool)
+    if text.answer((may_shadow, gate), lambda t: _words_may_shadow(t, gate)):
+        return True
+    return "title" in index_schema(tool.advertised).keys
+
+
+def _words_may_shadow(text: ToolText, gate: frozenset[bytes]) -> bool:
+    """The word tests of :func:`may_shadow` on one joined text (an answer of the text)."""
     words = text.word_set
-    if gate.isdisjoint(words) or (text.ascii and _CHANGE_OR_SENT.isdisjoint(words)):
-        return "title" in index_schema(tool.advertised).keys
-    return True
+    return not (gate.isdisjoint(words) or (text.ascii and _CHANGE_OR_SENT.isdisjoint(words)))
 
 
 class ToolShadowing(Rule):
