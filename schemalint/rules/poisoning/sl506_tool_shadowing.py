@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.lazy_re import LazyPattern, lazy_re
-from schemalint.rules.poisoning.texts import Text, catalog_names, name_words, show, triggered, words_of
+from schemalint.rules.poisoning.texts import Text, catalog_names, name_words, show, triggered, triggers, words_of
 from schemalint.rules.tool_text import ToolText, tool_text
 from schemalint.schema.index import index_schema
 
@@ -120,6 +120,8 @@ class ToolShadowing(Rule):
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         names = catalog_names(ctx)
         if len(names) < 2:
+            return ()
+        if "shadow" not in triggers(tool, ctx):  # what triggered() asks first: no word test then
             return ()
         gate = name_words(ctx)
         if not may_shadow(tool, gate):
