@@ -516,3 +516,19 @@ def test_near_miss_table_skips_only_names_without_variants(names: list[str]) -> 
     level = tuple(dict.fromkeys(names))
     want = tuple((v, n) for n in level for v in _variants(n) if v not in level)
     assert _near_miss_table([Site("text", "/d", "the tool description", level, False)]) == want
+
+
+def test_shared_answers_are_dropped_for_a_catalog_that_does_not_repeat(monkeypatch: object) -> None:
+    from schemalint.loaders.formats.json_tools import find_tools
+    from schemalint.model import RunContext, running
+    from schemalint.rules import tool_text as tt
+    from schemalint.rules.description.claims import _TOOL_TRIGGER
+
+    monkeypatch.setattr(tt, "_TRIAL", 20)  # type: ignore[attr-defined]
+    tools = list(find_tools([{"name": f"t{i}", "description": f"Get item {i}." if i % 2 else f"plain {'x' * i}",
+                              "parameters": {"type": "object"}} for i in range(60)], "tools.json"))
+    with running(RunContext()) as run:
+        answers = [tt.tool_text(t).may_hold(_TOOL_TRIGGER) for t in tools]
+        assert run.table(tt._SHARED, list)[1] is None  # no text repeats: dropped at the 20th
+    assert answers == [tt.ToolText(tt._joined(t)).may_hold(_TOOL_TRIGGER) for t in tools]
+    assert answers.count(True) == 30

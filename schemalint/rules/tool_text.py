@@ -182,6 +182,9 @@ _SHARED = "rules.tool_text.shared"
 19,243 tools join to 9,145 texts), with the characters it holds."""
 _SHARED_CHARS = 1 << 22
 """Characters of joined text the shared table holds at most before it starts again (4 MB)."""
+_TRIAL = 4096
+"""Tools asked before the run judges the shared table: below one text in eight found there, it is
+dropped for the rest of the run (the answers are computed per tool, as they are equal anyway)."""
 
 
 def tool_text(tool: Tool) -> ToolText:
@@ -194,13 +197,20 @@ def tool_text(tool: Tool) -> ToolText:
     if hit is not None and hit[0] is tool:
         return hit[1]
     joined = _joined(tool)
-    shared: list[Any] = run.table(_SHARED, lambda: [0, {}])
-    answers = shared[1].get(joined)
-    if answers is None:
-        if shared[0] > _SHARED_CHARS:
-            shared[0], shared[1] = 0, {}
-        answers = shared[1][joined] = {}
-        shared[0] += len(joined)
+    shared: list[Any] = run.table(_SHARED, lambda: [0, {}, 0, 0])
+    answers = None
+    if shared[1] is not None:
+        shared[2] += 1
+        answers = shared[1].get(joined)
+        if answers is not None:
+            shared[3] += 1
+        elif shared[2] >= _TRIAL and shared[3] * 8 < shared[2]:
+            shared[1] = None  # a catalog that hardly repeats a text: the table costs more than it saves
+        else:
+            if shared[0] > _SHARED_CHARS:
+                shared[0], shared[1] = 0, {}
+            answers = shared[1][joined] = {}
+            shared[0] += len(joined)
     found = ToolText(joined, answers)
     if len(cache) >= _KEEP:
         cache.clear()
