@@ -15,7 +15,9 @@ from collections.abc import Iterable, Iterator
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.lazy_re import LazyPattern, lazy_re
-from schemalint.rules.poisoning.texts import Text, catalog_names, name_words, show, triggered, words_of
+from schemalint.rules.poisoning.texts import Text, catalog_names, name_words, show, triggered, triggers, words_of
+from schemalint.rules.tool_text import ToolText, tool_text
+from schemalint.schema.index import index_schema
 
 _NAME = r"[`'\"]?(?P<tool>[A-Za-z_][\w.-]*[\w])[`'\"]?(?:\s+(?:tool|function|command))?"
 _CHANGE = (r"(?:set|add|include|send|bcc|cc|change|replace|redirect|forward|copy|append|attach|insert|"
@@ -77,6 +79,29 @@ def shadowing(t: Text, own: str, names: frozenset[str]) -> Iterator[re.Match[str
     yield from sorted(found, key=lambda m: m.start())
 
 
+_CHANGE_OR_SENT = _CHANGE_WORDS | _SENT_WORDS
+"""Every pattern of :data:`PATTERNS` needs one of these words (see :data:`_WORD_GATES`)."""
+
+
+def may_shadow(tool: Tool, gate: frozenset[bytes]) -> bool:
+    """False only when no description text of ``tool`` can hold an instruction about another tool: the
+    tests :meth:`ToolShadowing.check_tool` asks of each text (a word of ``gate``, the longest words of
+    the catalog's tool names; on ASCII text a word of :data:`_CHANGE_OR_SENT`), asked once of the
+    words of the joined descriptions (:func:`schemalint.rules.tool_text.tool_text`), which hold every
+    word of each description. A title is not in the joined text: a schema with a ``title`` is always
+    a maybe."""
+    text = tool_text(tool)
+    if text.answer((may_shadow, gate), lambda t: _words_may_shadow(t, gate)):
+        return True
+    return "title" in index_schema(tool.advertised).keys
+
+
+def _words_may_shadow(text: ToolText, gate: frozenset[bytes]) -> bool:
+    """The word tests of :func:`may_shadow` on one joined text (an answer of the text)."""
+    words = text.word_set
+    return not (gate.isdisjoint(words) or (text.ascii and _CHANGE_OR_SENT.isdisjoint(words)))
+
+
 class ToolShadowing(Rule):
     """A tool or property description instructs how to call another tool of the catalog
     ("when using `send_email`, always add ... to bcc", "`send_email` must always be sent to ...").
@@ -96,10 +121,14 @@ class ToolShadowing(Rule):
         names = catalog_names(ctx)
         if len(names) < 2:
             return ()
+        if "shadow" not in triggers(tool, ctx):  # what triggered() asks first: no word test then
+            return ()
+        gate = name_words(ctx)
+        if not may_shadow(tool, gate):
+            return ()
         texts = triggered("shadow", tool, ctx)
         if not texts:
             return ()
-        gate = name_words(ctx)
         texts = [t for t in texts if not gate.isdisjoint(words_of(t.text))]
         return self._check(tool, texts, names) if texts else ()
 

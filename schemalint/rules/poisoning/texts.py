@@ -28,7 +28,7 @@ from typing import Any
 
 from schemalint.model import RunContext, Tool, escape_token
 from schemalint.rules.base import Context
-from schemalint.rules.tool_text import TO_WORDS, tool_text
+from schemalint.rules.tool_text import TO_WORDS, ToolText, tool_text
 from schemalint.schema.index import SchemaNode, index_schema
 
 __all__ = [
@@ -353,14 +353,14 @@ def _groups(listed: list[bytes] | set[bytes], text: str) -> frozenset[str]:
 def triggers(tool: Tool, ctx: Context) -> frozenset[str]:
     """Which rule groups have a trigger word somewhere in ``tool``'s descriptions
     (:func:`word_groups` of the joined text, :func:`schemalint.rules.tool_text.tool_text`, computed
-    once and shared by the four rules)."""
-
-    def compute() -> frozenset[str]:
-        text = tool_text(tool)
-        return _groups(text.word_set, text.joined) if text.joined else frozenset()
-
-    hits: frozenset[str] = ctx.memo(("poisoning-triggers", id(tool)), compute)
+    once per joined text and shared by the four rules; ``ctx`` is not read)."""
+    hits: frozenset[str] = tool_text(tool).answer(triggers, _text_groups)
     return hits
+
+
+def _text_groups(text: ToolText) -> frozenset[str]:
+    """:func:`triggers` of the tool whose joined descriptions are ``text``."""
+    return _groups(text.word_set, text.joined) if text.joined else frozenset()
 
 
 _GROUPS_OF_TEXT = "poisoning.word_groups"

@@ -47,6 +47,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from schemalint.model import RunContext, Severity, Tool, escape_token
+from schemalint.rules.description.definitions import definition_key, same_definition
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
 from schemalint.rules.description.mentions.assignments import assignments
 from schemalint.rules.description.mentions.backticks import backticked
@@ -342,11 +343,71 @@ def analyse(tool: Tool, ctx: Any) -> list[Finding]:
     hit = cache.get(key)
     if hit is not None and hit[0] is tool and hit[1] is ctx:
         return hit[2]
-    findings = list(_analyse(tool, ctx))
+    findings = _shared_analysis(tool, ctx)
     if len(cache) > 4096:
         cache.clear()
     cache[key] = (tool, ctx, findings)
     return findings
+
+
+_BY_DEFINITION = "description.mentions.by_definition"
+"""Key of the run's memo of :func:`_shared_analysis`: the context and catalog index it holds for, and
+per definition key (:func:`~schemalint.rules.description.definitions.definition_key`) the tool
+analysed and its findings."""
+
+
+def _shared_analysis(tool: Tool, ctx: Any) -> list[Finding]:
+    """The findings of :func:`_analyse`, read once per definition of a name defined more than once:
+    a tool whose definition equals (:func:`~schemalint.rules.description.definitions.same_definition`)
+    one analysed before in this run and context gets that one's findings, each on the same description string of its own
+    (the same index in :func:`description_sites`, which equal definitions list alike).
+
+    Why that is exact: the analysis reads of the tool only what the definition key holds; the rest
+    is the run's (the catalog's names and definitions, ``ctx.previous``, ``ctx.targets``). The one
+    place where the tool itself matters is "another definition" (:func:`_removed_sources`, which
+    leaves the tool out): a finding's name is declared by neither of two equal definitions, so the
+    first other definition declaring it is the same for both, once every definition of the name has
+    its own origin (checked; a name with two definitions at one origin is analysed tool by tool). Not
+    shared: a tool with a runtime contract, a streaming check (whose catalog is one file, so the memo
+    would keep every file's schemas alive), a name defined once."""
+    info = _catalog_info(ctx)
+    idx = info[0]
+    defs = idx.get(tool.name, ())
+    if len(defs) < 2 or tool.runtime is not None or getattr(ctx, "facts", None) is not None:
+        return list(_analyse(tool, ctx, info=info))
+    slot = RunContext.current.table(_BY_DEFINITION, lambda: [None, None, {}, {}])
+    if slot[0] is not ctx or slot[1] is not idx:
+        slot[0], slot[1], slot[2], slot[3] = ctx, idx, {}, {}
+    memo: dict[Any, tuple[Tool, bool, tuple[tuple[Any, ...], ...]]] = slot[2]
+    key = definition_key(tool)
+    if key is None or not _own_origins(tool.name, defs, slot[3]):
+        return list(_analyse(tool, ctx, info=info))
+    hit = memo.get(key)
+    if hit is not None and hit[0] is not tool and same_definition(hit[0], tool):
+        _, plain_wanted, records = hit
+        if not records:
+            return []
+        sites = description_sites(tool, None if plain_wanted else _might_mention)
+        return [Finding(sites[i], *rest) for i, *rest in records]
+    used: list[tuple[bool, list[Site]]] = []
+    findings = list(_analyse(tool, ctx, used, info))
+    if hit is None:
+        if len(memo) > 50_000:
+            memo.clear()
+        plain_wanted, sites = used[0] if used else (False, [])
+        at = {id(s): i for i, s in enumerate(sites)}
+        memo[key] = (tool, plain_wanted, tuple(
+            (at[id(f.site)], f.mention, f.severity, f.removed_in, f.spelling_of, f.declared_at, f.also, f.wrapper)
+            for f in findings))
+    return findings
+
+
+def _own_origins(name: str, defs: Sequence[Tool | Definition], known: dict[str, bool]) -> bool:
+    """Whether every definition of ``name`` (``defs``) has an origin of its own (cached in ``known``)."""
+    found = known.get(name)
+    if found is None:
+        found = known[name] = len({d.origin for d in defs}) == len(defs)
+    return found
 
 
 _FORBID_EXTRAS = {"openai-strict"}
@@ -399,8 +460,11 @@ def _holder(schema: Any, pointer: str) -> str | None:
     return None
 
 
-def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
-    idx, catalog_names = _catalog_info(ctx)
+def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = None,
+             info: tuple[Mapping[str, Sequence[Tool | Definition]], frozenset[str]] | None = None) -> Iterator[Finding]:
+    """The findings of :func:`analyse`, uncached; ``used`` receives (whether plain mentions count,
+    the sites read) when the tool has sites; ``info``: :func:`_catalog_info` of ``ctx``, when known."""
+    idx, catalog_names = info if info is not None else _catalog_info(ctx)
     plain_wanted = (
         tool.runtime is not None
         or tool.name in (getattr(ctx, "previous", {}) or {})
@@ -412,6 +476,8 @@ def _analyse(tool: Tool, ctx: Any) -> Iterator[Finding]:
     sites = description_sites(tool, None if plain_wanted else _might_mention)
     if not sites:
         return
+    if used is not None:
+        used.append((plain_wanted, sites))
     known: set[str] | None = None
     removed = None
     reported: set[tuple[str, str]] = set()

@@ -50,7 +50,8 @@ def _near_miss_table(sites: Sequence[Site]) -> tuple[tuple[str, str], ...]:
     Sites of one object share its level tuple: each tuple is read once."""
     levels = {id(site.level): site.level for site in sites}
     names = dict.fromkeys(n for level in levels.values() for n in level)
-    return tuple((v, n) for n in names for v in _variants(n) if v not in names)
+    # a name with no "_" and no upper-case letter is neither snake_case nor camelCase: no call
+    return tuple((v, n) for n in names if "_" in n or not n.islower() for v in _variants(n) if v not in names)
 
 
 def _near_misses(site: Site, table: tuple[tuple[str, str], ...]) -> Iterator[tuple[Mention, str]]:

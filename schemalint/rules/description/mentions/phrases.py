@@ -39,17 +39,21 @@ def the_parameter(clean: str, found: Found) -> None:
 
 
 _PARTICIPLES = frozenset((b"specified", b"provided", b"set", b"given", b"supplied", b"passed", b"included"))
-"""The participles of :data:`~.patterns._RE_PASSIVE` ("must be specified"); its other form needs
-"required" (all whole words: the pattern has white space before each and ``\\b`` after)."""
+"""The participles of :data:`~.patterns._RE_PASSIVE` ("must be specified"), which also needs "be" and a
+modal (:data:`_MODALS`); its other form needs "required" and "is" or "are" (all whole words: the
+pattern has white space before each and white space or ``\\b`` after)."""
 _REQUIRED = frozenset((b"required",))
 _BE = frozenset((b"be",))
+_MODALS = frozenset((b"must", b"should", b"can", b"may", b"need", b"needs", b"has", b"have"))
+_IS_ARE = frozenset((b"is", b"are"))
 
 
 def must_be_given(clean: str, found: Found, words: frozenset[bytes] | None = None) -> None:
     """"x_y [and x_z] must be specified / are required": the names before a passive phrase
     (``words``: the whole words of ``clean`` when it is ASCII, :func:`~.text._words_of_ascii`; a
-    text with neither "required" nor "be" and a participle is not scanned)."""
-    if _lacks_words(words, _REQUIRED) and (_lacks_words(words, _BE) or _lacks_words(words, _PARTICIPLES)):
+    text with neither "is"/"are" and "required" nor a modal, "be" and a participle is not scanned)."""
+    if (_lacks_words(words, _REQUIRED) or _lacks_words(words, _IS_ARE)) and (
+            _lacks_words(words, _BE) or _lacks_words(words, _PARTICIPLES) or _lacks_words(words, _MODALS)):
         return
     for m in _RE_PASSIVE.finditer(clean):
         pos = m.start()

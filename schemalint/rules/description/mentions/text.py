@@ -338,9 +338,16 @@ def _marked(text: str) -> bool:
 def _joined_might_mention(text: ToolText) -> bool:
     """False only when :func:`_might_mention` is false for every description of the tool whose
     :class:`~schemalint.rules.tool_text.ToolText` is ``text``: its tests asked once of the joined
-    text. Each test holds of the joined text when it holds of one description in it (a character,
-    a match of a pattern that needs no text around it, a line start that the ``"\n"`` before a
-    description keeps); the camelCase-or-digit test runs in C on ASCII text (:attr:`ToolText.shapes`)."""
+    text (and remembered with it, :meth:`ToolText.answer`). Each test holds of the joined text when
+    it holds of one description in it (a character, a match of a pattern that needs no text around
+    it, a line start that the ``"\n"`` before a description keeps); the camelCase-or-digit test runs
+    in C on ASCII text (:attr:`ToolText.shapes`)."""
+    found: bool = text.answer(_joined_might_mention, _joined_test)
+    return found
+
+
+def _joined_test(text: ToolText) -> bool:
+    """:func:`_joined_might_mention`, computed."""
     j = text.joined
     if _marked(j):
         return True
