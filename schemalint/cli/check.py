@@ -200,6 +200,7 @@ def check(
             jobs=jobs,
             scan=scan,
             facts=facts,
+            catalog=False,  # the report does not read it: a run in several jobs may load in its workers
         )
     except (SourceError, ConfigError, BaselineError) as exc:
         raise fail(str(exc)) from None
