@@ -7,7 +7,9 @@
    and picks the rules that can report on the loaded tools.
 3. :func:`run_rules` runs them: :func:`run_tool_rules` tool by tool, then
    :func:`run_catalog_rule` per catalog rule; with ``--jobs`` the per-tool half runs in forked
-   workers (:mod:`schemalint.engine.parallel`). A rule that raises is an SL999 diagnostic.
+   workers (:mod:`schemalint.engine.parallel`), or, for the CLI's check of files (``catalog=False``),
+   forked workers load, check and locate their own share of the files (:mod:`schemalint.engine.held`).
+   A rule that raises is an SL999 diagnostic.
 4. :func:`select_findings` applies selection, suppressions and severity overrides.
 5. :func:`locate_diagnostics` fills in line and column (:mod:`schemalint.engine.locate`); the
    diagnostics are sorted and fingerprinted (:func:`schemalint.model.fingerprint`).
