@@ -105,6 +105,18 @@ def test_a_large_type_dialect_document_is_checked_whole(tmp_path: Path, taken: l
     assert taken
 
 
+def test_a_huge_document_keeps_the_shared_copy_route(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    taken: list[int]) -> None:
+    big = _write_one_big_document(tmp_path / "tools.json")
+    monkeypatch.setattr(held, "SHARED_FILE_BYTES", big.stat().st_size - 1)
+    serial = check([str(big)], jobs=1)
+    _same(check([str(big)], jobs=2, catalog=False), serial)
+    assert not taken  # the in-memory route: one parsed copy, shared by the workers
+    monkeypatch.setattr(held, "SHARED_FILE_BYTES", big.stat().st_size)
+    _same(check([str(big)], jobs=2, catalog=False), serial)
+    assert taken
+
+
 def test_plan_covers_every_tool_once_in_order() -> None:
     sizes = [10, 500, 7, 7, 3000, 1, 0, 40]
     paths = [f"f{i}.json" for i in range(len(sizes))]

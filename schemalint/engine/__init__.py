@@ -303,7 +303,7 @@ def check(
     if stream is not False and not mcp_stdio and not mcp_url and not any(is_module_source(s) for s in sources):
         walk_problems: list[tuple[str, str]] = []
         paths = expand_sources(sources, exclude, walk_problems)
-        if stream or facts is not None or _may_stream(paths) or (not catalog and _held_jobs(paths, jobs) > 1):
+        if stream or facts is not None or _may_stream(paths) or (not catalog and _held(paths, jobs)):
             return _check_streaming(sources, paths, [_walk_problem(w, m) for w, m in walk_problems], cfg=cfg,
                                     rule_filter=rule_filter, baseline=baseline, spec=spec, dialect=dialect,
                                     previous=previous, exclude=exclude, python_path=python_path, rules=rules,
@@ -394,6 +394,18 @@ def _may_stream(paths: Sequence[str]) -> bool:
     from schemalint.engine.stream import should_stream
 
     return should_stream(paths)
+
+
+def _held(paths: Sequence[str], jobs: int | None) -> bool:
+    """Whether a check of the files ``paths`` that needs no ``CheckResult.catalog`` lets its workers
+    load them (:mod:`schemalint.engine.held`): more than one job, no file too large to be parsed
+    by several workers."""
+    if _held_jobs(paths, jobs) <= 1:
+        return False
+    from schemalint.engine.held import suits
+    from schemalint.engine.stream import file_size
+
+    return suits([file_size(p) for p in paths])
 
 
 def _held_jobs(paths: Sequence[str], jobs: int | None) -> int:

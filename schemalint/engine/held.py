@@ -50,6 +50,17 @@ it (each takes a range of its tools; a worker parses it once for all its shares)
 whole to the share that holds its middle byte."""
 
 
+SHARED_FILE_BYTES = 64 * 1024 * 1024
+"""The largest file this route takes: a file is cut between workers that each parse it (and hold
+their own copy), so above this size a check takes the in-memory route, whose workers share the
+parent's one parsed copy (the memory goal for one huge document, docs/performance.md)."""
+
+
+def suits(sizes: Sequence[int]) -> bool:
+    """Whether files of these sizes (bytes) are checked by this route (see :data:`SHARED_FILE_BYTES`)."""
+    return all(size <= SHARED_FILE_BYTES for size in sizes)
+
+
 @dataclass(frozen=True)
 class Piece:
     """The part of one file a worker takes: the tools ``[n * low // size, n * high // size)`` of
