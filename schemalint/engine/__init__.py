@@ -403,9 +403,17 @@ def _held(paths: Sequence[str], jobs: int | None) -> bool:
     if _held_jobs(paths, jobs) <= 1:
         return False
     from schemalint.engine.held import suits
-    from schemalint.engine.stream import file_size
 
-    return suits([file_size(p) for p in paths])
+    return suits([_file_size(p) for p in paths])
+
+
+def _file_size(path: str) -> int:
+    """The size of the file ``path`` in bytes, ``0`` when it cannot be read (without importing the
+    streaming module: start-up)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _held_jobs(paths: Sequence[str], jobs: int | None) -> int:
@@ -413,9 +421,7 @@ def _held_jobs(paths: Sequence[str], jobs: int | None) -> int:
     (:mod:`schemalint.engine.held`): ``jobs``, or :func:`default_jobs` by the files' number and size."""
     if jobs is not None:
         return jobs
-    from schemalint.engine.stream import file_size
-
-    return default_jobs(len(paths), sum(file_size(p) for p in paths))
+    return default_jobs(len(paths), sum(_file_size(p) for p in paths))
 
 
 def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics: list[Diagnostic], *, cfg: Config,
