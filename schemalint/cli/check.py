@@ -81,8 +81,8 @@ def check(
     no_baseline: NoBaselineOption = False,
     write_baseline: WriteBaselineOption = None,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Processes for the per-tool rules (ranges of tools, "
-                                 "which may cut one large file; a streamed run's gathering pass too). Default: 1 "
+        int | None, typer.Option("--jobs", "-j", help="Processes that load and check shares of the files (a "
+                                 "large file may be cut between them; a streamed run's gathering pass too). Default: 1 "
                                  "for small catalogs, every CPU above 2,000 files, 2,000 tools or 50 MB. Output is "
                                  "the same for any value.", show_default=False)
     ] = None,
@@ -200,6 +200,7 @@ def check(
             jobs=jobs,
             scan=scan,
             facts=facts,
+            catalog=False,  # the report does not read it: a run in several jobs may load in its workers
         )
     except (SourceError, ConfigError, BaselineError) as exc:
         raise fail(str(exc)) from None

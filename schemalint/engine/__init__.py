@@ -7,7 +7,9 @@
    and picks the rules that can report on the loaded tools.
 3. :func:`run_rules` runs them: :func:`run_tool_rules` tool by tool, then
    :func:`run_catalog_rule` per catalog rule; with ``--jobs`` the per-tool half runs in forked
-   workers (:mod:`schemalint.engine.parallel`). A rule that raises is an SL999 diagnostic.
+   workers (:mod:`schemalint.engine.parallel`), or, for the CLI's check of files (``catalog=False``),
+   forked workers load, check and locate their own share of the files (:mod:`schemalint.engine.held`).
+   A rule that raises is an SL999 diagnostic.
 4. :func:`select_findings` applies selection, suppressions and severity overrides.
 5. :func:`locate_diagnostics` fills in line and column (:mod:`schemalint.engine.locate`); the
    diagnostics are sorted and fingerprinted (:func:`schemalint.model.fingerprint`).
@@ -253,6 +255,7 @@ def check(
     mcp_cwd: str | None = None,
     stream: bool | None = None,
     facts: CatalogFacts | None = None,
+    catalog: bool = True,
 ) -> CheckResult:
     """Lint ``sources``: load, run the selected rules, filter, locate and sort the diagnostics.
 
@@ -282,6 +285,9 @@ def check(
     registry scan this check is one shard of (:func:`schemalint.rules.facts.merge_summaries` of the
     shards' :func:`summarise`), used instead of those of ``sources`` alone, so that the shards'
     diagnostics together are those of one run; the sources must be files (the streaming route).
+    ``catalog``: ``False`` when the caller does not read ``CheckResult.catalog`` (the CLI): a check
+    of files in more than one job then lets its workers load the files they check
+    (:mod:`schemalint.engine.held`; the same diagnostics, without ``catalog``).
     Raises :class:`SourceError` (missing path, failed import),
     :class:`~schemalint.config.ConfigError` (a selector naming no rule) and
     :class:`~schemalint.engine.baseline.BaselineError` (unreadable baseline file) and
@@ -305,11 +311,12 @@ def check(
     if stream is not False and not mcp_stdio and not mcp_url and not any(is_module_source(s) for s in sources):
         walk_problems: list[tuple[str, str]] = []
         paths = expand_sources(sources, exclude, walk_problems)
-        if stream or facts is not None or _may_stream(paths):
+        if stream or facts is not None or _may_stream(paths) or (not catalog and _held(paths, jobs)):
             return _check_streaming(sources, paths, [_walk_problem(w, m) for w, m in walk_problems], cfg=cfg,
                                     rule_filter=rule_filter, baseline=baseline, spec=spec, dialect=dialect,
                                     previous=previous, exclude=exclude, python_path=python_path, rules=rules,
-                                    jobs=jobs, scan=scan, started=started, facts=facts)
+                                    jobs=jobs, scan=scan, started=started, facts=facts,
+                                    held=not stream and facts is None and not catalog)
     if facts is not None:
         raise SourceError("a shard checked with the facts of a registry scan must be files: no Python module, "
                           "MCP server or stream=False")
@@ -399,12 +406,42 @@ def _may_stream(paths: Sequence[str]) -> bool:
     return should_stream(paths)
 
 
+def _held(paths: Sequence[str], jobs: int | None) -> bool:
+    """Whether a check of the files ``paths`` that needs no ``CheckResult.catalog`` lets its workers
+    load them (:mod:`schemalint.engine.held`): more than one job, no file too large to be parsed
+    by several workers."""
+    if _held_jobs(paths, jobs) <= 1:
+        return False
+    from schemalint.engine.held import suits
+
+    return suits([_file_size(p) for p in paths])
+
+
+def _file_size(path: str) -> int:
+    """The size of the file ``path`` in bytes, ``0`` when it cannot be read (without importing the
+    streaming module: start-up)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _held_jobs(paths: Sequence[str], jobs: int | None) -> int:
+    """The jobs of a check of the files ``paths`` whose workers would load them
+    (:mod:`schemalint.engine.held`): ``jobs``, or :func:`default_jobs` by the files' number and size."""
+    if jobs is not None:
+        return jobs
+    return default_jobs(len(paths), sum(_file_size(p) for p in paths))
+
+
 def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics: list[Diagnostic], *, cfg: Config,
                      rule_filter: RuleFilter, baseline: Baseline | None, spec: Any, dialect: str | None,
                      previous: Sequence[str], exclude: Sequence[str], python_path: Sequence[str],
                      rules: Sequence[Rule] | None, jobs: int | None, scan: bool, started: float,
-                     facts: CatalogFacts | None = None) -> CheckResult:
-    """:func:`check` by the streaming route (:mod:`schemalint.engine.stream`), same result."""
+                     facts: CatalogFacts | None = None, held: bool = False) -> CheckResult:
+    """:func:`check` by the streaming route (:mod:`schemalint.engine.stream`), same result; ``held``:
+    when the catalog is below the streaming thresholds, by workers that load and hold their share of
+    the files (:mod:`schemalint.engine.held`)."""
     from schemalint.engine import stream as streaming
     from schemalint.rules.base import Context
     from schemalint.rules.registry import AllRules, rules_for_run
@@ -420,20 +457,40 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
     ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=(),
                   previous=prev, options=cfg.options, run=run)
     infos: dict[str, Any] = {}
-    with running(run):
-        gathered = streaming.gather(paths, named, ctx, infos, jobs if jobs is not None else default_jobs(
-            len(paths), sum(streaming.file_size(p) for p in paths)))
-        ctx.facts = gathered.facts if facts is None else facts
-        active = (rules_for_run(rule_filter.enabled, gathered.representatives, ctx) if rules is None
+
+    def choose(found: streaming.Gathered) -> list[Rule]:
+        ctx.facts = found.facts if facts is None else facts
+        chosen = (rules_for_run(rule_filter.enabled, found.representatives, ctx) if rules is None
                   else [r for r in rules if rule_filter.rule_enabled(r.code)])
-        active = [r for r in active if r.applies(ctx)]
-        gathered.representatives.clear()
-        if jobs is None:
-            jobs = default_jobs(len(paths), 0, gathered.tools)
-        checked = streaming.check_parallel(paths, named, active, ctx, rule_filter, cfg, infos, jobs) \
-            if jobs > 1 else None
-        if checked is None:
-            checked = streaming.check_groups([(p, 0, 1) for p in paths], named, active, ctx, rule_filter, cfg, infos)
+        found.representatives.clear()
+        return [r for r in chosen if r.applies(ctx)]
+
+    with running(run):
+        outcome = None
+        if held and not streaming.should_stream(paths):
+            from schemalint.engine.held import check_held
+
+            def choose_codes(found: streaming.Gathered) -> list[str]:
+                # the workers import the rules' modules (in parallel) and ask Rule.applies
+                from schemalint.rules.registry import entries_for_run
+
+                ctx.facts = found.facts
+                return [e.code for e in entries_for_run(rule_filter.enabled, found.representatives, ctx)]
+
+            outcome = check_held(paths, named, ctx, rule_filter, cfg, rules, _held_jobs(paths, jobs),
+                                 choose if rules is not None else choose_codes)
+        if outcome is not None:
+            gathered, checked = outcome
+        else:
+            gathered = streaming.gather(paths, named, ctx, infos, jobs if jobs is not None else default_jobs(
+                len(paths), sum(streaming.file_size(p) for p in paths)))
+            active = choose(gathered)
+            if jobs is None:
+                jobs = default_jobs(len(paths), 0, gathered.tools)
+            in_jobs = streaming.check_parallel(paths, named, active, ctx, rule_filter, cfg, infos, jobs) \
+                if jobs > 1 else None
+            checked = in_jobs if in_jobs is not None else streaming.check_groups(
+                [(p, 0, 1) for p in paths], named, active, ctx, rule_filter, cfg, infos)
     walk_kept, walk_suppressed = select_findings(walk_diagnostics, rule_filter)
     found = streaming.walk_problem_pairs(walk_kept, cfg) + checked.found
     diagnostics, fingerprints = streaming.sort_found(found)

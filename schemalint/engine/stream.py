@@ -304,6 +304,23 @@ class _Share:
     traffic: list[str] = field(default_factory=list)
     repeated: int = 0
 
+    def add(self, group: Group, tools: Sequence[Tool], ctx: Context, whole: bool = True) -> None:
+        """Gather ``tools`` (those of ``group``, or a range of them); ``whole``: the file's traffic
+        is counted here (once per file, by the share that holds the file's last tools)."""
+        builder, formats, reps = self.builder, self.formats, self.reps
+        for tool in tools:
+            builder.add(tool)
+            formats[tool.origin.format] += 1
+            profiles = ctx.targets_for(tool)
+            if profiles not in reps:
+                reps[profiles] = tool
+            if self.runtime is None and tool.runtime is not None:
+                self.runtime = tool
+        self.count += len(tools)
+        if group.traffic and whole:
+            self.traffic.append(group.path)
+            self.repeated += group.repeats
+
     def merge(self, later: _Share) -> None:
         """Add ``later``, the share that follows this one in catalog order."""
         self.builder.merge(later.builder)
@@ -321,21 +338,9 @@ def _gather_share(spans: Sequence[Span], named: set[str], ctx: Context, infos: d
     from schemalint.rules.facts import FactsBuilder
 
     share = _Share(FactsBuilder(_properties))
-    builder, formats, reps = share.builder, share.formats, share.reps
     for path, batches in spans:
         for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos, batches=batches)):
-            for tool in group.tools:
-                builder.add(tool)
-                formats[tool.origin.format] += 1
-                profiles = ctx.targets_for(tool)
-                if profiles not in reps:
-                    reps[profiles] = tool
-                if share.runtime is None and tool.runtime is not None:
-                    share.runtime = tool
-            share.count += len(group.tools)
-            if group.traffic:
-                share.traffic.append(path)
-                share.repeated += group.repeats
+            share.add(group, group.tools, ctx)
             del group  # not held while the next one is parsed
     return share
 
@@ -535,7 +540,8 @@ def check_groups(units: Sequence[Unit], named: set[str], active: Sequence[Rule],
         for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos, part, parts)):
             skipped = skipped or group.unreported
             lines = group.document is None
-            _check_group(group, active, ctx, rule_filter, cfg, wants_invisibles, out, wants_surrogates)
+            _check_group(group, active, ctx, rule_filter, cfg, wants_invisibles, out,
+                         wants_surrogates=wants_surrogates)
             del group
         if skipped:
             out.skipped_files.add(path)
@@ -583,12 +589,18 @@ def _finish_lines_file(path: str, rules: Sequence[Rule], ctx: Context, rule_filt
 
 
 def _check_group(group: Group, active: Sequence[Rule], ctx: Context, rule_filter: RuleFilter, cfg: Config,
-                 wants_invisibles: bool, out: Checked, wants_surrogates: bool = False) -> None:
+                 wants_invisibles: bool, out: Checked, tools: range | None = None, last: bool = True,
+                 wants_surrogates: bool = False) -> None:
+    """Check ``group`` into ``out``: the per-tool rules on its tools (those of the range ``tools``
+    only, when given: a document shared by several workers), then, when ``last`` (the group's last
+    tools are checked here), its SL000 problems and the catalog rules on all its tools.
+    ``wants_invisibles``/``wants_surrogates``: a rule asks which files are free of invisible
+    characters / lone surrogates (:attr:`Context.invisible_free_files`, ``surrogate_free_files``)."""
     from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings
     from schemalint.engine.run_loop import run_catalog_rule, run_tool_rules
 
-    tools = group.tools
-    ctx.catalog = tools
+    tools_all = group.tools
+    ctx.catalog = tools_all
     if wants_invisibles:
         from schemalint.rules.poisoning.chars import may_hold_invisibles
 
@@ -599,13 +611,15 @@ def _check_group(group: Group, active: Sequence[Rule], ctx: Context, rule_filter
 
         text = group.document.text if group.document is not None else "\n".join(group.lines.values())
         ctx.surrogate_free_files = frozenset() if may_hold_lone_surrogates(text) else frozenset({group.path})
-    raw = [problem_diagnostic(group.path, p) for p in group.problems]
-    if tools:
-        raw.extend(run_tool_rules(active, tools, ctx))
+    raw = [problem_diagnostic(group.path, p) for p in group.problems] if last else []
+    mine = tools_all if tools is None else tools_all[tools.start:tools.stop]
+    if mine:
+        raw.extend(run_tool_rules(active, mine, ctx))
+    if tools_all and last:
         for rule in active:
             # a batch of JSON Lines is not the whole file: its per-file summaries wait for the last batch
             if group.document is not None or not rule.catalog_from_tools:
-                raw.extend(run_catalog_rule(rule, tools, ctx))
+                raw.extend(run_catalog_rule(rule, tools_all, ctx))
     if raw:
         diagnostics, suppressed = select_findings(raw, rule_filter)
         out.suppressed += suppressed
@@ -614,7 +628,7 @@ def _check_group(group: Group, active: Sequence[Rule], ctx: Context, rule_filter
         else:
             diagnostics = _locate_lines(diagnostics, group.path, group.lines)
         origins: dict[tuple[str, str], set[str]] = {}
-        for t in tools:
+        for t in tools_all:
             origins.setdefault((t.origin.file, t.name), set()).add(t.origin.pointer)
         out.found.extend((d, fingerprint(d, cfg.relative(d.file), origins)) for d in diagnostics)
     ctx.catalog = ()

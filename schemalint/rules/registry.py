@@ -69,11 +69,16 @@ def rules_for_run(enabled: Collection[str], tools: Sequence[Tool], ctx: Context)
     would report nothing: rules with targets run per tool only for its profiles
     (:func:`schemalint.engine.run_tool_rules`) and their catalog hooks filter the same way.
     """
+    return [rule_instance(e) for e in entries_for_run(enabled, tools, ctx)]
+
+
+def entries_for_run(enabled: Collection[str], tools: Sequence[Tool], ctx: Context) -> list[RuleEntry]:
+    """The catalog entries of :func:`rules_for_run`'s rules, importing none of their modules."""
     profiles: set[str] = set(ctx.targets)
     for found in {ctx.targets_for(tool) for tool in tools}:
         profiles.update(found)
     runtime = any(tool.runtime is not None for tool in tools)
-    return [rule_instance(e) for e in CATALOG if e.code in enabled and e.can_report(profiles, runtime)]
+    return [e for e in CATALOG if e.code in enabled and e.can_report(profiles, runtime)]
 
 
 class AllRules(Sequence[Rule]):
