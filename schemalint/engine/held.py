@@ -280,14 +280,7 @@ def check_held(paths: Sequence[str], named: set[str], ctx: Context, rule_filter:
             if proc.is_alive():
                 proc.kill()
                 proc.join()
-    checked = Checked()
-    for part, counts in results:
-        checked.found.extend(part.found)
-        checked.suppressed += part.suppressed
-        checked.skipped_files |= part.skipped_files
-        for label, n in counts.items():
-            rule_filter.suppressed[label] = rule_filter.suppressed.get(label, 0) + n
-    return gathered, checked
+    return gathered, Checked.merged(results, rule_filter)
 
 
 def _receive(conn: Connection) -> Any:

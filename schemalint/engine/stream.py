@@ -29,7 +29,7 @@ from __future__ import annotations
 import gc
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -522,6 +522,19 @@ class Checked:
     skipped_files: set[str] = field(default_factory=set)
     """Files whose problems are not reported (the summary's note counts them)."""
 
+    @classmethod
+    def merged(cls, results: Iterable[tuple[Checked, dict[str, int]]], rule_filter: RuleFilter) -> Checked:
+        """One ``Checked`` of the workers' ``(checked, suppression counts)`` pairs, in the order
+        given; the counts are added to ``rule_filter.suppressed``."""
+        out = cls()
+        for checked, counts in results:
+            out.found.extend(checked.found)
+            out.suppressed += checked.suppressed
+            out.skipped_files |= checked.skipped_files
+            for label, n in counts.items():
+                rule_filter.suppressed[label] = rule_filter.suppressed.get(label, 0) + n
+        return out
+
 
 Unit = tuple[str, int, int]
 """``(path, part, parts)``: a file, or one of the parts a worker checks of a streamed JSON Lines file."""
@@ -699,14 +712,7 @@ def check_parallel(paths: Sequence[str], named: set[str], active: Sequence[Rule]
         return None
     finally:
         ctx.run.memo.pop(_STATE, None)
-    out = Checked()
-    for checked, counts in results:
-        out.found.extend(checked.found)
-        out.suppressed += checked.suppressed
-        out.skipped_files |= checked.skipped_files
-        for label, n in counts.items():
-            rule_filter.suppressed[label] = rule_filter.suppressed.get(label, 0) + n
-    return out
+    return Checked.merged(results, rule_filter)
 
 
 def _work(index: int) -> tuple[Checked, dict[str, int]]:
