@@ -186,6 +186,23 @@ def test_hang_and_crash_are_located_and_the_run_goes_on(bad_module: tuple[str, s
     assert found["Hangs"].severity.value == "warning"
     assert "raised KeyError instead of a validation error" in found["Crashes"].message
     assert elapsed < 12  # loader probe + SL107 probe of Hangs, 2 s each, plus the rest (on a busy machine)
+    _assert_hint_names_a_real_setting(found["Hangs"].hint or "", Path(root))
+
+
+def _assert_hint_names_a_real_setting(hint: str, where: Path) -> None:
+    """The timeout's hint names a configuration table and key that the configuration accepts
+    (it once named ``[tool.schemalint.SL107]``, which the configuration refuses as unknown)."""
+    import re
+
+    match = re.search(r"\[(tool\.schemalint\.[^\]]+)\] (\w+)", hint)
+    assert match, hint
+    table, key = match.groups()
+    project = where / "hint-project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(f"[{table}]\n{key} = 5.0\n")
+    (project / "tools.json").write_text('[{"name": "t", "description": "d", "inputSchema": {"type": "object"}}]')
+    proc = run_cli("check", "tools.json", cwd=project)
+    assert proc.returncode == 0, proc.stderr
 
 
 def _slow_but_finite(call: Any) -> None:

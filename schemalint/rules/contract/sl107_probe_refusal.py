@@ -125,7 +125,7 @@ class ProbeRefusal(Rule):
                 "this tool stopped (a model's call would hang the same way)",
                 severity=Severity.WARNING, instance_path="",
                 hint="look for a loop or a blocking call in the validator; raise the limit with "
-                "[tool.schemalint.SL107] time_limit if it is only slow",
+                "[tool.schemalint.options.SL107] time_limit if it is only slow",
             )
         return self.diag(
             tool, "",
