@@ -124,14 +124,7 @@ def test_one_json_lines_file_shared_between_workers(tmp_path: Path, monkeypatch:
     whole = check([str(path)], targets=["all"], stream=False)
     monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
     monkeypatch.setattr(streaming, "BATCH_LINES", 4)
-    used: list[Any] = []
-    real = streaming.check_parallel
-
-    def spy(*args: Any) -> Any:
-        used.append(real(*args))
-        return used[-1]
-
-    monkeypatch.setattr(streaming, "check_parallel", spy)
+    used = _spy(monkeypatch, "check_parallel")
     shared = check([str(path)], targets=["all"], stream=True, jobs=2)
     assert used and used[0] is not None  # one file, checked by two workers
     assert len(whole.diagnostics) > 60
@@ -151,6 +144,19 @@ def test_a_streamed_line_above_the_size_bound_is_not_read(tmp_path: Path, monkey
     assert result.tools == 0
 
 
+def _spy(monkeypatch: pytest.MonkeyPatch, name: str) -> list[Any]:
+    """Wrap ``streaming.<name>`` so that each call's result is appended to the returned list."""
+    used: list[Any] = []
+    real = getattr(streaming, name)
+
+    def spy(*args: Any) -> Any:
+        used.append(real(*args))
+        return used[-1]
+
+    monkeypatch.setattr(streaming, name, spy)
+    return used
+
+
 def _gathered(paths: list[str], jobs: int) -> tuple[Any, list[Any]]:
     from schemalint.model import RunContext, running
     from schemalint.rules.base import Context
@@ -164,14 +170,7 @@ def _gathered(paths: list[str], jobs: int) -> tuple[Any, list[Any]]:
 
 
 def _same_gathered(paths: list[str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    used: list[Any] = []
-    real = streaming._in_workers
-
-    def spy(*args: Any) -> Any:
-        used.append(real(*args))
-        return used[-1]
-
-    monkeypatch.setattr(streaming, "_in_workers", spy)
+    used = _spy(monkeypatch, "_in_workers")
     (one, p1), (two, p2) = _gathered(paths, 1), _gathered(paths, 2)
     assert used and all(u is not None for u in used)  # gathered by forked workers
     assert one.facts == two.facts
