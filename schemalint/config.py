@@ -128,6 +128,9 @@ class Config:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     suppressions: list[Suppression] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
+    project: Path = field(default_factory=Path.cwd)
+    """The project root (docs/security.md): the git work tree holding the working directory, else
+    :attr:`root`. A path the user names for output may not lead out of it through a symbolic link."""
     _relative_cache: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def relative(self, path: str) -> str:

@@ -1,24 +1,44 @@
 """Where schemalint writes: only where it was told, never onto a file it reads, atomically.
 
-Every file schemalint writes (a baseline, a snapshot, the snapshot directory's record of
-what it wrote) goes through :func:`atomic_write_text`: a temporary file in the same
-directory, flushed and ``fsync``-ed, then ``os.replace``-d onto the target, so a reader
-sees the old file or the new one, never a part. :func:`refuse_overwrite` is the one guard
-the commands call before they write: it compares the target (symlinks resolved) with the
-files the run reads.
+One write policy for every path a user names for output (``--write-baseline``, ``--summary-out``,
+the files of a snapshot directory and its record): :func:`write_output` checks the target with
+:func:`check_output` and writes it with :func:`atomic_write_text`. The target is refused
+(:class:`WriteRefused`, one line naming the path and the reason) when
+
+* it is a symbolic link, or a path through one, that leads out of the project (a link planted
+  in a shared directory, or ``out/ -> /etc``): the path as written is inside the project, or its
+  last component is a link, and the place it resolves to is not inside the project;
+* it exists and is not a regular file (a device such as ``/dev/null``, a FIFO, a socket, a
+  directory);
+* it is, through links, one of the files this run reads (a source, the configuration, the
+  baseline or ``--previous`` file);
+* it exists, is not empty and is not a previous output of the same kind, recognised by its
+  content (``"schemalint_baseline"`` in a baseline, ``"schemalint-summary"`` in a shard summary):
+  a README or a tool file is never replaced (a blank file, made with ``touch`` or ``mktemp``, is).
+
+:func:`atomic_write_text` writes a temporary file in the target's directory, flushes and
+``fsync``-s it, then ``os.replace``-s it onto the target: a reader sees the old file or the new
+one, never a part, and the path that is replaced is the resolved one (a link inside the project
+is kept, its target replaced).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 
 class WriteRefused(Exception):
-    """An output path schemalint will not write (a file it reads, or a file it did not write); exit 2."""
+    """An output path schemalint will not write (a file it reads, a file it did not write, a link out
+    of the project, something that is not a regular file); the commands exit 2 with its message."""
+
+
+HEAD_BYTES = 65536
+"""How much of an existing target :func:`check_output` reads to recognise a previous output."""
 
 
 def resolved(path: str | os.PathLike[str]) -> Path:
@@ -34,18 +54,85 @@ def is_within(path: Path, directory: Path) -> bool:
     return path == directory or directory in path.parents
 
 
-def refuse_overwrite(target: str | os.PathLike[str], reads: Iterable[str | os.PathLike[str]],
-                     what: str) -> None:
-    """Raise :class:`WriteRefused` when ``target`` is one of the files in ``reads`` (the sources
-    and configuration this run reads), comparing both with every symlink resolved.
+def _goes_out_through_a_link(target: Path, project: Path) -> Path | None:
+    """Where ``target`` leads when it is a symlink or a path through one that leads out of
+    ``project`` (see the module docstring); ``None`` otherwise."""
+    absolute = Path(os.path.abspath(target))
+    final = resolved(target)
+    if final == absolute:
+        return None  # no link on the way
+    root = resolved(project)
+    if is_within(final, root):
+        return None
+    if os.path.islink(target) or is_within(absolute, Path(os.path.abspath(project))) or is_within(absolute, root):
+        return final
+    return None  # the user named a place outside the project whose parents are links (/tmp -> /private/tmp)
 
-    ``what`` names the output in the one-line message (``"baseline"``).
-    """
-    out = resolved(target)
+
+def check_output(target: str | os.PathLike[str], *, what: str, is_ours: Callable[[bytes], bool],
+                 reads: Iterable[str | os.PathLike[str]] = (), project: str | os.PathLike[str] | None = None) -> None:
+    """Raise :class:`WriteRefused` when schemalint must not write its ``what`` (``"baseline"``,
+    ``"shard summary"``) to ``target``; return when it may (see the module docstring for the
+    policy). ``is_ours(first bytes)`` recognises a previous output of this kind
+    (:func:`schemalint.engine.baseline.is_baseline_text`); ``reads`` are the files this run
+    reads; ``project`` the project root (links leading out of it are refused; ``None``: no link
+    check). Reads at most
+    :data:`HEAD_BYTES` of a regular file; never opens anything else."""
+    path = Path(target)
+    if project is not None:
+        out = _goes_out_through_a_link(path, Path(project))
+        if out is not None:
+            raise WriteRefused(f"{target}: refusing to write the {what} through a symbolic link that leads out "
+                               f"of the project {project} (to {out}); name a path inside it")
+    final = resolved(path)
+    try:
+        st = os.stat(final)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise WriteRefused(f"{target}: cannot write the {what}: {exc.strerror or exc}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise WriteRefused(f"{target}: refusing to write the {what}: it is {_kind_of(st.st_mode)}, not a "
+                           "regular file; choose a file path")
     for source in reads:
-        if out == resolved(source):
+        if final == resolved(source):
             raise WriteRefused(f"{target}: refusing to write the {what} onto {source}, a file this run "
                                "reads; choose another path")
+    if st is None or st.st_size == 0:
+        return
+    try:
+        fd = os.open(final, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise WriteRefused(f"{target}: cannot read it to see whether it is a schemalint {what}: "
+                           f"{exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the stat above
+            raise WriteRefused(f"{target}: refusing to write the {what}: not a regular file")
+        head = os.read(fd, HEAD_BYTES)
+    finally:
+        os.close(fd)
+    if not head.strip() and len(head) == st.st_size:
+        return  # blank: made for the output (touch, mktemp)
+    if not is_ours(head):
+        raise WriteRefused(f"{target}: exists and is not a schemalint {what}; refusing to overwrite it "
+                           "(remove it first or choose another path)")
+
+
+def _kind_of(mode: int) -> str:
+    """``"a directory"``, ``"a FIFO"`` ...: what a file that is not a regular file is."""
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def write_output(target: str | os.PathLike[str], text: str, *, what: str, is_ours: Callable[[bytes], bool],
+                 reads: Iterable[str | os.PathLike[str]] = (), project: str | os.PathLike[str] | None = None) -> None:
+    """:func:`check_output`, then :func:`atomic_write_text`: the one way a command writes a file
+    the user named. Raises :class:`WriteRefused` (nothing written) or ``OSError``."""
+    check_output(target, what=what, is_ours=is_ours, reads=reads, project=project)
+    atomic_write_text(target, text)
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

@@ -150,7 +150,7 @@ def test_cli_summary_refusals_name_the_file(tmp_path: Path) -> None:
     source = catalog / "server_0.json"
     before = source.read_bytes()
     done = _cli("check", str(source), "--summary-out", str(source), cwd=tmp_path)
-    assert done.returncode == 2 and "refusing to write the summary onto" in done.stderr
+    assert done.returncode == 2 and "refusing to write the shard summary onto" in done.stderr
     assert source.read_bytes() == before
     bad = tmp_path / "bad.json"
     bad.write_text('{"tools": []}', encoding="utf-8")

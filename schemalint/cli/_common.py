@@ -212,6 +212,51 @@ def config_or_fail(path: Path | None) -> Config:
         raise fail(str(exc)) from None
 
 
+def run_reads(cfg: Config, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """The files a run reads that an output must never replace: those of ``paths`` (sources,
+    ``--previous``, ``--baseline``, logs) that are files, and the configuration file."""
+    reads = [os.fspath(p) for p in paths if os.path.isfile(p)]
+    if cfg.path is not None:
+        reads.append(str(cfg.path))
+    return reads
+
+
+def _recogniser(what: str) -> Any:
+    """How a previous output of the kind ``what`` is recognised by its first bytes."""
+    if what == "baseline":
+        from schemalint.engine.baseline import is_baseline_text
+
+        return is_baseline_text
+    from schemalint.rules.facts import is_summary_text
+
+    return is_summary_text
+
+
+def guard_output(target: Path, what: str, cfg: Config, reads: Sequence[str]) -> None:
+    """Exit 2 (nothing written) when the policy of :mod:`schemalint.safe_write` refuses ``target``
+    as the ``what`` (``"baseline"``, ``"shard summary"``) of a run reading ``reads``; the project
+    is :attr:`schemalint.config.Config.project`. Commands call it before the run (fail fast)."""
+    from schemalint.safe_write import WriteRefused, check_output
+
+    try:
+        check_output(target, what=what, is_ours=_recogniser(what), reads=reads, project=cfg.project)
+    except WriteRefused as exc:
+        raise fail(str(exc)) from None
+
+
+def write_user_output(target: Path, text: str, what: str, cfg: Config, reads: Sequence[str]) -> None:
+    """Write ``text`` to ``target`` through :func:`schemalint.safe_write.write_output` (checked
+    again at write time, then atomically); exit 2 when refused or the write fails."""
+    from schemalint.safe_write import WriteRefused, write_output
+
+    try:
+        write_output(target, text, what=what, is_ours=_recogniser(what), reads=reads, project=cfg.project)
+    except WriteRefused as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"{target}: cannot write the {what}: {exc.strerror or exc}") from None
+
+
 def sources_or_fail(sources: Sequence[str] | None, cfg: Config) -> list[str]:
     """``sources`` as given, else ``sources`` from the configuration; exit 2 when neither names any."""
     from schemalint.config import resolve_sources

@@ -32,9 +32,12 @@ from schemalint.cli._common import (
     fails_at,
     finish,
     format_option,
+    guard_output,
     read_what,
+    run_reads,
     sources_argument,
     split_csv,
+    write_user_output,
 )
 from schemalint.report import CheckFormat
 
@@ -164,10 +167,9 @@ def check(
                        "(aliases such as draft7 or a metaschema URI are accepted too)")
         dialect = chosen
     own_outputs: list[str] = []
+    reads = run_reads(cfg, [*srcs, *(previous or ()), *([str(baseline)] if baseline is not None else [])])
     if write_baseline is not None:
-        refusal = _refuse_baseline_target(write_baseline, srcs, cfg, previous or (), baseline)
-        if refusal:
-            raise fail(refusal)
+        guard_output(write_baseline, "baseline", cfg, reads)
         own_outputs.append(os.path.normpath(write_baseline))
     baseline_file: str | None = None
     if write_baseline is None and not no_baseline:
@@ -176,7 +178,7 @@ def check(
         elif cfg.baseline:
             baseline_file = cfg.resolve_path(cfg.baseline)
     if summary_out is not None:
-        _write_summary(summary_out, srcs, bool(servers), cfg, exclude or [], scan)
+        _write_summary(summary_out, srcs, bool(servers), cfg, exclude or [], scan, reads)
         return
     facts = _read_summaries(summaries) if summaries else None
     if fail_rule:
@@ -208,10 +210,7 @@ def check(
         from schemalint.engine.baseline import Baseline
 
         recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
-        try:
-            recorded.write(write_baseline)
-        except OSError as exc:
-            raise fail(f"{write_baseline}: cannot write baseline: {exc.strerror or exc}") from None
+        write_user_output(write_baseline, recorded.dumps(), "baseline", cfg, reads)
         n = len(recorded.entries)
         typer.echo(f"schemalint: wrote {len(result.diagnostics)} finding(s) as {n} "
                    f"baseline entr{'y' if n == 1 else 'ies'} to {write_baseline}", err=True)
@@ -261,24 +260,23 @@ def within_sources(paths: Sequence[str], cfg: Config) -> list[str]:
 
 
 def _write_summary(target: Path, sources: list[str], servers: bool, cfg: Config, exclude: list[str],
-                   scan: bool) -> None:
+                   scan: bool, reads: list[str]) -> None:
     """``--summary-out``: :func:`schemalint.api.summarise` of the shard's files written to ``target``
-    (never onto a file the run reads); a source that is not files (a module, a server) is an error."""
+    through the one write policy (:func:`~schemalint.cli._common.write_user_output`: never onto a
+    file the run reads, a file that is not a shard summary, a device, a link out of the project);
+    a source that is not files (a module, a server) is an error."""
     import orjson
 
     from schemalint.api import SourceError, summarise
-    from schemalint.safe_write import WriteRefused, atomic_write_text, refuse_overwrite
 
     if servers:
         raise fail("--summary-out reads files only, not MCP servers")
+    guard_output(target, "shard summary", cfg, reads)
     try:
-        refuse_overwrite(target, [s for s in sources if os.path.isfile(s)], "summary")
         summary = summarise(sources, exclude=[*cfg.exclude, *exclude], scan=scan)
-        atomic_write_text(target, orjson.dumps(summary).decode() + "\n")
-    except (SourceError, WriteRefused) as exc:
+    except SourceError as exc:
         raise fail(str(exc)) from None
-    except OSError as exc:
-        raise fail(f"{target}: cannot write the summary: {exc.strerror or exc}") from None
+    write_user_output(target, orjson.dumps(summary).decode() + "\n", "shard summary", cfg, reads)
     typer.echo(f"schemalint: wrote the summary of {len(summary['tools'])} tool(s) in {len(summary['files'])} "
                f"file(s) to {target}", err=True)
 
@@ -306,29 +304,6 @@ def _read_summaries(paths: Sequence[Path]) -> CatalogFacts:
         return merge_summaries(loaded)
     except SummaryError as exc:
         raise fail(f"--summaries: {exc}") from None
-
-
-def _refuse_baseline_target(target: Path, sources: list[str], cfg: Config, previous: Sequence[str],
-                            baseline: Path | None) -> str | None:
-    """Why ``--write-baseline target`` must not be written (one line), or ``None``: it is (through
-    symlinks) a source file, the configuration, a ``--previous`` or ``--baseline`` file, or an
-    existing file that is not a schemalint baseline (the guard of :mod:`schemalint.safe_write`)."""
-    from schemalint.engine.baseline import may_overwrite
-    from schemalint.safe_write import WriteRefused, refuse_overwrite
-
-    reads = [s for s in [*sources, *previous] if os.path.isfile(s)]
-    if cfg.path is not None:
-        reads.append(str(cfg.path))
-    if baseline is not None:
-        reads.append(str(baseline))
-    try:
-        refuse_overwrite(target, reads, "baseline")
-    except WriteRefused as exc:
-        return str(exc)
-    if not may_overwrite(target):
-        return (f"{target}: exists and is not a schemalint baseline; refusing to overwrite it "
-                "(remove it first or choose another path)")
-    return None
 
 
 def _own_files(cfg: Config, baseline_file: str | None) -> list[str]:

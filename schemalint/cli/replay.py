@@ -26,7 +26,10 @@ from schemalint.cli._common import (
     fails_at,
     finish,
     format_option,
+    guard_output,
+    run_reads,
     split_csv,
+    write_user_output,
 )
 from schemalint.report import CheckFormat
 
@@ -89,13 +92,9 @@ def replay(
             baseline_file = str(baseline)
         elif cfg.baseline:
             baseline_file = cfg.resolve_path(cfg.baseline)
+    reads = run_reads(cfg, [*logs, *(tools or []), *([baseline_file] if baseline_file else [])])
     if write_baseline is not None:
-        from schemalint.safe_write import WriteRefused, refuse_overwrite
-
-        try:
-            refuse_overwrite(write_baseline, [*logs, *(tools or [])], "baseline")
-        except WriteRefused as exc:
-            raise fail(str(exc)) from None
+        guard_output(write_baseline, "baseline", cfg, reads)
     with _progress() as progress:
         try:
             result = run_replay(
@@ -110,10 +109,7 @@ def replay(
         from schemalint.engine.baseline import Baseline
 
         recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
-        try:
-            recorded.write(write_baseline)
-        except OSError as exc:
-            raise fail(f"{write_baseline}: cannot write baseline: {exc.strerror or exc}") from None
+        write_user_output(write_baseline, recorded.dumps(), "baseline", cfg, reads)
         typer.echo(f"schemalint: wrote {len(result.diagnostics)} finding(s) to {write_baseline}", err=True)
         return
     write_report(output_format, result, sys.stdout)

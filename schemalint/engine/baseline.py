@@ -76,8 +76,9 @@ class Baseline:
 
     def write(self, path: str | Path) -> None:
         """Write :meth:`dumps` to ``path`` atomically (a reader sees the old or the new file;
-        a symlink is followed). Raises ``OSError``; callers check the target first with
-        :func:`may_overwrite`."""
+        a symlink is followed). Raises ``OSError``; the commands write through
+        :func:`schemalint.safe_write.write_output` with :func:`is_baseline_text` instead, which
+        checks the target first."""
         from schemalint.safe_write import atomic_write_text
 
         atomic_write_text(path, self.dumps())
@@ -122,19 +123,11 @@ def _line(value: Any) -> str:
     return text
 
 
-def may_overwrite(path: str | os.PathLike[str]) -> bool:
-    """Whether ``--write-baseline`` may replace ``path``: it does not exist, is empty, or is a
-    schemalint baseline (a JSON object with ``"schemalint_baseline"``). Any other file (a tool
-    file, a configuration) is not schemalint's to replace. Never raises."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return not os.path.lexists(path)
-    if not head.strip():
-        return True
+def is_baseline_text(head: bytes) -> bool:
+    """Whether the first bytes of a file are a schemalint baseline (a JSON object with
+    ``"schemalint_baseline"``): what ``--write-baseline`` may replace
+    (:func:`schemalint.safe_write.check_output`). Any other file (a tool file, a configuration,
+    a README) is not schemalint's to replace."""
     return head.lstrip().startswith(b"{") and f'"{VERSION_KEY}"'.encode() in head
 
 

@@ -221,6 +221,13 @@ SUMMARY_VERSION = 1
 """``schemalint-summary`` of the summaries this version writes and reads."""
 
 
+def is_summary_text(head: bytes) -> bool:
+    """Whether the first bytes of a file are a shard summary (a JSON object with
+    ``"schemalint-summary"``): what ``--summary-out`` may replace
+    (:func:`schemalint.safe_write.check_output`)."""
+    return head.lstrip().startswith(b"{") and b'"schemalint-summary"' in head
+
+
 class SummaryError(ValueError):
     """A shard summary that is not one this version of schemalint wrote (raised by :func:`merge_summaries`)."""
 

@@ -1,0 +1,161 @@
+"""One write policy for every path a user names for output (issue 25; docs/security.md).
+
+``--write-baseline`` (check, replay) and ``--summary-out`` go through
+:func:`schemalint.safe_write.write_output`: a README, a link out of the project, a device or FIFO,
+a source of the run are refused (exit 2, one line, nothing written); a previous output of the same
+kind, an empty file and a new path are written, atomically. Real files, links, a real FIFO and
+``/dev/null``; the CLI in subprocesses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from schemalint.engine.baseline import is_baseline_text
+from schemalint.rules.facts import is_summary_text
+from schemalint.safe_write import WriteRefused, check_output, write_output
+from tests.conftest import run_cli
+
+TOOL = {"name": "s", "description": "S.", "inputSchema": {"type": "object", "properties": {"q": {"type": "strin"}}}}
+README = "# My project\n\nHand-written; schemalint must never replace it.\n"
+OPENAI_LOG = {"model": "m", "tools": [{"type": "function", "function": {"name": "f", "description": "d",
+                                                                        "parameters": {"type": "object"}}}],
+              "messages": [{"role": "user", "content": "hi"}]}
+
+OUTPUTS: dict[str, tuple[tuple[str, ...], str, Callable[[bytes], bool]]] = {
+    # name: (command up to the output option, the source file it reads, recogniser of its output)
+    "check --write-baseline": (("check", "tools.json", "--write-baseline"), "tools.json", is_baseline_text),
+    "check --summary-out": (("check", "tools.json", "--summary-out"), "tools.json", is_summary_text),
+    "replay --write-baseline": (("replay", "log.json", "--write-baseline"), "log.json", is_baseline_text),
+}
+
+
+def _project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "tools.json").write_text(json.dumps(TOOL))
+    (project / "log.json").write_text(json.dumps(OPENAI_LOG))
+    (project / "README.md").write_text(README)
+    (project / "schemalint.toml").write_text("")
+    return project
+
+
+def _refused(proc: subprocess.CompletedProcess[str], *words: str) -> str:
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("schemalint: error: "), proc.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def _no_temporaries(directory: Path) -> None:
+    assert not [p.name for p in directory.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("output", sorted(OUTPUTS))
+def test_a_readme_a_source_and_a_link_out_are_refused(tmp_path: Path, output: str) -> None:
+    command, source, _ = OUTPUTS[output]
+    project = _project(tmp_path)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("a file outside the project\n")
+    (project / "out-link.json").symlink_to(outside)
+    (project / "elsewhere").symlink_to(tmp_path, target_is_directory=True)
+    source_before = (project / source).read_bytes()
+
+    _refused(run_cli(*command, "README.md", cwd=project), "README.md", "not a schemalint")
+    _refused(run_cli(*command, source, cwd=project), "a file this run reads")
+    _refused(run_cli(*command, "out-link.json", cwd=project), "symbolic link", "out of the project")
+    _refused(run_cli(*command, "elsewhere/new.json", cwd=project), "symbolic link", "out of the project")
+
+    assert (project / "README.md").read_text() == README
+    assert (project / source).read_bytes() == source_before
+    assert outside.read_text() == "a file outside the project\n"
+    assert not (tmp_path / "new.json").exists()
+    _no_temporaries(project)
+
+
+@pytest.mark.parametrize("output", sorted(OUTPUTS))
+def test_a_fifo_and_a_device_are_refused(tmp_path: Path, output: str) -> None:
+    command, _, _ = OUTPUTS[output]
+    project = _project(tmp_path)
+    fifo = project / "out.json"
+    os.mkfifo(fifo)
+    _refused(run_cli(*command, "out.json", cwd=project, timeout=60), "a FIFO", "not a regular file")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    before = os.stat(os.devnull)
+    _refused(run_cli(*command, os.devnull, cwd=project, timeout=60), "character device")
+    after = os.stat(os.devnull)
+    assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+    _no_temporaries(project)
+
+
+@pytest.mark.parametrize("output", sorted(OUTPUTS))
+def test_a_previous_output_an_empty_file_and_a_link_inside_are_written(tmp_path: Path, output: str) -> None:
+    command, _, recognise = OUTPUTS[output]
+    project = _project(tmp_path)
+    (project / "store").mkdir()
+    (project / "store" / "out.json").write_text("")  # made with touch/mktemp: accepted
+    (project / "link.json").symlink_to("store/out.json")
+    for _ in range(2):  # the second run replaces what the first wrote
+        proc = run_cli(*command, "link.json", cwd=project)
+        assert proc.returncode == 0, proc.stderr
+    assert (project / "link.json").is_symlink()
+    assert recognise((project / "store" / "out.json").read_bytes())
+    assert json.loads((project / "store" / "out.json").read_text())
+    _no_temporaries(project / "store")
+
+
+# --- the policy itself, on real files ----------------------------------------------------------
+
+def _check(target: Path, project: Path, reads: tuple[Path, ...] = ()) -> None:
+    check_output(target, what="baseline", is_ours=is_baseline_text, reads=reads, project=project)
+
+
+def test_the_policy_on_each_kind_of_target(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    outside = tmp_path / "o"
+    outside.mkdir()
+    (outside / "precious.json").write_text('{"schemalint_baseline": 1, "entries": []}')
+    (project / "in.json").symlink_to(outside / "precious.json")  # a baseline, but out of the project
+    (project / "dangling.json").symlink_to(outside / "new.json")
+    (project / "sub").symlink_to(outside, target_is_directory=True)
+    for name in ("in.json", "dangling.json", "sub/x.json"):
+        with pytest.raises(WriteRefused, match="symbolic link that leads out of the project"):
+            _check(project / name, project)
+    with pytest.raises(WriteRefused, match="a directory"):
+        _check(outside, project)
+    # A path the user names outside the project, with no link of the project on the way, is theirs.
+    _check(outside / "precious.json", project)
+    _check(outside / "fresh.json", project)
+    big = project / "big.json"
+    big.write_text(" " * 100_000 + '{"schemalint_baseline": 1}')  # the marker beyond the bytes read
+    with pytest.raises(WriteRefused, match="not a schemalint baseline"):
+        _check(big, project)
+    source = project / "tools.json"
+    source.write_text("{}")
+    (project / "alias.json").symlink_to("tools.json")
+    with pytest.raises(WriteRefused, match="a file this run reads"):
+        _check(project / "alias.json", project, reads=(source,))
+
+
+def test_write_output_replaces_atomically_and_keeps_the_mode(tmp_path: Path) -> None:
+    target = tmp_path / "baseline.json"
+    target.write_text('{"schemalint_baseline": 1, "entries": []}\n')
+    target.chmod(0o640)
+    inode = target.stat().st_ino
+    write_output(target, '{"schemalint_baseline": 1, "entries": [1]}\n', what="baseline",
+                 is_ours=is_baseline_text, project=tmp_path)
+    assert target.read_text().endswith("[1]}\n")
+    assert target.stat().st_ino != inode  # a new file renamed over the old one, not rewritten in place
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    _no_temporaries(tmp_path)
