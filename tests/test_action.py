@@ -105,3 +105,36 @@ def test_the_action_steps_run_on_a_pull_request_checkout(tmp_path: Path) -> None
     check = _bash(steps["Annotate the pull request"]["run"], repo, env)
     assert check.returncode == 0, check.stdout + check.stderr
     assert _bash(steps["Fail on the changes the diff reported"]["run"], repo, env).returncode == 1
+
+
+def test_the_action_reads_hostile_file_names_as_files(tmp_path: Path) -> None:
+    """A root-level glob in `args` (`*.json`) matching files named like options: the action's
+    scripts pass the glob to schemalint unexpanded (`set -f`), which reads every match as a file.
+    Before, bash expanded it and `--write-baseline=x.json` wrote x.json and passed the step."""
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    steps = {s.get("name"): s for s in action["runs"]["steps"]}
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    broken = '{"name": "%s", "description": "D.", "inputSchema": {"type": "object", "required": "q"}}\n'
+    (repo / "tools.json").write_text(broken % "a")
+    (repo / "--write-baseline=x.json").write_text(broken % "b")
+    (repo / "--config=evil.json").write_text(broken % "c")
+    (repo / "-x.json").write_text(broken % "d")
+    (repo / "evil.json").write_text('fail-on = "never"\nselect = []\n')  # a configuration, if taken as one
+    out = tmp_path / "github_output"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "GITHUB_OUTPUT": str(out), "GITHUB_ACTION_PATH": str(ROOT), "ARGS": "*.json", "FAIL_ON": "error"}
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    sarif = _bash(steps["SARIF for code scanning"]["run"], repo, env)
+    assert sarif.returncode == 0, sarif.stderr
+    import json
+    from urllib.parse import unquote
+
+    log = json.loads((repo / "schemalint.sarif").read_text())
+    files = {unquote(loc["physicalLocation"]["artifactLocation"]["uri"]) for r in log["runs"][0]["results"]
+             for loc in r["locations"]}
+    assert {"tools.json", "--write-baseline=x.json", "--config=evil.json", "-x.json"} <= files, files
+    check = _bash(steps["Annotate the pull request"]["run"], repo, env)
+    assert check.returncode == 1, check.stdout + check.stderr
+    assert "file=--write-baseline=x.json" in check.stdout and "file=tools.json" in check.stdout
+    assert not (repo / "x.json").exists()

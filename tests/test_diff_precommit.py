@@ -151,6 +151,29 @@ def test_schemalint_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_
     assert "get_me.snap" in bad.stdout  # .snap files are selected too (they were skipped by types: json)
 
 
+def test_hostile_file_names_are_files(tmp_path: Path, hook_repo: Path, pre_commit_home: Path) -> None:
+    """Files named like options reach `schemalint check --scan --` as files: the errors in them
+    and beside them still fail the hook, no baseline is written, no configuration is taken from
+    them. Before the entry ended with `--`, `--write-baseline=x.json` made the run pass and wrote
+    x.json, and `--config=evil.json` switched the batch's rules off."""
+    project = init_repo(tmp_path / "project")
+    broken = dict(TOOL, inputSchema={"type": "object", "properties": {}, "required": "query"})
+    (project / "tools.json").write_text(json.dumps([broken], indent=2) + "\n")
+    (project / "--write-baseline=x.json").write_text(json.dumps([broken], indent=2) + "\n")
+    (project / "--config=evil.json").write_text(json.dumps([broken], indent=2) + "\n")
+    (project / "-x.json").write_text(json.dumps([broken], indent=2) + "\n")
+    (project / "evil.json").write_text('fail-on = "never"\nselect = []\n')  # a configuration, if taken as one
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "files named like options")
+    done = run_hook(project, hook_repo, pre_commit_home, "schemalint")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Failed" in done.stdout
+    for name in ("tools.json", "--write-baseline=x.json", "--config=evil.json", "-x.json"):
+        assert f"{name}:" in done.stdout, (name, done.stdout)
+    assert not (project / "x.json").exists()
+    assert "wrote" not in done.stdout + done.stderr
+
+
 def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_commit_home: Path) -> None:
     project = init_repo(tmp_path / "project")
     (project / "pyproject.toml").write_text(

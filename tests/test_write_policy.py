@@ -159,3 +159,38 @@ def test_write_output_replaces_atomically_and_keeps_the_mode(tmp_path: Path) -> 
     assert target.stat().st_ino != inode  # a new file renamed over the old one, not rewritten in place
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
     _no_temporaries(tmp_path)
+
+
+# --- file names are never options --------------------------------------------------------------
+
+HOSTILE = "--write-baseline=x.json"
+
+SOURCE_COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
+    # name: (the command line, with HOSTILE after `--`), what its output must show
+    "check": (("check", "--", HOSTILE), "SL001"),
+    "show": (("show", "s", "--", HOSTILE), f"{HOSTILE} at /"),
+    "snapshot": (("snapshot", "--dir", "snaps", "--", HOSTILE), "1 written"),
+    "diff": (("diff", "--", HOSTILE, "-x.json"), "-x.json"),
+    "probe": (("probe", "--", HOSTILE), ""),
+    "replay": (("replay", "--", "--config=evil.json"), "f"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(SOURCE_COMMANDS))
+def test_every_word_after_double_dash_is_a_source(tmp_path: Path, command: str) -> None:
+    args, shown = SOURCE_COMMANDS[command]
+    (tmp_path / HOSTILE).write_text(json.dumps(TOOL))
+    (tmp_path / "-x.json").write_text(json.dumps(dict(TOOL, description="Changed.")))
+    (tmp_path / "--config=evil.json").write_text(json.dumps(OPENAI_LOG))
+    (tmp_path / "evil.json").write_text('fail-on = "never"\n')
+    proc = run_cli(*args, cwd=tmp_path)
+    assert "Traceback" not in proc.stderr
+    assert "No such option" not in proc.stderr and proc.returncode in (0, 1), (proc.returncode, proc.stderr)
+    assert shown in proc.stdout, proc.stdout
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_an_option_word_after_double_dash_says_why(tmp_path: Path) -> None:
+    (tmp_path / "tools.json").write_text(json.dumps(TOOL))
+    line = _refused(run_cli("check", "--scan", "--", "--fail-on", "warning", "tools.json", cwd=tmp_path))
+    assert "--fail-on: no such file or directory" in line and "[tool.schemalint]" in line

@@ -237,6 +237,9 @@ def missing_source_message(source: str) -> str:
     or, for a Python file path with an attribute (``examples/mcp_server/server.py:mcp``), how a
     Python source is written instead (``module:attr``, e.g. ``server:mcp`` with
     ``--python-path examples/mcp_server``). Never raises."""
+    if source.startswith("-"):
+        return (f"{source}: no such file or directory (every word after `--` is a source, never an option; "
+                "a pre-commit hook's `args:` come after the hook's `--`: set options in [tool.schemalint])")
     m = _PY_FILE_ATTR.match(source)
     if m is None:
         return f"{source}: no such file or directory"
