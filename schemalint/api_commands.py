@@ -276,6 +276,13 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
                   "are what is compared, not a source of tools" for s in left_out]
     else:
         _refuse_sources_inside(sources, directory)
+        from schemalint.safe_write import leads_out_through_a_link
+
+        out = leads_out_through_a_link(directory, cfg.project)
+        if out is not None:
+            raise DiffError(f"--dir {directory}: a symbolic link (or a path through one) leading out of the "
+                            f"project {cfg.project} (to {out}); snapshot writes only inside the project's "
+                            "directories")
     tools = load_worktree(list(sources), exclude=[*cfg.exclude, *exclude],
                           python_path=cfg.import_roots(list(python_path)))
     tools = _drop_own_snapshots(tools, directory)

@@ -54,7 +54,7 @@ def is_within(path: Path, directory: Path) -> bool:
     return path == directory or directory in path.parents
 
 
-def _goes_out_through_a_link(target: Path, project: Path) -> Path | None:
+def leads_out_through_a_link(target: Path, project: Path) -> Path | None:
     """Where ``target`` leads when it is a symlink or a path through one that leads out of
     ``project`` (see the module docstring); ``None`` otherwise."""
     absolute = Path(os.path.abspath(target))
@@ -80,7 +80,7 @@ def check_output(target: str | os.PathLike[str], *, what: str, is_ours: Callable
     :data:`HEAD_BYTES` of a regular file; never opens anything else."""
     path = Path(target)
     if project is not None:
-        out = _goes_out_through_a_link(path, Path(project))
+        out = leads_out_through_a_link(path, Path(project))
         if out is not None:
             raise WriteRefused(f"{target}: refusing to write the {what} through a symbolic link that leads out "
                                f"of the project {project} (to {out}); name a path inside it")
@@ -135,10 +135,15 @@ def write_output(target: str | os.PathLike[str], text: str, *, what: str, is_our
     atomic_write_text(target, text)
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+def atomic_write_text(path: str | os.PathLike[str], text: str, *, follow_links: bool = True) -> None:
     """Write ``text`` as UTF-8 to ``path`` atomically (temporary file in the same directory, fsync,
-    ``os.replace``). A symlink is followed: its target is replaced and the link kept. The file keeps
-    its permission bits (new files: 0644 less the umask). Raises ``OSError``."""
+    ``os.replace``). A symlink is followed (its target replaced, the link kept) unless
+    ``follow_links`` is false: then a link at ``path`` raises ``OSError`` (``ELOOP``) and nothing is
+    written. The file keeps its permission bits (new files: 0644 less the umask). Raises ``OSError``."""
+    if os.path.islink(path) and not follow_links:
+        import errno
+
+        raise OSError(errno.ELOOP, "is a symbolic link; not written through", os.fspath(path))
     final = resolved(path) if os.path.islink(path) else Path(path)
     data = text.encode("utf-8")
     fd, tmp = tempfile.mkstemp(dir=final.parent, prefix=f".{final.name}.", suffix=".tmp")

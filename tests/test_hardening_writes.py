@@ -89,7 +89,7 @@ def test_orphans_schemalint_wrote_are_removed_and_nothing_else(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     assert "2 written" in proc.stdout
     manifest = (snaps / ".schemalint-snapshots").read_text().splitlines()
-    assert [x for x in manifest if not x.startswith("#")] == ["a.json", "b.json"]
+    assert [x.split("  ")[0] for x in manifest if not x.startswith("#")] == ["a.json", "b.json"]
     src.write_text(json.dumps([json.loads(tool("a"))]))
     proc = run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path)
     assert proc.returncode == 1 and "b.json: orphaned" in proc.stdout
@@ -206,10 +206,9 @@ def test_probe_writes_no_hypothesis_directory(tmp_path: Path) -> None:
 
 def test_concurrent_snapshot_runs_on_one_directory(tmp_path: Path) -> None:
     tools = [json.loads(tool(f"t{i}")) for i in range(40)]
-    (tmp_path / "tools.json").write_text(json.dumps(tools))
-    (tmp_path / "snaps").mkdir()
-    (tmp_path / "snaps" / ".schemalint-snapshots").write_text("old.json\n")
-    (tmp_path / "snaps" / "old.json").write_text(tool("old"))  # an orphan each run wants to remove
+    (tmp_path / "tools.json").write_text(json.dumps([*tools, json.loads(tool("old"))]))
+    assert run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
+    (tmp_path / "tools.json").write_text(json.dumps(tools))  # old.json: an orphan each run wants to remove
     procs = [subprocess.Popen([sys.executable, "-m", "schemalint", "snapshot", "tools.json", "--dir", "snaps"],
                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(4)]
@@ -260,3 +259,110 @@ def test_an_unwritable_snapshot_dir_is_one_line(tmp_path: Path) -> None:
         one_line_error(run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path))
     finally:
         (tmp_path / "snaps").chmod(0o700)
+
+
+# --- the snapshot record is not trusted blindly (issue 25) -------------------------------------
+
+def _snapshot(tmp_path: Path, *names: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "tools.json").write_text("[" + ", ".join(tool(n) for n in names) + "]")
+    return run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+
+
+def test_the_record_holds_a_content_hash_per_file(tmp_path: Path) -> None:
+    import hashlib
+
+    assert _snapshot(tmp_path, "a", "b").returncode == 0
+    record = (tmp_path / "snaps" / ".schemalint-snapshots").read_text().splitlines()
+    rows = [line.split("  ") for line in record if not line.startswith("#")]
+    assert [r[0] for r in rows] == ["a.json", "b.json"]
+    for name, digest in rows:
+        assert digest == "sha256:" + hashlib.sha256((tmp_path / "snaps" / name).read_bytes()).hexdigest()
+
+
+def test_a_forged_record_loses_no_hand_written_file(tmp_path: Path) -> None:
+    """A record listing hand-written files (with no hash, a wrong hash, or their real hash) makes
+    `snapshot` remove or overwrite none of them."""
+    import hashlib
+
+    snaps = tmp_path / "snaps"
+    snaps.mkdir()
+    hand = {  # hand-written files a user keeps beside (or instead of) snapshots
+        "notes.json": '{"todo": ["keep me"]}\n',
+        "gone.json": tool("gone") + "\n",  # a tool definition, not byte-for-byte a rendering
+        "a.json": '{"name": "a", "description": "My own version.", "inputSchema": {"type": "object"}}',
+        "real.json": '{"name": "real", "description": "Mine.",   "inputSchema": {}}',
+    }
+    for name, text in hand.items():
+        (snaps / name).write_text(text)
+    real_hash = hashlib.sha256(hand["real.json"].encode()).hexdigest()
+    (snaps / ".schemalint-snapshots").write_text(
+        "notes.json\ngone.json  sha256:" + "0" * 64 + f"\na.json\nreal.json  sha256:{real_hash}\n")
+    (tmp_path / "tools.json").write_text("[" + tool("a") + "]")
+    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    line = one_line_error(proc)  # a.json is in the way: refused, nothing written
+    assert "a.json" in line and "not provably written by schemalint" in line
+    for name, text in hand.items():
+        assert (snaps / name).read_text() == text, name
+    (snaps / "a.json").unlink()  # the user moves their file out: the run goes ahead
+    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    assert proc.returncode == 0 and "0 removed" in proc.stdout, proc.stdout + proc.stderr
+    for name in ("notes.json", "gone.json", "real.json"):
+        assert (snaps / name).read_text() == hand[name], name
+
+
+def test_a_symlink_in_the_record_is_never_written_through(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.json").write_text("precious\n")
+    (outside / "b.json").write_text(tool("b"))
+    project = tmp_path / "project"
+    snaps = project / "snaps"
+    snaps.mkdir(parents=True)
+    (snaps / "a.json").symlink_to(outside / "a.json")
+    (snaps / "b.json").symlink_to(outside / "b.json")
+    (snaps / ".schemalint-snapshots").write_text("a.json\nb.json\n")
+    line = one_line_error(_snapshot(project, "a"))
+    assert "symbolic link" in line
+    assert (outside / "a.json").read_text() == "precious\n" and (snaps / "a.json").is_symlink()
+    (snaps / "a.json").unlink()
+    proc = _snapshot(project, "a")  # b.json, a link and an orphan, is neither followed nor removed
+    assert proc.returncode == 0, proc.stderr
+    assert (outside / "b.json").read_text() == tool("b") and (snaps / "b.json").is_symlink()
+    assert (snaps / "a.json").is_file() and not (snaps / "a.json").is_symlink()
+    # the record itself as a link out: refused, the link's target untouched
+    (outside / "record").write_text("precious\n")
+    (snaps / ".schemalint-snapshots").unlink()
+    (snaps / ".schemalint-snapshots").symlink_to(outside / "record")
+    one_line_error(_snapshot(project, "a"))
+    assert (outside / "record").read_text() == "precious\n"
+
+
+def test_a_snapshot_dir_linking_out_of_the_project_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "schemalint.toml").write_text('snapshot-dir = "snaps"\n')
+    (project / "snaps").symlink_to(outside, target_is_directory=True)
+    (project / "tools.json").write_text(tool("a"))
+    line = one_line_error(run_cli("snapshot", "tools.json", cwd=project))
+    assert "leading out of the project" in line
+    assert list(outside.iterdir()) == []
+
+
+def test_an_old_record_without_hashes_is_migrated_and_nothing_removed(tmp_path: Path) -> None:
+    """A record written by an older schemalint (names only): its snapshots are exact renderings and
+    are replaced when stale, an orphan is kept with a message, the new record has hashes."""
+    assert _snapshot(tmp_path, "a", "b", "c").returncode == 0
+    record = tmp_path / "snaps" / ".schemalint-snapshots"
+    record.write_text("# schemalint snapshots\na.json\nb.json\nc.json\n")
+    (tmp_path / "tools.json").write_text("[" + tool("a") + ", " + tool("b").replace("b.", "B.") + "]")
+    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 written, 1 unchanged, 0 removed" in proc.stdout and "c.json: kept" in proc.stdout
+    assert "no content hash" in proc.stdout
+    assert (tmp_path / "snaps" / "c.json").exists()
+    rows = [line for line in record.read_text().splitlines() if not line.startswith("#")]
+    assert rows[:2] == [r for r in rows if "  sha256:" in r] and [r.split("  ")[0] for r in rows[:2]] == [
+        "a.json", "b.json"]
+    assert rows[2:] == ["c.json"]  # kept, and still listed without a hash: not provably schemalint's

@@ -119,8 +119,9 @@ def snapshot(
     if ignored is not None:
         sys.stderr.write(f"schemalint: warning: {ignored}\n")
     for filename in report.kept:
-        out.write(f"{directory / filename}: kept: a snapshot of a tool that no longer exists, written "
-                  "before schemalint recorded its snapshots; delete it if it is yours to delete\n")
+        out.write(f"{directory / filename}: kept: a snapshot of a tool that no longer exists, which "
+                  "schemalint cannot prove it wrote (.schemalint-snapshots has no content hash for it, as "
+                  "older versions wrote, or its bytes changed since); delete it if it is yours to delete\n")
     finish(EXIT_OK)
 
 

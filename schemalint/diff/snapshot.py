@@ -2,7 +2,16 @@
 
 A snapshot directory holds ``<tool>.json`` files (:func:`~schemalint.diff.render.snapshot_filename`),
 each the canonical rendering of one tool (:func:`~schemalint.diff.render.render`), and
-``.schemalint-snapshots`` (:data:`MANIFEST`), the sorted names of the files schemalint wrote there.
+``.schemalint-snapshots`` (:data:`MANIFEST`), the record of the files schemalint wrote there: one
+line per file, its name and the SHA-256 of the bytes written (``s.json  sha256:<hex>``).
+
+The record is not trusted blindly (docs/security.md): a file counts as written by schemalint
+(removed when its tool is gone, replaced when stale) only when its bytes still hash to the recorded
+value, it is a regular file (never a symbolic link) and it holds exactly one tool whose snapshot
+file name is its own name. A file listed without a hash (a record of an older schemalint) or whose
+bytes changed is not provably schemalint's: it is replaced only when it is exactly the rendering
+of its tool (as a directory without a record), never removed, and ``snapshot`` says so. A symbolic
+link where a snapshot would go is refused; nothing is written or removed outside the directory.
 
 * :func:`plan_snapshots` computes the expected files; it raises
   :class:`~schemalint.diff.compare.DiffError` for two tools with one name (or two names
@@ -14,9 +23,10 @@ each the canonical rendering of one tool (:func:`~schemalint.diff.render.render`
   under that tool's file name. Any other file holding a tool definition makes it raise
   :class:`DiffError`: the directory is not a snapshot directory of its own.
 * :func:`write_snapshots` writes each changed file atomically (temporary file in the
-  same directory, fsync, ``os.replace``), removes only orphans the manifest names, and
-  rewrites the manifest; nothing outside the directory changes, and nothing is written
-  when any check fails first. Two runs on one directory take turns (a ``flock``).
+  same directory, fsync, ``os.replace``, never through a link), removes only orphans the
+  manifest proves schemalint wrote, and rewrites the manifest with the new hashes; nothing
+  outside the directory changes, and nothing is written when any check fails first.
+  Two runs on one directory take turns (a ``flock``).
 """
 
 from __future__ import annotations
@@ -24,8 +34,10 @@ from __future__ import annotations
 import contextlib
 import difflib
 import errno
+import hashlib
 import os
-from collections.abc import Iterator, Mapping, Sequence
+import stat
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,8 +55,9 @@ class Problem:
     tool: str | None
     diff: str
     recorded: bool = True
-    """For ``orphaned``: the manifest names the file (``snapshot`` removes it); ``False`` for a
-    snapshot written before the manifest existed (kept, for the user to delete)."""
+    """For ``orphaned``: the manifest proves schemalint wrote the file (``snapshot`` removes it);
+    ``False`` for one it cannot prove it wrote (no record, a record without a content hash, or
+    bytes changed since): kept, for the user to delete."""
 
 
 @dataclass
@@ -55,13 +68,17 @@ class WriteReport:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
-    """Orphaned snapshots not named in the manifest (written by an older schemalint): not removed."""
+    """Orphaned snapshots the manifest does not prove schemalint wrote: not removed."""
 
 
 MANIFEST = ".schemalint-snapshots"
-"""The file in a snapshot directory naming (one per line, sorted) the snapshots schemalint wrote."""
+"""The file in a snapshot directory naming (one per line, sorted) the snapshots schemalint wrote,
+each with the SHA-256 of its bytes."""
 
-_MANIFEST_HEADER = "# schemalint snapshots: the files below were written by `schemalint snapshot`\n"
+_HASH_PREFIX = "sha256:"
+
+_MANIFEST_HEADER = ("# schemalint snapshots: the files below were written by `schemalint snapshot`, each with the\n"
+                    "# SHA-256 of its bytes; a file whose bytes changed is not removed or overwritten\n")
 
 
 def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[str, tuple[str, str]]:
@@ -124,33 +141,57 @@ def _single_tool(tools: list[Tool] | None) -> Tool | None:
     return None
 
 
-def read_manifest(directory: Path) -> set[str] | None:
-    """The file names :data:`MANIFEST` in ``directory`` lists; ``None`` when there is none.
+def read_manifest(directory: Path) -> dict[str, str | None] | None:
+    """``{file name: recorded SHA-256 hex digest, or None}`` of :data:`MANIFEST` in ``directory``
+    (``None`` for a line without a hash, as older versions wrote); ``None`` when there is none.
 
-    Raises :class:`DiffError` when it cannot be read (a merge conflict leaves ``<<<<<<<``
-    lines: take both sides' names, or delete it and run ``schemalint snapshot`` again).
+    Raises :class:`DiffError` when it cannot be read, is a symbolic link or not a regular file, or
+    holds a line that is not a record line (a merge conflict leaves ``<<<<<<<`` lines: take both
+    sides' names, or delete it and run ``schemalint snapshot`` again).
     """
     path = directory / MANIFEST
     try:
-        text = path.read_bytes().decode("utf-8")
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise DiffError(f"{path}: cannot read the snapshot manifest: {exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise DiffError(f"{path}: the snapshot manifest is a symbolic link or not a regular file; schemalint "
+                        "never reads or writes its record through a link (delete it and run `schemalint snapshot`)")
+    try:
+        text = _read_bytes(str(path)).decode("utf-8")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise DiffError(f"{path}: cannot read the snapshot manifest: {exc}") from None
-    names: set[str] = set()
+    names: dict[str, str | None] = {}
     for line in text.splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith(("<<<<<<<", "=======", ">>>>>>>", "|||||||")) or "/" in line or not line.endswith(".json"):
+        name, _, digest = line.partition("  ")
+        digest = digest.strip()
+        if (line.startswith(("<<<<<<<", "=======", ">>>>>>>", "|||||||")) or "/" in name or not name.endswith(".json")
+                or (digest and not _is_digest(digest))):
             raise DiffError(f"{path}: not a snapshot manifest line: {line[:80]!r} (after a merge conflict keep "
                             "both sides' names, or delete the file and run `schemalint snapshot`)")
-        names.add(line)
+        names[name] = digest[len(_HASH_PREFIX):] if digest else None
     return names
 
 
+def _is_digest(text: str) -> bool:
+    hexpart = text[len(_HASH_PREFIX):]
+    return text.startswith(_HASH_PREFIX) and len(hexpart) == 64 and all(c in "0123456789abcdef" for c in hexpart)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def existing_snapshots(directory: Path) -> dict[str, str]:
-    """``{file name: text}`` of the ``*.json`` files directly inside ``directory`` (empty if absent),
+    """``{file name: text}`` of the ``*.json`` regular files (not symbolic links) directly inside
+    ``directory`` (empty if absent),
     in the order of their paths (file names; ignoring case on Windows, as :class:`~pathlib.Path` sorts).
 
     A file that disappears while the directory is read (another run removed it) is skipped; any
@@ -177,6 +218,8 @@ class SnapshotTexts(Mapping[str, str]):
 
     def __init__(self, directory: Path) -> None:
         self._paths: dict[str, str] = {}
+        self.links: list[str] = []
+        """``*.json`` names that are symbolic links: never read, written or removed through."""
         if not directory.is_dir():
             return
         with os.scandir(directory) as listing:  # the names and file types of one directory read
@@ -184,7 +227,10 @@ class SnapshotTexts(Mapping[str, str]):
         for name in sorted(entries, key=str.lower if os.name == "nt" else None):
             entry = entries[name]
             try:
-                if not entry.is_file():  # follows a symbolic link, as Path.is_file
+                if entry.is_symlink():
+                    self.links.append(name)
+                    continue
+                if not entry.is_file():
                     continue
             except OSError as exc:
                 if exc.errno in _NOT_A_FILE:  # what Path.is_file answers False for (a link loop ...)
@@ -242,35 +288,104 @@ def _read_bytes(path: str) -> bytes:
 class Ownership:
     """Which ``*.json`` files of a snapshot directory are schemalint's (see the module docstring)."""
 
-    manifest: set[str] | None
-    recorded: set[str] = field(default_factory=set)
-    recognised: dict[str, str] = field(default_factory=dict)  # file name -> tool name (pre-manifest)
+    manifest: dict[str, str | None] | None
+    recorded: set[str] = field(default_factory=set)  # proven by the record's content hash
+    recognised: dict[str, str] = field(default_factory=dict)  # file name -> tool name (exact renderings)
     foreign: list[str] = field(default_factory=list)  # files holding tools schemalint did not write
+    unproven: dict[str, str | None] = field(default_factory=dict)
+    """Files the record lists that it does not prove (no hash, as older records, or bytes that
+    changed since), with their recorded hash: kept, and listed again in the new record."""
 
     def owns(self, filename: str) -> bool:
-        """Whether ``filename`` is a snapshot schemalint wrote."""
+        """Whether ``filename`` is a snapshot schemalint wrote (proven, or exactly a rendering)."""
         return filename in self.recorded or filename in self.recognised
 
 
-def ownership(directory: Path, have: Mapping[str, str]) -> Ownership:
+def ownership(directory: Path, have: Mapping[str, str], skip: Iterable[str] = ()) -> Ownership:
     """Classify the files ``have`` (from :func:`existing_snapshots`, or a :class:`SnapshotTexts`,
-    whose texts are read only for the files the manifest does not name) of ``directory``."""
+    whose texts are read only for the files the manifest does not prove) of ``directory``.
+    ``skip``: names decided later by the caller (planned snapshots: only a stale one needs proof,
+    :func:`may_replace`)."""
     own = Ownership(read_manifest(directory))
+    skipped = set(skip)
     for filename in have:
-        if own.manifest is not None and filename in own.manifest:
-            own.recorded.add(filename)
+        if filename in skipped:
             continue
-        tools = _tools_of(directory / filename)
-        if not tools:
-            continue  # not a tool file (or unreadable): not schemalint's, not touched
-        tool = _single_tool(tools)
-        text = have.get(filename)
-        if (tool is not None and snapshot_filename(tool.name) == filename and text is not None
-                and _renders_as(tool, text)):
-            own.recognised[filename] = tool.name
-        else:
-            own.foreign.append(filename)
+        if own.manifest is not None and filename in own.manifest:
+            if _proven(directory, filename, own.manifest[filename]):
+                own.recorded.add(filename)
+                continue
+            own.unproven[filename] = own.manifest[filename]
+            name = _rendering_at_own_name(directory, filename)
+            if name is not None:
+                own.recognised[filename] = name
+            continue  # listed once: kept (and listed again), never an error, never removed
+        _classify(directory, filename, have, own)
     return own
+
+
+def _classify(directory: Path, filename: str, have: Mapping[str, str], own: Ownership) -> None:
+    """A file the record does not list: schemalint's when it is exactly the rendering of its one tool
+    under that tool's file name (written before the record existed), else foreign when it holds tools."""
+    tools = _tools_of(directory / filename)
+    if not tools:
+        return  # not a tool file (or unreadable): not schemalint's, not touched
+    tool = _single_tool(tools)
+    text = have.get(filename)
+    if (tool is not None and snapshot_filename(tool.name) == filename and text is not None
+            and _renders_as(tool, text)):
+        own.recognised[filename] = tool.name
+    else:
+        own.foreign.append(filename)
+
+
+def _proven(directory: Path, filename: str, digest: str | None) -> bool:
+    """Whether the record proves schemalint wrote ``filename``: a recorded hash its bytes still have,
+    a regular file (not a link), exactly the rendering of one tool whose snapshot file name is
+    ``filename`` (a forged record naming a hand-written file with that file's hash proves nothing)."""
+    if digest is None:
+        return False
+    path = directory / filename
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode) or _digest(_read_bytes(str(path))) != digest:
+            return False
+    except OSError:
+        return False
+    return _rendering_at_own_name(directory, filename) is not None
+
+
+def _rendering_at_own_name(directory: Path, filename: str, text: str | None = None) -> str | None:
+    """The tool name when ``filename`` holds exactly one tool, named so that its snapshot file is
+    ``filename``, and its text is exactly that tool's rendering; else ``None``."""
+    path = directory / filename
+    tool = _single_tool(_tools_of(path))
+    if tool is None or snapshot_filename(tool.name) != filename:
+        return None
+    if text is None:
+        try:
+            text = _read_bytes(str(path)).decode("utf-8", errors="replace")
+        except OSError:
+            return None
+    return tool.name if _renders_as(tool, text) else None
+
+
+def may_replace(directory: Path, filename: str, own: Ownership, old: str) -> str | None:
+    """Why the existing snapshot file ``filename`` (text ``old``) must not be overwritten, or ``None``
+    when it may: it is exactly the rendering of its one tool under that tool's file name (what
+    schemalint writes; the stale snapshot of an earlier definition), whatever the record says."""
+    recorded = own.manifest.get(filename) if own.manifest is not None else None
+    if filename in own.recognised or _rendering_at_own_name(directory, filename, old) is not None:
+        return None
+    if recorded is not None:
+        return (f"{directory / filename}: changed since schemalint wrote it (its content no longer has the hash "
+                f"{MANIFEST} records) and is not a snapshot schemalint would write; refusing to overwrite it "
+                "(move it out, or delete it if it is yours to replace)")
+    if own.manifest is not None and filename in own.manifest:
+        return (f"{directory / filename}: listed in {MANIFEST} without a content hash (an older record), so not "
+                "provably written by schemalint, and not a snapshot schemalint would write; refusing to overwrite "
+                "it (move it out, or delete it if it is yours to replace)")
+    return (f"{directory / filename}: exists and was not written by schemalint; refusing to "
+            "overwrite it with a snapshot (move it out or choose another --dir)")
 
 
 def _renders_as(tool: Tool, text: str) -> bool:
@@ -281,14 +396,14 @@ def _renders_as(tool: Tool, text: str) -> bool:
         return False
 
 
-def refuse_foreign(directory: Path, own: Ownership, plan: dict[str, tuple[str, str]],
-                   have: Mapping[str, str]) -> None:
+def refuse_foreign(directory: Path, own: Ownership, have: SnapshotTexts | None = None,
+                   plan: Mapping[str, tuple[str, str]] | None = None) -> None:
     """Raise :class:`DiffError` (one line) when ``directory`` holds tool files schemalint did not
-    write, or a file it did not write where a snapshot would go."""
-    for filename in plan:
-        if filename in have and not own.owns(filename) and filename not in own.foreign:
-            raise DiffError(f"{directory / filename}: exists and was not written by schemalint; refusing to "
-                            "overwrite it with a snapshot (move it out or choose another --dir)")
+    write, or a symbolic link where a snapshot of ``plan`` would go."""
+    links = [name for name in (have.links if have is not None else []) if plan is None or name in plan]
+    if links:
+        raise DiffError(f"{directory / links[0]}: a symbolic link where a snapshot would go; schemalint never writes "
+                        "through a link (replace it with the file, or remove it)")
     if own.foreign:
         first = directory / own.foreign[0]
         more = f" and {len(own.foreign) - 1} other file(s)" if len(own.foreign) > 1 else ""
@@ -307,17 +422,22 @@ def check_snapshots(plan: dict[str, tuple[str, str]], directory: Path) -> list[P
     return _problems(plan, directory)[0]
 
 
-def _problems(plan: dict[str, tuple[str, str]], directory: Path) -> tuple[list[Problem], Ownership]:
+def _problems(plan: dict[str, tuple[str, str]], directory: Path, *,
+              writing: bool = False) -> tuple[list[Problem], Ownership]:
     validate_dir(directory, create=False)
     have = SnapshotTexts(directory)
-    own = ownership(directory, have)
-    refuse_foreign(directory, own, plan, have)
+    own = ownership(directory, have, skip=plan)
+    refuse_foreign(directory, own, have, plan)
     problems: list[Problem] = []
     shown = directory.as_posix().lstrip("/")  # git-style a/ and b/ prefixes
     for filename, (tool, text) in plan.items():
         old = have.read(filename)  # one file at a time: an up-to-date one is dropped at once
         if old is not None and same_snapshot_text(old, text):  # an older one with x-schemalint too
             continue
+        if old is not None and writing:  # --check writes nothing: a stale file is reported, not refused
+            refusal = may_replace(directory, filename, own, old)
+            if refusal:
+                raise DiffError(refusal)
         kind = "missing" if old is None else "stale"
         diff = "".join(
             difflib.unified_diff(
@@ -329,10 +449,10 @@ def _problems(plan: dict[str, tuple[str, str]], directory: Path) -> tuple[list[P
         )
         problems.append(Problem(kind, filename, tool, diff))
     for filename in sorted(set(have) - set(plan)):
-        if filename in own.recorded:
+        if filename in own.recorded:  # proven: one tool under its own file name
             tool_obj = _single_tool(_tools_of(directory / filename))
             if tool_obj is None:
-                continue  # the manifest names it but it no longer holds one tool: not touched
+                continue
             name: str | None = tool_obj.name
         elif filename in own.recognised:
             name = own.recognised[filename]
@@ -368,28 +488,38 @@ def write_snapshots(plan: dict[str, tuple[str, str]], directory: Path) -> WriteR
     try:
         directory.mkdir(exist_ok=True)
         with directory_lock(directory):
-            problem_list, _own = _problems(plan, directory)
+            problem_list, own = _problems(plan, directory, writing=True)
             problems = {p.filename: p for p in problem_list}
+            digests: dict[str, str] = {}
             for filename, (_tool, text) in plan.items():
                 if filename in problems:
-                    atomic_write_text(directory / filename, text)
+                    atomic_write_text(directory / filename, text, follow_links=False)
+                    digests[filename] = _digest(text.encode("utf-8"))
                     report.written.append(filename)
                 else:
+                    digests[filename] = _digest(_read_bytes(str(directory / filename)))
                     report.unchanged.append(filename)
             for p in problems.values():
                 if p.kind != "orphaned":
                     continue
-                if p.recorded:
-                    (directory / p.filename).unlink(missing_ok=True)
+                path = directory / p.filename
+                if p.recorded and not os.path.islink(path):
+                    path.unlink(missing_ok=True)
                     report.removed.append(p.filename)
                 else:
                     report.kept.append(p.filename)
-            manifest = _MANIFEST_HEADER + "".join(f"{name}\n" for name in sorted(plan))
+            rows = {name: f"{name}  {_HASH_PREFIX}{digest}\n" for name, digest in digests.items()}
+            for name in report.kept:  # still not provably schemalint's: listed as before, with their message
+                if name in own.unproven or name in own.recognised:
+                    recorded = own.unproven.get(name)
+                    rows[name] = f"{name}  {_HASH_PREFIX}{recorded}\n" if recorded else f"{name}\n"
+            manifest = _MANIFEST_HEADER + "".join(rows[name] for name in sorted(rows))
             current = None
             with contextlib.suppress(OSError):
-                current = (directory / MANIFEST).read_text(encoding="utf-8")
+                if not os.path.islink(directory / MANIFEST):
+                    current = (directory / MANIFEST).read_text(encoding="utf-8")
             if current != manifest:
-                atomic_write_text(directory / MANIFEST, manifest)
+                atomic_write_text(directory / MANIFEST, manifest, follow_links=False)
     except OSError as exc:
         raise DiffError(f"{directory}: cannot write snapshots: {exc.strerror or exc}") from None
     return report
