@@ -2,7 +2,14 @@
 
 Found by walking up from the working directory (``schemalint.toml`` wins over a
 ``pyproject.toml`` in the same directory; a ``pyproject.toml`` counts only when it has a
-``[tool.schemalint]`` table); ``--config PATH`` overrides. Every key is validated:
+``[tool.schemalint]`` table); ``--config PATH`` overrides. The walk stops at the project root
+(docs/security.md): the root of the git work tree holding the working directory (the first
+directory with a ``.git`` entry) is the last directory looked at, so a configuration above the
+repository is never adopted. Outside any git work tree the walk goes on up, and the first
+configuration found is the project's; when that one lies above the working directory and names
+code to run (``module:attr`` or TypeScript sources, ``mcp-stdio`` commands), it is refused
+(:class:`ConfigError`) unless given with ``--config``: schemalint runs code named by a
+configuration only when the configuration lies inside the project the user is working in. Every key is validated:
 an unknown key, an unknown rule code, name or prefix, or a bad value raises
 :class:`ConfigError` naming the file and the key (the CLI exits 2).
 
@@ -129,8 +136,9 @@ class Config:
     suppressions: list[Suppression] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
     project: Path = field(default_factory=Path.cwd)
-    """The project root (docs/security.md): the git work tree holding the working directory, else
-    :attr:`root`. A path the user names for output may not lead out of it through a symbolic link."""
+    """The project root (docs/security.md): the root of the git work tree holding the working
+    directory when it holds :attr:`root` too, else :attr:`root`. A path the user names for output
+    may not lead out of it through a symbolic link."""
     _relative_cache: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def relative(self, path: str) -> str:
@@ -186,6 +194,16 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
 
 
+def git_root(start: Path) -> Path | None:
+    """The root of the git work tree holding ``start`` (an absolute, resolved directory): the
+    nearest directory, ``start`` included, with a ``.git`` entry (a directory, or the file of a
+    linked worktree or submodule); ``None`` outside any. Runs no git command."""
+    for directory in (start, *start.parents):
+        if os.path.lexists(directory / ".git"):
+            return directory
+    return None
+
+
 def find_config(start: Path | None = None) -> Path | None:
     """The nearest ``schemalint.toml``, or ``pyproject.toml`` with a ``[tool.schemalint]`` table.
 
@@ -199,7 +217,10 @@ def _find_config(start: Path | None) -> tuple[Path | None, dict[str, Any] | None
     """:func:`find_config`, with the parsed TOML of a ``pyproject.toml`` it found (``None`` for a
     ``schemalint.toml``, which is read later) so that :func:`load_config` does not parse it twice."""
     here = (start or Path.cwd()).resolve()
+    repository = git_root(here)
     for directory in (here, *here.parents):
+        if repository is not None and directory != repository and directory in repository.parents:
+            break  # above the repository root: not the project's
         for name in CONFIG_FILES:
             candidate = directory / name
             if not candidate.is_file():
@@ -564,9 +585,11 @@ def load_config(explicit: Path | None = None, *, start: Path | None = None,
     Raises :class:`ConfigError` for a missing explicit file, invalid TOML, an unknown
     key, rule or option, or a bad value.
     """
+    here = (start or Path.cwd()).resolve()
     path, data = (explicit, None) if explicit else _find_config(start)
+    repository = git_root(here)
     if path is None:
-        return Config(root=(start or Path.cwd()).resolve())
+        return Config(root=here, project=repository or here)
     if data is None:
         if not path.is_file():
             raise ConfigError(f"{path}: no such configuration file")
@@ -581,7 +604,33 @@ def load_config(explicit: Path | None = None, *, start: Path | None = None,
         table, prefix = data, ""
     cfg = parse_config(table, path, prefix=prefix, rules=rules)
     cfg.root = path.resolve().parent
+    cfg.project = repository if repository is not None and (cfg.root == repository or repository in
+                                                            cfg.root.parents) else cfg.root
+    if not explicit and repository is None and cfg.root != here:
+        _refuse_code_from_outside(cfg, here)
     return cfg
+
+
+def runs_code(cfg: Config) -> list[str]:
+    """What in ``cfg`` makes schemalint run code: ``mcp-stdio`` commands, and ``sources`` that are
+    imported (``module:attr`` Python sources, TypeScript/JavaScript modules)."""
+    from schemalint.loaders.files.sources import is_module_source
+
+    return [*(f"mcp-stdio {c!r}" for c in cfg.mcp_stdio),
+            *(f"source {s!r}" for s in cfg.sources if is_module_source(s))]
+
+
+def _refuse_code_from_outside(cfg: Config, here: Path) -> None:
+    """Raise :class:`ConfigError` when ``cfg``, discovered above ``here`` outside any git work
+    tree, names code to run (:func:`runs_code`): only a configuration inside the project runs code
+    unless the user names it with ``--config``."""
+    code = runs_code(cfg)
+    if code:
+        raise ConfigError(
+            f"{cfg.path}: found above the working directory {here}, outside any git repository, and it names "
+            f"code to run ({', '.join(code[:3])}{' ...' if len(code) > 3 else ''}); schemalint runs code named by "
+            f"a configuration only inside the project: run from {cfg.root}, or pass --config {cfg.path} if "
+            "you trust it (docs/security.md)")
 
 
 def resolve_sources(config: Config) -> list[str]:
