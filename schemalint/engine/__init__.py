@@ -191,7 +191,7 @@ def load(
         from schemalint.loaders.python.mcp_http import load_url
 
         result.files += 1
-        result.tools.extend(load_url(url, headers=mcp_headers))
+        result.tools.extend(load_url(url, headers=mcp_headers, problems=result.diagnostics))
     return result
 
 
