@@ -143,6 +143,9 @@ class Worker:
         """Start the process (it answers ``ready`` when it can take requests)."""
         env = dict(os.environ)
         env["PYTHONIOENCODING"] = "utf-8"
+        from schemalint.bridge.reaper import before_spawn
+
+        before_spawn()
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, cwd=self.cwd, env=env, start_new_session=True, close_fds=True)

@@ -348,6 +348,9 @@ def load_stdio(command: str, *, timeout: float | None = None, cwd: str | None = 
     if not argv:
         raise SourceError("--mcp-stdio: the command is empty")
     require("mcp", "--mcp-stdio (listing an MCP server's tools over stdio)")
+    from schemalint.bridge.reaper import before_spawn
+
+    before_spawn()  # a descendant that detaches and clears its environment is still found
     label = f"mcp-stdio:{command}"
     marker = os.urandom(8).hex()
     garbage = _GarbageCounter()
