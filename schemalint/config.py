@@ -180,16 +180,16 @@ def _load_toml(path: Path) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
+    from schemalint.safe_read import MAX_CONFIG_BYTES, UnreadableFile, read_text
+
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(read_text(path, MAX_CONFIG_BYTES))
+    except UnreadableFile as exc:  # a FIFO, a device, a huge file, invalid UTF-8 (with its place)
+        raise ConfigError(f"{path}: cannot read: {exc.reason}") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    except UnicodeDecodeError as exc:  # tomllib decodes the whole file first
-        raise ConfigError(f"{path}: invalid TOML: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at "
-                          f"offset {exc.start})") from None
     except RecursionError:
         raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
 
@@ -591,7 +591,7 @@ def load_config(explicit: Path | None = None, *, start: Path | None = None,
     if path is None:
         return Config(root=here, project=repository or here)
     if data is None:
-        if not path.is_file():
+        if not path.exists():
             raise ConfigError(f"{path}: no such configuration file")
         data = _load_toml(path)
     if path.name == "pyproject.toml":

@@ -143,6 +143,9 @@ class Worker:
         """Start the process (it answers ``ready`` when it can take requests)."""
         env = dict(os.environ)
         env["PYTHONIOENCODING"] = "utf-8"
+        from schemalint.bridge.reaper import before_spawn
+
+        before_spawn()
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, cwd=self.cwd, env=env, start_new_session=True, close_fds=True)
@@ -372,13 +375,41 @@ class Worker:
 
 
 def not_json_diagnostic(source: str, tool: Tool, where: Sequence[str]) -> Diagnostic:
-    """SL000 warning: the Python object's schema held values JSON cannot carry."""
-    shown = ", ".join(where[:5]) + (f" (+{len(where) - 5} more)" if len(where) > 5 else "")
+    """SL000 for a tool whose Python definition held what JSON cannot carry (``where``: the
+    ``"pointer (what)"`` entries :func:`schemalint.bridge.protocol.jsonable` recorded), worded by
+    kind: a cycle (an error: no SDK can encode the tool), parts nested too deeply to carry (cut,
+    so not checked), values that are not JSON (read as a stand-in naming their class)."""
+    raw = [w[len("/raw"):] or "(root)" for w in where if w.startswith("/raw/") or w.startswith("/raw ")]
+    if raw:  # the same places as written in the definition (the advertised schema repeats them)
+        where = raw
+    cycles = [w for w in where if "(cycle" in w]
+    deep = [w for w in where if "(nested more than" in w or "(more than" in w]
+    other = [w for w in where if w not in cycles and w not in deep]
+
+    def short(item: str) -> str:
+        return item if len(item) <= 120 else f"{item[:50]}...{item[-60:]}"
+
+    def listed(items: Sequence[str]) -> str:
+        return ", ".join(short(i) for i in items[:5]) + (f" (+{len(items) - 5} more)" if len(items) > 5 else "")
+
+    parts: list[str] = []
+    hints: list[str] = []
+    if cycles:
+        parts.append(f"the tool's definition contains itself at {listed(cycles)}: JSON cannot carry a cycle "
+                     "(json.dumps raises 'Circular reference detected'), so no SDK can send this tool; "
+                     "schemalint cut it there")
+        hints.append("build the schema without a reference back to an enclosing dict (copy it, or use $ref)")
+    if deep:
+        parts.append(f"the tool's definition nests deeper than schemalint reads from Python at {listed(deep)}; "
+                     "the part below was cut and is not checked")
+        hints.append("flatten the definition (use $defs and $ref for repeated parts)")
+    if other:
+        parts.append(f"the tool's schema holds values that are not JSON at {listed(other)}; schemalint reads "
+                     "them as a stand-in string naming their type (a provider would refuse or mangle them)")
+        hints.append("give the field a JSON default (a finite number, a string, null) or none")
     return Diagnostic(
-        code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=tool.name, file=source,
-        pointer="", message=f"the tool's schema holds values that are not JSON at {shown}; schemalint "
-        "reads them as strings (a provider would refuse or mangle them)",
-        hint="give the field a JSON default (a finite number, a string, null) or none")
+        code="SL000", name="unreadable-source", severity=Severity.ERROR if cycles else Severity.WARNING,
+        tool=tool.name, file=source, pointer="", message="; ".join(parts), hint="; ".join(hints))
 
 
 class RemoteValidator:

@@ -24,14 +24,40 @@ PROTOCOL_VERSION = 1
 MAX_DEPTH = 200
 
 
-def jsonable(value: Any, problems: list[str] | None = None, pointer: str = "", _depth: int = 0) -> Any:
+class NotJson:
+    """A placeholder left in a value copied from Python data where JSON cannot follow: ``text``
+    is what the wire form carries (the same on every run), ``reason`` what :func:`jsonable`
+    records (``"cycle: refers back to /function"``). Made by
+    :func:`schemalint.loaders.formats.json_objects.plain_copy`."""
+
+    __slots__ = ("reason", "text")
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def non_json_text(value: Any) -> str:
+    """The stand-in text of a Python object JSON cannot carry: its class, never its memory address
+    (``repr`` of a plain object names it, so a snapshot of it would change on every run)."""
+    cls = type(value)
+    return f"<non-JSON value: {cls.__module__}.{cls.__qualname__}>"
+
+
+def jsonable(value: Any, problems: list[str] | None = None, pointer: str = "", _depth: int = 0,
+             _open: set[int] | None = None) -> Any:
     """``value`` as plain JSON data, the same on every run.
 
     Mappings become objects (keys as strings), sequences arrays; ``NaN``/``Infinity``
     (not JSON, RFC 8259 section 6) become the strings ``"NaN"``, ``"Infinity"`` and
     ``"-Infinity"``; any other object becomes ``"<non-JSON value: module.Class>"`` (no
-    memory address, so two runs agree). Each replacement appends ``"pointer (what)"`` to
-    ``problems``. Nesting deeper than 200 levels is cut the same way.
+    memory address, so two runs agree); a container that holds itself (a cycle) becomes
+    ``"<cycle>"``; a :class:`NotJson` placeholder its text. Each replacement appends
+    ``"pointer (what)"`` to ``problems``. Nesting deeper than :data:`MAX_DEPTH` levels is cut
+    the same way (``"pointer (nested more than 200 levels)"``).
     """
     if value is None or isinstance(value, (bool, str)):
         return value
@@ -44,23 +70,36 @@ def jsonable(value: Any, problems: list[str] | None = None, pointer: str = "", _
         if problems is not None:
             problems.append(f"{pointer or '(root)'} ({text})")
         return text
+    if isinstance(value, NotJson):
+        if problems is not None:
+            problems.append(f"{pointer or '(root)'} ({value.reason})")
+        return value.text
     if _depth > MAX_DEPTH:
         if problems is not None:
             problems.append(f"{pointer or '(root)'} (nested more than {MAX_DEPTH} levels)")
         return "<cut: nested too deeply>"
-    if isinstance(value, Mapping):
-        out: dict[str, Any] = {}
-        for key, sub in value.items():
-            name = key if isinstance(key, str) else str(jsonable(key))
-            out[name] = jsonable(sub, problems, f"{pointer}/{escape_token(name)}", _depth + 1)
-        return out
-    if isinstance(value, (list, tuple)):
-        return [jsonable(sub, problems, f"{pointer}/{i}", _depth + 1) for i, sub in enumerate(value)]
-    cls = type(value)
-    text = f"<non-JSON value: {cls.__module__}.{cls.__qualname__}>"
+    if isinstance(value, (Mapping, list, tuple)):
+        if _open is None:
+            _open = set()
+        key_id = id(value)
+        if key_id in _open:
+            if problems is not None:
+                problems.append(f"{pointer or '(root)'} (cycle: holds an object that contains it)")
+            return "<cycle>"
+        _open.add(key_id)
+        try:
+            if isinstance(value, Mapping):
+                out: dict[str, Any] = {}
+                for key, sub in value.items():
+                    name = key if isinstance(key, str) else str(jsonable(key))
+                    out[name] = jsonable(sub, problems, f"{pointer}/{escape_token(name)}", _depth + 1, _open)
+                return out
+            return [jsonable(sub, problems, f"{pointer}/{i}", _depth + 1, _open) for i, sub in enumerate(value)]
+        finally:
+            _open.discard(key_id)
     if problems is not None:
-        problems.append(f"{pointer or '(root)'} ({cls.__qualname__} object)")
-    return text
+        problems.append(f"{pointer or '(root)'} ({type(value).__qualname__} object)")
+    return non_json_text(value)
 
 
 def tool_to_wire(tool: Tool, handle: str | None, problems: list[str]) -> dict[str, Any]:

@@ -108,6 +108,9 @@ def _watch_parent() -> None:
         while True:
             time.sleep(0.5)
             if os.getppid() != parent:
+                from schemalint.bridge.reaper import kill_descendants
+
+                kill_descendants()
                 os._exit(3)
 
     threading.Thread(target=watch, daemon=True, name="schemalint-parent-watch").start()
@@ -120,6 +123,9 @@ def main() -> None:
     # A signal mask survives exec: the parent may hold SIGALRM back while it restarts a worker,
     # and the loaders' own probes need it.
     signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    from schemalint.bridge import reaper
+
+    reaper.become_subreaper()  # what the imported code starts stays below this worker, detached or not
     _watch_parent()
     proto_in = os.fdopen(os.dup(0), "rb")
     proto_out = os.fdopen(os.dup(1), "wb")
@@ -157,6 +163,7 @@ def main() -> None:
         answer["id"] = rid
         _send(proto_out, answer)
     try:
+        reaper.kill_descendants()
         sys.stderr.flush()
     finally:
         os._exit(0)

@@ -113,6 +113,9 @@ def main() -> None:
     registered = list(app.registered_commands)
     _register([name] if name in COMMANDS else list(COMMANDS))
     _tolerate_lone_surrogates()
+    from schemalint.bridge import reaper
+
+    reaper.enable()  # workers and servers started by this run are reaped with their descendants
     try:
         app()
     except OSError as exc:  # e.g. the output cannot be written (a full disk): exit 2, not a traceback
@@ -123,3 +126,5 @@ def main() -> None:
         os._exit(2)  # not SystemExit: the interpreter would fail again flushing the same stdout
     finally:
         app.registered_commands = registered
+        if reaper.is_subreaper():  # what imported code or a server left behind, detached or not
+            reaper.kill_descendants()

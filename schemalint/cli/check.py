@@ -291,9 +291,13 @@ def _read_summaries(paths: Sequence[Path]) -> CatalogFacts:
 
     files = [f for p in paths for f in (sorted(p.glob("*.json")) if p.is_dir() else [p])]
     loaded = []
+    from schemalint.safe_read import UnreadableFile, read_text
+
     for f in files:
         try:
-            loaded.append(orjson.loads(f.read_bytes()))
+            loaded.append(orjson.loads(read_text(f)))
+        except UnreadableFile as exc:
+            raise fail(f"{f}: cannot read the summary: {exc.reason}") from None
         except OSError as exc:
             raise fail(f"{f}: cannot read the summary: {exc.strerror or exc}") from None
         except orjson.JSONDecodeError as exc:

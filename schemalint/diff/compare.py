@@ -127,6 +127,19 @@ def compare_tools(
     (:func:`schemalint.diff.selection.diff_filter`; default: every check but the
     off-by-default SD401, at its default severity).
     """
+    try:
+        return _compare_tools(old, new, old_label, new_label, selection)
+    except RecursionError:
+        # a tool nested deeper than the interpreter's recursion limit, added, removed or renamed
+        # (its shape is compared for a rename): the whole comparison again on the loaders' big stack
+        from schemalint.loaders.files.documents import _with_big_stack
+
+        result: DiffResult = _with_big_stack(lambda: _compare_tools(old, new, old_label, new_label, selection))
+        return result
+
+
+def _compare_tools(old: Sequence[Tool], new: Sequence[Tool], old_label: str, new_label: str,
+                   selection: RuleFilter | None) -> DiffResult:
     from schemalint.diff.selection import apply_selection, diff_filter
 
     selection = selection or diff_filter()

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from schemalint.model import Tool
+from schemalint.schema.index import nesting_depth as nesting_depth  # re-exported for callers
 
 MANIFEST_ONLY_KEYS = frozenset({"runtime", "refused_when_omitted"})
 """Manifest keys that describe the runtime and are never shown to the model."""
@@ -204,25 +205,6 @@ nested properties would be gigabytes), so deeper ones raise :class:`TooDeep`."""
 
 class TooDeep(ValueError):
     """A definition nested deeper than :data:`MAX_RENDER_DEPTH` (its snapshot is refused)."""
-
-
-def nesting_depth(value: Any, stop: int) -> int:
-    """How deep ``value`` nests (objects and arrays), iteratively; counting stops past ``stop``."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, Mapping):
-            children: Any = node.values()
-        elif isinstance(node, list | tuple):
-            children = node
-        else:
-            continue
-        deepest = max(deepest, depth)
-        if deepest > stop:
-            return deepest
-        stack.extend((c, depth + 1) for c in children)
-    return deepest
 
 
 def too_deep(tool: Tool) -> bool:

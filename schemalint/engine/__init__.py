@@ -191,7 +191,7 @@ def load(
         from schemalint.loaders.python.mcp_http import load_url
 
         result.files += 1
-        result.tools.extend(load_url(url, headers=mcp_headers))
+        result.tools.extend(load_url(url, headers=mcp_headers, problems=result.diagnostics))
     return result
 
 
@@ -322,10 +322,7 @@ def check(
                           "MCP server or stream=False")
     loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, scan=scan,
                   mcp_url=mcp_url, mcp_headers=mcp_headers, mcp_cwd=mcp_cwd)
-    prev: dict[str, Tool] = {}
-    if previous:
-        for t in load(previous, exclude=exclude, python_path=python_path).tools:
-            prev.setdefault(t.name, t)
+    prev, prev_problems = _previous_tools(previous, exclude, python_path)
     run = RunContext()
     ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools,
                   previous=prev, options=cfg.options, run=run)
@@ -336,7 +333,7 @@ def check(
             ctx.invisible_free_files = files_without_invisibles(loaded.documents)
         if any(r.code == "SL001" for r in active):
             ctx.surrogate_free_files = files_without_surrogates(loaded.documents)
-        raw = list(loaded.diagnostics)
+        raw = list(loaded.diagnostics) + prev_problems
         raw.extend(run_selected(active, loaded, ctx, jobs))
     if any(is_module_source(s) for s in sources):
         from schemalint.bridge.client import stop_workers
@@ -434,6 +431,20 @@ def _held_jobs(paths: Sequence[str], jobs: int | None) -> int:
     return default_jobs(len(paths), sum(_file_size(p) for p in paths))
 
 
+def _previous_tools(previous: Sequence[str], exclude: Sequence[str],
+                    python_path: Sequence[str]) -> tuple[dict[str, Tool], list[Diagnostic]]:
+    """``--previous``: the tools of the earlier revision by name (the first of a name wins), and the
+    ``SL000`` diagnostics of what could not be read there (a FIFO, a device, a huge or broken file),
+    reported like a source's instead of silently leaving the comparison out."""
+    prev: dict[str, Tool] = {}
+    if not previous:
+        return prev, []
+    loaded = load(previous, exclude=exclude, python_path=python_path)
+    for t in loaded.tools:
+        prev.setdefault(t.name, t)
+    return prev, [d for d in loaded.diagnostics if d.code == "SL000"]
+
+
 def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics: list[Diagnostic], *, cfg: Config,
                      rule_filter: RuleFilter, baseline: Baseline | None, spec: Any, dialect: str | None,
                      previous: Sequence[str], exclude: Sequence[str], python_path: Sequence[str],
@@ -449,10 +460,8 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
     named = set() if scan else {
         os.path.normpath(s) for s in sources if os.path.lexists(s) and not os.path.isdir(s)
     }
-    prev: dict[str, Tool] = {}
-    if previous:
-        for t in load(previous, exclude=exclude, python_path=python_path).tools:
-            prev.setdefault(t.name, t)
+    prev, prev_problems = _previous_tools(previous, exclude, python_path)
+    walk_diagnostics = walk_diagnostics + prev_problems
     run = RunContext()
     ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=(),
                   previous=prev, options=cfg.options, run=run)

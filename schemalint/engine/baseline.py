@@ -86,13 +86,17 @@ class Baseline:
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Baseline:
         """Read a baseline file; raises :class:`BaselineError` naming the file and the problem."""
+        from schemalint.safe_read import UnreadableFile, read_text
+
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json.loads(read_text(path))
         except FileNotFoundError:
             raise BaselineError(f"{path}: baseline file not found (create it with "
                                 f"`schemalint check --write-baseline {path}`)") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BaselineError(f"{path}: cannot read baseline: {exc}") from None
+        except UnreadableFile as exc:
+            raise BaselineError(f"{path}: cannot read baseline: {exc.reason}") from None
+        except OSError as exc:
+            raise BaselineError(f"{path}: cannot read baseline: {exc.strerror or exc}") from None
         except json.JSONDecodeError as exc:
             raise BaselineError(f"{path}: baseline is not valid JSON: line {exc.lineno} column "
                                 f"{exc.colno}: {exc.msg}") from None

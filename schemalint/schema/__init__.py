@@ -18,6 +18,7 @@ and ``additionalItems``/``dependencies``/``definitions`` up to draft 2019-09/dra
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 ONE, ARRAY, MAP = "one", "array", "map"
@@ -95,3 +96,42 @@ UNION = ("anyOf", "oneOf", "allOf")
 """The composition keywords, in the order the walkers and rules consider them."""
 DEFINITIONS = ("$defs", "definitions")
 """Where reusable subschemas are defined (2019-09+ and up to draft-07)."""
+
+
+# ---------------------------------------------------------------- keyword values, read defensively
+# A schema is data from the user: `required` may hold an object, `type` a nested array, `properties`
+# a string. Rules read these keywords through the accessors below, which give what the keyword
+# means when it is well formed and nothing when it is not (SL001 reports the malformed value).
+
+
+def required_names(schema: object) -> list[str]:
+    """The string entries of ``schema``'s ``required`` array, in order, each once (``[]`` when
+    ``schema`` is not a dict, has no ``required``, or ``required`` is not an array). Entries that
+    are not strings (an object, an array: unhashable) are skipped, never hashed."""
+    if not isinstance(schema, Mapping):
+        return []
+    req = schema.get("required")
+    if not isinstance(req, list):
+        return []
+    return list(dict.fromkeys(r for r in req if isinstance(r, str)))
+
+
+def property_map(schema: object) -> Mapping[str, object]:
+    """``schema``'s ``properties`` when it is an object (``{}`` otherwise)."""
+    if not isinstance(schema, Mapping):
+        return {}
+    props = schema.get("properties")
+    return props if isinstance(props, Mapping) else {}
+
+
+def type_names(schema: object) -> tuple[str, ...]:
+    """``schema``'s ``type`` as a tuple of its string names (``()`` when absent or malformed:
+    a number, an object, an array holding non-strings keeps only its strings)."""
+    if not isinstance(schema, Mapping):
+        return ()
+    t = schema.get("type")
+    if isinstance(t, str):
+        return (t,)
+    if isinstance(t, list):
+        return tuple(x for x in t if isinstance(x, str))
+    return ()

@@ -18,6 +18,7 @@ per-schema rules near the cost of one bare traversal, which matters on catalogs 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
 import schemalint.schema as vocabulary
@@ -39,6 +40,27 @@ _LISTS = vocabulary.ARRAYS
 _ANY = "*"
 _NO_INSTANCE = vocabulary.NO_INSTANCE
 _ANY_CHILD = vocabulary.ANY_MEMBER
+
+
+def nesting_depth(value: Any, stop: int) -> int:
+    """How deep ``value`` nests (objects and arrays; a scalar is 0), iteratively, so any depth is
+    measured without recursion; counting stops once it passes ``stop``."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Mapping):
+            children: Any = node.values()
+        elif isinstance(node, list | tuple):
+            children = node
+        else:
+            continue
+        if depth > deepest:
+            deepest = depth
+            if deepest > stop:
+                return deepest
+        stack.extend((c, depth + 1) for c in children)
+    return deepest
 
 
 class SchemaNode:

@@ -185,8 +185,9 @@ def locate_traffic(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     line by line, locating only the lines that have findings; another file is read whole."""
     from dataclasses import replace
 
+    from schemalint import safe_read
     from schemalint.engine.locate import locate
-    from schemalint.traffic.stream import is_line_file
+    from schemalint.traffic.stream import MAX_LINE_BYTES, is_line_file
 
     by_file: dict[str, list[int]] = {}
     for i, d in enumerate(diagnostics):
@@ -201,8 +202,8 @@ def locate_traffic(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
                 for i in indexes:
                     wanted.setdefault(out[i].line or 1, []).append(i)
                 last = max(wanted)
-                with open(path, "rb") as fh:
-                    for lineno, raw in enumerate(fh, 1):
+                with safe_read.open_regular(path, limit=None) as fh:
+                    for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 1), b""), 1):
                         if lineno > last:
                             break
                         idxs = wanted.get(lineno)
@@ -214,8 +215,7 @@ def locate_traffic(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
                             line, col = pos.get(out[i].pointer, (lineno, 1))
                             out[i] = replace(out[i], line=line, column=col)
             else:
-                with open(path, "rb") as fh:
-                    text = fh.read().decode("utf-8", errors="replace")
+                text = safe_read.read_bytes(path).decode("utf-8", errors="replace")
                 kind = "yaml" if path.lower().endswith((".yaml", ".yml")) else "json"
                 pos = locate(text, kind, [out[i].pointer for i in indexes])
                 for i in indexes:
@@ -271,13 +271,18 @@ def replay(
 
         baseline = Baseline.read(baseline)
     project: dict[str, Tool] = {}
+    tool_problems: list[Diagnostic] = []
     if tools:
-        for tool in load(tools, exclude=exclude, python_path=python_path).tools:
+        loaded_tools = load(tools, exclude=exclude, python_path=python_path)
+        for tool in loaded_tools.tools:
             project.setdefault(tool.name, tool)
+        # a --tools file that cannot be read is said, not silently compared with nothing
+        tool_problems = [d for d in loaded_tools.diagnostics if d.code == "SL000"]
     walk_problems: list[tuple[str, str]] = []
     paths = expand_sources(logs, exclude, walk_problems, extra_suffixes=(".har",))
     traffic_rules: list[Any] = [rule_instance(e) for e in CATALOG if e.traffic and e.code in rule_filter.enabled]
     run = _Run(cfg, rule_filter.enabled, traffic_rules, project, targets, dialect)
+    run.raw.extend(tool_problems)
     for where, message in walk_problems:
         run.raw.append(Diagnostic(code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=None,
                                   file=where, pointer="", message=message, line=1, column=1))

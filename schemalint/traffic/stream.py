@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -252,8 +253,14 @@ def har_records(value: Mapping[str, Any], file: str) -> Iterator[Conversation]:
     (``request.postData.text``) and the response body (``response.content.text``, also base64) read
     as a recorded request/response pair; pointers run through the text, e.g.
     ``/log/entries/3/request/postData/text/messages/1`` (located at the line of that text)."""
+    yield from har_entries(value["log"]["entries"], file)
+
+
+def har_entries(entries: Iterable[Any], file: str) -> Iterator[Conversation]:
+    """The conversations of a HAR archive's ``log.entries``, taken one entry at a time (``entries``
+    may be a stream: :func:`read_file` parses a HAR file entry by entry, holding one at a time)."""
     session = Session(file)  # MCP over HTTP: the JSON-RPC messages of all entries are one session
-    for i, entry in enumerate(value["log"]["entries"]):
+    for i, entry in enumerate(entries):
         if not isinstance(entry, Mapping):
             continue
         base = f"/log/entries/{i}"
@@ -389,24 +396,48 @@ def is_line_file(path: str) -> bool:
     return path.lower().endswith(LINE_SUFFIXES)
 
 
+MAX_LINE_BYTES = 256 * 1024 * 1024
+"""Longest JSON Lines line read (256 MiB, the size bound of a whole file read at once); a longer one
+is a :class:`Problem` and is skipped without being held."""
+
+_HAR_START = re.compile(rb'^\s*\{\s*"log"\s*:')
+
+
 def read_file(path: str, progress: Callable[[int], None] | None = None) -> Iterator[Conversation | Problem]:
     """The conversations and problems of the file ``path`` (see the module docstring).
-    ``progress`` is called with the number of bytes each step read. Raises ``OSError`` when the
-    file cannot be opened."""
+    ``progress`` is called with the number of bytes each step read. Every read goes through
+    :mod:`schemalint.safe_read` (no FIFO, device or socket; a whole document at most
+    :data:`~schemalint.safe_read.MAX_FILE_BYTES`, a line at most :data:`MAX_LINE_BYTES`; invalid
+    UTF-8 is a located :class:`Problem`). A HAR archive (``{"log": ...`` first) is parsed entry by
+    entry. Raises ``OSError`` when the file cannot be opened or is not a regular file."""
+    from schemalint import safe_read
+
     if is_line_file(path):
         yield from read_lines(path, progress)
         return
-    size = os.path.getsize(path)
     if path.lower().endswith((".yaml", ".yml")):
         yield from _read_yaml(path)
         if progress:
-            progress(size)
+            progress(os.path.getsize(path))
         return
-    with open(path, "rb") as fh:
-        data = fh.read()
+    with safe_read.open_regular(path, limit=None) as fh:
+        head = fh.read(4096)
+    if _HAR_START.match(head.removeprefix(b"\xef\xbb\xbf")):
+        yield from _read_har(path, progress)
+        return
+    try:
+        data = safe_read.read_bytes(path)
+    except safe_read.UnreadableFile as exc:
+        raise OSError(exc.errno, exc.reason) from None
     if progress:
-        progress(size)
-    text = data.decode("utf-8-sig", errors="replace")
+        progress(len(data))
+    try:
+        text = safe_read.decode_utf8(path, data)
+    except safe_read.UnreadableFile as exc:
+        line, column = _utf8_place(data)
+        yield Problem(path, line, column, exc.reason)
+        return
+    del data
     try:
         value = json.loads(text)
     except RecursionError:
@@ -418,6 +449,7 @@ def read_file(path: str, progress: Callable[[int], None] | None = None) -> Itera
             return
         yield Problem(path, getattr(exc, "lineno", 1), getattr(exc, "colno", 1), f"not JSON: {exc}")
         return
+    del text
     rpc = jsonrpc_message(value)
     if rpc is not None or (isinstance(value, list) and value and jsonrpc_message(value[0]) is not None):
         state = _Lines(path)
@@ -432,6 +464,42 @@ def read_file(path: str, progress: Callable[[int], None] | None = None) -> Itera
         yield from har_records(value, path)
         return
     yield from records_in(value, path)
+
+
+def _utf8_place(data: bytes) -> tuple[int, int]:
+    """1-based line and column of the first byte of ``data`` that is not UTF-8."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        return before.count(b"\n") + 1, len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+    return 1, 1
+
+
+def _read_har(path: str, progress: Callable[[int], None] | None) -> Iterator[Conversation | Problem]:
+    """A HAR archive read entry by entry with ijson (one ``log.entries`` item held at a time), so its
+    memory is that of its largest entry, not a multiple of the file. A file that stops being JSON
+    (or UTF-8) part way is a :class:`Problem` after the conversations of the entries before it."""
+    import ijson
+
+    from schemalint import safe_read
+
+    with safe_read.open_regular(path, limit=None) as fh:
+        entries = ijson.items(fh, "log.entries.item", use_float=True)
+        problem: list[Problem] = []
+
+        def guarded() -> Iterator[Any]:
+            try:
+                yield from entries
+            except (ijson.JSONError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+                problem.append(Problem(path, 1, 1, f"not JSON (read up to byte {fh.tell():,}): {exc}"))
+
+        yield from har_entries(guarded(), path)
+        if progress:
+            progress(fh.tell())
+    yield from problem
 
 
 def _first_line_is_json(text: str) -> bool:
@@ -455,23 +523,51 @@ def _read_yaml(path: str) -> Iterator[Conversation | Problem]:
 
 def read_lines(path: str, progress: Callable[[int], None] | None = None) -> Iterator[Conversation | Problem]:
     """The conversations of a JSON Lines file, read one line at a time (blank lines skipped; a
-    line that is not JSON is a :class:`Problem`, at most :data:`MAX_PROBLEMS_PER_FILE` per file)."""
+    line that is not JSON or not UTF-8 is a :class:`Problem`, at most :data:`MAX_PROBLEMS_PER_FILE`
+    per file; a line above :data:`MAX_LINE_BYTES` is skipped without being held). The file is
+    opened through :func:`schemalint.safe_read.open_regular` (no FIFO, device or socket)."""
+    from schemalint import safe_read
+
     state = _Lines(path)
     problems = 0
     pending = 0
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
+    lineno = 0
+    with safe_read.open_regular(path, limit=None) as fh:
+        while True:
+            raw = fh.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            lineno += 1
             if progress is not None:
                 pending += len(raw)
                 if pending >= 1 << 20:
                     progress(pending)
                     pending = 0
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                while True:  # the rest of the line, dropped chunk by chunk
+                    rest = fh.readline(1 << 20)
+                    if not rest or rest.endswith(b"\n"):
+                        break
+                problems += 1
+                if problems <= MAX_PROBLEMS_PER_FILE:
+                    yield Problem(path, lineno, 1, f"line {lineno} is above the {MAX_LINE_BYTES:,}-byte size "
+                                  "bound of a line: not read")
+                continue
             if not raw.strip():
                 continue
             if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             try:
-                value = json.loads(raw.rstrip(b"\r\n"))
+                text = raw.rstrip(b"\r\n").decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problems += 1
+                if problems <= MAX_PROBLEMS_PER_FILE:
+                    column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
+                    yield Problem(path, lineno, column, f"line {lineno}: {safe_read.utf8_problem(raw, exc)}; "
+                                  "the line was not read")
+                continue
+            try:
+                value = json.loads(text)
             except (ValueError, RecursionError) as exc:
                 problems += 1
                 if problems <= MAX_PROBLEMS_PER_FILE:

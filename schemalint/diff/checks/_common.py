@@ -348,9 +348,7 @@ def fmt(value: Any) -> str:
 
 def required_names(schema: Any) -> set[str]:
     """The string entries of ``schema``'s ``required`` list (empty when there is none)."""
-    if not isinstance(schema, Mapping) or not isinstance(schema.get("required"), list):
-        return set()
-    return {r for r in schema["required"] if isinstance(r, str)}
+    return set(vocabulary.required_names(schema))
 
 
 def declared_properties(schema: Any) -> Mapping[str, Any]:

@@ -7,16 +7,16 @@ them into ``SL000 unreadable-source`` diagnostics and go on with the other files
 
 from __future__ import annotations
 
-import errno
 import json
-import os
-import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from schemalint.safe_read import MAX_FILE_BYTES as MAX_FILE_BYTES  # re-exported: the bound of a source
+from schemalint.safe_read import special_kind as special_kind  # re-exported for the loaders
 
 JSON_SUFFIXES = (".json", ".snap")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -464,49 +464,16 @@ of a diff, ``snapshot``) move the loaded objects to the garbage collector's perm
 (``gc.freeze()``) so that its full passes skip them. Defined here, below the engine, so that
 ``snapshot`` and ``diff`` need not import it."""
 
-MAX_FILE_BYTES = 256 * 1024 * 1024
-"""The size bound of one source file (256 MiB): a larger one is not read (SL000), so a symlink
-onto a huge or endless file cannot exhaust memory."""
+def read_source_bytes(path: str | Path, limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path`` through schemalint's one bounded read path
+    (:func:`schemalint.safe_read.read_bytes`: no FIFO, device or socket is read, at most
+    ``limit`` bytes, default :data:`MAX_FILE_BYTES`). Raises ``OSError`` (``strerror`` says why)."""
+    from schemalint import safe_read
 
-_SPECIAL_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                  (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
-
-
-def special_kind(mode: int) -> str | None:
-    """``"a FIFO"``, ``"a character device"``... for a ``st_mode`` that is not a regular file."""
-    if stat.S_ISREG(mode):
-        return None
-    return next((name for test, name in _SPECIAL_KINDS if test(mode)), "not a regular file")
-
-
-def read_source_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of the regular file ``path`` (symlinks followed), at most ``limit`` of them.
-
-    Opened without blocking and checked on the open descriptor, so a FIFO, a device such as
-    ``/dev/zero`` or a socket is refused without being read. Raises ``OSError`` (``strerror``
-    says why: the file kind, or the size bound) for those and for any I/O error.
-    """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
-        st = os.fstat(fd)
-        kind = special_kind(st.st_mode)
-        if kind is not None:
-            raise OSError(errno.EINVAL, f"{kind}, not a regular file: schemalint reads only regular files")
-        if st.st_size > limit:
-            raise OSError(errno.EFBIG, f"{st.st_size:,} bytes, above the {limit:,}-byte size bound: not read")
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > limit:  # a file that grows while it is read
-                raise OSError(errno.EFBIG, f"more than the {limit:,}-byte size bound: not read")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+        return safe_read.read_bytes(path, MAX_FILE_BYTES if limit is None else limit)
+    except safe_read.UnreadableFile as exc:
+        raise OSError(exc.errno, exc.reason) from None
 
 
 def read_document(path: str | Path, display: str | None = None) -> Document:

@@ -24,7 +24,7 @@ from schemalint.loaders.files.sources import SourceError
 from schemalint.loaders.python.extras import require
 from schemalint.loaders.python.framework_common import run_async
 from schemalint.loaders.python.mcp_server import _all_pages, _describe, _tool
-from schemalint.model import Tool
+from schemalint.model import Diagnostic, Severity, Tool
 
 SCHEMES = ("http", "https")
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP field name (RFC 9110, 5.1)
@@ -94,16 +94,31 @@ def parse_headers(values: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def load_url(url: str, *, headers: Mapping[str, str] | None = None, timeout: float | None = None) -> list[Tool]:
+MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+"""Most bytes of HTTP response bodies read from one ``--mcp-url`` server in one listing (64 MiB,
+every page and the handshake together): a server that streams an endless body is cut there."""
+
+
+class ResponseTooLarge(Exception):
+    """The server's response bodies passed :data:`MAX_RESPONSE_BYTES` (the read was cut)."""
+
+
+def load_url(url: str, *, headers: Mapping[str, str] | None = None, timeout: float | None = None,
+             problems: list[Diagnostic] | None = None) -> list[Tool]:
     """List the tools of the MCP server at ``url`` (Streamable HTTP) with the official client.
 
     ``headers``: sent with every request (``Authorization`` ...; never shown in a message).
     ``timeout``: seconds for the whole listing, connection included (default: the import time
     limit, 30 s, ``SCHEMALINT_IMPORT_TIME_LIMIT``; see :func:`schemalint.bridge.client.import_time_limit`).
+    The response bodies are read through a byte budget (:data:`MAX_RESPONSE_BYTES`); paging stops
+    after :data:`~schemalint.loaders.python.mcp_server.MAX_PAGES` pages, and then an ``SL000``
+    warning saying so is appended to ``problems`` (when given).
     Each tool's origin is ``mcp-url:URL`` (userinfo removed) at ``/tools/<name>``; no runtime
     contract. Raises :class:`SourceError` (exit 2, one line naming the URL) for a URL that is not
-    http(s), a server that cannot be reached, answers with an error or not at all within the
-    time; :class:`~schemalint.loaders.python.extras.MissingExtraError` when ``mcp`` is missing.
+    http(s), a server that cannot be reached, answers with an error (its HTTP status named: that
+    of the request that failed, not of an optional request the client may make) or not at all
+    within the time, or whose responses pass the byte budget;
+    :class:`~schemalint.loaders.python.extras.MissingExtraError` when ``mcp`` is missing.
     """
     from schemalint.bridge.client import import_time_limit
     from schemalint.textsafe import visible
@@ -114,37 +129,123 @@ def load_url(url: str, *, headers: Mapping[str, str] | None = None, timeout: flo
         raise SourceError(f"--mcp-url {shown!r}: {problem}")
     require("mcp", "--mcp-url (listing an MCP server's tools over Streamable HTTP)")
     limit = timeout if timeout is not None else import_time_limit()
-    refused: list[str] = []  # the HTTP error statuses the server answered with (the SDK's error omits them)
+    statuses: list[tuple[str, int, str]] = []  # (method, status, reason) of every response (the SDK's error omits them)
+    budget = _Budget(MAX_RESPONSE_BYTES)
+    stopped: list[int] = []
     with _quiet_client_logs():
         try:
-            listed = run_async(lambda: _list_http(url, dict(headers or {}), limit, refused), limit)
+            listed = run_async(lambda: _list_http(url, dict(headers or {}), limit, statuses, budget, stopped), limit)
         except TimeoutError:
-            raise SourceError(f"--mcp-url {shown!r}: no tools/list answer within {limit:g}s") from None
+            if budget.exceeded:
+                raise SourceError(_too_large(shown)) from None
+            raise SourceError(f"--mcp-url {shown!r}: no tools/list answer within {limit:g}s"
+                              f"{visible(_status_note(statuses))}") from None
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            status = f" (HTTP {refused[0]})" if refused else ""
+            if budget.exceeded:
+                raise SourceError(_too_large(shown)) from None
             raise SourceError(f"--mcp-url {shown!r}: the server could not be reached or listed: "
-                              f"{visible(_one_line(_describe(exc)))}{visible(status)}") from None
+                              f"{visible(_one_line(_describe(exc)))}{visible(_status_note(statuses))}") from None
     label = f"mcp-url:{shown_url(url)}"
-    return [_tool(wire, label, None) for wire in listed]
+    tools = [_tool(wire, label, None) for wire in listed]
+    if stopped and problems is not None:
+        problems.append(Diagnostic(
+            code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=None, file=label, pointer="",
+            message=f"the server kept answering tools/list with a next cursor: schemalint stopped after "
+                    f"{stopped[0]:,} pages ({len(tools):,} tools read); any later pages were not listed",
+            hint="check the server's pagination (a cursor that never ends, or one that repeats)", line=1, column=1))
+    return tools
 
 
-async def _list_http(url: str, headers: dict[str, str], limit: float, refused: list[str]) -> list[dict[str, Any]]:
-    import mcp
-    from mcp.client import streamable_http
+def _too_large(shown: str) -> str:
+    return (f"--mcp-url {shown!r}: the server's responses passed {MAX_RESPONSE_BYTES:,} bytes; the read was "
+            "cut there (an endless or oversized body) and no tools were listed")
+
+
+def _status_note(statuses: Sequence[tuple[str, int, str]]) -> str:
+    """`` (HTTP 500 Internal Server Error)`` for the failed request: the last error status answered
+    to a POST (the JSON-RPC requests), else the last error status at all; ``""`` when none.
+    A ``405`` to the optional GET that opens a server-to-client stream is how a server says it
+    offers none (MCP Streamable HTTP) and is never the reason."""
+    errors = [(m, c, r) for m, c, r in statuses if c >= 400 and not (m == "GET" and c == 405)]
+    posts = [e for e in errors if e[0] == "POST"]
+    if not errors:
+        return ""
+    chosen = (posts or errors)[-1]
+    return f" (HTTP {chosen[1]} {chosen[2]})" if chosen[2] else f" (HTTP {chosen[1]})"
+
+
+class _Budget:
+    """Bytes of response bodies still allowed; ``exceeded`` once a body passed the bound."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+        self.exceeded = False
+
+    def take(self, n: int) -> None:
+        self.left -= n
+        if self.left < 0:
+            self.exceeded = True
+            raise ResponseTooLarge(f"the responses passed {MAX_RESPONSE_BYTES:,} bytes")
+
+
+def _bounded_client(headers: dict[str, str], limit: float, budget: _Budget) -> Any:
+    """The SDK's HTTP client (httpx2 for ``mcp`` >= 2, httpx for 1.x) with a transport that counts
+    every response body byte against ``budget`` and stops the read past it."""
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    async def note_status(response: Any) -> None:
-        if response.status_code >= 400 and not refused:
-            refused.append(f"{response.status_code} {response.reason_phrase}".strip()[:100])
+    probe = create_mcp_http_client(headers=headers or None, timeout=_http_timeout(limit))
+    module = __import__(type(probe).__module__.split(".")[0])
+    stream_base: Any = module.AsyncByteStream
+    transport_base: Any = module.AsyncBaseTransport
 
-    http = create_mcp_http_client(headers=headers or None, timeout=_http_timeout(limit))
+    class BoundedStream(stream_base):
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        async def __aiter__(self) -> Any:
+            async for chunk in self.inner:
+                budget.take(len(chunk))
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class BoundedTransport(transport_base):
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        async def handle_async_request(self, request: Any) -> Any:
+            response = await self.inner.handle_async_request(request)
+            response.stream = BoundedStream(response.stream)
+            return response
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    kwargs: dict[str, Any] = {"timeout": _http_timeout(limit),
+                              "transport": BoundedTransport(module.AsyncHTTPTransport())}
+    if headers:
+        kwargs["headers"] = headers
+    return module.AsyncClient(**kwargs)
+
+
+async def _list_http(url: str, headers: dict[str, str], limit: float, statuses: list[tuple[str, int, str]],
+                     budget: _Budget, stopped: list[int]) -> list[dict[str, Any]]:
+    import mcp
+    from mcp.client import streamable_http
+
+    async def note_status(response: Any) -> None:
+        statuses.append((str(response.request.method), int(response.status_code),
+                         str(response.reason_phrase or "")[:80]))
+
+    http = _bounded_client(headers, limit, budget)
     http.event_hooks["response"].append(note_status)
     async with http:
         if hasattr(mcp, "Client"):  # mcp >= 2
             async with mcp.Client(streamable_http.streamable_http_client(url, http_client=http)) as client:
-                return await _all_pages(client)
+                return await _all_pages(client, stopped)
         from mcp import ClientSession  # mcp 1.x
 
         module: Any = streamable_http
@@ -154,7 +255,7 @@ async def _list_http(url: str, headers: dict[str, str], limit: float, refused: l
         async with transport as streams, ClientSession(streams[0], streams[1]) as opened:
             session: Any = opened
             await session.initialize()
-            return await _all_pages(session)
+            return await _all_pages(session, stopped)
 
 
 def _http_timeout(limit: float) -> Any:

@@ -163,19 +163,27 @@ async def _list_mcp2(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contr
     return listed, _official_runtimes(server, v1=False)
 
 
-async def _all_pages(client: Any) -> list[dict[str, Any]]:
+MAX_PAGES = 1000
+"""Most ``tools/list`` pages read from one server (a server that always answers with a cursor)."""
+
+
+async def _all_pages(client: Any, stopped: list[int] | None = None) -> list[dict[str, Any]]:
     """Every tool of a ``tools/list``, following the cursor: ``client`` is an ``mcp`` >= 2 ``Client``
     (``next_cursor``) or an ``mcp`` 1.x ``ClientSession`` (``nextCursor``), over any transport (in
-    memory, stdio, Streamable HTTP). At most 1,000 pages, so a server that always answers with a
-    cursor cannot loop forever."""
+    memory, stdio, Streamable HTTP). At most :data:`MAX_PAGES` pages, so a server that always answers
+    with a cursor cannot loop forever; when that limit stops the paging, the number of pages read is
+    appended to ``stopped`` (the caller says so)."""
     listed: list[dict[str, Any]] = []
     cursor = None
-    for _ in range(1000):
+    for _ in range(MAX_PAGES):
         page = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
         listed.extend(_wire(t) for t in page.tools)
         cursor = page.next_cursor if hasattr(page, "next_cursor") else getattr(page, "nextCursor", None)
         if not cursor:
             break
+    else:
+        if stopped is not None:
+            stopped.append(MAX_PAGES)
     return listed
 
 
@@ -340,6 +348,9 @@ def load_stdio(command: str, *, timeout: float | None = None, cwd: str | None = 
     if not argv:
         raise SourceError("--mcp-stdio: the command is empty")
     require("mcp", "--mcp-stdio (listing an MCP server's tools over stdio)")
+    from schemalint.bridge.reaper import before_spawn
+
+    before_spawn()  # a descendant that detaches and clears its environment is still found
     label = f"mcp-stdio:{command}"
     marker = os.urandom(8).hex()
     garbage = _GarbageCounter()

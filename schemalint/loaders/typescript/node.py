@@ -117,6 +117,9 @@ class NodeWorker(Worker):
         env = dict(os.environ)
         env["SCHEMALINT_BRIDGE_FDS"] = f"{req_r},{ans_w}"
         try:
+            from schemalint.bridge.reaper import before_spawn
+
+            before_spawn()
             self.proc = subprocess.Popen(
                 [self.node, *self.flags, str(WORKER_SCRIPT)], stdin=subprocess.DEVNULL, stdout=err_w, stderr=err_w,
                 cwd=self.cwd, env=env, start_new_session=True, close_fds=True, pass_fds=(req_r, ans_w))

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import schemalint.schema as vocabulary
 from schemalint.model import Diagnostic, Severity, Tool, split_pointer
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.catalog import NAME_AND_ROOT_PROFILES as NAME_AND_ROOT_PROFILES  # for the rules
@@ -114,13 +115,9 @@ def index_for(tool: Tool, ctx: Context) -> ProviderView:
 
 
 def types_of(schema: Mapping[str, Any]) -> tuple[str, ...]:
-    """The ``type`` of a schema as a tuple of strings (``()`` when absent or malformed)."""
-    t = schema.get("type")
-    if isinstance(t, str):
-        return (t,)
-    if isinstance(t, list):
-        return tuple(x for x in t if isinstance(x, str))
-    return ()
+    """The ``type`` of a schema as a tuple of strings (``()`` when absent or malformed;
+    :func:`schemalint.schema.type_names`)."""
+    return vocabulary.type_names(schema)
 
 
 def is_object_schema(schema: Any) -> bool:

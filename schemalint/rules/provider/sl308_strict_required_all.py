@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, Finding, ProviderRule, index_for, ptr_key, where
+from schemalint.schema import required_names
 
 
 class StrictRequiredAllProperties(ProviderRule):
@@ -31,8 +32,7 @@ class StrictRequiredAllProperties(ProviderRule):
             props = node.schema.get("properties")
             if not isinstance(props, Mapping) or not props:
                 continue
-            req = node.schema.get("required")
-            listed = set(req) if isinstance(req, list) else set()
+            listed = set(required_names(node.schema))
             missing = [p for p in props if p not in listed]
             if not missing:
                 continue

@@ -25,6 +25,7 @@ from schemalint.rules.provider._common import (
     request_groups,
     types_of,
 )
+from schemalint.schema import required_names
 
 
 def budget_counts(tool: Tool, ctx: Context) -> tuple[int, int]:
@@ -35,8 +36,7 @@ def budget_counts(tool: Tool, ctx: Context) -> tuple[int, int]:
         props = node.schema.get("properties")
         if not isinstance(props, Mapping) or index.is_conditional(node):
             continue
-        req = node.schema.get("required")
-        listed = set(req) if isinstance(req, list) else set()
+        listed = set(required_names(node.schema))
         for name, sub in props.items():
             if name not in listed:
                 optional += 1

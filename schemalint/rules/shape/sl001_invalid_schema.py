@@ -32,12 +32,16 @@ from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.shape._common import NONSTANDARD_TYPES
 from schemalint.schema.dialect import dialect_of, fast_validator, plainly_valid_draft07
-from schemalint.schema.index import MAX_DEPTH, index_schema
+from schemalint.schema.index import MAX_DEPTH, index_schema, nesting_depth
 
 STANDARD_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
 """The seven primitive type names of JSON Schema (Validation draft-07 section 6.1.1)."""
 
 _GEMINI_FORMATS = ("gemini",)
+
+VALUE_DEPTH_LIMIT = 200
+"""Deepest nesting (objects and arrays, counted from the schema's root) whose metaschema errors
+are read: the native validator stops converting values at about 255 levels."""
 
 
 def _value_at(root: Any, tokens: list[Any]) -> tuple[bool, Any]:
@@ -203,6 +207,18 @@ class InvalidSchema(Rule):
                 return
             errors = _leaf_errors(validator.iter_errors(schema))
         except (ValueError, TypeError, OverflowError):
+            depth = nesting_depth(schema, VALUE_DEPTH_LIMIT)
+            if depth > VALUE_DEPTH_LIMIT:
+                # a keyword's value (`type`, `enum`, `default`...) nests deeper than the native
+                # validator converts ("Recursion limit reached"); the walk above counts subschemas only
+                yield self.diag(
+                    tool, None,
+                    f"the schema holds a value nested more than {VALUE_DEPTH_LIMIT} levels deep; it was not "
+                    "checked against its metaschema",
+                    hint="flatten the value (no provider accepts a schema nested this deep)",
+                    severity=Severity.WARNING, file_pointer=base,
+                )
+                return
             # e.g. YAML gave non-string keys or dates: check the JSON the provider would receive.
             schema = json.loads(json.dumps(schema, default=str))
             if validator.is_valid(schema):
