@@ -160,6 +160,7 @@ _RANGE_PATTERNS = (
     # a bare "N-M" standing as a clause of its own: "Page size, 1-100." / "Range: 0-10"
     lazy_re(rf"(?:^|[,;:]\s*)({_NUM})\s*(?:-|–|—)\s*({_NUM})(?=\s*(?:[.,;)]|$))", re.I | re.M),
 )
+_RE_ANY_RANGE = lazy_re(rf"{_NUM}\s*(?:-|–|—)\s*{_NUM}")
 _BOUND_WORDS = (r"(?:\s+(?:allowed\s+|permitted\s+|accepted\s+)?(?:value|number))?(?:\s*\(\s*value\s*\))?"
                 r"(?:\s+(?:is|of))?")
 """What may stand between "max"/"min" and the number: "maximum value is", "maximum (value) is", "max of"."""
@@ -193,6 +194,8 @@ def read_bounds(text: str) -> list[Claim]:
             if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 20) : m.start() + 1]):
                 continue
             lo, hi = to_number(m.group(1)), to_number(m.group(2))
+            if pat is _RANGE_PATTERNS[-1] and len(_RE_ANY_RANGE.findall(text)) > 1:
+                continue  # "25-30, 30-40": a list of ranges (values), not the bounds
             if lo >= hi:
                 continue  # "2024-01" is a date, "10-5" nothing we can read
             said = m.group(0).strip().lstrip(",;: ")
@@ -215,7 +218,7 @@ def read_bounds(text: str) -> list[Claim]:
 
 
 _DEFAULT_QUOTED = lazy_re(
-    r"\bdefaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*([`'\"])([^`'\"\n]{1,40})\1", re.I)
+    r"(?<![`'\"=./\w])defaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*([`'\"])(?![\s,])([^`'\"\n]{1,40})\1", re.I)
 """A quoted default: "default: 'asc'", "Defaults to `json`"."""
 
 

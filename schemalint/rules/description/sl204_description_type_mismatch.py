@@ -24,7 +24,6 @@ from schemalint.rules.description.claims import (
     types_of,
 )
 
-
 _JSON_TYPES = frozenset(("string", "integer", "number", "boolean", "object", "array", "null"))
 
 
