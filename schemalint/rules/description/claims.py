@@ -191,8 +191,9 @@ def read_bounds(text: str) -> list[Claim]:
     seen: set[str] = set()
     for pat in _RANGE_PATTERNS:
         for m in pat.finditer(text):
-            if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 20) : m.start() + 1]):
-                continue
+            if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 20) : m.start() + 1]) or _EXAMPLE_BEFORE.search(
+                    text[max(0, m.start(1) - 24) : m.start(1)].rstrip(" ,;:(")):
+                continue  # "e.g. 1-5", "e.g., 30-40"
             lo, hi = to_number(m.group(1)), to_number(m.group(2))
             if pat is _RANGE_PATTERNS[-1] and len(_RE_ANY_RANGE.findall(text)) > 1:
                 continue  # "25-30, 30-40": a list of ranges (values), not the bounds
