@@ -246,7 +246,10 @@ def test_is_a_mention(tmp_path: Path, text: str, token: str) -> None:
     tools = [_mcp("get_run", text, {"run": {"type": "string"}}, closed=True)]
     diags = _run(tmp_path, tools)
     assert token in {_token(d) for d in diags}, (text, [d.message for d in diags])
-    assert all(d.severity is Severity.ERROR for d in diags)
+    # a JSON example's keys name a declared property in 61 % of the corpus's references
+    # (benchmarks/mention_forms.md): at most a warning; the other forms are errors here (closed)
+    expected = Severity.WARNING if '{"' in text else Severity.ERROR
+    assert all(d.severity is expected for d in diags)
 
 
 def test_property_level_pointer_and_label(tmp_path: Path) -> None:

@@ -103,8 +103,10 @@ def test_near_miss_names_in_tool_description(tmp_path: Path) -> None:
     )
     diags = _run(tmp_path, [_mcp(desc, EDIT_PROPS, closed=True, required=["filePath", "oldString"])])
     got = {(d.code, d.severity, d.message.split("`")[1]) for d in diags}
+    # a requirement on the value ("must be absolute") and an instruction (`use replace_all`) ask the
+    # model to send the name; a condition in prose ("fails if old_string ...") is information only
     assert got == {
-        ("SL201", Severity.ERROR, "old_string"),
+        ("SL201", Severity.INFO, "old_string"),
         ("SL201", Severity.ERROR, "replace_all"),
         ("SL201", Severity.ERROR, "file_path"),
     }
@@ -119,10 +121,14 @@ def test_near_miss_open_object_is_a_warning(tmp_path: Path) -> None:
 
 
 def test_near_miss_sibling_in_property_description(tmp_path: Path) -> None:
-    props = dict(EDIT_PROPS, newString={"type": "string", "description": "Must differ from old_string."})
+    props = dict(EDIT_PROPS, newString={"type": "string", "description": "Must differ from `old_string`."})
     diags = _run(tmp_path, [_mcp("Edit a file.", props, closed=True)])
     assert [(d.severity, d.message.split("`")[3]) for d in diags] == [(Severity.ERROR, "old_string")]
     assert "property `newString`" in diags[0].message
+    # the same name as a plain word in prose: information only (it may be the upstream API's field)
+    props = dict(EDIT_PROPS, newString={"type": "string", "description": "Must differ from old_string."})
+    diags = _run(tmp_path, [_mcp("Edit a file.", props, closed=True)])
+    assert [(d.severity, d.message.split("`")[3]) for d in diags] == [(Severity.INFO, "old_string")]
 
 
 def test_exact_and_ordinary_words_are_not_near_misses(tmp_path: Path) -> None:

@@ -73,7 +73,8 @@ _SITE_TEXTS = "description.claims.trigger"
 """Key of the run's table of descriptions already asked (catalogs repeat descriptions: the
 corpus's 78,000 property descriptions are 33,000 strings)."""
 _TRIGGER_WORDS = ("one of", "value", "option", "choice", "either", "required", "mandatory", "integer",
-                  "whole number", "decimal", "e.g.", "example", "such as")
+                  "whole number", "decimal", "e.g.", "example", "such as", "default", "null", "list", "array",
+                  "object", "dict", "true")
 _TRIGGER = lazy_re("[0-9]|" + "|".join(re.escape(w) for w in _TRIGGER_WORDS))
 """Every claim reader needs a digit or one of :data:`_TRIGGER_WORDS` in the lower-cased text; a
 description without any is no site (one case-sensitive scan: a case-insensitive one costs three
@@ -156,11 +157,19 @@ _RANGE_PATTERNS = (
     lazy_re(rf"\b(?:range|ranges|valid\s+range|allowed\s+range)\s*(?:is|:)?\s*(?:from\s+)?({_NUM})\s*"
                rf"(?:-|–|—|to|\.\.)\s*({_NUM})\b", re.I),
     lazy_re(rf"\bfrom\s+({_NUM})\s+to\s+({_NUM})\s*(?:\(inclusive\)|inclusive)", re.I),
+    # a bare "N-M" standing as a clause of its own: "Page size, 1-100." / "Range: 0-10"
+    lazy_re(rf"(?:^|[,;:]\s*)({_NUM})\s*(?:-|–|—)\s*({_NUM})(?=\s*(?:[.,;)]|$))", re.I | re.M),
 )
-_MAX = lazy_re(rf"\b(?:max(?:imum)?(?:\s+(?:value|is|of))?\s*[:=]?|at\s+most|no\s+more\s+than|up\s+to)\s+({_NUM})\b"
+_RE_ANY_RANGE = lazy_re(rf"{_NUM}\s*(?:-|–|—)\s*{_NUM}")
+_BOUND_WORDS = (r"(?:\s+(?:allowed\s+|permitted\s+|accepted\s+)?(?:value|number))?(?:\s*\(\s*value\s*\))?"
+                r"(?:\s+(?:is|of))?")
+"""What may stand between "max"/"min" and the number: "maximum value is", "maximum (value) is", "max of"."""
+_MAX = lazy_re(rf"\b(?:max(?:imum)?{_BOUND_WORDS}\s*[:=]?|at\s+most|no\s+more\s+than|up\s+to|"
+               rf"not\s+(?:more|greater)\s+than)\s+({_NUM})\b"
                   r"(?!\s*(?:%|percent|characters?|chars?|bytes?|items?|elements?|entries|words?|digits?|"
                   r"decimal|[KMG]B|ms|seconds?|minutes?|hours?|days?))", re.I)
-_MIN = lazy_re(rf"\b(?:min(?:imum)?(?:\s+(?:value|is|of))?\s*[:=]?|at\s+least)\s+({_NUM})\b"
+_MIN = lazy_re(rf"\b(?:min(?:imum)?{_BOUND_WORDS}\s*[:=]?|at\s+least|no\s+less\s+than|not\s+less\s+than)"
+               rf"\s+({_NUM})\b"
                   r"(?!\s*(?:%|percent|characters?|chars?|bytes?|items?|elements?|entries|words?|digits?|"
                   r"decimal|[KMG]B|ms|seconds?|minutes?|hours?|days?))", re.I)
 _DEFAULT = lazy_re(
@@ -182,16 +191,20 @@ def read_bounds(text: str) -> list[Claim]:
     seen: set[str] = set()
     for pat in _RANGE_PATTERNS:
         for m in pat.finditer(text):
-            if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 20) : m.start() + 1]):
-                continue
+            if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 20) : m.start() + 1]) or _EXAMPLE_BEFORE.search(
+                    text[max(0, m.start(1) - 24) : m.start(1)].rstrip(" ,;:(")):
+                continue  # "e.g. 1-5", "e.g., 30-40"
             lo, hi = to_number(m.group(1)), to_number(m.group(2))
+            if pat is _RANGE_PATTERNS[-1] and len(_RE_ANY_RANGE.findall(text)) > 1:
+                continue  # "25-30, 30-40": a list of ranges (values), not the bounds
             if lo >= hi:
                 continue  # "2024-01" is a date, "10-5" nothing we can read
+            said = m.group(0).strip().lstrip(",;: ")
             if "min" not in seen:
-                out.append(Claim("min", lo, m.group(0).strip()))
+                out.append(Claim("min", lo, said))
                 seen.add("min")
             if "max" not in seen:
-                out.append(Claim("max", hi, m.group(0).strip()))
+                out.append(Claim("max", hi, said))
                 seen.add("max")
     for kind, pat in (("max", _MAX), ("min", _MIN)):
         if kind in seen:
@@ -205,12 +218,21 @@ def read_bounds(text: str) -> list[Claim]:
     return out
 
 
-def read_default(text: str) -> Claim | None:
+_DEFAULT_QUOTED = lazy_re(
+    r"(?<![`'\"=./\w])defaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*([`'\"])(?![\s,])([^`'\"\n]{1,40})\1", re.I)
+"""A quoted default: "default: 'asc'", "Defaults to `json`"."""
+
+
+def read_default(text: str, strings: bool = False) -> Claim | None:
     """A stated default that is a number, ``true``/``false`` or ``null`` ("default: 10",
-    "Defaults to false"); string defaults are too ambiguous to read."""
+    "Defaults to false"), or with ``strings`` a quoted string ("default: 'asc'"); an unquoted word
+    is too ambiguous to read ("defaults to the current user")."""
     m = _DEFAULT.search(text)
     if m is None:
-        return None
+        q = _DEFAULT_QUOTED.search(text) if strings else None
+        if q is None or _EXAMPLE_BEFORE.search(text[max(0, q.start() - 20) : q.start()]):
+            return None
+        return Claim("default", q.group(2), q.group(0).strip())
     raw = m.group(2).lower()
     value: Any = {"true": True, "false": False, "null": None, "none": None}.get(raw)
     if raw not in ("true", "false", "null", "none"):
@@ -241,6 +263,46 @@ def read_decimal_example(text: str) -> Claim | None:
     """An example value with a fraction ("e.g. 0.75")."""
     m = _DECIMAL_EXAMPLE.search(text)
     return Claim("decimal", m.group(1), m.group(0)) if m else None
+
+
+_OFFERS = (
+    ("null", lazy_re(
+        r"(?<![\w-])(?:or|pass|send|use|give|set\s+(?:it\s+|this\s+)?to|can\s+be|may\s+be|accepts?|allows?)\s+"
+        r"[`'\"]?null[`'\"]?(?![\w-])|\bnullable\b", re.I)),
+    ("array", lazy_re(
+        r"(?:^\s*|\b(?:accepts?|or|pass|send|give|provide)\s+)(?:an?\s+)?(?:list|array)\s+of\b", re.I | re.M)),
+    ("object", lazy_re(
+        r"(?:^\s*|\b(?:accepts?|or|pass|send|give|provide)\s+)(?:an?\s+)?(?:json\s+)?(?:object|dict(?:ionary)?|map|mapping)"
+        r"\s+(?:of|with|containing|mapping|from)\b", re.I | re.M)),
+    ("boolean", lazy_re(r"(?<![`'\"\w])(?:true\s*(?:or|/|\|)\s*false|false\s*(?:or|/|\|)\s*true)(?![`'\"\w])", re.I)),
+)
+"""(JSON type, pattern) of what a description offers to send: "or null to search everything", "A list
+of tags", "an object with ...", "true or false"."""
+_NOT_OFFER = lazy_re(
+    r"\b(?:not|never|non|cannot|can't|must\s+not)\b[\s-]*(?:be\s+)?$|(?:comma|space|semicolon|newline|pipe|line)[\s-]"
+    r"(?:separated|delimited)|\b(?:json|yaml|string|encoded|serialized|stringified|text)\b", re.I)
+"""What turns an offer into something else: a negation before it ("must not be null"), or a list
+or object written as text ("comma-separated list of", "a JSON-encoded object as a string")."""
+
+
+def read_type_offers(text: str) -> list[Claim]:
+    """The JSON types ``text`` offers to send, each once: ``null``, ``array``, ``object``,
+    ``boolean`` (see :data:`_OFFERS`); never one negated or written as text."""
+    out = []
+    for kind, pattern in _OFFERS:
+        for m in pattern.finditer(text):
+            lo = max(text.rfind(". ", 0, m.start()), text.rfind("\n", 0, m.start()), m.start() - 60, 0)
+            hi = text.find(". ", m.end())
+            sentence = text[lo : hi if hi != -1 else len(text)]
+            if _NOT_OFFER.search(text[lo : m.start()]) or (kind in ("array", "object") and _NOT_OFFER.search(sentence)):
+                continue
+            out.append(Claim("type", kind, m.group(0).strip()))
+            break
+    return out
+
+
+TYPE_WORDS = lazy_re(r"null|list|array|object|dict|map|true")
+"""No match in the lower-cased description: :func:`read_type_offers` has nothing to read."""
 
 
 _VALUES_MARKER = lazy_re(
@@ -274,7 +336,8 @@ def read_values(text: str) -> Claim | None:
                 break
             items.append(q.group(2))
             pos = q.end()
-        if len(items) < 2 and m.group(1):
+        bare_ok = m.group(1) or m.group(0).lower().rstrip().endswith("one of")  # "one of hour, day, week."
+        if len(items) < 2 and bare_ok:
             items, pos = [], m.end()
             while True:
                 b = _BARE_ITEM.match(text, pos)

@@ -16,6 +16,7 @@ from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.description.claims import (
     HAS_DIGIT,
+    PropertySite,
     property_sites,
     quote,
     read_bounds,
@@ -59,14 +60,17 @@ class DescriptionRangeMismatch(Rule):
     def _check(self, tool: Tool) -> Iterator[Diagnostic]:
         for site in property_sites(tool):
             desc = site.description
-            if not site.numeric or HAS_DIGIT.search(desc) is None:
-                continue
             schema = site.node.schema
             types = types_of(schema)
-            if not types & {"integer", "number"} or types & {"string", "array", "object"}:
+            if not site.numeric or HAS_DIGIT.search(desc) is None or not types & {"integer", "number"} or types & {
+                    "string", "array", "object"}:
+                d = self._default_only(tool, site, types)
+                if d is not None:
+                    yield d
                 continue
             problems: list[str] = []
             quoted: list[str] = []
+            omission = False
             for claim in read_bounds(desc):
                 keys = _KEYS[claim.kind]
                 have = [v for k in keys for v in _bound_values(schema, k)]
@@ -87,19 +91,48 @@ class DescriptionRangeMismatch(Rule):
                     problems.append(f"default {schema['default']!r} (the text says {default.value!r})"
                                     .replace("None", "null"))
                     quoted.append(default.text)
-                elif "default" not in schema and problems:
+                elif "default" not in schema:
                     problems.append("no default")
                     quoted.append(default.text)
+                    omission = not [p for p in problems if p != "no default"]
             if not problems:
                 continue
-            yield self.diag(
-                tool,
-                None,
-                f"the description of property `{site.label}` says {', '.join(quote(q) for q in quoted)}, but its "
-                f"schema declares {' and '.join(problems)}; the model is held to the schema, and a call that "
-                "follows only one of them may be refused",
-                hint="state the bounds and default in the schema (minimum, maximum, default) so that text and "
-                "schema agree, or correct the description",
-                file_pointer=tool.pointer_in_file(site.node.pointer + "/description"),
-                instance_path=site.node.instance_path,
-            )
+            yield self._diag(tool, site, quoted, problems, omission)
+
+    def _default_only(self, tool: Tool, site: PropertySite, types: set[str]) -> Diagnostic | None:
+        """A stated default on a boolean or string property that the schema does not declare (or
+        declares otherwise): "Defaults to false", "default: 'asc'"."""
+        if "default" not in site.lower or not types or not types <= {"boolean", "string", "null"}:
+            return None
+        default = read_default(site.description, strings="string" in types)
+        if default is None or default.value is None:
+            return None
+        if isinstance(default.value, bool) != ("boolean" in types) or (isinstance(default.value, (int, float)) and \
+                not isinstance(default.value, bool)):
+            return None  # "default: 10" on a string: a value of another kind, not this rule's
+        schema = site.node.schema
+        omission = "default" not in schema
+        if omission:
+            problem = "no default"
+        elif str(schema["default"]).lower() != str(default.value).lower():
+            problem = f"default {schema['default']!r} (the text says {default.value!r})".replace("None", "null")
+        else:
+            return None
+        return self._diag(tool, site, [default.text], [problem], omission)
+
+    def _diag(self, tool: Tool, site: PropertySite, quoted: list[str], problems: list[str],
+              omission: bool = False) -> Diagnostic:
+        """``omission``: the only problem is a stated default the schema does not declare, which
+        contradicts nothing (the schema is silent): information, not a warning."""
+        return self.diag(
+            tool,
+            None,
+            f"the description of property `{site.label}` says {', '.join(quote(q) for q in quoted)}, but its "
+            f"schema declares {' and '.join(problems)}; the model is held to the schema, and a call that "
+            "follows only one of them may be refused or behave otherwise than the text says",
+            hint="state the bounds and default in the schema (minimum, maximum, default) so that text and "
+            "schema agree, or correct the description",
+            severity=Severity.INFO if omission else None,
+            file_pointer=tool.pointer_in_file(site.node.pointer + "/description"),
+            instance_path=site.node.instance_path,
+        )

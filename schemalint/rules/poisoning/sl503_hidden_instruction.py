@@ -40,9 +40,31 @@ PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
 """(label, pattern) of each kind of hidden instruction, in report order."""
 
 
+_OPTION_BEFORE = lazy_re(r"(?:(?<![\w-])--?[A-Za-z][\w-]*\s*=?\s*|[=:]\s*|`[^`\n]*)$")
+"""What stands before a placeholder: a command-line option (``--client-secret <secret>``), an ``=``
+or a ``:`` (``token=<secret>``), or an open code span."""
+_TAG_NAME = lazy_re(r"<\s*/?\s*([A-Za-z][\w-]*)")
+
+
+def _placeholder(text: str, m: re.Match[str]) -> bool:
+    """The markup ``m`` is a placeholder of a command or a value (``--client-secret <secret>``,
+    ``` `login <secret>` ```), not a block: it follows an option, ``=``, ``:`` or an open code span
+    on its line, and the text has no closing tag of that name."""
+    if "/" in m.group(0):
+        return False
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    before = text[line_start : m.start()]
+    if not (_OPTION_BEFORE.search(before) or before.count("`") % 2 == 1):
+        return False
+    name = _TAG_NAME.match(m.group(0))
+    return name is None or re.search(rf"<\s*/\s*{re.escape(name.group(1))}\s*>", text, re.I) is None
+
+
 def instruction_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
-    """(label, match) of every hidden-instruction form in ``text``, by offset."""
-    found = [(m.start(), label, m) for label, pattern in PATTERNS for m in pattern.finditer(text)]
+    """(label, match) of every hidden-instruction form in ``text``, by offset; a placeholder of a
+    command line or a value (``--client-secret <secret>``) is not markup."""
+    found = [(m.start(), label, m) for label, pattern in PATTERNS for m in pattern.finditer(text)
+             if not (label == "markup addressed to the model" and _placeholder(text, m))]
     for _, label, m in sorted(found, key=lambda f: f[0]):
         yield label, m
 
@@ -53,7 +75,9 @@ class HiddenInstruction(Rule):
     control tokens (``<|im_start|>``, ``[INST]``); "ignore previous instructions"; "do not tell
     the user", "without informing the user", "do not mention this step". These are the forms the
     published tool-poisoning attacks use; a description needs none of them. Not flagged:
-    ``IMPORTANT:`` as a plain word, placeholders such as ``<user value>``, HTML in general.
+    ``IMPORTANT:`` as a plain word, placeholders such as ``<user value>`` and those of a command line
+    or a value (``--client-secret <secret>``, ``token=<secret>``, in a code span) with no closing tag,
+    HTML in general.
 
     Source: Invariant Labs tool-poisoning notification (2025-04) and mcp-scan; OWASP MCP Top 10,
     MCP03 and MCP06.

@@ -57,6 +57,13 @@ history for this number", "the keyword to search within the conversation history
 value asked for."""
 
 
+_NEGATION_BEFORE = lazy_re(r"\b(?:without|never|not|no|don['’]?t|avoid(?:s|ing)?|prevent(?:s|ing)?|keeps?\s+\w+\s+out\s+of|"
+                           r"instead\s+of|rather\s+than|excluding|except)\b", re.I)
+"""A negation earlier in the sentence: the data phrase is what the text keeps out, not what it asks
+for ("so that the secret never enters the chat history", "without the value entering the
+conversation history")."""
+
+
 def data_requests(t: Text) -> Iterator[tuple[str, re.Match[str]]]:
     """(what, match) for each request for unrelated data in the string ``t`` (the topic check is
     the caller's)."""
@@ -64,6 +71,9 @@ def data_requests(t: Text) -> Iterator[tuple[str, re.Match[str]]]:
         for m in pattern.finditer(t.text):
             if _SOURCE_BEFORE.search(t.text, max(0, m.start() - 40), m.start()):
                 continue
+            start, _ = sentence_at(t.text, m.start(), m.end())
+            if _NEGATION_BEFORE.search(t.text, max(start, m.start() - 120), m.start()):
+                continue  # "without the value entering the conversation history": advice, not a request
             if t.param is None:
                 start, end = sentence_at(t.text, m.start(), m.end())
                 if not _ASK.search(t.text, start, end):

@@ -52,17 +52,21 @@ from schemalint.rules.description.mentions.arglists import arg_sections, name_li
 from schemalint.rules.description.mentions.assignments import assignments
 from schemalint.rules.description.mentions.backticks import backticked
 from schemalint.rules.description.mentions.examples import call_examples, json_examples
+from schemalint.rules.description.mentions.forms import code_assignments, colon_names, label_lists, tables
 from schemalint.rules.description.mentions.found import Found
+from schemalint.rules.description.mentions.imperatives import imperative_objects
 from schemalint.rules.description.mentions.near_misses import _near_miss_table, _near_misses
 from schemalint.rules.description.mentions.nearest import NEAREST_FUZZY_LIMIT, nearest
 from schemalint.rules.description.mentions.patterns import (
     _FENCE,
     _OTHER_THING,
+    _OUTPUT_WORDS,
     _RE_LEAD_QUOTES,
     _RE_NOUN_ANY,
     _RE_NOUN_OF,
     _RE_PREP_BEFORE,
     _URL,
+    _lazy,
 )
 from schemalint.rules.description.mentions.phrases import must_be_given, the_parameter
 from schemalint.rules.description.mentions.records import Finding, Mention, Site
@@ -72,6 +76,7 @@ from schemalint.rules.description.mentions.sites import (
     schema_names_complete,
     schema_values,
 )
+from schemalint.rules.description.mentions.strengths import strength_of
 from schemalint.rules.description.mentions.text import (
     _after_other_tool,
     _blank,
@@ -80,9 +85,9 @@ from schemalint.rules.description.mentions.text import (
     _lacks,
     _might_mention,
     _mostly_non_latin,
+    _sentence,
     _words_of_ascii,
 )
-from schemalint.rules.description.mentions.verbs import verb_objects
 from schemalint.rules.tool_text import tool_text
 from schemalint.schema.index import index_schema
 
@@ -145,12 +150,20 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
     """The kinds read only in text that is mostly Latin script, in the order they take precedence
     (``low``: ``clean`` in lower case when it is ASCII, for the kinds' pre-filters)."""
     words = _words_of_ascii(low)
-    verb_objects(clean, property_level, found, words)
+    imperative_objects(clean, found, property_level, is_value)
     if level and "(" in clean:
         name_lists(clean, level, found)
     must_be_given(clean, found, words)
     if "`" in clean:
         backticked(clean, found)
+        if not is_value:
+            code_assignments(clean, found)
+    if (": " in clean or ":\t" in clean) and ("`" in clean or "'" in clean or '"' in clean):
+        if not is_value:
+            colon_names(clean, found)
+        label_lists(clean, found)
+    if "|" in clean:
+        tables(clean, found)
     if not is_value and "=" in clean:
         assignments(clean, found)
 
@@ -410,6 +423,22 @@ def _own_origins(name: str, defs: Sequence[Tool | Definition], known: dict[str, 
     return found
 
 
+def _near_miss_severity(text: str, mention: Mention, sev: Severity) -> Severity:
+    """A near-miss spelling no form presents as a parameter: at the site's severity when it is
+    quoted or in a code span outside a sentence about the result ("replace `old_string` with"),
+    else information only: a plain word in prose is usually the upstream API's own field ("fails when
+    raiseOnBehalfOf cannot be applied", "a nextToken is provided in the output")."""
+    quoted = mention.start > 0 and text[mention.start - 1] in "`'\""
+    if (quoted or _RE_REQUIREMENT.match(text, mention.end + quoted)) and not _OUTPUT_WORDS.search(
+            _sentence(text, mention.start, mention.end)):
+        return sev
+    return Severity.INFO
+
+
+_RE_REQUIREMENT = _lazy(r"\s+(?:must|should|has\s+to|needs\s+to)\s+(?:not\s+)?be\b|\s+(?:is|are)\s+required\b")
+"""A requirement put on the value the model sends ("The file_path must be absolute")."""
+
+
 _FORBID_EXTRAS = {"openai-strict"}
 """Provider targets that refuse undeclared keys whatever the schema says (strict mode)."""
 
@@ -506,10 +535,12 @@ def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = 
             if removed is None:
                 removed = _removed_sources(tool, ctx)
             where = next((label for label, names in removed if tok in names), None)
-            if where is None and mention.plain:
+            strength = strength_of(mention.kind)
+            if where is None and (mention.plain or strength == "plain"):
                 continue
             reported.add((site.file_pointer, tok))
-            yield Finding(site, mention, sev, where, spelled.get(tok) if where is None else None)
+            at = Severity.WARNING if strength == "warning" and where is None else sev
+            yield Finding(site, mention, at, where, spelled.get(tok) if where is None else None)
         if len(elsewhere) >= 2 and not at_level and site.of_tool:
             # an argument list of names that all live one level down (inside `request`): one finding
             first = elsewhere[0]
@@ -525,4 +556,4 @@ def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = 
                 if known is not None and tok in known:
                     continue
                 reported.add((site.file_pointer, tok))
-                yield Finding(site, mention, sev, spelling_of=declared)
+                yield Finding(site, mention, _near_miss_severity(site.text, mention, sev), spelling_of=declared)

@@ -35,14 +35,22 @@ def call_examples(text: str, found: Found) -> None:
 
 def json_examples(text: str, level: Sequence[str], found: Found) -> None:
     """Keys of JSON argument examples ``{"action": "x", "other": 1}`` that use at least one
-    declared key (``level``), unless the line before speaks about output."""
+    declared key (``level``), or that an instruction hands over ("Send {"limit": 50}"), unless the
+    line before speaks about output."""
     for m in _RE_JSON_OBJ.finditer(text):
         try:
             obj = json.loads(m.group(0))
         except ValueError:
             continue
-        if not isinstance(obj, dict) or not any(k in level for k in obj):
+        if not isinstance(obj, dict) or not obj:
             continue
+        kind = "json"
+        if not any(k in level for k in obj):
+            from schemalint.rules.description.mentions.imperatives import instruction_before
+
+            if not instruction_before(text, m.start()):
+                continue
+            kind = "json-instruction"  # "Send {"limit": 50}": keys of the call, none of them declared
         line_start = text.rfind("\n", 0, m.start()) + 1
         prev_line_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1
         if _OUTPUT_WORDS.search(text[max(prev_line_start, m.start() - 200) : m.start()]):
@@ -50,4 +58,4 @@ def json_examples(text: str, level: Sequence[str], found: Found) -> None:
         for k in obj:
             if isinstance(k, str) and re.fullmatch(IDENT, k):
                 at = text.find(f'"{k}"', m.start()) + 1
-                found.add(k, at, at + len(k), "json")
+                found.add(k, at, at + len(k), kind)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from schemalint.rules.description.mentions.records import Mention
+from schemalint.rules.description.mentions.strengths import rank
 from schemalint.rules.description.mentions.text import _ok_token
 
 
 class Found:
-    """Mentions by token, first found first; a *plain* mention gives way to a later non-plain one.
+    """Mentions by token, first found first; a *plain* mention gives way to a later non-plain one, and
+    a mention to a later one of a form reported more strongly (:func:`~.strengths.rank`).
 
     ``tool_name`` and ``tool_names`` (the catalog's tool names) are never parameters.
     """
@@ -22,5 +24,5 @@ class Found:
         if tok == self.tool_name or tok in self.tool_names or not _ok_token(tok):
             return
         old = self.by_token.get(tok)
-        if old is None or (old.plain and not plain):
+        if old is None or (old.plain and not plain) or (old.plain == plain and rank(kind) > rank(old.kind)):
             self.by_token[tok] = Mention(tok, start, end, kind, plain)

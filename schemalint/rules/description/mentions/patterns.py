@@ -152,9 +152,12 @@ _SECTION_END = _lazy(
 _ARG_ENTRY = _lazy(rf"^([ \t]*)(?:[-*•]\s*)?[`'\"]?({IDENT})[`'\"]?\s*(?:\([^)\n]*\))?\s*[:–—-]\s")
 _SPHINX = _lazy(rf":param\s+(?:\w+\s+)?({IDENT})\s*:")
 
+_OF_THE_CALL = r"\s+(?:of|in|on)\s+(?:the|this|each|every|your)\s+(?:call|request|arguments|input|payload|body)\b"
+"""Where a noun of a parameter is followed by "of the call": it still names this call's key."""
 _RE_THE_PARAM = _lazy(
-    rf"\b(?:[Tt]he|an?|your) (`{{1,2}}|'|\"|)({IDENT})\1\s+({_PARAM_NOUN})\b"
-    r"(?!\s+(?:of|in|from|on)\b)"
+    rf"\b(?:[Tt]he|an?|your) (?:(?:optional|required|new|extra|additional|separate|own|same) )?"
+    rf"(`{{1,2}}|'|\"|)({IDENT})\1\s+({_PARAM_NOUN})\b"
+    rf"(?!(?!{_OF_THE_CALL})\s+(?:of|in|from|on)\b)"
 )
 _RE_BACKTICKED = _lazy(rf"(`{{1,2}})({IDENT})\1(?!`)")
 _RE_STRONG_NOUN = _lazy(r"\b(?:parameter|argument|param|arg|option|flag)s?\b", re.I)
@@ -171,7 +174,7 @@ _RE_TOKEN_BEFORE = _lazy(rf"(`{{1,2}}|'|\"|)({IDENT})\1\s*$")
 _RE_CONJ_BEFORE = _lazy(r"(?:,|\band|\bor|,\s*and|,\s*or)\s+(?:the\s+)?$")
 _RE_PAREN_LIST = _lazy(r"\(([^()\n]{3,200})\)")
 _RE_IDENT_FULL = _lazy(IDENT)
-_RE_NOUN_OF = _lazy(rf"\s+{_PARAM_NOUN}\s+(?:of|in|from|for|on)\b", re.I)
+_RE_NOUN_OF = _lazy(rf"\s+{_PARAM_NOUN}(?!{_OF_THE_CALL})\s+(?:of|in|from|for|on)\b", re.I)
 _WEAK_NOUNS = ("field", "key", "propert", "input")
 _INPUT_WORDS = _lazy(
     r"\b(?:pass|set|provide|specify|supply|omit|use|parameters?|arguments?|args?|params?|"
@@ -186,7 +189,7 @@ _RE_NOUN_AFTER = _lazy(rf"\s+{_PARAM_NOUN}\b")
 _RE_TO_VALUE = _lazy(r"\s+(?:to|as)\s+(?:`|'|\"|\d|true\b|false\b|null\b)", re.I)
 _RE_SET_OF = _lazy(r"\s+of\b")
 _RE_CONJ = _lazy(r"\s*(?:,\s*(?:and|or)?|and|or|&)\s*(?:the\s+)?(?=[`'\"]?[A-Za-z_])")
-_RE_ASSIGN = _lazy(rf"(?<![\w?&.=/@$#-])({IDENT})\s?=\s?(?![=>])(?=[\w\"'`\[{{(-])")
+_RE_ASSIGN = _lazy(rf"(?<![\w?&.=/@$#-])({IDENT})\s?=\s?(?![=>])(?=[\w\"'`\[{{(<-])")
 _RE_KWARG = _lazy(rf"(?:^|[,(\s])({IDENT})\s*=(?!=)")
 _RE_LEAD_QUOTES = _lazy(r"^[`'\"]+")
 _RE_PREP_BEFORE = _lazy(r"\b(?:of|for|in|to)\s+[`'\"]?\w*$")
@@ -212,10 +215,15 @@ _OUTPUT_WORDS = _lazy(
     re.I,
 )
 _OUTPUT_HEADER = _lazy(
-    r"^[ \t]*(?:#+\s*)?(?:[-*•]\s*)?(?:(?:example|sample)\s+)?(?:responses?|outputs?|results?|returns?|"
-    r"return\s+values?)(?:\s+(?:fields?|format|example|shape|schema|values?))?\s*:[ \t]*(.*)$",
+    r"^[ \t]*(?:#+\s*)?(?:[-*•]\s*)?(?:\*\*|__)?(?:(?:example|sample)\s+)?(?:responses?|outputs?|results?|returns?|"
+    r"return\s+values?|yields?)(?:\s+(?:fields?|format|example|shape|schema|values?|body))?(?:\s*\([^)\n]{0,40}\))?"
+    r"(?:\*\*|__)?(?:\s*:(?!\w)[ \t]*(.*)|[ \t]*$)|^[ \t]*:(?:returns?|rtype):[ \t]*(.*)$",
     re.I | re.M,
 )
+"""A header of the part of a description that speaks about the result, in the spellings people use:
+``Returns:``, ``Returns: `` (trailing space), ``Returns (overview):``, ``Return value``, ``## Response``,
+``**Returns**``, ``Outputs`` and ``Example response`` alone on their line, numpy's ``Returns`` over
+dashes, Sphinx ``:returns:``. Group 1 (or 2) holds the rest of the line after a colon."""
 _RE_CALL_OPEN = _lazy(r"[A-Za-z_][\w.]*\s*$")
 _RE_SHORTHAND_NEXT = _lazy(r"[^\s,]*,[A-Za-z_]\w*=")
 _RE_TYPE_PLACEHOLDER = _lazy(r"(?:string|integer|int|boolean|bool|number|float|timestamp|list|str)(?=[,}\]\s]|$)")

@@ -198,7 +198,8 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
         level, closed = level_of(node.parent.schema)
         own = tuple(sub["properties"]) if isinstance(sub.get("properties"), Mapping) else ()
         typ = sub.get("type")
-        is_value = typ in ("string", "array") or (isinstance(typ, list) and "string" in typ)
+        is_value = typ in ("string", "array") or (isinstance(typ, list) and "string" in typ) or (
+            typ == "object" and not isinstance(sub.get("properties"), Mapping))  # a free-form object: its keys are data
         sites.append(Site.of_property(
             desc, tool, node, label,
             tuple(dict.fromkeys(level + own)) if own else level,  # level holds no repeats

@@ -236,18 +236,19 @@ def _after_other_tool(text: str, start: int, tool_names: frozenset[str] | set[st
 
 def _blank_output_sections(text: str) -> str:
     """Blank the response parts of a description (offsets stay valid): the rest of a line
-    ``Returns: ...`` / ``Example response: ...``, and when that header ends its line, the
-    lines after it up to a blank line or an ``Args:``/``Parameters:`` header. What sits there
-    describes what the tool gives back, never what to pass."""
-    if ":" not in text:
-        return text
+    ``Returns: ...`` / ``Example response: ...`` (every spelling of :data:`~.patterns._OUTPUT_HEADER`),
+    and when that header ends its line, the lines after it up to a blank line or an
+    ``Args:``/``Parameters:`` header (a numpy underline of dashes right after the header does not
+    end it). What sits there describes what the tool gives back, never what to pass."""
     low = text.lower()
-    if "return" not in low and "respon" not in low and "output" not in low and "result" not in low:
+    if "return" not in low and "respon" not in low and "output" not in low and "result" not in low and (
+            "yield" not in low):
         return text
     out = text
     for m in _OUTPUT_HEADER.finditer(text):
-        if m.group(1).strip():
-            lo, hi = m.start(1), m.end(1)
+        rest = 1 if m.group(1) is not None else 2
+        if m.group(rest) is not None and m.group(rest).strip():
+            lo, hi = m.start(rest), m.end(rest)
         else:
             lo = m.end()
             hi = len(text)
@@ -255,7 +256,7 @@ def _blank_output_sections(text: str) -> str:
             while pos != -1:
                 nxt = text.find("\n", pos + 1)
                 line = text[pos + 1 : nxt if nxt != -1 else len(text)]
-                if not line.strip() or _ARG_HEADER.match(line):
+                if (not line.strip() and pos > m.end()) or _ARG_HEADER.match(line):
                     hi = pos
                     break
                 pos = nxt

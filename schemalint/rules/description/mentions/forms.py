@@ -1,0 +1,88 @@
+"""Mentions whose form alone presents a name as a key of the call, whatever the sentence says:
+
+``code-assign``  a code span holding ``name: value`` or ``name=value`` ("provide `force: true`",
+                 "`verbose=true`");
+``colon``        a quoted/code-span name followed by ``: value`` in running text ("(`order`: asc or
+                 desc)"), outside ``Args:`` sections (those are ``arglist``);
+``label-list``   names after a label that says they are arguments ("Required arguments: `a`, `b`",
+                 "Optional: `max_tokens` caps ...");
+``table``        the first cell of each row of a Markdown table whose first column is headed
+                 "Parameter", "Argument", "Name", "Field", "Key", "Option" or "Input".
+"""
+
+from __future__ import annotations
+
+import re
+
+from schemalint.rules.description.mentions.found import Found
+from schemalint.rules.description.mentions.patterns import _OUTPUT_WORDS, _lazy
+
+
+def _about_result(clean: str, start: int) -> bool:
+    """The sentence holding ``start`` speaks about the result before reaching it ("the response
+    includes `x: 1`"; not "pass `verbose=true` for more output")."""
+    lo = max(clean.rfind(". ", 0, start), clean.rfind("\n", 0, start), start - 300, 0)
+    return _OUTPUT_WORDS.search(clean, lo, start) is not None
+
+_RE_CODE_ASSIGN = _lazy(r"(?<!`)`([A-Za-z_][A-Za-z0-9_]*)(?:\s*=\s*|:\s+)([^`\n]{1,60})`(?!`)")
+_RE_COLON = _lazy(r"(?<![\w`])([`'\"])([A-Za-z_][A-Za-z0-9_]*)\1:[ \t]+(?=[\w`'\"\[{-])")
+_RE_LABEL = _lazy(
+    r"(?:^|(?<=[.;\n])|(?<=\.\s))[ \t]*(?:[-*•]\s*)?(?:\*\*)?(?:(?:required|optional)"
+    r"(?:\s+(?:arguments|parameters|params|args|inputs|fields|keys))?|(?:arguments|parameters|params|args|inputs))"
+    r"(?:\*\*)?\s*:[ \t]*",
+    re.I | re.M)
+_RE_LABEL_ITEM = _lazy(r"\s*(?:,\s*|\s+and\s+|\s+or\s+)?(`{1,2}|'|\")([A-Za-z_][A-Za-z0-9_]*)\1")
+_RE_TABLE_HEAD = _lazy(
+    r"^[ \t]*\|\s*\**\s*(?:parameter|param|argument|arg|name|field|key|option|input|property)s?(?:\s+name)?\s*\**\s*\|"
+    r".*\n[ \t]*\|[\s:|-]+\|[ \t]*$", re.I | re.M)
+_RE_TABLE_ROW = _lazy(r"^[ \t]*\|\s*(?:\*\*)?`?([A-Za-z_][A-Za-z0-9_]*)`?(?:\*\*)?\s*\|", re.M)
+
+
+def code_assignments(clean: str, found: Found) -> None:
+    """``code-assign``: `name: value` / `name=value` in a code span, outside sentences about the result."""
+    for m in _RE_CODE_ASSIGN.finditer(clean):
+        if _about_result(clean, m.start()):
+            continue
+        found.add(m.group(1), m.start(1), m.end(1), "code-assign")
+
+
+def colon_names(clean: str, found: Found) -> None:
+    """``colon``: a quoted name followed by ``: value`` in running text (not at a line start, where
+    it is an entry of an undeclared list: see :func:`~.arglists.arg_sections`)."""
+    for m in _RE_COLON.finditer(clean):
+        line_start = clean.rfind("\n", 0, m.start()) + 1
+        if not clean[line_start:m.start()].strip(" \t-*•"):
+            continue
+        if _about_result(clean, m.start()):
+            continue
+        opened = clean.rfind("{", max(0, m.start() - 400), m.start())
+        if opened != -1 and clean.find("}", opened, m.start()) == -1:
+            continue  # a key inside a JSON object: the ``json`` form's, or a value's own key
+        found.add(m.group(2), m.start(2), m.end(2), "colon")
+
+
+def label_lists(clean: str, found: Found) -> None:
+    """``label-list``: the quoted names after "Required arguments:", "Optional:" ..."""
+    for m in _RE_LABEL.finditer(clean):
+        pos = m.end()
+        while True:
+            item = _RE_LABEL_ITEM.match(clean, pos)
+            if item is None:
+                break
+            found.add(item.group(2), item.start(2), item.end(2), "label-list")
+            pos = item.end()
+
+
+def tables(clean: str, found: Found) -> None:
+    """``table``: first cells of the rows of a Markdown table headed "Parameter" (or the like)."""
+    for m in _RE_TABLE_HEAD.finditer(clean):
+        pos = m.end() + 1
+        while pos < len(clean):
+            row = _RE_TABLE_ROW.match(clean, pos)
+            if row is None:
+                break
+            found.add(row.group(1), row.start(1), row.end(1), "table")
+            nl = clean.find("\n", row.end())
+            if nl == -1:
+                break
+            pos = nl + 1

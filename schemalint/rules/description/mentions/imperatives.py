@@ -1,0 +1,468 @@
+"""Names that are the object of an instruction addressed to the model, found by the sentence's
+shape, not by a list of verbs.
+
+A clause is read as an instruction when a word stands where English puts an imperative: first in
+its clause (sentence, line, list item, after ``;``, ``:`` or ``,``) in its base form (no ``-s``,
+``-ed``, ``-ing`` ending, not a word of the closed classes: determiners, pronouns, prepositions,
+conjunctions, auxiliaries), or after a modal ("must", "should", "can"), after "you", after an
+infinitive "to", after an adverb or "please" in one of those places, or a gerund after such a verb
+or after "by" ("by passing in ..."). Whatever the verb is, its object is then a name in one of
+three forms (``Mention.kind``):
+
+``imperative``  the noun phrase right after the verb ends in a quoted or code-span identifier,
+                or in an identifier-shaped word (snake_case, camelCase): "Always include a
+                `thread_ts`", "set include_archived"; further names joined by "and"/"or"/",";
+``role``        a quoted/identifier-shaped name after a role preposition later in the clause:
+                "give the repository as `repo`", "put the MIME type in the `content_type` field",
+                "identify it with `owner`", "wrap the body in `payload`";
+``plain``       an ordinary word in either place ("Set mode.", "include the locale as locale"):
+                kept as a *plain* mention, trusted only where the name is known to have been a
+                parameter (SL202).
+
+A name followed by a word saying it is something else ("`jq` expressions", "the `x` tool") or
+possessed by another thing ("its `data` key") is not one; nor is a value ("to `fast`").
+"""
+
+from __future__ import annotations
+
+import re
+
+from schemalint.rules.description.mentions.found import Found
+from schemalint.rules.description.mentions.patterns import _OTHER_THING, _lazy
+from schemalint.rules.description.mentions.text import _is_identifier_like, _value_shaped
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# The closed word classes of English (grammar, not vocabulary): a word of these is never the verb
+# of an imperative, and never the head of its object.
+_DETERMINERS = _words(
+    "the a an this that these those each every both all any some no another either neither such one "
+    "two three several few many more most much other same own")
+_POSSESSIVES = _words("your its their his her our my whose")
+_PRONOUNS = _words(
+    "it them him her us me you they we i he she one something anything everything nothing someone "
+    "anyone which what who whom whatever")
+_PREPOSITIONS = _words(
+    "of for to from with by in on at into onto under over about after before between through via "
+    "without within across along against among around behind below beneath beside besides beyond "
+    "during except inside outside per since than toward towards until upon like unlike using "
+    "regarding including")
+_CONJUNCTIONS = _words(
+    "and or but nor so yet if when whenever while because although though unless whether where "
+    "wherever once as then otherwise else")
+_AUXILIARIES = _words(
+    "is are was were be been being am do does did done has have had having can could may might must "
+    "shall should will would need needs ought")
+_CLOSED = _DETERMINERS | _POSSESSIVES | _PRONOUNS | _PREPOSITIONS | _CONJUNCTIONS | _AUXILIARIES | _words(
+    "not no yes there here how why also only just very too")
+_MODALS = _words("must should can could may might will would shall")
+_LEADS = _words(
+    "please kindly always never also then first next finally just simply optionally additionally "
+    "instead now still again only often usually generally ideally")
+"""Words that may stand before an imperative verb (adverbs without the ``-ly`` ending and "please")."""
+_NEGATIONS = frozenset(("don't", "dont", "do", "not", "never", "don’t"))
+_LEAVE_OUT = _words("omit forget skip drop neglect leave miss")
+"""Verbs that turn a negated instruction into a request ("never omit `x`", "don't forget the `x`")."""
+_PARTICLES = _words("in over out back along on up down it them through")
+"""Words that may follow the verb before its object ("pass in a `where` clause", "give it `depth`")."""
+_ROLE_PREPS = _words("as in into under via through with using")
+"""Prepositions whose object names the slot a value goes in ("as `repo`", "in the `x` field")."""
+_INFINITIVE_HOSTS = _words(
+    "remember sure want need needs able have has how order used going like prefer try forget careful "
+    "certain free")
+"""Words after which "to" opens an infinitive instruction ("remember to include", "be sure to set"):
+the grammar of "to + verb", limited to the hosts that make it an instruction to the caller."""
+
+_RE_TOKEN = _lazy(r"(`{1,2})([^`\n]{1,80})\1|([\"'])([A-Za-z_][A-Za-z0-9_]*)\3(?!\w)|([A-Za-z_][\w'’-]*)|(\S)")
+_RE_IDENT_FULL = _lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_RE_SENTENCE_END = _lazy(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?;](?=\s|$)|\n|:(?=\s)")
+_NOT_NAME_AFTER = _lazy(
+    r"\s*(?:`|'|\")?\s*(?:expressions?|syntax|style|notation|patterns?|queries|query|language|format|"
+    r"formats|strings?|literals?|values?|keywords?|operators?|clauses?\s+syntax|objects?|instances?|"
+    r"errors?|exceptions?|status(?:es)?|mode|modes|data\s*type|programs?|binary|binaries|cli|"
+    r"commands?|scripts?|headers?|cookies?|environment\s+variables?|variables?|env|prefix(?:es)?|suffix(?:es)?|"
+    r"settings?|config(?:uration)?s?|director(?:y|ies)|folders?|dirs?)\b",
+    re.I)
+"""Words that make a preceding name something other than a parameter ("`jq` expressions", "a
+`LIKE` clause syntax", "the `GITHUB_TOKEN` environment variable")."""
+
+_ELSEWHERE_AFTER = _lazy(
+    r"\s*(?:`|'|\")?\s*(?:(?:from|of|in)\s+(?:the\s+|a\s+|each\s+)?(?:previous\s+|last\s+|prior\s+|earlier\s+|first\s+)?"
+    r"(?:response|result|output|reply|page)s?\b|(?:on|of|for|in|with)\s+(?:the\s+)?(?:other|another)\b|"
+    r"of\s+(?:the|a|an|each|this|that|every)\s+(?!call\b|request\b|tool\b|arguments\b))", re.I)
+"""A name taken from a result, or one that belongs to other tools ("use the `endCursor` from the previous
+response", "before using meshCluster on other tools")."""
+
+
+class _Tok:
+    __slots__ = ("end", "ident", "kind", "start", "word")
+
+    def __init__(self, m: re.Match[str]) -> None:
+        self.start, self.end = m.start(), m.end()
+        if m.group(1):
+            inner = m.group(2).strip()
+            self.kind, self.word = "code", inner
+            self.ident = _RE_IDENT_FULL.fullmatch(inner) is not None
+            if self.ident:
+                self.start, self.end = m.start(2), m.start(2) + len(m.group(2))
+        elif m.group(3):
+            self.kind, self.word, self.ident = "quoted", m.group(4), True
+            self.start, self.end = m.start(4), m.end(4)
+        elif m.group(5):
+            self.kind, self.word, self.ident = "word", m.group(5), True
+        else:
+            self.kind, self.word, self.ident = "punct", m.group(6), False
+
+    @property
+    def low(self) -> str:
+        return self.word.lower()
+
+
+_ED_VERBS = frozenset(("embed", "shed", "shred", "wed", "bed", "red", "bred", "sled"))
+
+
+def _base_shaped(word: str) -> bool:
+    """A word in the base form a verb takes in an instruction (a shape test, no vocabulary)."""
+    low = word.lower()
+    if len(low) < 2 or not low.isalpha() or low in _CLOSED or word.isupper():
+        return False
+    if (low.endswith("ed") and not low.endswith("eed") and low not in _ED_VERBS) or low.endswith("ing"):
+        return False  # a participle ("Used to ...", "Including ...")
+    if low.endswith("ly") and not low.endswith("ply"):
+        return False  # an adverb ("Quickly ..."); "apply", "supply", "reply" are verbs
+    return not (low.endswith("s") and not low.endswith(("ss", "us", "is")))
+
+
+def _lead(tok: _Tok) -> bool:
+    low = tok.low
+    return tok.kind == "word" and (low in _LEADS or (low.endswith("ly") and not low.endswith("ply") and len(low) > 3))
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text``: split at sentence ends, line ends, ``;`` and ``:``
+    followed by a space (not after "e.g.", "i.e.", "etc."). Commas split clauses inside a sentence
+    (:func:`_verb_positions`)."""
+    spans = []
+    pos = 0
+    for m in _RE_SENTENCE_END.finditer(text):
+        if m.start() > pos:
+            spans.append((pos, m.start()))
+        pos = m.end()
+    if pos < len(text):
+        spans.append((pos, len(text)))
+    return spans
+
+
+def _clause_verb(toks: list[_Tok], i: int) -> int | None:
+    """The index of the imperative verb of the clause that starts at token ``i``, if there is one."""
+    n = len(toks)
+    while i < n and ((toks[i].kind == "punct" and toks[i].word in "-*•>#.)") or (
+            toks[i].kind == "word" and toks[i].word.isdigit())):
+        i += 1
+    negated = False
+    while i < n and (_lead(toks[i]) or (toks[i].kind == "word" and toks[i].low in _NEGATIONS)):
+        negated = negated or toks[i].low in _NEGATIONS or toks[i].low == "never"
+        i += 1
+    if i < n and toks[i].kind == "word" and _base_shaped(toks[i].word) and not _subject(toks, i) and _takes_object(
+            toks, i):
+        if negated and toks[i].low not in _LEAVE_OUT:
+            return None  # "Do not put `x` in ...": the opposite of asking for it
+        return i
+    return None
+
+
+def _verb_positions(toks: list[_Tok]) -> list[int]:
+    """Indexes of the tokens of one sentence that stand where an instruction's verb stands."""
+    out: list[int] = []
+    n = len(toks)
+    starts = [0] + [j + 1 for j in range(n) if toks[j].kind == "punct" and toks[j].word == ","]
+    for st in starts:
+        v = _clause_verb(toks, st)
+        if v is not None:
+            out.append(v)
+    for j in range(1, n):
+        t = toks[j]
+        if t.kind != "word" or j in out:
+            continue
+        p = j - 1
+        lead = _lead(toks[p])
+        while p >= 0 and _lead(toks[p]):
+            p -= 1
+        low = t.low
+        if lead and _base_shaped(t.word) and not _subject(toks, j):
+            if not any(toks[q].low in _NEGATIONS for q in range(p + 1, j)) or t.low in _LEAVE_OUT:
+                out.append(j)
+            continue
+        if p < 0:
+            continue
+        prev = toks[p]
+        if prev.kind != "word":
+            continue
+        pl = prev.low
+        after_modal = pl in _MODALS or pl == "you" or (pl == "to" and p > 0 and toks[p - 1].low in _INFINITIVE_HOSTS)
+        if after_modal and low not in _CLOSED and low.isalpha() and not low.endswith("ed"):
+            out.append(j)  # "you must pass", "remember to include"
+        elif low.endswith("ing") and len(low) > 4 and (pl == "by" or p in out):
+            out.append(j)  # "by passing in", "prefer sending"
+        elif pl in ("and", "then", "or") and out and p > out[-1] and _base_shaped(t.word) and not _subject(toks, j):
+            out.append(j)  # "confirm ... and put it in"
+    return sorted(set(out))
+
+
+def _clause_initial(toks: list[_Tok]) -> set[int]:
+    """The verbs found first in their clause (:func:`_clause_verb`)."""
+    starts = [0] + [j + 1 for j in range(len(toks)) if toks[j].kind == "punct" and toks[j].word == ","]
+    return {v for st in starts if (v := _clause_verb(toks, st)) is not None}
+
+
+def _marked(toks: list[_Tok], i: int) -> bool:
+    """What follows the verb at ``i`` marks it as one: an article, a possessive, "it"/"them", a
+    particle or role preposition, a quoted name or a name-shaped word (not a bare noun: "Repository
+    name", "Diastolic blood pressure in mmHg" are noun phrases)."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is None:
+        return False
+    if nxt.kind in ("code", "quoted"):
+        return True
+    low = nxt.low
+    return nxt.kind == "word" and (low in _DETERMINERS or low in _POSSESSIVES or low in _PARTICLES
+                                   or low in _ROLE_PREPS or name_shaped(nxt.word))
+
+
+def _takes_object(toks: list[_Tok], i: int) -> bool:
+    """The word at ``i``, first in its clause, is followed by what follows an imperative verb: an
+    article, a possessive, "it"/"them", a particle or role preposition, a quoted name, a
+    name-shaped word, or a lower-case word (a plain object, "Set mode."). A capitalised word after
+    it ("Counter Picks data ...", "Diastolic blood ...") makes it a noun phrase."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is None or nxt.kind in ("code", "quoted"):
+        return nxt is not None
+    if nxt.kind != "word":
+        return False
+    low = nxt.low
+    if low in _DETERMINERS or low in _POSSESSIVES or low in _PARTICLES or low in _ROLE_PREPS or low in ("it", "them"):
+        return True
+    if name_shaped(nxt.word):
+        return True
+    return nxt.word[:1].islower() and low not in _CLOSED
+
+
+def _subject(toks: list[_Tok], i: int) -> bool:
+    """The word at ``i`` is the subject of a statement ("Search text is ...", "Amount: ...")."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    return nxt is not None and nxt.kind == "word" and nxt.low in _AUXILIARIES and nxt.low not in ("do",)
+
+
+def _possessed(toks: list[_Tok], k: int) -> bool:
+    return k > 0 and toks[k - 1].kind == "word" and (toks[k - 1].low in ("its", "their") or (
+        toks[k - 1].low.endswith(("'s", "’s")) and k - 1 > 0 and toks[k - 2].low == "the"))
+
+
+def _name(tok: _Tok) -> str:
+    """``"strong"`` for a quoted/code-span identifier or an identifier-shaped word, ``"plain"`` for
+    another word, ``""`` for anything else."""
+    if not tok.ident:
+        return ""
+    if tok.kind in ("code", "quoted") or name_shaped(tok.word):
+        return "strong"
+    return "plain"
+
+
+_RE_LOWER_CAMEL = _lazy(r"[a-z]{2,}[0-9]*[A-Z][a-z]")
+_RE_SNAKE = _lazy(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def name_shaped(word: str) -> bool:
+    """An unquoted word shaped like a key of a call: snake_case (``include_archived``) or lowerCamel
+    (``dryRun``, ``endCursor``). Brand and type names (``GitHub``, ``VirtualMachine``, ``iOS``) and
+    letters with digits (``f6``, ``v1``) are not."""
+    return _RE_SNAKE.fullmatch(word) is not None or _RE_LOWER_CAMEL.match(word) is not None
+
+
+def _add(clean: str, tok: _Tok, kind: str, found: Found, property_level: bool) -> bool:
+    """Record ``tok``; ``False`` when it reads as something other than a parameter name."""
+    strength = _name(tok)
+    if not strength:
+        return False
+    q = 1 if tok.kind in ("code", "quoted") else 0
+    rest = clean[tok.end + q: tok.end + q + 40]
+    if _OTHER_THING.match(rest) or _NOT_NAME_AFTER.match(rest) or _ELSEWHERE_AFTER.match(rest):
+        return False
+    if not q and _value_shaped(clean, tok.start, tok.end):
+        return False
+    if rest[:1] == "(":
+        return False  # a call: foo(...)
+    if strength == "plain" and tok.low in _CLOSED:
+        return False
+    plain = strength == "plain"
+    if plain and kind == "role" and not _RE_PLAIN_ROLE_END.match(rest):
+        return False
+    if property_level and tok.kind == "quoted" and not name_shaped(tok.word) and kind == "imperative":
+        return False  # "Use 'v1' for all types": a value of the property being described
+    if kind == "imperative" and not q and rest[:5] == " with":
+        return False  # "Use get_trace_details with a trace id": a function used with arguments
+    if _RE_VALUE_BEFORE.search(clean, max(0, tok.start - q - 30), tok.start - q):
+        return False  # "such as 'dairy'", "Default 'any'", "e.g. `v1`", "categorized as 'Small'"
+    if not plain:
+        kind += "" if tok.kind == "code" else "-quoted" if tok.kind == "quoted" else "-word"
+    if property_level and not plain:
+        kind = kind + "@property"
+    found.add(tok.word, tok.start, tok.end, "plain" if plain else kind, plain=plain)
+    return True
+
+
+_RE_VALUE_BEFORE = _lazy(
+    r"(?:\bsuch\s+as|\be\.g\.?,?|\bi\.e\.?,?|\bfor\s+example,?|\blike|\bdefaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*:?|"
+    r"\b(?:format|form|pattern)|\b\w+ed\s+as|\bvalues?(?:\s+(?:is|are|of))?\s*:?|\bunits?\s+of)\s*$", re.I)
+"""What makes the next word a value: an example, a default, a format, "categorized as"."""
+_PLAIN_OBJECT_END = _words("to as for and or when if so that which with in on")
+"""What may follow a plain-word object: a value ("set mode to ..."), a purpose or a condition."""
+_RE_PLAIN_ROLE_END = _lazy(r"\s*(?:$|[.,;:)!?]|(?:so|to|and|when|if|for)\b)")
+
+
+def imperative_objects(clean: str, found: Found, property_level: bool = False, is_value: bool = False) -> None:
+    """The objects of every instruction in ``clean`` (see the module docstring). ``is_value``: the
+    text describes a string or a free-form object, whose unquoted names are its content ("Include
+    apiVersion, kind and metadata" of a resource document)."""
+    compiled = _RE_TOKEN.compiled()
+    for lo, hi in sentence_spans(clean):
+        toks = [_Tok(m) for m in compiled.finditer(clean, lo, hi)]
+        if len(toks) < 2:
+            continue
+        verbs = _verb_positions(toks)
+        if not verbs:
+            continue
+        initial = _clause_initial(toks)
+        for v in verbs:
+            # a plain-word object only after a clause's first word that is marked as a verb by what
+            # follows it ("Supply a short name"), or at the end of a tool description's clause ("Set mode.")
+            plain_ok = v in initial and (_marked(toks, v) or not property_level)
+            _object(clean, toks, v, found, property_level, plain_ok, property_level and is_value)
+        marked = [v for v in verbs if _marked(toks, v)]
+        if marked:
+            _roles(clean, toks, marked[0], found, property_level)
+
+
+def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: bool, plain_ok: bool = True,
+            content: bool = False) -> None:
+    """The noun phrase after the verb at ``v``: up to four modifiers, then the name."""
+    k = v + 1
+    n = len(toks)
+    while k < n and toks[k].kind == "word" and toks[k].low in _PARTICLES and k < v + 3:
+        k += 1
+    mods = 0
+    while k < n:
+        t = toks[k]
+        if t.kind in ("code", "quoted") or (t.kind == "word" and name_shaped(t.word)):
+            break
+        if t.kind != "word" or mods >= 4:
+            return
+        low = t.low
+        if low in _DETERMINERS or low in _POSSESSIVES or low.endswith(("'s", "’s")):
+            pass
+        elif low in _CLOSED or (low.endswith("s") and not low.endswith(("ss", "us", "is"))):
+            # a plain word object ("Set mode.") ends the phrase here
+            if mods == 0 and k == v + 1 and low not in _CLOSED:
+                break
+            return
+        elif k + 1 < n and (toks[k + 1].kind in ("code", "quoted") or (
+                toks[k + 1].kind == "word" and toks[k + 1].low not in _CLOSED)):
+            pass
+        else:
+            break
+        mods += 1
+        k += 1
+    if k >= n:
+        return
+    if content and toks[k].kind == "word" and not (k + 1 < n and _PARAM_NOUN_RE.fullmatch(toks[k + 1].low)):
+        return  # an unquoted name in the description of a string or free-form object: its content
+    if toks[k].kind == "word" and not name_shaped(toks[k].word):
+        # a plain word object counts only when nothing but the end of the clause (or a value) follows
+        if not plain_ok or (k + 1 < n and not (toks[k + 1].kind == "word" and toks[k + 1].low in _PLAIN_OBJECT_END)):
+            return
+    elif toks[k].kind == "word" and k + 1 < n and toks[k + 1].kind == "word" and toks[k + 1].low not in _CLOSED \
+            and toks[k + 1].low not in _PLAIN_OBJECT_END and not _PARAM_NOUN_RE.fullmatch(toks[k + 1].low):
+        return  # "List all arXiv categories": a name-shaped word that modifies a noun
+    if _possessed(toks, k) or (toks[k].kind in ("code", "quoted") and _alternatives(toks, k)):
+        return
+    items = [k]
+    first_strong = _name(toks[k]) == "strong"
+    while True:
+        k += 1
+        # "`a` and `b`", "`a`, `b` or the `c`", "model_name and explore_name"
+        j = k
+        while j < n and toks[j].kind in ("word", "punct") and toks[j].low in _LIST_GLUE:
+            j += 1
+        if j >= n or not first_strong or not any(toks[q].low in (",", "and", "or", "&", "/") for q in range(k, j)):
+            break
+        if not (toks[j].kind in ("code", "quoted") or (toks[j].kind == "word" and name_shaped(toks[j].word))):
+            w = j + 1
+            if toks[j].low in ("all", "other", "any", "both", "each") and w < n and toks[w].kind == "word" and \
+                    toks[w].low not in _CLOSED:
+                return  # "run the instruction_mix, memory_access or all recipes": kinds of a thing
+            break
+        items.append(j)
+        k = j
+    for k in items:
+        if not _add(clean, toks[k], "imperative", found, property_level):
+            return
+
+
+_PARAM_NOUN_RE = _lazy(r"(?:parameter|argument|param|arg|field|option|flag|key|property|input)s?")
+_LIST_GLUE = frozenset((",", "and", "or", "the", "&", "a", "an", "/"))
+
+
+def _alternatives(toks: list[_Tok], k: int) -> bool:
+    """The quoted word at ``k`` is one of alternatives joined by "or" none of which is
+    identifier-shaped ("pass `asc` or `desc`"): values to choose from, not names."""
+    group = [k]
+    j = k + 1
+    ors = 0
+    while j + 1 < len(toks) and toks[j].low in (",", "or", "/"):
+        ors += toks[j].low in ("or", "/")
+        if toks[j + 1].kind in ("code", "quoted"):
+            group.append(j + 1)
+            j += 2
+        else:
+            j += 1
+    if k >= 2 and toks[k - 1].low in ("or", "/") and toks[k - 2].kind in ("code", "quoted"):
+        return _alternatives(toks, k - 2)
+    return ors > 0 and len(group) > 1 and not any(_is_identifier_like(toks[g].word) for g in group)
+
+
+def _roles(clean: str, toks: list[_Tok], v: int, found: Found, property_level: bool) -> None:
+    """Names after a role preposition anywhere after the verb at ``v`` ("as `repo`", "in the `x` field")."""
+    n = len(toks)
+    for k in range(v + 1, n - 1):
+        t = toks[k]
+        if t.kind != "word" or t.low not in _ROLE_PREPS or (t.low == "as" and toks[k - 1].low == "such"):
+            continue
+        if toks[k - 1].word in found.tool_names and toks[k - 1].word != found.tool_name:
+            continue  # "using get_job_logs with failed_only=true": a parameter of another tool
+        j = k + 1
+        mods = 0
+        while j < n and toks[j].kind == "word" and mods < 2 and (
+                toks[j].low in ("the", "a", "an", "each", "every", "its", "their") or (
+                    j + 1 < n and toks[j + 1].kind in ("code", "quoted") and toks[j].low not in _CLOSED)):
+            j += 1
+            mods += 1
+        if j >= n:
+            continue
+        if _possessed(toks, j):
+            return  # "under its `data` key and the encoding under `encoding`": inside another value
+        if toks[j].word[:1].isupper():
+            continue  # "with a mock `BulkByScrollResponse`": a type or a class, not a key
+        _add(clean, toks[j], "role", found, property_level)
+
+
+def instruction_before(text: str, pos: int) -> bool:
+    """The sentence holding ``pos`` opens with an instruction before ``pos`` ("Send {...}", "Call it
+    with `a: 1`")."""
+    lo = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos), pos - 200, -1) + 1
+    compiled = _RE_TOKEN.compiled()
+    toks = [_Tok(m) for m in compiled.finditer(text, lo, pos)]
+    # what follows is the object: a quoted name stands in for it
+    return bool(toks) and _clause_verb([*toks, *(_Tok(m) for m in compiled.finditer("`x`"))], 0) is not None
