@@ -7,7 +7,11 @@ constraints (``minimum``, ``maximum``, ``multipleOf``...), string constraints (`
 ``maxLength``), array constraints beyond ``minItems`` 0 or 1, complex enum values, external
 ``$ref``, ``allOf`` with ``$ref``, and regexes with backreferences, lookaround or ``\\b``.
 ``oneOf`` and ``format`` values outside the list are not documented (the SDK rewrites them):
-warnings.
+warnings. Client-side strict derivations (provider-facts row ``anthropic-strict.client-derivation``)
+refuse more before the request is sent: the SDK's ``transform_schema`` raises "Schema must have a
+'type', 'enum', 'anyOf', 'oneOf', or 'allOf' field" for a subschema without a type, and moves
+``const`` into the description (Claude Code's derivation refuses it, ``unsupported_const``):
+warnings, since the API documents ``const`` as supported.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from schemalint.rules.provider._common import (
     where,
 )
 
+_TYPING = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref")
 FORMATS = frozenset(
     ("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")
 )
@@ -67,6 +72,7 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
     "list (warnings)."""
 
     severity = E
+    facts = ("anthropic-strict.client-derivation",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)
@@ -135,6 +141,28 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
                     "support it (400)",
                     "rewrite the pattern with anchors, classes and simple "
                     "repetition only, or move it to the description",
+                    node.instance_path,
+                )
+        for node in index.having("const"):
+            if index.is_conditional(node):
+                continue
+            yield Finding(
+                t, W, ptr_key(node.pointer, "const"), "const",
+                f"{where(node)} uses `const`; the API documents it, but client-side strict derivations "
+                "(the Anthropic SDK's transform_schema, Claude Code) move it into the description or "
+                "refuse the tool as unsupported_const",
+                'write a one-value enum instead, e.g. "enum": ["fixed"]',
+                node.instance_path,
+            )
+        for node in index.property_nodes:
+            schema = node.schema
+            if not any(k in schema for k in _TYPING):
+                yield Finding(
+                    t, W, node.pointer, "missing-type",
+                    f"{where(node)} has no type (no type, enum, const, anyOf, oneOf, allOf or $ref); the "
+                    "Anthropic SDK's strict transform raises 'Schema must have a type' (missing type) and "
+                    "strict mode cannot compile an untyped value",
+                    'give it a type, e.g. "type": "string", or a union of the types it takes',
                     node.instance_path,
                 )
         for node in index.having("format"):
