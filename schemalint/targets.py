@@ -29,9 +29,11 @@ Manifests, legacy ``function`` tools (BFCL, ACEBench, Gorilla) and Docker ``argu
 lists get no inferred target.
 
 MCP revisions: ``--target mcp@2025-11-25`` (or ``target = ["mcp@2025-11-25"]`` in the
-configuration) checks MCP tools against that protocol revision as well; the parsed targets then hold
-both ``mcp`` and the marker ``mcp@2025-11-25`` (:func:`mcp_revisions` reads the markers; rules that
-are not revision-aware see only ``mcp``). Without a marker the latest revision applies. The
+configuration) checks MCP tools against that protocol revision instead of the latest; the parsed
+targets then hold both ``mcp`` and the marker ``mcp@2025-11-25`` (:func:`mcp_revisions` reads the
+markers; rules that are not revision-aware see only ``mcp``). ``mcp`` named beside it adds the
+latest revision's marker, so ``--target mcp,mcp@2025-11-25`` checks both. Without a marker
+(an MCP tool's inferred ``mcp``) the latest revision applies. The
 revisions are the provider-facts row ``mcp.revisions`` (:mod:`schemalint.provider_facts`).
 
 ``--target`` values *add* to the inferred targets; a value starting with ``=`` (e.g.
@@ -132,6 +134,9 @@ def parse_targets(values: Iterable[str]) -> TargetSpec:
         value = value.lower()
         if value == "all":
             names.update(PROFILES)
+        elif value == "mcp":
+            # naming mcp names its latest revision: with mcp@<older> beside it, both are checked
+            names.update(("mcp", "mcp@" + LATEST_MCP))
         elif value.startswith("mcp@"):
             revision = value[4:]
             if revision not in MCP_REVISIONS:

@@ -12,7 +12,7 @@ tools in one request (agno-agi/agno#8122, 2026-05-27). The limit depends on the 
 
 The estimate (:func:`grammar_points`), per request (the strict tools of one file, one JSON Lines
 line), expanding local ``$ref`` at each use as a grammar does: 1 point per optional property and
-per union property (``anyOf``/``oneOf``/a type list), 2 more for each of them nested below level 3
+per union property (``anyOf``/``oneOf``/a type list), 1 more for each of them nested below level 3
 per level, 1 per 25 enum values beyond the first 25 of an enum, 3 per ``pattern`` (plus 1 per
 bounded repetition ``{n,m}`` in it), 2 per ``maxItems``. A warning when the request's points reach
 the option ``max_points`` (default 24, the documented optional-parameter cap, so that a request
@@ -67,7 +67,7 @@ def grammar_points(tool: Tool, ctx: Context) -> tuple[float, dict[str, float]]:
                 if union:
                     drivers["unions"] += 1
                 if (name not in listed or union) and level > 3:
-                    drivers["depth"] += 2 * (level - 3)
+                    drivers["depth"] += level - 3
         enum = schema.get("enum")
         if isinstance(enum, list) and len(enum) > 25:
             drivers["enums"] += (len(enum) - 25) / 25
