@@ -69,8 +69,8 @@ FACTS: tuple[Fact, ...] = (
     # --- Anthropic
     Fact("anthropic-strict.client-derivation", "Anthropic", "strict tools, client-side derivation",
          "Claude Code / SDK transform (2026)",
-         "shapes a strict-schema derivation refuses before sending: const, a subschema with no type",
-         ("const", "missing type"), "SDK",
+         "shapes a strict-schema derivation refuses before sending: const (a subschema with no type: "
+         "SL310)", ("const",), "SDK",
          "https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/lib/_parse/_transform.py",
          "2026-08"),
     Fact("anthropic-strict.max-optional", "Anthropic", "strict tools (whole request)", "current docs",

@@ -8,10 +8,10 @@ constraints (``minimum``, ``maximum``, ``multipleOf``...), string constraints (`
 ``$ref``, ``allOf`` with ``$ref``, and regexes with backreferences, lookaround or ``\\b``.
 ``oneOf`` and ``format`` values outside the list are not documented (the SDK rewrites them):
 warnings. Client-side strict derivations (provider-facts row ``anthropic-strict.client-derivation``)
-refuse more before the request is sent: the SDK's ``transform_schema`` raises "Schema must have a
-'type', 'enum', 'anyOf', 'oneOf', or 'allOf' field" for a subschema without a type, and moves
-``const`` into the description (Claude Code's derivation refuses it, ``unsupported_const``):
-warnings, since the API documents ``const`` as supported.
+refuse more before the request is sent: the SDK's ``transform_schema`` moves ``const`` into the
+description (Claude Code's derivation refuses it, ``unsupported_const``): a warning, since the API
+documents ``const`` as supported. A subschema without a type (the SDK raises "Schema must have a
+'type' ...", Claude Code's ``missing_type``) is SL310's finding (untyped-parameter).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from schemalint.rules.provider._common import (
     where,
 )
 
-_TYPING = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref")
 FORMATS = frozenset(
     ("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")
 )
@@ -154,17 +153,6 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
                 'write a one-value enum instead, e.g. "enum": ["fixed"]',
                 node.instance_path,
             )
-        for node in index.property_nodes:
-            schema = node.schema
-            if not any(k in schema for k in _TYPING):
-                yield Finding(
-                    t, W, node.pointer, "missing-type",
-                    f"{where(node)} has no type (no type, enum, const, anyOf, oneOf, allOf or $ref); the "
-                    "Anthropic SDK's strict transform raises 'Schema must have a type' (missing type) and "
-                    "strict mode cannot compile an untyped value",
-                    'give it a type, e.g. "type": "string", or a union of the types it takes',
-                    node.instance_path,
-                )
         for node in index.having("format"):
             fmt = node.schema.get("format")
             if isinstance(fmt, str) and fmt not in FORMATS:
