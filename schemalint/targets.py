@@ -13,7 +13,8 @@ anthropic          Anthropic Messages API tools (``input_schema``)
 anthropic-strict   the same with ``"strict": true`` (grammar-compiled subset, budgets)
 gemini             Gemini ``functionDeclarations[].parameters`` (OpenAPI 3.0 ``Schema`` proto)
 gemini-json        Gemini ``parametersJsonSchema`` (JSON Schema, Nov 2025 keyword set)
-mcp                Model Context Protocol ``tools/list`` (2025-11-25 / 2026-07-28)
+mcp                Model Context Protocol ``tools/list``, latest revision (2026-07-28);
+                   ``mcp@2025-11-25`` / ``mcp@2025-06-18`` name an older revision
 bedrock            AWS Bedrock Converse ``toolSpec`` (strict rules when ``strict: true``)
 ollama             Ollama ``/api/chat`` tools (Go structs that drop unknown keywords)
 =================  ====================================================================
@@ -26,6 +27,14 @@ read from JSON or listed from a Python MCP server object (format ``mcp-server``)
 Bedrock Converse ``toolSpec`` objects are ``bedrock``.
 Manifests, legacy ``function`` tools (BFCL, ACEBench, Gorilla) and Docker ``arguments``
 lists get no inferred target.
+
+MCP revisions: ``--target mcp@2025-11-25`` (or ``target = ["mcp@2025-11-25"]`` in the
+configuration) checks MCP tools against that protocol revision instead of the latest; the parsed
+targets then hold both ``mcp`` and the marker ``mcp@2025-11-25`` (:func:`mcp_revisions` reads the
+markers; rules that are not revision-aware see only ``mcp``). ``mcp`` named beside it adds the
+latest revision's marker, so ``--target mcp,mcp@2025-11-25`` checks both. Without a marker
+(an MCP tool's inferred ``mcp``) the latest revision applies. The
+revisions are the provider-facts row ``mcp.revisions`` (:mod:`schemalint.provider_facts`).
 
 ``--target`` values *add* to the inferred targets; a value starting with ``=`` (e.g.
 ``--target =openai,gemini``) *replaces* them, so every tool is checked against exactly
@@ -46,7 +55,7 @@ PROFILES: dict[str, str] = {
     "anthropic-strict": "Anthropic tools with strict: true (grammar-compiled subset)",
     "gemini": "Gemini functionDeclarations[].parameters (OpenAPI 3.0 Schema subset)",
     "gemini-json": "Gemini functionDeclarations[].parametersJsonSchema",
-    "mcp": "Model Context Protocol tools/list (2025-11-25, 2026-07-28)",
+    "mcp": "Model Context Protocol tools/list, latest revision (mcp@2025-11-25, mcp@2025-06-18: older ones)",
     "bedrock": "AWS Bedrock Converse toolSpec",
     "ollama": "Ollama /api/chat tools",
 }
@@ -66,6 +75,32 @@ DISPLAY: dict[str, str] = {
 """Human names of the profiles, used in diagnostic messages."""
 
 
+def _mcp_revisions() -> tuple[str, ...]:
+    from schemalint.provider_facts import value
+
+    return tuple(value("mcp.revisions"))
+
+
+MCP_REVISIONS: tuple[str, ...] = _mcp_revisions()
+"""The MCP protocol revisions schemalint checks, oldest first; the last is the latest, what
+``--target mcp`` means (provider-facts row ``mcp.revisions``)."""
+
+LATEST_MCP = MCP_REVISIONS[-1]
+"""The latest MCP revision (``--target mcp`` without ``@``)."""
+
+MCP_FORMATS = frozenset(("mcp", "mcp-server"))
+"""Tool formats that are MCP tools: an MCP ``tools/list`` JSON file, and tools listed from a server
+(Python or TypeScript MCP sources, ``--mcp-stdio``, ``--mcp-url``)."""
+
+
+def mcp_revisions(targets: Iterable[str]) -> tuple[str, ...]:
+    """The MCP revisions named by ``mcp@<revision>`` markers in ``targets`` (parsed targets, or
+    :meth:`~schemalint.rules.base.Context.targets_for` of a tool), oldest first; the latest revision
+    alone when there is none."""
+    named = {t[4:] for t in targets if t.startswith("mcp@")}
+    return tuple(r for r in MCP_REVISIONS if r in named) or (LATEST_MCP,)
+
+
 class TargetError(ValueError):
     """An unknown profile name in ``--target`` or the ``target`` configuration key."""
 
@@ -83,7 +118,8 @@ def parse_targets(values: Iterable[str]) -> TargetSpec:
 
     ``["openai-strict", "gemini"]`` adds both to the inferred targets;
     ``["=openai", "gemini"]`` (any value starting with ``=``) replaces the inferred
-    targets with exactly ``{openai, gemini}``; ``all`` expands to every profile.
+    targets with exactly ``{openai, gemini}``; ``all`` expands to every profile;
+    ``mcp@2025-11-25`` adds ``mcp`` and the revision marker itself (:func:`mcp_revisions`).
     Raises :class:`TargetError` naming the unknown profile and the valid ones.
     """
     names: set[str] = set()
@@ -98,6 +134,16 @@ def parse_targets(values: Iterable[str]) -> TargetSpec:
         value = value.lower()
         if value == "all":
             names.update(PROFILES)
+        elif value == "mcp":
+            # naming mcp names its latest revision: with mcp@<older> beside it, both are checked
+            names.update(("mcp", "mcp@" + LATEST_MCP))
+        elif value.startswith("mcp@"):
+            revision = value[4:]
+            if revision not in MCP_REVISIONS:
+                raise TargetError(f"unknown MCP revision {raw.strip()!r}; choose from "
+                                  f"{', '.join('mcp@' + r for r in MCP_REVISIONS)} (mcp alone: the latest, "
+                                  f"{MCP_REVISIONS[-1]})")
+            names.update(("mcp", value))
         elif value in PROFILES:
             names.add(value)
         else:

@@ -95,7 +95,7 @@ def test_provider_rules_run_on_inferred_targets_and_skip_untargeted(tmp_path: Pa
     assert check(tmp_path, legacy) == []
     assert "SL309" in codes(check(tmp_path, legacy, ["openai"]))
     # replacing the inferred target with one the rule does not belong to silences it
-    assert "SL309" not in codes(check(tmp_path, openai, ["=gemini"]))
+    assert "SL309" not in codes(check(tmp_path, openai, ["=anthropic"]))
 
 
 def test_cli_target_syntax_and_unknown_target(tmp_path: Path) -> None:

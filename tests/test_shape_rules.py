@@ -130,11 +130,15 @@ def test_sl001_draft03_required_boolean(tmp_path: Path) -> None:
 
 def test_sl001_dialect_decides_and_override_wins(tmp_path: Path) -> None:
     tuple_items = obj(p={"type": "array", "items": [{"type": "number"}, {"type": "number"}]})
-    assert lint(tmp_path, [mcp(tuple_items)], "SL001") == []  # draft-07: array form is fine
+    assert lint(tmp_path, [openai(tuple_items)], "SL001") == []  # draft-07 by default: array form is fine
+    # an MCP tool without $schema is 2020-12 (MCP 2025-11-25, SEP-1613): array-form items is invalid
+    assert [d.pointer for d in lint(tmp_path, [mcp(tuple_items)], "SL001")] == ["/0/inputSchema/properties/p/items"]
+    assert lint(tmp_path, [mcp({"$schema": "http://json-schema.org/draft-07/schema#", **tuple_items})], "SL001") == []
     v2020 = {"$schema": "https://json-schema.org/draft/2020-12/schema", **tuple_items}
-    diags = lint(tmp_path, [mcp(v2020)], "SL001")
-    assert [d.pointer for d in diags] == ["/0/inputSchema/properties/p/items"]
-    assert lint(tmp_path, [mcp(tuple_items)], "SL001", dialect="2020-12")
+    diags = lint(tmp_path, [openai(v2020)], "SL001")
+    assert [d.pointer for d in diags] == ["/0/function/parameters/properties/p/items"]
+    assert lint(tmp_path, [openai(tuple_items)], "SL001", dialect="2020-12")
+    assert lint(tmp_path, [mcp(tuple_items)], "SL001", dialect="draft-07") == []
     draft4 = {"$schema": "http://json-schema.org/draft-04/schema#",
               **obj(n={"type": "number", "exclusiveMinimum": 0})}
     draft4_ptrs = [d.pointer for d in lint(tmp_path, [mcp(draft4)], "SL001")]
@@ -144,8 +148,13 @@ def test_sl001_dialect_decides_and_override_wins(tmp_path: Path) -> None:
 
 
 def test_sl001_unknown_schema_uri_is_a_warning(tmp_path: Path) -> None:
-    diags = lint(tmp_path, [mcp({"$schema": "https://example.com/meta", **obj()})], "SL001")
-    assert [(d.severity, d.pointer) for d in diags] == [(Severity.WARNING, "/0/inputSchema/$schema")]
+    diags = lint(tmp_path, [openai({"$schema": "https://example.com/meta", **obj()})], "SL001")
+    assert [(d.severity, d.pointer) for d in diags] == [(Severity.WARNING, "/0/function/parameters/$schema")]
+    # an MCP tool's unknown dialect is SL330's finding (an error: MCP clients must refuse it), not SL001's
+    doc = [mcp({"$schema": "https://example.com/meta", **obj()})]
+    assert lint(tmp_path, doc, "SL001") == []
+    assert [(d.severity, d.pointer) for d in lint(tmp_path, doc, "SL330")] == [
+        (Severity.ERROR, "/0/inputSchema/$schema")]
 
 
 def test_sl001_gemini_uppercase_types_accepted_only_for_gemini(tmp_path: Path) -> None:

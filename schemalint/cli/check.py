@@ -59,7 +59,8 @@ def check(
         list[str] | None,
         typer.Option("--target", "-t", help="Provider profile(s) to check against, comma-separated "
                      "(openai, openai-strict, anthropic, anthropic-strict, gemini, gemini-json, mcp, "
-                     "bedrock, ollama, all). Adds to the targets inferred from each tool's format; "
+                     "bedrock, ollama, all; mcp@2025-11-25 or mcp@2025-06-18 for an older MCP revision, "
+                     "mcp alone meaning the latest). Adds to the targets inferred from each tool's format; "
                      "prefix with = to replace them (--target =openai)."),
     ] = None,
     exclude: ExcludeOption = None,

@@ -2,8 +2,14 @@
 
 A schema names its dialect with ``$schema`` at its root (JSON Schema Core 2020-12
 section 8.1.1; draft-07 core section 7). schemalint knows draft-04, draft-06,
-draft-07, 2019-09 and 2020-12; a schema without ``$schema`` is read as draft-07 (the
-dialect most tool SDKs emit), and ``--dialect`` overrides both.
+draft-07, 2019-09 and 2020-12; a schema without ``$schema`` is read in its format's default
+dialect (:func:`default_dialect`): JSON Schema 2020-12 for MCP tools (the MCP default since the
+2025-11-25 revision, SEP-1613: "When a schema does not include a ``$schema`` field, it defaults to
+JSON Schema 2020-12"), draft-07 for every other format (the dialect most tool SDKs emit);
+``--dialect`` overrides both. A ``$schema`` is compared with the meta-schemas' own ids
+(:data:`META_SCHEMA_IDS`): a loose spelling of one (``http://json-schema.org/draft-07/schema``
+without ``#``, ``https://`` for a draft that has an ``http://`` id) still selects that dialect, and
+:attr:`DialectChoice.exact` says whether it was the id itself.
 
 Metaschemas come from the ``jsonschema-specifications`` package (bundled, offline).
 Two validators are offered per dialect, both built once and cached:
@@ -23,7 +29,32 @@ from functools import cache
 from typing import Any
 
 DEFAULT_DIALECT = "draft-07"
-"""The dialect of a schema without ``$schema``."""
+"""The dialect of a schema without ``$schema``, in every format but MCP's (:func:`default_dialect`)."""
+
+MCP_DIALECT = "2020-12"
+"""The dialect of an MCP tool's schema without ``$schema`` (MCP 2025-11-25 and 2026-07-28,
+basic/index.mdx "JSON Schema Usage"; provider-facts row ``mcp.default-dialect``)."""
+
+
+def default_dialect(fmt: str | None) -> str:
+    """The dialect of a schema without ``$schema`` in a tool of format ``fmt`` (``Origin.format``):
+    :data:`MCP_DIALECT` for MCP tools (:data:`schemalint.targets.MCP_FORMATS`), else
+    :data:`DEFAULT_DIALECT`."""
+    from schemalint.targets import MCP_FORMATS
+
+    return MCP_DIALECT if fmt in MCP_FORMATS else DEFAULT_DIALECT
+
+
+META_SCHEMA_IDS: dict[str, str] = {
+    "draft-04": "http://json-schema.org/draft-04/schema#",
+    "draft-06": "http://json-schema.org/draft-06/schema#",
+    "draft-07": "http://json-schema.org/draft-07/schema#",
+    "2019-09": "https://json-schema.org/draft/2019-09/schema",
+    "2020-12": "https://json-schema.org/draft/2020-12/schema",
+}
+"""Dialect name -> the ``$id`` (``id`` for draft-04) its meta-schema declares: the value a validator
+looks a ``$schema`` up by. An empty fragment (a trailing ``#``) on the 2019-09 and 2020-12 ids is the
+same URI and counts as exact; the drafts up to 07 declare their ids with the ``#``."""
 
 DIALECTS: dict[str, str] = {
     "draft-04": "http://json-schema.org/draft-04/schema",
@@ -70,20 +101,24 @@ class DialectChoice:
 
     ``dialect``: a key of :data:`DIALECTS`. ``declared``: the root's ``$schema`` value
     when it is a string, else ``None``. ``unknown``: True when ``$schema`` names no
-    known dialect (the default was used instead).
+    known dialect (the default was used instead). ``exact``: see the attribute.
     """
 
     dialect: str
     declared: str | None = None
     unknown: bool = False
+    exact: bool = True
+    """False when ``declared`` selects a dialect by a loose spelling of its meta-schema id (no ``#``,
+    another scheme, ``.json``): validators that look ids up exactly do not know it, and some fetch it."""
 
 
-def dialect_of(schema: Any, override: str | None = None) -> DialectChoice:
+def dialect_of(schema: Any, override: str | None = None, default: str = DEFAULT_DIALECT) -> DialectChoice:
     """Choose the dialect of ``schema`` (any JSON value).
 
     ``override`` (``--dialect``) wins when it names a known dialect; otherwise the
-    root's ``$schema`` decides, and draft-07 applies when it is absent. Never raises:
-    an unknown ``$schema`` or override gives ``unknown=True`` and the default dialect.
+    root's ``$schema`` decides, and ``default`` (a key of :data:`DIALECTS`; the tool format's
+    :func:`default_dialect`) applies when it is absent. Never raises: an unknown ``$schema`` or
+    override gives ``unknown=True`` and the default dialect.
     """
     declared = schema.get("$schema") if isinstance(schema, Mapping) else None
     declared = declared if isinstance(declared, str) else None
@@ -92,11 +127,22 @@ def dialect_of(schema: Any, override: str | None = None) -> DialectChoice:
         if chosen is not None:
             return DialectChoice(chosen, declared)
     if declared is None:
-        return DialectChoice(DEFAULT_DIALECT)
+        return DialectChoice(default)
     chosen = _BY_URI.get(_uri_key(declared))
     if chosen is None:
-        return DialectChoice(DEFAULT_DIALECT, declared, unknown=True)
-    return DialectChoice(chosen, declared)
+        return DialectChoice(default, declared, unknown=True)
+    return DialectChoice(chosen, declared, exact=is_meta_schema_id(declared))
+
+
+def is_meta_schema_id(uri: str) -> bool:
+    """True when ``uri`` is a known meta-schema's own id (:data:`META_SCHEMA_IDS`; a trailing ``#``
+    allowed on the 2019-09 and 2020-12 ids)."""
+    if uri in _EXACT_IDS:
+        return True
+    return uri.endswith("#") and uri[:-1] in _EXACT_IDS and not uri[:-1].startswith("http://json-schema.org/")
+
+
+_EXACT_IDS = frozenset(META_SCHEMA_IDS.values())
 
 
 _SPEC_DIRS = {"draft-04": "draft4", "draft-06": "draft6", "draft-07": "draft7", "2019-09": "draft201909",

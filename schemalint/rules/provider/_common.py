@@ -10,8 +10,9 @@
   and whose findings for several profiles at one location merge into one diagnostic
   naming them (severity: the worst of them).
 
-Facts come from ``reference/provider-constraints.md`` (shared project folder); each rule
-names its section and date in ``source``.
+Facts come from the provider-facts table (:mod:`schemalint.provider_facts`, dated and sourced
+rows; migrated from ``reference/provider-constraints.md`` rule by rule); a rule lists the rows it
+enforces in :attr:`ProviderRule.facts` and names their sources in ``source``.
 """
 
 from __future__ import annotations
@@ -185,6 +186,9 @@ class ProviderRule(Rule):
     """
 
     targets: ClassVar[tuple[str, ...]] = ()
+    facts: ClassVar[tuple[str, ...]] = ()
+    """Keys of the :mod:`schemalint.provider_facts` rows the rule enforces; its page must name each
+    row's source and value (``tests/test_provider_facts.py``)."""
 
     def __init__(self) -> None:
         self._active: dict[frozenset[str], tuple[str, ...]] = {}

@@ -1,10 +1,12 @@
-"""SL309 array-without-items: an array schema with no ``items`` (OpenAI).
+"""SL309 array-without-items: an array schema with no ``items`` (OpenAI, Gemini ``parameters``).
 
 Source: reference/provider-constraints.md §1.3 (read 2026-08) and shared case 009
 (open-webui/open-webui#14115, fix PR #16343): OpenAI answers 400 "array schema missing items"
 for function parameters, strict or not. In strict mode untyped ``items`` (``{}`` / ``true``) are
 also refused per pydantic-ai#4425 ("OpenAI strict mode requires array items to have a type"),
-a third-party report: a warning.
+a third-party report: a warning. Gemini ``parameters`` (provider-facts row ``gemini.array-items``):
+an ARRAY without ``items`` is refused, 400 "...properties[source_uuids].items: missing field"
+(AstrBotDevs/AstrBot#6029, 2026-03).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
+from schemalint.provider_facts import fact
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, types_of, where
 
@@ -24,22 +27,28 @@ class ArrayWithoutItems(ProviderRule):
     keywords = frozenset({"type"})  # only schemas with a `type` are checked (Rule.keywords)
 
     severity = E
+    facts = ("gemini.array-items",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)
         for node in index.having("type"):
-            if "array" not in types_of(node.schema) or index.is_conditional(node):
+            if not any(t.lower() == "array" for t in types_of(node.schema)) or index.is_conditional(node):
+                # Gemini spells types in capitals (ARRAY); the other providers' lower case
                 continue
             items = node.schema.get("items", "<missing>")
             if items == "<missing>" and "prefixItems" not in node.schema:
                 for target in targets:
+                    if target == "gemini":
+                        why = ("Gemini answers 400 '...items: missing field' and the whole request fails "
+                               f"(observed {fact('gemini.array-items').seen})")
+                    else:
+                        why = "OpenAI answers 400 'array schema missing items' and the whole request fails"
                     yield Finding(
                         target,
                         E,
                         node.pointer,
                         "noitems",
-                        f'{where(node)} is an array without "items"; OpenAI answers 400 \'array schema '
-                        "missing items' and the whole request fails",
+                        f'{where(node)} is an array without "items"; {why}',
                         'add an items schema naming the element type, e.g. "items": {"type": "string"}',
                         node.instance_path,
                     )

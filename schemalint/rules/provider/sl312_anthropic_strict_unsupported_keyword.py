@@ -7,7 +7,11 @@ constraints (``minimum``, ``maximum``, ``multipleOf``...), string constraints (`
 ``maxLength``), array constraints beyond ``minItems`` 0 or 1, complex enum values, external
 ``$ref``, ``allOf`` with ``$ref``, and regexes with backreferences, lookaround or ``\\b``.
 ``oneOf`` and ``format`` values outside the list are not documented (the SDK rewrites them):
-warnings.
+warnings. Client-side strict derivations (provider-facts row ``anthropic-strict.client-derivation``)
+refuse more before the request is sent: the SDK's ``transform_schema`` moves ``const`` into the
+description (Claude Code's derivation refuses it, ``unsupported_const``): a warning, since the API
+documents ``const`` as supported. A subschema without a type (the SDK raises "Schema must have a
+'type' ...", Claude Code's ``missing_type``) is SL310's finding (untyped-parameter).
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
     "list (warnings)."""
 
     severity = E
+    facts = ("anthropic-strict.client-derivation",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         index = index_for(tool, ctx)
@@ -137,6 +142,17 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
                     "repetition only, or move it to the description",
                     node.instance_path,
                 )
+        for node in index.having("const"):
+            if index.is_conditional(node):
+                continue
+            yield Finding(
+                t, W, ptr_key(node.pointer, "const"), "const",
+                f"{where(node)} uses `const`; the API documents it, but client-side strict derivations "
+                "(the Anthropic SDK's transform_schema, Claude Code) move it into the description or "
+                "refuse the tool as unsupported_const",
+                'write a one-value enum instead, e.g. "enum": ["fixed"]',
+                node.instance_path,
+            )
         for node in index.having("format"):
             fmt = node.schema.get("format")
             if isinstance(fmt, str) and fmt not in FORMATS:

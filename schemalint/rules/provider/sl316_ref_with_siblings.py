@@ -5,19 +5,21 @@ openai-python ``lib/_pydantic.py`` @ e43b422 "we can't use $refs if there are al
 properties defined" and pydantic-ai "OpenAI Strict mode doesn't support siblings to $ref"
 (error). Anthropic strict: the SDK's ``transform_schema`` (@ 597d43b) keeps ``{"$ref"}`` only,
 dropping siblings such as ``description`` (warning). MCP: draft-07 §8.3 "All other properties
-in a $ref object MUST be ignored" — a warning only when the schema declares draft-07 or older
-(MCP defaults to 2020-12, where siblings apply).
+in a $ref object MUST be ignored" — a warning only when the schema is read as draft-07 or older
+(:func:`schemalint.schema.dialect.dialect_of` with the MCP default, 2020-12, where siblings apply:
+the same dialect choice as SL001 and SL004, so ``--dialect`` and loosely spelled ids count too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, where
+from schemalint.schema.dialect import MCP_DIALECT, dialect_of
 
-_OLD_DRAFTS = ("draft-07", "draft-06", "draft-04", "draft-03")
+_OLD_DRAFTS = ("draft-07", "draft-06", "draft-04")
 
 
 class RefWithSiblings(ProviderRule):
@@ -29,8 +31,8 @@ class RefWithSiblings(ProviderRule):
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         root = tool.advertised
-        dialect = root.get("$schema", "") if isinstance(root, Mapping) else ""
-        old = isinstance(dialect, str) and any(d in dialect for d in _OLD_DRAFTS)
+        dialect = dialect_of(root, ctx.dialect, MCP_DIALECT).dialect if "mcp" in targets else ""
+        old = dialect in _OLD_DRAFTS
         for node in index_for(tool, ctx).having("$ref"):
             siblings = [k for k in node.schema if k != "$ref"]
             if not siblings:

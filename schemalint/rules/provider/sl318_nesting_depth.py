@@ -1,12 +1,12 @@
 """SL318 nesting-depth: objects and arrays nested deeper than the provider allows.
 
-Source: reference/provider-constraints.md §1.3, §3.1, §8 (read 2026-08). OpenAI strict:
-"up to 10 levels of nesting" (structured-outputs docs); older snapshots enforced 5 ("6 levels
-of nesting exceeds limit of 5", tidyverse/ellmer#671): an error above 10. Gemini: "exceeds the
-maximum allowed nesting depth" (google-gemini/gemini-cli#6031) with the value UNCONFIRMED: a
-warning above the option ``gemini_max_depth`` (default 5; one third-party report says 4 for
-``responseSchema``). Levels count object and array schemas on the path from the root (the
-root object is level 1), following local ``$ref``. Options ``openai_max_depth``, ``gemini_max_depth``.
+Source: the provider-facts rows (:mod:`schemalint.provider_facts`) ``openai-strict.max-depth``
+(structured-outputs docs, read 2026-12-02: "up to 10 levels of nesting"; an error above it),
+``openai-strict.observed-depth`` (tidyverse/ellmer#671: "6 levels of nesting exceeds limit of 5",
+o3, 2025: a warning above it, since some models enforced the older limit) and ``gemini.max-depth``
+(google-gemini/gemini-cli#6031, value UNCONFIRMED: a warning). Levels count object and array
+schemas on the path from the root (the root object is level 1), following local ``$ref``.
+Options ``openai_max_depth``, ``openai_observed_depth``, ``gemini_max_depth``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from schemalint.model import Tool, split_pointer
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, types_of
 from schemalint.schema.walk import walk
@@ -45,10 +46,12 @@ class NestingDepth(ProviderRule):
     """Object/array nesting deeper than the target's limit."""
 
     severity = E
+    facts = ("openai-strict.max-depth", "openai-strict.observed-depth", "gemini.max-depth")
 
     options: ClassVar[Mapping[str, Any]] = {
-        "openai_max_depth": 10,
-        "gemini_max_depth": 5,
+        "openai_max_depth": value("openai-strict.max-depth"),
+        "openai_observed_depth": value("openai-strict.observed-depth"),
+        "gemini_max_depth": value("gemini.max-depth"),
     }
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
@@ -62,6 +65,12 @@ class NestingDepth(ProviderRule):
                     f"OpenAI strict mode allows {limit} levels of nesting (400 'levels of nesting "
                     "exceeds limit')"
                 )
+                observed = int(self.option(ctx, "openai_observed_depth"))
+                if observed < levels <= limit:
+                    limit, sev = observed, W
+                    why = (f"OpenAI documents up to {int(self.option(ctx, 'openai_max_depth'))} levels for "
+                           f"strict schemas, but a limit of {observed} has been answered ('{observed + 1} levels "
+                           f"of nesting exceeds limit of {observed}', o3, tidyverse/ellmer#671)")
             else:
                 limit, sev = int(self.option(ctx, "gemini_max_depth")), W
                 why = (

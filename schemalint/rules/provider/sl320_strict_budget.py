@@ -6,7 +6,8 @@ request; at most 24 optional parameters in total across all strict schemas; at m
 parameters using ``anyOf`` or type arrays (``["string", "null"]``) in total ("exponential
 compilation cost"). Bedrock inherits the 20 strict tools for Claude models (pydantic-ai
 BedrockJsonSchemaTransformer, 3P). A request is taken to be the tools of one file (one JSON
-Lines line). Options ``max_strict_tools``, ``max_optional_params``, ``max_union_params``.
+Lines line). Options ``max_strict_tools``, ``max_optional_params``, ``max_union_params`` (the last two
+default to the provider-facts rows ``anthropic-strict.max-optional`` and ``anthropic-strict.max-unions``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from schemalint.model import Diagnostic, Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
     E,
@@ -49,11 +51,12 @@ class StrictBudget(ProviderRule):
     """Whole-request limits of Anthropic strict tools: 20 tools, 24 optional and 16 union parameters."""
 
     severity = E
+    facts = ("anthropic-strict.max-optional", "anthropic-strict.max-unions")
 
     options: ClassVar[Mapping[str, Any]] = {
         "max_strict_tools": 20,
-        "max_optional_params": 24,
-        "max_union_params": 16,
+        "max_optional_params": value("anthropic-strict.max-optional"),
+        "max_union_params": value("anthropic-strict.max-unions"),
     }
 
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:

@@ -4,8 +4,10 @@ Source: reference/provider-constraints.md §5.1 (read 2026-08): tested against C
 4.5 on Bedrock (2026-05-19), strict tools get 400 on number/integer ``minimum``, ``maximum``,
 ``exclusiveMinimum``, ``exclusiveMaximum``, ``multipleOf``; array ``maxItems``; ``minItems``
 above 1 (pydantic-ai ``providers/bedrock.py`` ``_BEDROCK_STRICT_UNSUPPORTED_KEYS_BY_TYPE``,
-citing docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html). Checked only for
-tools with ``"strict": true``.
+citing docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html); and ``oneOf``
+("oneOf is unsupported": strands-agents/harness-sdk#2664, a production outage, and the maintainers'
+reply of 2026-07-14 with PR #3261). The list is the provider-facts row
+``bedrock-strict.refused-keywords``. Checked only for tools with ``"strict": true``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from schemalint.model import Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
     E,
@@ -26,9 +29,10 @@ from schemalint.rules.provider._common import (
 
 _WHY = "{where} uses `{key}`; Bedrock refuses it in strict tools (400)"
 _HINT = "remove `{key}`, state the limit in the description and enforce it in the tool"
+_ONEOF_HINT = "use `anyOf` with the same branches (strict mode compiles anyOf)"
 TABLE = {
-    k: (E, _WHY, _HINT)
-    for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems")
+    k: (E, _WHY, _ONEOF_HINT if k == "oneOf" else _HINT)
+    for k in value("bedrock-strict.refused-keywords")
 }
 
 
@@ -36,6 +40,7 @@ class BedrockStrictUnsupportedKeyword(ProviderRule):
     """Numeric bounds and array limits that Bedrock strict tools refuse."""
 
     severity = E
+    facts = ("bedrock-strict.refused-keywords",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
         if not tool.strict:

@@ -1,8 +1,10 @@
 """SL001 invalid-schema: the advertised schema fails its dialect's metaschema.
 
 Every advertised input schema (and an MCP ``outputSchema``) is validated against the
-metaschema of its dialect (:mod:`schemalint.schema.dialect`): ``$schema`` decides,
-draft-07 when absent, ``--dialect`` overrides. Each metaschema error becomes one
+metaschema of its dialect (:mod:`schemalint.schema.dialect`): ``$schema`` decides; when absent,
+JSON Schema 2020-12 for MCP tools (MCP 2025-11-25 SEP-1613) and draft-07 for other formats;
+``--dialect`` overrides. A ``$schema`` naming no known dialect is a warning here, except for
+tools checked as MCP, where SL330 reports it (an error there). Each metaschema error becomes one
 diagnostic at the schema pointer of the offending keyword (``/properties/x/type``).
 
 Non-standard type names (``dict``, ``float``, ``any``, ``tuple``, ``String``,
@@ -31,7 +33,7 @@ import schemalint.schema as vocabulary
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.shape._common import NONSTANDARD_TYPES
-from schemalint.schema.dialect import dialect_of, fast_validator, plainly_valid_draft07
+from schemalint.schema.dialect import default_dialect, dialect_of, fast_validator, plainly_valid_draft07
 from schemalint.schema.index import MAX_DEPTH, index_schema, nesting_depth
 
 STANDARD_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
@@ -162,8 +164,8 @@ class InvalidSchema(Rule):
         # A root that is not an object at all is SL002's finding.
         if not isinstance(schema, Mapping):
             return
-        choice = dialect_of(schema, ctx.dialect)
-        if choice.unknown:
+        choice = dialect_of(schema, ctx.dialect, default_dialect(tool.origin.format))
+        if choice.unknown and "mcp" not in ctx.targets_for(tool):  # an MCP tool's: SL330
             yield self.diag(
                 tool, None,
                 f"`$schema` is {choice.declared!r}, which names no JSON Schema dialect schemalint knows; "

@@ -27,14 +27,24 @@ from urllib.parse import urldefrag, urljoin
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.schema.dialect import default_dialect, dialect_of
 from schemalint.schema.index import SchemaIndex, index_schema
 from schemalint.schema.walk import resolve_local_ref
 
 
 def _ids_and_anchors(root: Any, index: SchemaIndex) -> tuple[dict[str, Any], set[str]]:
     """``$id`` URIs (resolved against the root's ``$id``) -> subschema, and anchor names."""
+    ids, anchors, _old, _new = _ids_and_anchor_kinds(root, index)
+    return ids, anchors
+
+
+def _ids_and_anchor_kinds(root: Any, index: SchemaIndex) -> tuple[dict[str, Any], set[str], set[str], set[str]]:
+    """:func:`_ids_and_anchors` plus the anchor names defined the draft-06/07 way (``$id: "#name"``)
+    and the 2019-09+ way (``$anchor``/``$dynamicAnchor``)."""
     ids: dict[str, Any] = {}
     anchors: set[str] = set()
+    old: set[str] = set()
+    new: set[str] = set()
     base = ""
     if isinstance(root, Mapping):
         rid = root.get("$id", root.get("id"))
@@ -47,15 +57,17 @@ def _ids_and_anchors(root: Any, index: SchemaIndex) -> tuple[dict[str, Any], set
                 continue
             if value.startswith("#") and len(value) > 1:
                 anchors.add(value[1:])
+                old.add(value[1:])
             else:
                 ids[urldefrag(urljoin(base, value))[0]] = schema
         for key in ("$anchor", "$dynamicAnchor"):
             value = schema.get(key)
             if isinstance(value, str):
                 anchors.add(value)
+                new.add(value)
     if base:
         ids.setdefault(base, root)
-    return ids, anchors
+    return ids, anchors, old, new
 
 
 def _resolve_fragment(doc: Any, fragment: str, anchors: set[str]) -> bool:
@@ -76,13 +88,14 @@ class UnresolvableRef(Rule):
     severity = Severity.ERROR
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
-        yield from self._check(tool, tool.advertised, tool.schema_pointer)
+        yield from self._check(tool, tool.advertised, tool.schema_pointer, ctx)
         if tool.output_schema is not None:
-            yield from self._check(tool, tool.output_schema, tool.origin.pointer + "/outputSchema")
+            yield from self._check(tool, tool.output_schema, tool.origin.pointer + "/outputSchema", ctx)
 
-    def _check(self, tool: Tool, root: Any, base_pointer: str) -> Iterator[Diagnostic]:
+    def _check(self, tool: Tool, root: Any, base_pointer: str, ctx: Context) -> Iterator[Diagnostic]:
         if not isinstance(root, Mapping):
             return
+        dialect = dialect_of(root, ctx.dialect, default_dialect(tool.origin.format)).dialect
         index = index_schema(root)
         refs = index.refs
         if not refs:
@@ -101,6 +114,12 @@ class UnresolvableRef(Rule):
                     if found is None:
                         found = _ids_and_anchors(root, index)
                     if fragment in found[1]:
+                        mismatch = _anchor_mismatch(root, index, fragment, dialect)
+                        if mismatch is None:
+                            continue
+                        yield self.diag(tool, None, f"`$ref` {json.dumps(ref, ensure_ascii=False)} {mismatch}",
+                                        hint=_ANCHOR_HINT[dialect in _NEW_ANCHORS],
+                                        file_pointer=f"{base_pointer}{node.pointer}/$ref")
                         continue
             where = f"{base_pointer}{node.pointer}/$ref"
             shown = json.dumps(ref, ensure_ascii=False)
@@ -132,6 +151,26 @@ class UnresolvableRef(Rule):
                 hint="inline the referenced schema under `$defs` and refer to it as \"#/$defs/<name>\"",
                 severity=Severity.ERROR, file_pointer=where,
             )
+
+
+_NEW_ANCHORS = frozenset(("2019-09", "2020-12"))
+_ANCHOR_HINT = {True: 'name the target with "$anchor": "<name>" (2019-09+), or refer to it by its JSON pointer',
+                False: 'name the target with "$id": "#<name>" (draft-06/07), or refer to it by its JSON pointer'}
+
+
+def _anchor_mismatch(root: Any, index: SchemaIndex, name: str, dialect: str) -> str | None:
+    """Why the plain-name fragment ``#name`` does not resolve in ``dialect`` although the schema defines
+    it the other dialect's way, or ``None`` when it resolves. Source: JSON Schema Core 2020-12 §8.2.2
+    (``$anchor``; "$id" MUST NOT contain a non-empty fragment) and draft-07 §8.2.3 (``$id: "#name"``)."""
+    _ids, _anchors, old, new = _ids_and_anchor_kinds(root, index)
+    if dialect in _NEW_ANCHORS and name not in new:
+        return (f"names the anchor {name!r}, defined only as `$id: \"#{name}\"` (draft-06/07); the schema "
+                f"is read as {dialect}, where `$id` may not carry a fragment and only `$anchor` defines one, "
+                "so validators of that dialect cannot resolve it")
+    if dialect not in _NEW_ANCHORS and name not in old:
+        return (f"names the anchor {name!r}, defined only by `$anchor` (2019-09+); the schema is read as "
+                f"{dialect}, which has no `$anchor`, so validators of that dialect cannot resolve it")
+    return None
 
 
 def _local_hint(root: Any, ref: str) -> str:

@@ -1,0 +1,52 @@
+"""SL331 mcp-output-schema-root: an MCP ``outputSchema`` whose root is not ``type: "object"``.
+
+Sources (provider-facts rows): ``mcp.output-root-object`` (MCP 2025-06-18 and 2025-11-25
+``schema.ts``: ``outputSchema?: { type: "object"; properties?; required? }``, tools.mdx: "Currently
+restricted to type: "object" at the root level"; SDK clients parse ``tools/list`` with that schema,
+so one such tool makes the whole list fail) and ``mcp.output-any-root`` (2026-07-28, SEP-2106:
+"any valid JSON Schema 2020-12"). An error for the revisions that restrict the root; nothing for
+2026-07-28 alone (``--target mcp``): check ``--target mcp@2025-11-25`` to know what clients of the
+older revisions do with it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import Tool
+from schemalint.provider_facts import value
+from schemalint.rules.base import Context
+from schemalint.rules.provider._common import E, Finding, ProviderRule
+from schemalint.rules.provider._mcp import named, revisions_for
+
+
+class McpOutputSchemaRoot(ProviderRule):
+    """``outputSchema`` root other than ``type: "object"`` under a revision that requires it."""
+
+    severity = E
+    facts = ("mcp.output-root-object", "mcp.output-any-root")
+
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+        out = tool.output_schema
+        if out is None:
+            return
+        strict = tuple(r for r in revisions_for(tool, ctx) if r in value("mcp.output-root-object"))
+        if not strict:
+            return
+        if isinstance(out, Mapping):
+            if out.get("type") == "object":
+                return
+            kind = f"has type {json.dumps(out['type'])}" if "type" in out else "has no `type`"
+        else:
+            kind = f"is {json.dumps(out)[:40]}, not a schema object"
+        verb = "require" if len(strict) > 1 else "requires"
+        yield Finding(
+            "mcp", E, None, "root",
+            f"the outputSchema {kind}; {named(strict)} {verb} type \"object\" at its root, and SDK clients "
+            "of those revisions refuse the whole tools/list when one tool breaks it (allowed from "
+            "2026-07-28, SEP-2106)",
+            'wrap the result in an object, e.g. {"type": "object", "properties": {"items": <this schema>}, '
+            '"required": ["items"]}, and return {"items": ...} as structuredContent',
+            file_pointer=tool.origin.pointer + "/outputSchema",
+        )
