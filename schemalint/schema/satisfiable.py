@@ -44,6 +44,9 @@ __all__ = ["BUDGET", "Empty", "accepts_nothing", "value_kind", "why_empty", "wri
 BUDGET = 2_000
 """Subschemas read for one question at most; beyond it the schema is taken to admit values."""
 
+_MAX_DEPTH = 60
+"""Nested subschemas followed for one question at most (deeper ones are taken to admit values)."""
+
 _ALL = frozenset({"null", "boolean", "object", "array", "string", "integer", "fraction"})
 _TYPE_KINDS: dict[str, frozenset[str]] = {
     "null": frozenset({"null"}),
@@ -195,7 +198,7 @@ class _Reader:
     def empty(self, schema: Any, refs: tuple[str, ...], depth: int) -> Empty | None:
         if schema is False:
             return Empty("", "the schema is `false`")
-        if not isinstance(schema, Mapping) or depth > 60:
+        if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
             return None
         self.budget -= 1
         if self.budget <= 0:
@@ -210,7 +213,7 @@ class _Reader:
         """Over-approximation of the kinds ``schema`` admits (empty when it admits nothing)."""
         if schema is False:
             return frozenset()
-        if not isinstance(schema, Mapping) or depth > 60 or self.budget <= 0:
+        if not isinstance(schema, Mapping) or depth > _MAX_DEPTH or self.budget <= 0:
             return _ALL
         self.budget -= 1
         facts = _Facts()
@@ -222,7 +225,7 @@ class _Reader:
     def _gather(self, facts: _Facts, schema: Mapping[str, Any], at: str, refs: tuple[str, ...],
                 depth: int) -> None:
         """Add ``schema`` (at ``at``) and its conjuncts to ``facts``."""
-        if facts.empty is not None or self.budget <= 0:
+        if facts.empty is not None or self.budget <= 0 or depth > _MAX_DEPTH:
             return
         self.budget -= 1
         ref = schema.get("$ref")
