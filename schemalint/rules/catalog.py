@@ -97,6 +97,7 @@ CATALOG: tuple[RuleEntry, ...] = (
     RuleEntry("SL006", "invalid-tool-name", (), _SHAPE + "sl006_invalid_tool_name:InvalidToolName"),
     RuleEntry("SL007", "missing-description", (), _SHAPE + "sl007_missing_description:MissingDescription"),
     RuleEntry("SL008", "unsatisfiable-schema", (), _SHAPE + "sl008_unsatisfiable_schema:UnsatisfiableSchema"),
+    RuleEntry("SL009", "foreign-schema-key", (), _SHAPE + "sl009_foreign_schema_key:ForeignSchemaKey"),
     RuleEntry("SL101", "required-drift", (), _CONTRACT + "sl101_required_drift:RequiredDrift", runtime=True),
     RuleEntry("SL102", "hidden-parameter", (), _CONTRACT + "sl102_hidden_parameter:HiddenParameter", runtime=True),
     RuleEntry("SL103", "phantom-parameter", (), _CONTRACT + "sl103_phantom_parameter:PhantomParameter",
