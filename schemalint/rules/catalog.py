@@ -110,6 +110,8 @@ CATALOG: tuple[RuleEntry, ...] = (
     RuleEntry("SL108", "constraint-drift", (), _CONTRACT + "sl108_constraint_drift:ConstraintDrift", runtime=True),
     RuleEntry("SL109", "advertised-output-mode", (),
               _CONTRACT + "sl109_advertised_output_mode:AdvertisedOutputMode", runtime=True),
+    RuleEntry("SL110", "output-schema-drift", (), _CONTRACT + "sl110_output_schema_drift:OutputSchemaDrift",
+              runtime=True),
     RuleEntry("SL201", "description-mentions-unknown-parameter", (),
               _DESCRIPTION + "sl201_description_mentions_unknown_parameter:DescriptionMentionsUnknownParameter"),
     RuleEntry("SL202", "description-mentions-removed-parameter", (),

@@ -6,7 +6,9 @@ searched further, so a schema property called ``name`` is never taken for a tool
 ==================  ==========================================================
 format              shape
 ==================  ==========================================================
-manifest            ``{"schemalint": 1, "tools": [...]}`` (DESIGN.md, Formats)
+manifest            ``{"schemalint": 1, "tools": [...]}`` (DESIGN.md, Formats; an entry's
+                    ``outputSchema`` is the advertised output schema, and then
+                    ``runtime.output`` the schema of the result the tool emits)
 openai-chat         ``{"type": "function", "function": {name, parameters, strict}}``
 openai-responses    ``{"type": "function", "name", "parameters", "strict"}``
 gemini              items of ``functionDeclarations`` / ``function_declarations``
@@ -157,7 +159,7 @@ def _manifest_tools(doc: Mapping[str, Any], file: str, pointer: str, line: int |
             )
         yield _tool(
             entry, "manifest", file, f"{pointer}/tools/{i}", line, "/advertised",
-            output_key=None, runtime=runtime,
+            output_key="outputSchema", runtime=runtime,
         )
 
 
