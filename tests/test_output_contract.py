@@ -120,3 +120,40 @@ def test_fastmcp_renders_both_sides_in_serialization_mode(tmp_path: Path) -> Non
     code, report = run_json("check", "fastsrv:mcp", "--python-path", str(tmp_path), "--select", "SL110")
     assert report["diagnostics"] == [], json.dumps(report["diagnostics"], indent=1)[:2000]
     assert code == 0
+
+
+def test_replay_finds_the_same_fault_in_a_recorded_session(tmp_path: Path) -> None:
+    """The server's real ``tools/list`` answer and a result dumped as the official SDK dumps it
+    (``model_dump(mode="json", by_alias=True)``), recorded as an MCP log: SL410 reports the result at
+    the instance path the advertised outputSchema requires."""
+    pytest.importorskip("mcp.server.mcpserver", reason="needs the MCP Python SDK 2.x (MCPServer)")
+    from mcp import Client
+
+    (tmp_path / "recsrv.py").write_text(SERVER)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("recsrv")
+
+        async def listed() -> list[dict[str, Any]]:
+            async with Client(module.mcp) as client:
+                return [t.model_dump(mode="json", by_alias=True, exclude_none=True)
+                        for t in (await client.list_tools()).tools]
+
+        tools = asyncio.run(listed())
+        dumped = module.Aliased(user_name="ann", age=3).model_dump(mode="json", by_alias=True)
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("recsrv", None)
+    log = tmp_path / "session.jsonl"
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "aliased", "arguments": {"uid": "1"}}},
+        {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": json.dumps(dumped)}],
+                                               "structuredContent": dumped}},
+    ]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    _, report = run_json("replay", str(log), "--select", "SL410")
+    [diag] = report["diagnostics"]
+    assert diag["tool"] == "aliased" and diag["line"] == 4
+    assert "'user_name' is a required property" in diag["message"]

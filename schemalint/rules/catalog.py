@@ -187,6 +187,8 @@ CATALOG: tuple[RuleEntry, ...] = (
               traffic=True),
     RuleEntry("SL409", "repeated-invalid-call", (), _TRAFFIC + "sl409_repeated_invalid_call:RepeatedInvalidCall",
               traffic=True),
+    RuleEntry("SL410", "result-breaks-output-schema", (),
+              _TRAFFIC + "sl410_result_breaks_output_schema:ResultBreaksOutputSchema", traffic=True),
     RuleEntry("SL501", "invisible-character", (), _POISONING + "sl501_invisible_character:InvisibleCharacter"),
     RuleEntry("SL502", "homoglyph-tool-name", (), _POISONING + "sl502_homoglyph_tool_name:HomoglyphToolName"),
     RuleEntry("SL503", "hidden-instruction", (), _POISONING + "sl503_hidden_instruction:HiddenInstruction"),
