@@ -62,7 +62,8 @@ def write_input(case: dict[str, Any], folder: Path) -> tuple[str, list[str]]:
         path.write_text("".join(json.dumps(m) + "\n" for m in tools))
         return "replay", [str(path)]
     if fmt in ("schema-pair", "output-pair"):
-        runtime = {k2: tools[k1] for k1, k2 in (("runtime_input", "input"), ("runtime_output", "output")) if k1 in tools}
+        sides = (("runtime_input", "input"), ("runtime_output", "output"))
+        runtime = {k2: tools[k1] for k1, k2 in sides if k1 in tools}
         entry = {"name": tools["name"], "description": tools.get("description", ""), "advertised": tools["advertised"],
                  "runtime": runtime}
         if "outputSchema" in tools:
@@ -94,11 +95,13 @@ def _right_place(diag: dict[str, Any], path: str) -> bool:
 _SCHEMA_KEYS = ("/advertised", "/inputSchema", "/input_schema", "/parameters", "/parametersJsonSchema", "/outputSchema")
 
 
-def score_case(binary: str | list[str], case: dict[str, Any]) -> tuple[list[tuple[dict[str, Any], bool]], list[str], str | None]:
+def score_case(binary: str | list[str],
+               case: dict[str, Any]) -> tuple[list[tuple[dict[str, Any], bool]], list[str], str | None]:
     """``([(expected, hit)], error-level diagnostics as text, error)`` for one case."""
     with tempfile.TemporaryDirectory() as tmp:
         command, files = write_input(case, Path(tmp))
-        args = [*([binary] if isinstance(binary, str) else binary), command, *files, "--format", "json", "--fail-on", "never"]
+        args = [*([binary] if isinstance(binary, str) else binary), command, *files,
+                "--format", "json", "--fail-on", "never"]
         if case.get("target"):
             args += ["--target", case["target"]]
         proc = subprocess.run(args, capture_output=True, text=True, timeout=300)

@@ -161,8 +161,9 @@ def test_sl104_compares_a_runtime_that_accepts_nothing(tmp_path: Path) -> None:
     runtime = _Limits.model_json_schema()
     advertised = {"type": "object", "properties": {"retries": {"type": "integer"}}, "required": ["retries"]}
     path = tmp_path / "contracts.json"
-    path.write_text(json.dumps({"schemalint": 1, "tools": [{"name": "configure", "description": "Configure retries.",
-                                                              "advertised": advertised, "runtime": {"input": runtime}}]}))
+    entry = {"name": "configure", "description": "Configure retries.", "advertised": advertised,
+             "runtime": {"input": runtime}}
+    path.write_text(json.dumps({"schemalint": 1, "tools": [entry]}))
     _, report = run_json("check", str(path), "--select", "SL104")
     [diag] = report["diagnostics"]
     assert diag["pointer"] == "/tools/0/advertised/properties/retries" and diag["severity"] == "error"

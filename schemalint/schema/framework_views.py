@@ -40,7 +40,8 @@ def ai_sdk_google_sends(schema: Any, pointer: str | None) -> bool:
     reaches Gemini ``parameters`` as written when the AI SDK sends the tool (see the module
     docstring). ``False`` for a dropped keyword or one under a dropped keyword, a type list or an
     ``anyOf`` with a ``null`` branch and the subschema that holds it (rewritten as ``nullable``),
-    ``const`` (rewritten as ``enum``), and the root of an empty object schema (``parameters`` omitted); ``True`` otherwise, also for a
+    ``const`` (rewritten as ``enum``), and the root of an empty object schema (``parameters`` omitted);
+    ``True`` otherwise, also for a
     pointer that does not resolve. Never raises."""
     if pointer is None:
         return True
@@ -65,10 +66,8 @@ def ai_sdk_google_sends(schema: Any, pointer: str | None) -> bool:
                 return False
             if key == "type" and isinstance(value, list):
                 return False
-            if key == "anyOf" and isinstance(value, list) and any(
-                    isinstance(b, Mapping) and b.get("type") == "null" for b in value):
-                return False
-            return True
+            return not (key == "anyOf" and isinstance(value, list) and any(
+                isinstance(b, Mapping) and b.get("type") == "null" for b in value))
         if key == "properties":
             if not isinstance(value, Mapping):
                 return True

@@ -297,10 +297,11 @@ class _Reader:
             facts.lower(minimum, ex_min is True, f"{at}/minimum")
         if maximum is not None:
             facts.upper(maximum, ex_max is True, f"{at}/maximum")
-        if _num(ex_min) is not None:
-            facts.lower(float(ex_min), True, f"{at}/exclusiveMinimum")
-        if _num(ex_max) is not None:
-            facts.upper(float(ex_max), True, f"{at}/exclusiveMaximum")
+        low, high = _num(ex_min), _num(ex_max)
+        if low is not None:
+            facts.lower(low, True, f"{at}/exclusiveMinimum")
+        if high is not None:
+            facts.upper(high, True, f"{at}/exclusiveMaximum")
         for kw, slot, low in (("minLength", "len_lo", True), ("maxLength", "len_hi", False),
                               ("minItems", "items_lo", True), ("maxItems", "items_hi", False),
                               ("minProperties", "props_lo", True), ("maxProperties", "props_hi", False)):

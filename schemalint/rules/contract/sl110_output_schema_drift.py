@@ -86,7 +86,8 @@ class OutputSchemaDrift(Rule):
             if kpath in seen:
                 continue
             seen.add(kpath)
-            instead = f" (they carry {', '.join(f'`{k}`' for k in extra)} instead: a serialization alias?)" if extra else ""
+            carried = ", ".join(f"`{k}`" for k in extra)
+            instead = f" (they carry {carried} instead: a serialization alias?)" if extra else ""
             yield self.diag(
                 tool, None,
                 f"the advertised outputSchema requires {key_name(path, key)}, but the server's results never "

@@ -41,7 +41,8 @@ from schemalint.rules.shape._common import (
 )
 
 _OWN_NAME = {"openai-chat": "`parameters`", "openai-responses": "`parameters`", "anthropic": "`input_schema`",
-             "mcp": "`inputSchema`", "bedrock": "`inputSchema.json`", "gemini": "`parameters` (or `parametersJsonSchema`)",
+             "mcp": "`inputSchema`", "bedrock": "`inputSchema.json`",
+             "gemini": "`parameters` (or `parametersJsonSchema`)",
              "gemini-json": "`parametersJsonSchema` (or `parameters`)"}
 
 
@@ -77,7 +78,8 @@ class ForeignSchemaKey(Rule):
                 severity = Severity.WARNING
             yield self.diag(tool, None, message, severity=severity,
                             file_pointer=tool.field_pointer(key),
-                            hint=f"rename `{key}` to {_OWN_NAME[fmt]} (convert the tool when moving it between formats)")
+                            hint=f"rename `{key}` to {_OWN_NAME[fmt]} (convert the tool when moving it between "
+                                 "formats)")
         if fmt == "mcp" and tool.origin.pointer.endswith("/toolSpec"):
             yield self.diag(tool, None, "a Bedrock Converse `toolSpec` holds its schema as `inputSchema.json`; "
                             "this `inputSchema` is an MCP-style schema without the `json` wrapper, so Bedrock "
