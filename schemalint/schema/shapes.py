@@ -131,6 +131,8 @@ class Shape:
     ``property_schemas``: property name -> the raw property subschema (booleans included).
     ``recursion_cut``: a recursive ``$ref`` was not unrolled here, so the shape is incomplete
     and must not be compared (its keys are those of an enclosing level).
+    ``never_reason``: why the location admits nothing when ``never`` (a ``false`` schema,
+    contradictory types, bounds or ``enum``/``const`` values: :mod:`schemalint.schema.satisfiable`).
     """
 
     instance_path: str
@@ -151,6 +153,7 @@ class Shape:
     constraints: dict[str, Any] = field(default_factory=dict)
     constraint_pointers: dict[str, str] = field(default_factory=dict)
     recursion_cut: bool = False
+    never_reason: str | None = None
 
     # -- questions rules ask -------------------------------------------------------------
 
@@ -363,6 +366,30 @@ def _merge_into(target: Shape, piece: Shape) -> None:
         _merge_constraint(target, kw, value, piece.constraint_pointers[kw])
 
 
+def _mark_empty(shape: Shape) -> None:
+    """Set ``never`` (and ``never_reason``) when the merged types and value constraints of ``shape``
+    admit no value, or a required property's schema is ``false``: such a location accepts nothing,
+    which the contract rules compare as such (SL104) rather than skip."""
+    if shape.never:
+        shape.never_reason = shape.never_reason or "its schema is `false` or its types exclude each other"
+        return
+    if shape.types == {"object"}:  # with other types allowed, a non-object still passes
+        for key in sorted(shape.required):
+            if shape.property_schemas.get(key) is False:
+                shape.never, shape.never_reason = True, f"the required property `{key}` is `false`"
+                return
+    if not shape.constraints and shape.types is None:
+        return
+    from schemalint.schema.satisfiable import why_empty
+
+    schema: dict[str, Any] = dict(shape.constraints)
+    if shape.types is not None:
+        schema["type"] = sorted(shape.types)
+    empty = why_empty(schema)
+    if empty is not None:
+        shape.never, shape.never_reason = True, empty.reason
+
+
 def _copy(shape: Shape) -> Shape:
     return Shape(
         instance_path=shape.instance_path,
@@ -382,6 +409,7 @@ def _copy(shape: Shape) -> Shape:
         constraints=dict(shape.constraints),
         constraint_pointers=dict(shape.constraint_pointers),
         recursion_cut=shape.recursion_cut,
+        never_reason=shape.never_reason,
     )
 
 
@@ -423,6 +451,7 @@ class ShapeMap:
             self._alts[path] = alts
         for alts in self._alts.values():
             for shape in alts:
+                _mark_empty(shape)
                 for name in shape.properties:
                     default = self._default_at(child_path(shape.instance_path, name), shape.branch)
                     if default is not ABSENT:

@@ -98,6 +98,8 @@ class Session:
             is_error = isinstance(result, Mapping) and result.get("isError") is True
             text = content_text(result.get("content")) if is_error and isinstance(result, Mapping) else None
             answer = Result(str(message.get("id")), None, pointer + "/result", is_error, text, line=line)
+            if isinstance(result, Mapping) and "structuredContent" in result:
+                answer.structured, answer.has_structured = result["structuredContent"], True
         found = self._calls.pop(rpc_id, None)
         self._after.pop(rpc_id, None)
         if found is None:

@@ -58,6 +58,10 @@ class Result:
     error_text: str | None = None
     line: int | None = None
     """As :attr:`Call.line`."""
+    structured: Any = None
+    """An MCP result's ``structuredContent`` when :attr:`has_structured` (it may itself be ``null``)."""
+    has_structured: bool = False
+    """The result carries ``structuredContent`` (MCP ``tools/call`` results; never for other formats)."""
 
 
 @dataclass

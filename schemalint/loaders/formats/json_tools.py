@@ -6,7 +6,9 @@ searched further, so a schema property called ``name`` is never taken for a tool
 ==================  ==========================================================
 format              shape
 ==================  ==========================================================
-manifest            ``{"schemalint": 1, "tools": [...]}`` (DESIGN.md, Formats)
+manifest            ``{"schemalint": 1, "tools": [...]}`` (DESIGN.md, Formats; an entry's
+                    ``outputSchema`` is the advertised output schema, and then
+                    ``runtime.output`` the schema of the result the tool emits)
 openai-chat         ``{"type": "function", "function": {name, parameters, strict}}``
 openai-responses    ``{"type": "function", "name", "parameters", "strict"}``
 gemini              items of ``functionDeclarations`` / ``function_declarations``
@@ -46,6 +48,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from schemalint.model import Contract, Origin, Tool, escape_token
@@ -156,7 +159,7 @@ def _manifest_tools(doc: Mapping[str, Any], file: str, pointer: str, line: int |
             )
         yield _tool(
             entry, "manifest", file, f"{pointer}/tools/{i}", line, "/advertised",
-            output_key=None, runtime=runtime,
+            output_key="outputSchema", runtime=runtime,
         )
 
 
@@ -413,7 +416,49 @@ def find_tools(value: Any, file: str, line: int | None = None, base: str = "") -
     Shared containers (YAML aliases) are visited once; a response's echo of a request's tool is
     dropped (:func:`drop_response_echoes`). Never raises on odd input.
     """
-    yield from drop_response_echoes(list(_find_tools(value, file, line, base)))
+    tools = drop_response_echoes(list(_find_tools(value, file, line, base)))
+    envelope = _document_envelope(value)
+    if envelope is not None:
+        tools = [_in_envelope(t, *envelope) for t in tools]
+    yield from tools
+
+
+_ENVELOPE_SCHEMA_PATH = {"anthropic": "/input_schema", "mcp": "/inputSchema"}
+
+
+def _document_envelope(value: Any) -> tuple[str, str] | None:
+    """``(format, pointer of its tools list)`` when the document says which envelope its tools are in:
+    a request to the Anthropic Messages API (``anthropic_version``, or ``max_tokens`` with a
+    ``claude`` model) holds Anthropic tools in ``tools``; a JSON-RPC answer with
+    ``result.tools`` holds MCP tools. ``None`` otherwise."""
+    if not isinstance(value, Mapping):
+        return None
+    model = value.get("model")
+    if isinstance(value.get("tools"), list) and (
+            "anthropic_version" in value
+            or ("max_tokens" in value and isinstance(model, str) and "claude" in model.lower())):
+        return "anthropic", "/tools/"
+    result = value.get("result")
+    if value.get("jsonrpc") == "2.0" and isinstance(result, Mapping) and isinstance(result.get("tools"), list):
+        return "mcp", "/result/tools/"
+    return None
+
+
+def _in_envelope(tool: Tool, fmt: str, list_pointer: str) -> Tool:
+    """``tool`` read as a tool of ``fmt`` when the document puts it in that envelope but its keys made
+    it read as another format (an Anthropic request's tool written with ``parameters``, an MCP
+    ``tools/list`` tool with ``input_schema``): its schema is then under the envelope's key, which
+    is missing (SL009 names the key that was found instead)."""
+    prefix = tool.origin.pointer.rsplit("/", 1)[0] + "/"
+    if tool.origin.format == fmt or not prefix.endswith(list_pointer) or tool.origin.format not in (
+            "function", "anthropic", "mcp") or tool.schema_view is not None:
+        return tool
+    if prefix != list_pointer and not prefix.endswith("/" + list_pointer.lstrip("/")):
+        return tool
+    path = _ENVELOPE_SCHEMA_PATH[fmt]
+    fields = tool.raw if isinstance(tool.raw, Mapping) else {}
+    return replace(tool, origin=replace(tool.origin, format=fmt), schema_path=path, advertised=fields.get(path[1:]),
+                   output_schema=fields.get("outputSchema") if fmt == "mcp" else None)
 
 
 def _find_tools(value: Any, file: str, line: int | None, base: str) -> Iterator[Tool]:

@@ -85,6 +85,12 @@ class TypeDrift(Rule):
                 continue
             rt_types, rt_alts = types_at(s.runtime_input, path)
             adv_types, adv_alts = types_at(s.advertised, path)
+            if not rt_alts and adv_alts:
+                finding = self._runtime_accepts_nothing(tool, s.runtime_input, path, adv_alts[0])
+                if finding is not None:
+                    reported.append(path)
+                    yield finding
+                continue
             if not rt_alts or not adv_alts or rt_types is None:
                 continue
             pointer = adv_alts[0].pointer
@@ -128,6 +134,29 @@ class TypeDrift(Rule):
                 severity=sev,
                 hint=f"advertise the type the runtime accepts ({_fmt(rt_types)}) for {who}",
             )
+
+
+    def _runtime_accepts_nothing(self, tool: Tool, runtime: ShapeMap, path: str, adv: Shape) -> Diagnostic | None:
+        """The runtime admits no value at ``path`` (every alternative there is empty) while the
+        advertised schema admits some: "nothing accepted" is compared, not skipped. The advertised
+        side accepting nothing is SL008's to report."""
+        empty = runtime.alternatives(path)
+        if not empty or not all(a.never for a in empty):
+            return None
+        who = name(path)
+        reason = next((a.never_reason for a in empty if a.never_reason), "its schema admits no value")
+        required = runtime.requires(path)
+        effect = ("every call is refused" if path == "" or required
+                  else f"every call that sends {who} is refused")
+        return self.diag(
+            tool,
+            adv.pointer,
+            f"the runtime accepts no value for {who} ({reason}), while the advertised schema admits "
+            f"{_fmt(implied_types(adv) or frozenset({'any value'}))} there: {effect}",
+            instance_path=path,
+            hint=f"fix the runtime validator of {who} (a transform between types, such as a zod `.pipe` or a "
+                 "preprocess step, leaves a schema no value satisfies)",
+        )
 
 
 def _overlaps(advertised: frozenset[str], runtime: frozenset[str]) -> bool:

@@ -26,8 +26,8 @@ class ModeDrift(Rule):
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one warning per instance path that only the output mode requires."""
         s = sides(tool)
-        if s is None or s.runtime_output is None:
-            return
+        if s is None or s.runtime_output is None or tool.output_schema is not None:
+            return  # with an advertised outputSchema, runtime.output is the emitted result's schema (SL110)
         seen: set[str] = set()
         for path in s.runtime_output.paths():
             rt_in = s.runtime_input.alternatives(path) if s.runtime_input is not None else []

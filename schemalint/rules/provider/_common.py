@@ -211,6 +211,8 @@ class ProviderRule(Rule):
         if findings is _NONE:
             return ()
         found = list(findings)
+        if found and tool.origin.format == "ai-sdk":
+            found = [f for f in found if not _framework_removes(tool, f)]
         if not found:
             return ()
         return self.merge(tool, found)
@@ -245,6 +247,16 @@ class ProviderRule(Rule):
                 )
             )
         return out
+
+
+def _framework_removes(tool: Tool, finding: Finding) -> bool:
+    """True when the AI SDK removes or rewrites what a Gemini ``parameters`` finding is about before the
+    request (:mod:`schemalint.schema.framework_views`): do not report what the framework never sends."""
+    if finding.target != "gemini" or finding.file_pointer is not None:
+        return False
+    from schemalint.schema.framework_views import ai_sdk_google_sends
+
+    return not ai_sdk_google_sends(tool.advertised, finding.pointer)
 
 
 def catalog_members(

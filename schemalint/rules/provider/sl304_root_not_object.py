@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, Finding, ProviderRule, W
-from schemalint.rules.shape._common import has_schema_key, reports
+from schemalint.rules.shape._common import foreign_schema_keys, has_schema_key, reports
 
 _MAY_OMIT = ("openai", "openai-strict", "gemini", "gemini-json", "bedrock")
 _FIELD = {
@@ -65,8 +65,8 @@ class ProviderRootNotObject(ProviderRule):
                     'write "type": "object" (Gemini accepts the lower-case spelling too)',
                 )
             return
-        if reports("SL002", tool, ctx):
-            return  # SL002 reports a null, non-object or required-but-missing schema
+        if reports("SL002", tool, ctx) or foreign_schema_keys(tool):
+            return  # SL002 reports a null, non-object or required-but-missing schema; SL009 a schema under another key
         needing = [t for t in targets if t not in _MAY_OMIT]
         fields = " / ".join(f"`{f}`" for f in dict.fromkeys(_FIELD[t] for t in needing))
         first_field = _FIELD[needing[0]] if needing else ""

@@ -50,3 +50,69 @@ def reports(code: str, tool: Tool, ctx: Context) -> bool:
     from schemalint.rules.registry import rule_by_code
 
     return any(True for _ in rule_by_code(code).check_tool(tool, ctx))
+
+
+SCHEMA_KEYS: dict[str, str] = {
+    "parameters": "the OpenAI/Gemini key `parameters`",
+    "input_schema": "Anthropic's key `input_schema`",
+    "inputSchema": "the MCP/Bedrock key `inputSchema`",
+    "parametersJsonSchema": "Gemini's key `parametersJsonSchema`",
+    "parameters_json_schema": "Gemini's key `parameters_json_schema`",
+}
+"""The keys each tool format keeps its input schema under, with who uses them (for messages)."""
+
+OWN_SCHEMA_KEYS: dict[str, frozenset[str]] = {
+    "openai-chat": frozenset({"parameters"}),
+    "openai-responses": frozenset({"parameters"}),
+    "function": frozenset({"parameters"}),
+    "anthropic": frozenset({"input_schema"}),
+    "mcp": frozenset({"inputSchema"}),
+    "bedrock": frozenset({"inputSchema"}),
+    "gemini": frozenset({"parameters", "parametersJsonSchema", "parameters_json_schema"}),
+    "gemini-json": frozenset({"parameters", "parametersJsonSchema", "parameters_json_schema"}),
+}
+"""Per :attr:`Origin.format`, the schema keys the format defines (Gemini's
+``FunctionDeclaration`` has both ``parameters`` and ``parametersJsonSchema``; proto JSON also
+accepts the snake_case spelling)."""
+
+ENVELOPE_NAMES: dict[str, str] = {
+    "openai-chat": "an OpenAI Chat Completions tool (`{\"type\": \"function\", \"function\": {...}}`)",
+    "openai-responses": "an OpenAI Responses tool (`{\"type\": \"function\", \"name\": ...}`)",
+    "anthropic": "an Anthropic tool",
+    "mcp": "an MCP tool",
+    "bedrock": "a Bedrock Converse `toolSpec`",
+    "gemini": "a Gemini function declaration",
+    "gemini-json": "a Gemini function declaration",
+}
+
+
+def foreign_schema_keys(tool: Tool) -> list[str]:
+    """The schema keys of *other* formats present in ``tool``'s fields (:data:`SCHEMA_KEYS`), for a
+    tool of a format with a known envelope (:data:`ENVELOPE_NAMES`); ``[]`` otherwise. A
+    ``{name, parameters}`` tool of no known envelope (format ``function``) has none."""
+    own = OWN_SCHEMA_KEYS.get(tool.origin.format)
+    if own is None or tool.origin.format not in ENVELOPE_NAMES:
+        return []
+    fields = tool.fields
+    return [key for key in SCHEMA_KEYS if key not in own and key in fields]
+
+
+_WRAPPERS = frozenset({*SCHEMA_KEYS, "json", "jsonSchema", "json_schema", "schema"})
+_SCHEMA_WORDS = frozenset({"type", "properties", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", "items",
+                           "required", "not"})
+
+
+def wrapped_schema_key(schema: object) -> str | None:
+    """The envelope key (``json``, ``input_schema``, ``parameters``, ``schema`` ...) that ``schema``
+    wraps its real schema in, when ``schema`` is a dict with no JSON Schema keyword of its own and
+    exactly one such key, whose value reads as an object schema (``type`` or ``properties``);
+    else ``None``."""
+    if not isinstance(schema, Mapping) or not schema or not _SCHEMA_WORDS.isdisjoint(schema):
+        return None
+    keys = [k for k in schema if k in _WRAPPERS]
+    if len(keys) != 1 or any(k not in ("description", "title", "$schema", keys[0]) for k in schema):
+        return None
+    inner = schema[keys[0]]
+    if isinstance(inner, Mapping) and ("type" in inner or isinstance(inner.get("properties"), Mapping)):
+        return keys[0]
+    return None

@@ -43,7 +43,12 @@ from collections.abc import Iterator, Mapping
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.shape._common import NONSTANDARD_TYPES, has_schema_key
+from schemalint.rules.shape._common import (
+    NONSTANDARD_TYPES,
+    foreign_schema_keys,
+    has_schema_key,
+    wrapped_schema_key,
+)
 
 _OPTIONAL_SCHEMA_FORMATS = frozenset({"openai-chat", "openai-responses", "function", "gemini",
                                       "docker-arguments"})
@@ -90,8 +95,8 @@ class RootNotObject(Rule):
             yield self._encoded_note(tool, key)
         # Python sources (pydantic, MCP servers...) carry the schema without a key in a file.
         if schema is None and (tool.schema_path is None or not has_schema_key(tool)):
-            if fmt in _OPTIONAL_SCHEMA_FORMATS:
-                return  # documented form of a tool without arguments
+            if fmt in _OPTIONAL_SCHEMA_FORMATS or foreign_schema_keys(tool):
+                return  # documented form of a tool without arguments; or SL009 names the key found instead
             yield self.diag(
                 tool, None, f"the tool has no `{key}`; a {fmt} tool must declare its input schema, "
                 "so clients refuse the tool", hint=_EMPTY_HINT,
@@ -112,6 +117,8 @@ class RootNotObject(Rule):
                 severity=Severity.WARNING if nullable else Severity.ERROR,
             )
             return
+        if wrapped_schema_key(schema) is not None:
+            return  # the schema is wrapped in another envelope's key: SL009 says which
         declared = schema.get("type")
         if declared is None and isinstance(schema.get("$ref"), str):
             from schemalint.schema.walk import resolve_local_ref

@@ -1,0 +1,140 @@
+"""SL008 unsatisfiable-schema: a subschema that no JSON value can satisfy.
+
+Every dict subschema of the input schema (and of an MCP ``outputSchema``) is asked
+:func:`schemalint.schema.satisfiable.why_empty`; a subschema that admits nothing *on its own
+account* is reported at its pointer, with the keyword that makes it so. Its parents (a required
+property's object, an ``allOf`` that holds it, a ``$ref`` to it) are not reported again. Subschemas
+under ``if``/``then``/``else``/``not``/``dependentSchemas``/``propertyNames``/``contains`` are
+skipped: ``then: false`` and ``not`` of an impossible schema are how a schema forbids something.
+An optional property whose schema is ``false`` is likewise a way to forbid the key, so only a
+*required* ``false`` property is reported.
+
+Severity: an error when the whole schema admits nothing (no call can ever pass; for an output
+schema, no result can ever conform), a warning when only a part does (an optional property the
+model can never send, a union branch that never matches, an unused ``$defs`` entry).
+
+Source: JSON Schema Validation 2020-12 §6.1-6.5 (draft-07 §6.1-6.5), Core 2020-12 §10.2.1 and
+§4.3.2; oasdiff's unsatisfiable-schema check for OpenAPI (2026); zod 4 renders ``z.string().pipe(
+z.number())`` and intersections of disjoint types as an ``allOf`` no value satisfies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+from schemalint.schema.index import SchemaNode, index_schema
+from schemalint.schema.satisfiable import why_empty, written_pointer
+
+_LOCAL_CAUSES = frozenset({
+    "allOf", "anyOf", "oneOf", "not", "enum", "const", "$ref", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties",
+})
+"""Keywords one of which a subschema must hold to be empty on its own account (besides a required
+``false`` property)."""
+
+
+def _may_be_empty(schema: dict[str, Any]) -> bool:
+    if not _LOCAL_CAUSES.isdisjoint(schema):
+        return True
+    props, req = schema.get("properties"), schema.get("required")
+    return isinstance(props, dict) and isinstance(req, list) and any(props.get(n) is False
+                                                                      for n in req if isinstance(n, str))
+
+
+class UnsatisfiableSchema(Rule):
+    """A subschema admits no JSON value: contradictory types (``allOf`` of ``string`` and
+    ``number``), ``enum``/``const`` values outside ``type`` or outside each other, ``minimum`` above
+    ``maximum`` (and the exclusive forms, integers included), ``minLength`` above ``maxLength``,
+    ``minItems`` above ``maxItems``, a required property whose schema is ``false``, ``not: {}``.
+
+    Source: JSON Schema Validation 2020-12 §6.1-6.5; Core 2020-12 §10.2.1, §4.3.2.
+    """
+
+    keywords = _LOCAL_CAUSES | {"required"}
+    severity = Severity.ERROR
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
+        """Yield one diagnostic per subschema that is empty on its own account."""
+        yield from self._check(tool, tool.advertised, None, "call")
+        if tool.output_schema is not None:
+            yield from self._check(tool, tool.output_schema, tool.origin.pointer + "/outputSchema", "result")
+
+    def _check(self, tool: Tool, root: Any, file_base: str | None, what: str) -> Iterator[Diagnostic]:
+        if not isinstance(root, dict):
+            return
+        for node in index_schema(root).nodes:
+            if node.conditional or not _may_be_empty(node.schema) or _undefined_branch(node):
+                continue
+            empty = why_empty(node.schema, root)
+            if empty is None or empty.inherited:
+                continue
+            whole = _essential(node)
+            pointer = node.pointer + written_pointer(empty.pointer) if empty.pointer.startswith(
+                "/properties/") and empty.pointer.count("/") == 2 else node.pointer
+            where = f"`{pointer}`" if pointer else "the schema root"
+            side = "input schema" if what == "call" else "`outputSchema`"
+            if whole:
+                effect = (f"so no {what} can ever satisfy the {side}"
+                          + ("; every call the model makes is refused by a validating client or runtime"
+                             if what == "call" else "; a client that validates results refuses every one"))
+            else:
+                effect = ("a value there can never be valid" + (
+                    " (an optional part: the tool still has calls that pass)" if what == "call" else ""))
+            yield self.diag(
+                tool, pointer if file_base is None else None,
+                f"the subschema at {where} admits no value: {empty.reason}; {effect}",
+                instance_path=node.instance_path,
+                severity=None if whole else Severity.WARNING,
+                hint=_hint(empty.pointer),
+                file_pointer=None if file_base is None else file_base + pointer,
+            )
+
+
+def _undefined_branch(node: SchemaNode) -> bool:
+    """True for an ``anyOf``/``oneOf`` branch ``{"not": {}}``: zod's rendering of ``undefined`` in an
+    optional union (zod-to-json-schema), a branch written to match nothing on purpose."""
+    schema = node.schema
+    return (node.keyword in ("anyOf", "oneOf") and schema.get("not") in ({}, True)
+            and set(schema) <= {"not", "description", "title"})
+
+
+def _essential(node: SchemaNode) -> bool:
+    """True when every instance of the root must satisfy ``node``: the chain from the root runs
+    only through ``allOf`` members, required properties and items an array must hold
+    (``minItems``), so an empty ``node`` leaves the whole schema empty."""
+    current: SchemaNode | None = node
+    while current is not None and current.parent is not None:
+        parent = current.parent.schema
+        kw, token = current.keyword, current.token
+        if kw == "properties":
+            required = parent.get("required")
+            if not (isinstance(required, list) and token in required):
+                return False
+        elif kw in ("items", "prefixItems"):
+            least = parent.get("minItems")
+            index = int(token) if token is not None and token.isdigit() else 0
+            if isinstance(least, bool) or not isinstance(least, (int, float)) or least <= index:
+                return False
+        elif kw != "allOf":
+            return False
+        current = current.parent
+    return True
+
+
+def _hint(cause: str) -> str:
+    last = cause.rsplit("/", 1)[-1]
+    if last in ("enum", "const"):
+        return "make the `enum`/`const` values match `type` (and each other), or widen `type`"
+    if last in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return "swap or correct the numeric bounds so that the range holds a value"
+    if last in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
+        return "correct the length bounds (the lower bound must not exceed the upper one)"
+    if "/allOf/" in cause or last in ("type", "anyOf", "oneOf", "$ref"):
+        return ("keep one type: a transform between types (zod `.pipe`, a preprocess step) belongs in the "
+                "runtime, and the advertised schema should show the type the model sends")
+    if "/properties/" in cause:
+        return "give the property a schema, or drop it from `required`"
+    return "remove the contradiction"

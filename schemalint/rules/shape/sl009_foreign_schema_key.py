@@ -1,0 +1,95 @@
+"""SL009 foreign-schema-key: a tool carries its schema under another format's key.
+
+Each format keeps the input schema under its own key: OpenAI ``parameters`` (inside
+``function`` for Chat Completions), Anthropic ``input_schema``, MCP ``inputSchema``, Gemini
+``parameters``/``parametersJsonSchema``, Bedrock ``inputSchema.json``. A converter that writes the
+key of one format into the envelope of another (``input_schema`` inside an OpenAI ``function``,
+``parameters`` in an Anthropic request's tool, ``inputSchema`` in a Gemini declaration, an MCP
+``inputSchema`` in a Bedrock ``toolSpec`` without its ``json`` wrapper) leaves a tool that the
+provider either refuses (an unknown field, a missing required one) or reads as a tool without
+arguments, which a lenient proxy turns into calls with empty arguments.
+
+What is reported (error): the envelope's own key is missing and another format's key is there
+(the tool is read without arguments); both are there (the foreign key is refused or ignored,
+warning when the own key holds a schema); the schema under the right key is itself wrapped in
+another envelope's key (``"parameters": {"input_schema": {...}}``, ``"input_schema": {"json":
+{...}}``). Which envelope a ``{name, parameters}`` tool is in is known only from its document: a
+request to the Anthropic Messages API (``anthropic_version``, or ``max_tokens`` with a ``claude``
+model) makes its ``tools`` Anthropic tools.
+
+Sources (seen 2026-12-02): Gemini API 400 "Unknown name \\"input_schema\\" at
+'request.tools[0].function_declarations[6]': Cannot find field" (lbjlaq/Antigravity-Manager#2026,
+2026); Anthropic tools require ``input_schema`` ("Anthropic tools require an `input_schema`
+attribute, instead of the `parameters` attribute", latitude-dev/latitude-llm#1522, 2025-07);
+Bedrock ``ToolInputSchema`` is a union whose member is ``json`` (AWS API_runtime_ToolInputSchema);
+OpenAI ``FunctionDefinition`` has ``name``, ``description``, ``parameters``, ``strict``
+(openai-python ``shared_params/function_definition.py`` @ e43b422, 2026-08-21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.rules.base import Context, Rule
+from schemalint.rules.shape._common import (
+    ENVELOPE_NAMES,
+    OWN_SCHEMA_KEYS,
+    SCHEMA_KEYS,
+    foreign_schema_keys,
+    wrapped_schema_key,
+)
+
+_OWN_NAME = {"openai-chat": "`parameters`", "openai-responses": "`parameters`", "anthropic": "`input_schema`",
+             "mcp": "`inputSchema`", "bedrock": "`inputSchema.json`",
+             "gemini": "`parameters` (or `parametersJsonSchema`)",
+             "gemini-json": "`parametersJsonSchema` (or `parameters`)"}
+
+
+class ForeignSchemaKey(Rule):
+    """The tool's schema sits under the key of another tool format, or is wrapped in one.
+
+    Source: Gemini "Unknown name \\"input_schema\\" ... Cannot find field" (Antigravity-Manager#2026,
+    2026); Anthropic ``input_schema`` required (latitude-llm#1522); Bedrock ``ToolInputSchema.json``.
+    """
+
+    severity = Severity.ERROR
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
+        """Yield one diagnostic per foreign key, or one for a wrapped schema."""
+        fmt = tool.origin.format
+        envelope = ENVELOPE_NAMES.get(fmt)
+        if envelope is None:
+            return
+        fields = tool.fields
+        own = OWN_SCHEMA_KEYS[fmt]
+        has_own = any(k in fields for k in own) and not (fmt == "bedrock" and tool.advertised is None)
+        for key in foreign_schema_keys(tool):
+            if fmt == "bedrock" and key == "inputSchema":
+                continue
+            found = SCHEMA_KEYS[key]
+            if not has_own:
+                message = (f"{envelope} has no {_OWN_NAME[fmt]} but has {found}: the provider reads a tool "
+                           "without arguments (the model calls it with `{}`) or refuses the unknown field")
+                severity = None
+            else:
+                message = (f"{envelope} has both {_OWN_NAME[fmt]} and {found}: the provider refuses the unknown "
+                           "field or ignores it, and a reader of the other format takes the wrong schema")
+                severity = Severity.WARNING
+            yield self.diag(tool, None, message, severity=severity,
+                            file_pointer=tool.field_pointer(key),
+                            hint=f"rename `{key}` to {_OWN_NAME[fmt]} (convert the tool when moving it between "
+                                 "formats)")
+        if fmt == "mcp" and tool.origin.pointer.endswith("/toolSpec"):
+            yield self.diag(tool, None, "a Bedrock Converse `toolSpec` holds its schema as `inputSchema.json`; "
+                            "this `inputSchema` is an MCP-style schema without the `json` wrapper, so Bedrock "
+                            "refuses it", file_pointer=tool.field_pointer("inputSchema"),
+                            hint='wrap it: "inputSchema": {"json": {...}}')
+        wrapped = wrapped_schema_key(tool.advertised)
+        if wrapped is not None and isinstance(tool.advertised, Mapping):
+            yield self.diag(
+                tool, "",
+                f"the schema under {_OWN_NAME[fmt]} is itself wrapped in `{wrapped}` (another envelope's key): the "
+                f"provider reads a schema with no `type` and no `properties`, a tool without arguments",
+                hint=f"put the schema that `{wrapped}` holds directly under {_OWN_NAME[fmt]}",
+            )
