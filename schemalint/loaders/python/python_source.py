@@ -270,11 +270,85 @@ def _data_types(obj: Any, members: list[tuple[Any, str]]) -> tuple[set[int], int
     return ids, agents
 
 
-def _problem(where: str, message: str, severity: Severity = Severity.ERROR) -> Diagnostic:
+ENVIRONMENT_ERRORS = ("ModuleNotFoundError", "ImportError", "FileNotFoundError", "PermissionError",
+                      "MissingExtraError", "ConnectionError", "ConnectionRefusedError", "TimeoutError")
+"""Exception classes raised by what runs a source (a package, a command, a service it needs
+is missing), not by the tool's definition: their ``SL000`` has ``kind: "environment"``."""
+
+
+def _problem(where: str, message: str, severity: Severity = Severity.ERROR, error: str | None = None) -> Diagnostic:
+    """The ``SL000`` for a member of ``where`` that could not become a tool. ``error``: the
+    exception's class name when one was raised; an environment error (:data:`ENVIRONMENT_ERRORS`)
+    gets ``kind: "environment"`` and a hint naming what to provide, anything else is the definition's."""
+    if error in ENVIRONMENT_ERRORS:
+        return Diagnostic(code="SL000", name="unreadable-source", severity=severity, tool=None, file=where,
+                          pointer="", message=message, kind="environment",
+                          hint="the definition was not read because the environment schemalint imports it in lacks "
+                          "what the message names (install the package, the command or the service, in the "
+                          "environment schemalint runs in); the other tools were checked")
     return Diagnostic(code="SL000", name="unreadable-source", severity=severity, tool=None, file=where,
-                      pointer="", message=message,
+                      pointer="", message=message, kind="definition",
                       hint="fix the definition so that its JSON schema can be generated; the other tools "
                       "were checked")
+
+
+def empty_server_message(source: str, server: Any) -> str:
+    """What was seen of an MCP server whose ``tools/list`` answered no tool at import, and the
+    likely causes, most likely first. A server that holds tools its listing leaves out filters them
+    (configuration, environment) for certain; otherwise configuration comes before "registered
+    later", the commoner cause in servers measured (docs/frameworks.md, "A server that lists no tools")."""
+    from schemalint.loaders.python.mcp_server import held_tools
+
+    module = source.partition(":")[0]
+    command = f"python {module}" if module.endswith(".py") else f"python -m {module}"
+    later = (f"its tools are registered later (inside main(), a start-up hook): list them from the running "
+             f"server with --mcp-stdio {command!r} (or `mcp-stdio` in [tool.schemalint])")
+    held = held_tools(server)
+    if held:
+        shown = ", ".join(held[:5]) + (f" (+{len(held) - 5} more)" if len(held) > 5 else "")
+        return (f"{source}: the MCP server exists and holds {len(held)} tool(s) ({shown}), but its tools/list "
+                "answered 0 tools at import: the server filters what it lists, most likely by configuration "
+                "(environment variables or settings read at start: service URLs, credentials, enabled tool sets, "
+                "a read-only mode); set them in the environment schemalint runs in, or list the configured, "
+                f"running server with --mcp-stdio {command!r}")
+    return (f"{source}: the MCP server exists, but its tools/list answered 0 tools at import. Likely causes, "
+            "most likely first: (1) it registers or lists tools only when configured (environment variables or "
+            "settings read at import or start: service URLs, credentials, enabled tool sets): set them in the "
+            f"environment schemalint runs in; (2) {later}; (3) it has no tools")
+
+
+def _unchecked(member: Any, where: str, found: list[Tool]) -> list[Diagnostic]:
+    """An ``SL000`` warning (``kind: "unchecked"``) for each tool of an MCP server whose runtime
+    side could not be reached (a mounted tool that could not be followed, a proxy), so that a
+    contract check that did not run is never silent."""
+    from schemalint.loaders.python.mcp_server import server_kind, unreached_runtimes
+
+    if server_kind(member) is None:
+        return []
+    reasons = unreached_runtimes(member)
+    out = []
+    for tool in found:
+        reason = reasons.get(tool.name)
+        if reason is None or tool.runtime is not None:
+            continue
+        out.append(Diagnostic(
+            code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=tool.name, file=where,
+            pointer=tool.origin.pointer, kind="unchecked",
+            message=f"runtime side not reached for tool {tool.name!r}: {reason}",
+            hint="the contract rules (SL101 ...) and the probes did not run for this tool"))
+    return out
+
+
+def _root_error(exc: BaseException) -> str:
+    """The class name of the error at the root of ``exc`` (its ``__cause__``/``__context__``
+    chain followed to the end, a few steps at most)."""
+    seen = exc
+    for _ in range(8):
+        nxt = seen.__cause__ or seen.__context__
+        if nxt is None:
+            break
+        seen = nxt
+    return type(seen).__name__ if type(exc).__name__ in ("ObjectProblem", "SourceError") else type(exc).__name__
 
 
 def load_python_source(
@@ -307,12 +381,14 @@ def load_python_source(
                 known = type(exc).__name__ == "ObjectProblem"
                 message = str(exc) if known else f"could not load {where}: {type(exc).__name__}: {exc}"
                 if problems is not None:
-                    problems.append(_problem(where, message))
+                    problems.append(_problem(where, message, error=_root_error(exc)))
                 elif member is obj:
                     raise SourceError(f"{where}: {message}") from None
                 break
             if found is not None:
                 tools.extend(with_definition_site(t, member, where) for t in found)
+                if problems is not None:
+                    problems.extend(_unchecked(member, where, found))
                 break
         else:
             if member is obj:
@@ -328,13 +404,7 @@ def load_python_source(
         from schemalint.loaders.python.mcp_server import server_kind
 
         if server_kind(obj) is not None:
-            module = source.partition(":")[0]
-            command = f"python {module}" if module.endswith(".py") else f"python -m {module}"
-            raise SourceError(
-                f"{source}: the MCP server object lists no tools at import: they are registered later "
-                f"(e.g. inside main()); list them from the running server with --mcp-stdio {command!r} "
-                "(or `mcp-stdio` in [tool.schemalint])"
-            )
+            raise SourceError(empty_server_message(source, obj))
         raise SourceError(
             f"{source}: {type(obj).__name__} is not a tool source schemalint knows: it holds no tool "
             "definition (expected pydantic models, functions with typed arguments, MCP servers, Agents or "

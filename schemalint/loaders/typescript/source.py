@@ -91,7 +91,14 @@ class PendingTypeScript:
 
     def __init__(self, sources: Sequence[str], cwd: str | None = None, time_limit: float | None = None,
                  exclude: Sequence[str] = ()) -> None:
-        from schemalint.loaders.typescript.node import NodeWorker, find_node, node_version, strips_types
+        from schemalint.loaders.typescript.node import (
+            REACT_SERVER_FLAG,
+            NodeWorker,
+            find_node,
+            needs_react_server,
+            node_version,
+            strips_types,
+        )
 
         self.sources = _expand(sources, cwd, exclude)
         self.cwd = cwd
@@ -102,6 +109,10 @@ class PendingTypeScript:
             return
         node = find_node(self.sources[0])
         flags: tuple[str, ...] = ()
+        # Server code of a React Server Components framework (Next.js) is resolved with the
+        # react-server condition, as the framework does; one worker serves every source, so the
+        # condition is on for all of them when one needs it.
+        conditions = (REACT_SERVER_FLAG,) if any(needs_react_server(Path(p["file"])) for p in plans) else ()
         for source, plan in zip(self.sources, plans, strict=True):
             if plan["loader"] != "strip":
                 continue
@@ -115,7 +126,7 @@ class PendingTypeScript:
                     f"Node {shown}")
             if how:
                 flags = (how,)
-        worker = self.worker = NodeWorker(node, flags, cwd=cwd, time_limit=time_limit)
+        worker = self.worker = NodeWorker(node, flags + conditions, cwd=cwd, time_limit=time_limit)
         try:
             self.pending = [worker.submit_load(s, (), {k: v for k, v in p.items() if k != "shown"})
                             for s, p in zip(self.sources, plans, strict=True)]
