@@ -160,3 +160,46 @@ def test_a_server_that_filters_its_listing_by_configuration_says_so(tmp_path: Pa
                         env={**os.environ, "TRACKER_URL": "https://tracker.example"})
     assert ok.returncode == 0, ok.stderr
     assert "2 tool(s)" in ok.stdout
+
+
+NEEDS_COMMAND = '''\
+import contextlib
+import subprocess
+
+from fastmcp import FastMCP
+
+
+@contextlib.asynccontextmanager
+async def lifespan(server):
+    subprocess.run(["schemalint-test-no-such-command", "--version"], check=True)
+    yield {}
+
+
+broken = FastMCP("needs-a-command", lifespan=lifespan)
+
+
+@broken.tool
+def status() -> str:
+    """Say the status."""
+    return "ok"
+
+
+def helper(x: int) -> int:
+    return x
+'''
+
+
+def test_an_environment_failure_is_told_apart_from_a_definition_fault(tmp_path: Path) -> None:
+    (tmp_path / "needs_command.py").write_text(NEEDS_COMMAND)
+    proc = run_cli("check", "needs_command:", "--python-path", str(tmp_path), "--format", "json", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    (problem,) = [d for d in report["diagnostics"] if d["code"] == "SL000"]
+    assert problem["kind"] == "environment", problem
+    assert problem["message"].startswith("the environment lacks a command or file (FileNotFoundError): ")
+    assert "schemalint-test-no-such-command" in problem["message"]
+    assert "environment schemalint imports it in lacks" in problem["hint"]
+    assert "fix the definition" not in problem["hint"]
+    sarif = json.loads(run_cli("check", "needs_command:", "--python-path", str(tmp_path), "--format", "sarif",
+                               cwd=tmp_path).stdout)
+    (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "SL000"]
+    assert result["properties"]["kind"] == "environment"

@@ -276,13 +276,21 @@ ENVIRONMENT_ERRORS = ("ModuleNotFoundError", "ImportError", "FileNotFoundError",
 is missing), not by the tool's definition: their ``SL000`` has ``kind: "environment"``."""
 
 
+_LACKS = {"ModuleNotFoundError": "a Python package", "ImportError": "a Python package (or the version the code "
+          "was written for)", "FileNotFoundError": "a command or file", "PermissionError": "a permission",
+          "MissingExtraError": "a schemalint extra", "ConnectionError": "a service it connects to",
+          "ConnectionRefusedError": "a service it connects to", "TimeoutError": "a service that answers in time"}
+
+
 def _problem(where: str, message: str, severity: Severity = Severity.ERROR, error: str | None = None) -> Diagnostic:
     """The ``SL000`` for a member of ``where`` that could not become a tool. ``error``: the
     exception's class name when one was raised; an environment error (:data:`ENVIRONMENT_ERRORS`)
     gets ``kind: "environment"`` and a hint naming what to provide, anything else is the definition's."""
     if error in ENVIRONMENT_ERRORS:
+        lacks = _LACKS.get(error or "", "something it needs")
         return Diagnostic(code="SL000", name="unreadable-source", severity=severity, tool=None, file=where,
-                          pointer="", message=message, kind="environment",
+                          pointer="", message=f"the environment lacks {lacks} ({error}): {message}",
+                          kind="environment",
                           hint="the definition was not read because the environment schemalint imports it in lacks "
                           "what the message names (install the package, the command or the service, in the "
                           "environment schemalint runs in); the other tools were checked")
@@ -340,15 +348,27 @@ def _unchecked(member: Any, where: str, found: list[Tool]) -> list[Diagnostic]:
 
 
 def _root_error(exc: BaseException) -> str:
-    """The class name of the error at the root of ``exc`` (its ``__cause__``/``__context__``
-    chain followed to the end, a few steps at most)."""
-    seen = exc
+    """The class name of the environment error (:data:`ENVIRONMENT_ERRORS`) behind ``exc``, found
+    along its ``__cause__``/``__context__`` chain (a few steps) or, when a framework re-raised it as
+    text only (``RuntimeError: Client failed to connect: [Errno 2] No such file or directory: 'x'``),
+    in its message; else the class name of ``exc`` itself."""
+    seen: BaseException | None = exc
     for _ in range(8):
-        nxt = seen.__cause__ or seen.__context__
-        if nxt is None:
+        if seen is None:
             break
-        seen = nxt
-    return type(seen).__name__ if type(exc).__name__ in ("ObjectProblem", "SourceError") else type(exc).__name__
+        if type(seen).__name__ in ENVIRONMENT_ERRORS:
+            return type(seen).__name__
+        seen = seen.__cause__ or seen.__context__
+    text = str(exc)
+    for pattern, name in _ENVIRONMENT_TEXT:
+        if pattern in text:
+            return name
+    return type(exc).__name__
+
+
+_ENVIRONMENT_TEXT = (("[Errno 2] No such file or directory", "FileNotFoundError"),
+                     ("No module named ", "ModuleNotFoundError"), ("[Errno 13] Permission denied", "PermissionError"),
+                     ("[Errno 111] Connection refused", "ConnectionRefusedError"))
 
 
 def load_python_source(
