@@ -203,3 +203,12 @@ def test_an_environment_failure_is_told_apart_from_a_definition_fault(tmp_path: 
                                cwd=tmp_path).stdout)
     (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "SL000"]
     assert result["properties"]["kind"] == "environment"
+
+
+def test_an_api_error_at_import_names_the_installed_versions(tmp_path: Path) -> None:
+    (tmp_path / "older_api.py").write_text(
+        "from fastmcp import FastMCP\n\napp = FastMCP('app')\napp.mount(FastMCP('child'), no_such_keyword='x')\n")
+    proc = run_cli("check", "older_api:app", "--python-path", str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "cannot import: TypeError raised while importing:" in proc.stderr
+    assert "(installed here: fastmcp" in proc.stderr and "another major version of a package it uses" in proc.stderr

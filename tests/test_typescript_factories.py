@@ -187,3 +187,25 @@ def test_verbose_reports_the_phases_of_a_load(project: Path) -> None:
     line = next(x for x in proc.stderr.splitlines() if x.startswith("schemalint: tools.ts:toolkit:"))
     for phase in ("node start", "typescript loader", "mcp sdk watch", "module import", "listing", "answer after"):
         assert phase in line, line
+
+
+def test_the_tsx_hint_uses_the_projects_package_manager(tmp_path: Path) -> None:
+    import shutil
+
+    from schemalint.loaders.typescript.node import node_version, strips_types
+
+    node = shutil.which("node")
+    assert node is not None
+    if strips_types(node_version(node)) is not None:
+        pytest.skip("this Node strips types itself: no tsx is needed")
+    (tmp_path / "package.json").write_text('{"name": "root", "private": true}\n')
+    (tmp_path / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    (tmp_path / "pnpm-workspace.yaml").write_text("packages:\n  - tools/*\n")
+    (tmp_path / "tools" / "ts").mkdir(parents=True)
+    (tmp_path / "tools" / "ts" / "tools.ts").write_text("export const n: number = 1;\n")
+    proc = run_cli("check", "tools/ts/tools.ts", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "needs tsx in its project (pnpm add -D -w tsx)" in proc.stderr
+    (tmp_path / "pnpm-workspace.yaml").unlink()
+    proc = run_cli("check", "tools/ts/tools.ts", cwd=tmp_path)
+    assert "needs tsx in its project (pnpm add -D tsx)" in proc.stderr

@@ -109,8 +109,48 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
         except BaseException as exc:  # the module's own code failed; never a traceback
             if isinstance(exc, KeyboardInterrupt):
                 raise
+            versions = _framework_versions(module) if isinstance(exc, (TypeError, AttributeError, ImportError)) else ""
             raise SourceError(f"{label}: cannot import: {type(exc).__name__} raised while importing: "
-                              f"{exc}") from None
+                              f"{exc}{versions}") from None
+
+
+def _framework_versions(module: str) -> str:
+    """For an API error at import (a ``TypeError`` for an unknown keyword, an ``AttributeError``):
+    the installed versions of the packages the module imports (at most three, from its own
+    ``import`` statements), since the module may be written for another major version of one;
+    ``""`` when none is found. Never raises."""
+    try:
+        import ast
+        import importlib.metadata
+        import importlib.util
+
+        spec = importlib.util.find_spec(module)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            return ""
+        with open(spec.origin, encoding="utf-8", errors="replace") as handle:
+            tree = ast.parse(handle.read(1_000_000))
+        names: list[str] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.extend(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.append(node.module.split(".")[0])
+        dists = importlib.metadata.packages_distributions()
+        shown: list[str] = []
+        for name in dict.fromkeys(names):
+            if name in sys.stdlib_module_names or name not in dists:
+                continue
+            same = [d for d in dists[name] if d.lower().replace("-", "_") == name.lower()]
+            dist = (same or dists[name])[0]
+            shown.append(f"{dist} {importlib.metadata.version(dist)}")
+            if len(shown) == 3:
+                break
+    except Exception:
+        return ""
+    if not shown:
+        return ""
+    return (f" (installed here: {', '.join(shown)}; a module written for another major version of a package it "
+            "uses fails this way: install the version the project pins, in the environment schemalint runs in)")
 
 
 def _installed(name: str) -> bool:

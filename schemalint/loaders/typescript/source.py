@@ -121,7 +121,7 @@ class PendingTypeScript:
             if how is None:
                 shown = ".".join(str(v) for v in version)
                 raise SourceError(
-                    f"{source}: a TypeScript module needs tsx in its project (npm install --save-dev tsx) or Node "
+                    f"{source}: a TypeScript module needs tsx in its project ({_add_dev(Path(plan['file']))}) or Node "
                     f"22.6 or later, which strips types itself; found no tsx from {Path(plan['file']).parent} and "
                     f"Node {shown}")
             if how:
@@ -161,6 +161,22 @@ class PendingTypeScript:
         if not any(t.runtime is not None and t.runtime.validate is not None for t in tools):
             worker.close()
         return tools, problems
+
+
+def _add_dev(module: Path) -> str:
+    """The command that adds tsx as a development dependency with the project's own package
+    manager, told by the lock file at or above ``module``'s folder (pnpm, yarn, bun; else npm).
+    A pnpm workspace root (``pnpm-workspace.yaml`` beside the lock file) needs ``-w``."""
+    for folder in module.parents:
+        if (folder / "pnpm-lock.yaml").is_file():
+            return "pnpm add -D -w tsx" if (folder / "pnpm-workspace.yaml").is_file() else "pnpm add -D tsx"
+        if (folder / "yarn.lock").is_file():
+            return "yarn add -D tsx"
+        if (folder / "bun.lockb").is_file() or (folder / "bun.lock").is_file():
+            return "bun add -d tsx"
+        if (folder / "package-lock.json").is_file():
+            break
+    return "npm install --save-dev tsx"
 
 
 def _shown(file: str, cwd: str | None) -> str:
