@@ -45,6 +45,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from schemalint.loaders.files.sources import SourceError
+from schemalint.loaders.python.set_defaults import canonical_tool
 from schemalint.model import Diagnostic, Severity, Tool
 
 RECOGNIZERS: tuple[str, ...] = (
@@ -446,7 +447,7 @@ def load_python_source(
                     raise SourceError(f"{where}: {message}") from None
                 break
             if found is not None:
-                tools.extend(with_definition_site(t, member, where) for t in found)
+                tools.extend(canonical_tool(with_definition_site(t, member, where)) for t in found)
                 if problems is not None:
                     problems.extend(_unchecked(member, where, found))
                 break
