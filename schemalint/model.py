@@ -172,6 +172,15 @@ SCHEMA_VIEWS = {
 through a view")."""
 
 
+PROBLEM_KINDS = {
+    "definition": "the tool as written cannot be read (fix the definition)",
+    "environment": "what runs the source lacks something (a package, a command, a setting, a version)",
+    "unchecked": "a side of the tool could not be reached, so a contract check did not run for it",
+}
+"""The values of :attr:`Diagnostic.kind` of an ``SL000`` diagnostic (``kind`` in JSON, a
+``kind`` property in SARIF)."""
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One finding of one rule.
@@ -183,6 +192,9 @@ class Diagnostic:
     ``path``: the file a reader is pointed to when ``file`` is not one (a Python source's
     ``module:attr``: the module's file; a server over stdio: the configuration file that
     names it), set by :func:`schemalint.engine.locate_sources`; ``None`` when ``file`` is the file.
+    ``kind``: for an ``SL000``, what it is about (:data:`PROBLEM_KINDS`: ``"definition"``, the
+    tool as written cannot be read; ``"environment"``, what runs it lacks something; ``"unchecked"``,
+    a side of the tool could not be reached, so a check did not run); ``None`` for a rule's finding.
     """
 
     code: str
@@ -197,6 +209,7 @@ class Diagnostic:
     line: int | None = None
     column: int | None = None
     path: str | None = None
+    kind: str | None = field(default=None, compare=False)
 
     @property
     def location_file(self) -> str:
@@ -221,6 +234,8 @@ class Diagnostic:
         }
         if self.path is not None:
             out["path"] = self.path
+        if self.kind is not None:
+            out["kind"] = self.kind
         return out
 
 

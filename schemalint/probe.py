@@ -124,6 +124,7 @@ class ProbeResult:
     refusals: list[Refusal] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     calls: int = 0
+    planned: int = 0
     elapsed: float = 0.0
     timed_out: bool = False
 
@@ -318,6 +319,10 @@ def _string(schema: Mapping[str, Any]) -> str:
             # database=None: hypothesis would otherwise keep a .hypothesis/ directory in the
             # user's working directory
             return str(find(st.from_regex(pattern), fits, settings=settings(database=None)))
+        except ImportError:
+            raise CannotBuild(f"a string matching pattern {pattern!r} is made with hypothesis, which is not "
+                              "installed where schemalint runs (pip install 'schemalint[pydantic]'; the mcp, "
+                              "agents and langchain extras bring it too)") from None
         except Exception as exc:
             raise CannotBuild(f"no string matching pattern {pattern!r}: {type(exc).__name__}") from None
     raise CannotBuild("no string satisfies minLength/maxLength")
@@ -651,8 +656,10 @@ def _quiet_probe_timeouts(unraisable: Any, previous: Callable[[Any], None]) -> N
 
 
 def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any], time_limit: float,
-                 result: ProbeResult) -> _Caller:
-    """Run ``work(caller)`` with a deadline ``time_limit`` seconds away.
+                 result: ProbeResult, budget: float | None = None) -> _Caller:
+    """Run ``work(caller)`` with a deadline ``time_limit`` seconds away (``budget`` seconds when
+    given and shorter: the tool's share of a run's probe time; a call in flight is still a hang
+    only after ``time_limit`` of its own).
 
     In the main thread on POSIX an interval timer raises :class:`_ProbeTimeout` wherever
     the work is at the deadline (outside the validator, e.g. generating calls: the budget is
@@ -662,13 +669,14 @@ def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any]
     outlives the limit (or the call in flight its own) by one second.
     """
     started = time.monotonic()
-    caller = _Caller(validate, started + time_limit, time_limit)
+    span = time_limit if budget is None else max(min(budget, time_limit), 0.0)
+    caller = _Caller(validate, started + span, time_limit)
     use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, functools.partial(_on_alarm, caller))
         hook = sys.unraisablehook
         sys.unraisablehook = functools.partial(_quiet_probe_timeouts, previous=hook)
-        signal.setitimer(signal.ITIMER_REAL, max(time_limit, 0.001))
+        signal.setitimer(signal.ITIMER_REAL, max(span, 0.001))
         try:
             try:
                 work(caller)
@@ -691,7 +699,7 @@ def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any]
 
         thread = threading.Thread(target=target, name="schemalint-probe", daemon=True)
         thread.start()
-        thread.join(time_limit + 1.0)
+        thread.join(span + 1.0)
         while thread.is_alive() and caller.in_validator:  # the call in flight gets its own time_limit
             remaining = caller.hang_deadline() + 1.0 - time.monotonic()
             if remaining <= 0:
@@ -732,8 +740,13 @@ def _key_paths(value: Any, path: Path = ()) -> Iterator[Path]:
 
 
 def omission_probe(schema: Any, validate: Callable[[Any], Any], *, omit: str = "optional",
-                   time_limit: float = DEFAULT_TIME_LIMIT) -> ProbeResult:
+                   time_limit: float = DEFAULT_TIME_LIMIT, budget: float | None = None) -> ProbeResult:
     """Omission probes of ``validate`` against ``schema`` (see the module docstring).
+
+    ``time_limit``: seconds one validator call may run before it is a hang (and the probe's
+    whole budget); ``budget``: a shorter budget for all the calls (a tool's share of a run's
+    probe time), after which no call starts: ``ProbeResult.timed_out``, with ``calls`` made of
+    ``planned``.
 
     ``omit="optional"`` leaves out, one at a time, each key the schema leaves optional
     (what SL107 asks: is a call the schema admits refused?); ``omit="all"`` leaves out
@@ -765,6 +778,8 @@ def omission_probe(schema: Any, validate: Callable[[Any], Any], *, omit: str = "
         return result
     result.minimal_call, result.complete_call = minimal, complete
     result.optional_paths = [abstract_path(p) for p in added]
+    result.planned = 1 + (len(added) if omit == "optional" else len(list(_key_paths(complete)))) \
+        + (1 if minimal != complete and omit == "optional" else 0)
 
     def work(call: _Caller) -> None:
         base = call(complete)
@@ -790,7 +805,7 @@ def omission_probe(schema: Any, validate: Callable[[Any], Any], *, omit: str = "
                 _record(result, "minimal", minimal, outcome, None,
                         outcome.message_without(frozenset(explained)))
 
-    _run_bounded(work, validate, time_limit, result)
+    _run_bounded(work, validate, time_limit, result, budget)
     return result
 
 

@@ -188,7 +188,7 @@ def test_server_registering_tools_in_main_names_mcp_stdio(tmp_path: Path) -> Non
     project = _project(tmp_path, server=LATE)
     proc = _schemalint(project, "check", "pkg.server:mcp")
     assert proc.returncode == 2
-    assert "lists no tools at import" in proc.stderr and "--mcp-stdio 'python -m pkg.server'" in proc.stderr
+    assert "answered 0 tools at import" in proc.stderr and "--mcp-stdio 'python -m pkg.server'" in proc.stderr
     assert "not a tool source schemalint knows" not in proc.stderr
 
 

@@ -116,6 +116,17 @@ def _close_all() -> None:
         worker.close()
 
 
+def _report_phases(source: str, phases: Any, waited: float) -> None:
+    """With ``SCHEMALINT_VERBOSE`` set (``--verbose``), one stderr line naming how long each phase
+    of loading ``source`` took, as the worker measured it (``phases``: name -> seconds), and how
+    long the answer was awaited (``waited``)."""
+    if not os.environ.get("SCHEMALINT_VERBOSE") or not isinstance(phases, dict):
+        return
+    shown = ", ".join(f"{k.replace('_', ' ')} {v:.3f} s" for k, v in phases.items() if isinstance(v, (int, float)))
+    sys.stderr.write(f"schemalint: {source}: {shown}; answer after {waited:.3f} s\n")
+    sys.stderr.flush()
+
+
 class Worker:
     """One worker process speaking the bridge protocol (docs/runtime-bridge.md).
 
@@ -354,6 +365,7 @@ class Worker:
             self.close()
             raise SourceError(str(answer.get("error") or f"{source}: the worker refused the request"))
         wires = answer.get("tools") or []
+        _report_phases(source, answer.get("phases"), time.monotonic() - sent)
         self.loads.append((request, [w.get("handle") for w in wires]))
         try:
             tools = [tool_from_wire(w, self.validator) for w in wires]

@@ -340,6 +340,20 @@ function callerOf(stack) {
   return null;
 }
 
+// Whether importing `file` may create an MCP server: its text, or that of a local file it imports,
+// names @modelcontextprotocol/sdk, or it imports through a path alias (`@/lib/x`, `~/x`, `#x`),
+// which is not followed. Only then is the SDK imported before the module to watch registrations
+// (importing the SDK costs about as much as importing the AI SDK: docs/typescript.md, "Start-up").
+function mayUseMcpSdk(file) {
+  for (const f of moduleFiles(file, 60)) {
+    const text = readText(f);
+    if (!text) continue;
+    if (text.includes("@modelcontextprotocol/sdk")) return true;
+    if (/(?:from|import|require\()\s*["'](?:@\/|~\/|#)/.test(text)) return true;
+  }
+  return false;
+}
+
 async function watchRegistrations(dir) {
   const sdk = await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", dir).catch(() => null);
   const proto = sdk?.ns?.McpServer?.prototype;
@@ -365,7 +379,7 @@ async function watchRegistrations(dir) {
 const keyPatterns = (key) => {
   const k = escapeRe(key);
   return [new RegExp(`(?:const|let|var|function)\\s+${k}\\b`), new RegExp(`(?:^|[\\s{,(])["'\`]?${k}["'\`]?\\s*:`, "m"),
-    new RegExp(`name\\s*:\\s*["'\`]${k}["'\`]`)];
+    new RegExp(`(?:method|name)\\s*:\\s*["'\`]${k}["'\`]`)];
 };
 const mcpPatterns = (name) => {
   const n = escapeRe(name);
@@ -405,7 +419,8 @@ async function aiTool(state, value, name, ctx) {
   const schema = value.inputSchema ?? value.parameters;
   const ai = await importPackage("ai", "", ctx.dir);
   if (ai === null || typeof ai.ns.asSchema !== "function") {
-    ctx.problems.push(problem(ctx, name, "an AI SDK tool, but the project has no 'ai' package with asSchema (npm install ai)"));
+    ctx.problems.push(problem(ctx, name, "an AI SDK tool, but the project has no 'ai' package with asSchema (npm install ai)",
+      "environment"));
     return null;
   }
   let converted;
@@ -552,10 +567,10 @@ function wire(ctx, tool) {
   return out;
 }
 
-function problem(ctx, name, message) {
+function problem(ctx, name, message, kind = "definition") {
   const where = locate(ctx.file, keyPatterns(name));
   return { code: "SL000", name: "unreadable-source", severity: "error", tool: name, file: where.file, pointer: "",
-    message, hint: null, line: where.line, column: null, instance_path: null };
+    message, hint: null, line: where.line, column: null, instance_path: null, kind };
 }
 
 // One line for an error: its first line, bounded. A first line that only announces what follows
@@ -570,6 +585,16 @@ function errText(err) {
   }
   return `${err?.constructor?.name || "Error"}: ${text.slice(0, 300)}`;
 }
+
+// The name a framework sends for a tool object: `method` when it has one beside a display
+// `name` (Stripe's agent toolkit: {method: "create_customer", name: "Create Customer"}; its MCP
+// server, AI SDK and OpenAI adapters all send `method`), else `name`.
+const sentName = (item) => (typeof item.method === "string" && item.method ? item.method : item.name);
+
+// An object describing one tool in a shape that is not a framework's (a name or description of
+// its own beside a schema under another key, `parametersSchema`): its schemas are its parts.
+const describesOneTool = (v) => isPlainObject(v) && !isAiTool(v)
+  && ["name", "method", "description"].some((k) => typeof v[k] === "string");
 
 // Tools held by `value` (reached as `label`, named `name`), appended to `found`.
 async function collect(state, value, name, label, ctx, found, depth, explicit) {
@@ -603,8 +628,8 @@ async function collect(state, value, name, label, ctx, found, depth, explicit) {
       const item = value[i];
       let itemName = `${name}[${i}]`;
       let target = item;
-      if (item && typeof item === "object" && typeof item.name === "string") {
-        itemName = item.name;
+      if (item && typeof item === "object" && (typeof item.name === "string" || typeof item.method === "string")) {
+        itemName = sentName(item);
         if (!isAiTool(item) && item.tool !== undefined) target = item.tool;
         else if (!isAiTool(item) && item.schema !== undefined) target = item.schema;
       }
@@ -613,11 +638,79 @@ async function collect(state, value, name, label, ctx, found, depth, explicit) {
     return;
   }
   if (isPlainObject(value)) {
+    const oneTool = describesOneTool(value);
     for (const [key, sub] of Object.entries(value)) {
+      if (oneTool && isZod(sub)) {
+        ctx.notes.push(`${label}.${key} left out: a zod schema inside an object that describes a tool in no `
+          + "framework's shape is that object's part, not a tool");
+        continue;
+      }
       await collect(state, sub, key, `${label}.${key}`, ctx, found, depth + 1, explicit);
     }
   }
 }
+
+// -- factories ---------------------------------------------------------------------------
+
+// A stand-in for an argument a factory needs (`({session, dataStream}) => tool({...})`,
+// `createServer(auth, {transport})`): every property of it is the same stand-in, calling or
+// constructing it gives it back, it is "" as a string and 0 as a number, it has no `then` (so
+// awaiting it does not hang) and iterating it yields nothing. It records nothing: no trap keeps
+// what it was asked, so the factory's tool definitions come out as they do with real arguments
+// unless the factory branches on them.
+function standIn() {
+  const target = function () {};
+  let proxy;
+  proxy = new Proxy(target, {
+    get(_t, key) {
+      if (key === "then") return undefined;
+      if (key === Symbol.toPrimitive) return (hint) => (hint === "number" ? 0 : "");
+      if (key === Symbol.iterator) return function* () {};
+      if (key === Symbol.asyncIterator) return async function* () {};
+      if (key === "toString" || key === "valueOf" || key === "toJSON") return () => "";
+      if (typeof key === "symbol") return undefined;
+      return proxy;
+    },
+    apply: () => proxy,
+    construct: () => proxy,
+    set: () => true,
+    defineProperty: () => true,
+    deleteProperty: () => true,
+  });
+  return proxy;
+}
+
+const isClass = (fn) => /^class\b/.test(Function.prototype.toString.call(fn));
+
+// The function's own text says it returns an AI SDK tool (`=> tool({`, compiled by tsx/esbuild
+// to `(0, import_ai.tool)({`): the evidence that lets a module read as a whole call it.
+const AI_TOOL_FACTORY = /(?<![\w$])(?:tool|dynamicTool)\)?\s*\(\s*\{/;
+const isAiToolFactory = (fn) => typeof fn === "function" && !isClass(fn) && !isZod(fn)
+  && AI_TOOL_FACTORY.test(Function.prototype.toString.call(fn));
+
+// Call a factory: with no arguments when it declares none it must have (`fn.length` counts
+// parameters before the first default), else (or when that throws) with stand-ins. Returns
+// {value, how} or throws the last error.
+async function callFactory(fn) {
+  if (fn.length === 0) {
+    try {
+      return { value: await fn(), how: "no arguments" };
+    } catch (err) {
+      if (!(err instanceof TypeError)) throw err;
+    }
+  }
+  const count = Math.max(fn.length, 2);
+  return { value: await fn(...Array.from({ length: count }, standIn)), how: `${count} stand-in arguments` };
+}
+
+// One line saying how to name a factory's result when it cannot be called with stand-ins.
+const wrapperHint = (file, name) => {
+  const rel = path.relative(process.cwd(), file).replace(/\.[mc]?[jt]s$/, "");
+  const spec = rel.startsWith(".") ? rel : `./${rel}`;
+  return `write a module that calls it with real arguments and exports the result, e.g. schemalint-tools.ts: `
+    + `import { ${name} } from "${spec}"; export const tools = await ${name}(/* your arguments */); `
+    + "then check schemalint-tools.ts:tools";
+};
 
 // -- the export named by :ATTR ----------------------------------------------------------
 
@@ -710,19 +803,49 @@ async function enableTypeScript(request) {
   await typeScriptReady;
 }
 
+// Seconds since `since` (process.uptime() seconds), rounded to milliseconds.
+const since = (t) => Math.round((process.uptime() - t) * 1000) / 1000;
+let readyAt = null; // process.uptime() when the worker said it was ready
+
+// A hint for an import that failed because a package refuses the conditions it was loaded with
+// (Next.js' `server-only` throws unless the `react-server` condition is on).
+function conditionsHint(err) {
+  const text = String(err?.message ?? err);
+  if (!/Client Component|server-only|react-server/.test(text)) return "";
+  const on = process.execArgv.some((a) => a.includes("react-server"));
+  return on ? "" : " (the module imports server-only code, which loads only with Node's react-server condition: "
+    + "schemalint turns it on when the module's package.json depends on next or server-only; add server-only to "
+    + "its dependencies, or run with NODE_OPTIONS=--conditions=react-server)";
+}
+
 async function load(state, request) {
   const source = String(request.source);
   if (typeof request.cwd === "string" && request.cwd) process.chdir(request.cwd);
   const file = path.resolve(String(request.file));
+  const phases = { node_start: readyAt };
+  let t = process.uptime();
   await enableTypeScript(request);
-  await watchRegistrations(path.dirname(file));
+  phases.typescript_loader = since(t);
+  t = process.uptime();
+  if (mayUseMcpSdk(file)) await watchRegistrations(path.dirname(file));
+  phases.mcp_sdk_watch = since(t);
   const before = createdServers.length;
   let ns;
+  t = process.uptime();
   try {
     ns = await import(pathToFileURL(file).href);
   } catch (err) {
-    return { ok: false, error: `${source}: cannot import: ${errText(err)}` };
+    return { ok: false, error: `${source}: cannot import: ${errText(err)}${conditionsHint(err)}` };
   }
+  phases.module_import = since(t);
+  t = process.uptime();
+  const answer = await listTools(state, request, source, file, ns, before);
+  phases.listing = since(t);
+  answer.phases = phases;
+  return answer;
+}
+
+async function listTools(state, request, source, file, ns, before) {
   const ctx = { file, dir: path.dirname(file), problems: [], notes: [], seen: new Set() };
   const found = { framework: [], schemas: [] };
   const attr = request.attr;
@@ -731,10 +854,16 @@ async function load(state, request) {
       const resolved = resolveExport(ns, String(attr));
       if (resolved.error) return { ok: false, error: `${source}: ${resolved.error}` };
       let value = resolved.value;
-      if (typeof value === "function" && !/^class\b/.test(Function.prototype.toString.call(value))
-          && !isZod(value)) {
-        // A factory named explicitly (createServer): called with no arguments, its result read.
-        value = await value();
+      if (typeof value === "function" && !isClass(value) && !isZod(value)) {
+        // A factory named explicitly (createServer): called (stand-ins for the arguments it
+        // needs), its result read.
+        const name = String(attr).split(".").pop();
+        try {
+          value = (await callFactory(value)).value;
+        } catch (err) {
+          return { ok: false, error: `${source}: calling ${name}() with stand-in arguments failed (${errText(err)}); `
+            + wrapperHint(file, name) };
+        }
       }
       await collect(state, value, String(attr).split(".").pop(), attr, ctx, found, 0, true);
       if (!found.framework.length && !found.schemas.length && !ctx.problems.length) {
@@ -749,7 +878,19 @@ async function load(state, request) {
       for (const key of Object.keys(exports)) {
         if (cjs === null && key === "module.exports") continue;
         const name = cjs === null && key === "default" ? path.basename(file).replace(/\.[^.]+$/, "") : key;
-        await collect(state, exports[key], name, key, ctx, found, 0, false);
+        let value = exports[key];
+        if (isAiToolFactory(value)) {
+          // `export const createDocument = ({session, dataStream}) => tool({...})`: the tool the
+          // factory returns, built with stand-in arguments (its body says it returns a tool).
+          try {
+            value = (await callFactory(value)).value;
+          } catch (err) {
+            ctx.problems.push(problem(ctx, name, `${key} returns an AI SDK tool, but calling it with stand-in `
+              + `arguments failed (${errText(err)}); ${wrapperHint(file, key)}`, "unchecked"));
+            continue;
+          }
+        }
+        await collect(state, value, name, key, ctx, found, 0, false);
       }
       if (!found.framework.length) {
         // No export holds a tool: the MCP servers the import itself created (a server made and
@@ -806,6 +947,7 @@ function main() {
   const input = new net.Socket({ fd: IN_FD, readable: true, writable: false });
   let buffer = "";
   let queue = Promise.resolve();
+  readyAt = Math.round(process.uptime() * 1000) / 1000;
   send({ event: "ready", protocol: 1, runtime: "node", version: process.versions.node });
   input.setEncoding("utf8");
   input.on("data", (chunk) => {

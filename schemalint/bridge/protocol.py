@@ -170,6 +170,7 @@ def diagnostic_from_wire(data: Mapping[str, Any]) -> Diagnostic:
         message=str(data["message"]), instance_path=data.get("instance_path"), hint=data.get("hint"),
         line=data.get("line"), column=data.get("column"),
         path=data.get("path") if isinstance(data.get("path"), str) else None,
+        kind=data.get("kind") if isinstance(data.get("kind"), str) else None,
     )
 
 

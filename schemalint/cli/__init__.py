@@ -97,6 +97,19 @@ def _register(names: list[str]) -> None:
         app.command(name)(getattr(importlib.import_module(module), func))
 
 
+def _take_verbose(argv: list[str]) -> None:
+    """``--verbose`` anywhere before ``--`` (any command): removed from ``argv`` and turned into
+    ``SCHEMALINT_VERBOSE=1``, read by the loaders that report their phases on stderr (the Node
+    worker's start, module resolution, import and listing: docs/typescript.md)."""
+    for i, arg in enumerate(argv[1:], 1):
+        if arg == "--":
+            return
+        if arg == "--verbose":
+            del argv[i]
+            os.environ["SCHEMALINT_VERBOSE"] = "1"
+            return
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -109,6 +122,7 @@ def main() -> None:
     ``SystemExit`` like any typer app; an ``OSError`` no command handled (the output cannot be
     written) ends the process with exit 2.
     """
+    _take_verbose(sys.argv)
     name = _invoked_command(sys.argv[1:])
     registered = list(app.registered_commands)
     _register([name] if name in COMMANDS else list(COMMANDS))

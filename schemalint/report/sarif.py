@@ -174,6 +174,8 @@ def to_sarif(result: CheckResult) -> dict[str, Any]:
             props["tool"] = d.tool
         if d.instance_path is not None:
             props["instancePath"] = d.instance_path
+        if d.kind is not None:
+            props["kind"] = d.kind
         results.append(_result(d.code, d.severity.value, d.message, d.hint, index, location,
                                fp.digest() if fp is not None else None, props))
     return _log([_rule_descriptor(r) for r in rules], results, result.notes)

@@ -250,12 +250,92 @@ async def _list_fastmcp(server: Any) -> tuple[list[dict[str, Any]], dict[str, Co
     async with client_mod.Client(server) as client:
         listed.extend(_wire(t) for t in await client.list_tools())
     runtimes: dict[str, Contract] = {}
-    strict = bool(getattr(server, "strict_input_validation", False))
-    for tool in await server.list_tools():
-        contract = _fastmcp_contract(tool, strict)
+    unreached: dict[str, str] = {}
+    listings: dict[int, dict[str, Any]] = {}
+    for tool in await _fastmcp_tools(server):
+        found, owner = await _fastmcp_own_tool(tool, server, listings)
+        strict = bool(getattr(owner, "strict_input_validation", False))
+        contract = _fastmcp_contract(found, strict)
         if contract is not None:
             runtimes[tool.name] = contract
+        else:
+            unreached[tool.name] = _why_unreached(found)
+    listed_names = {w.get("name") for w in listed}
+    _UNREACHED[id(server)] = {k: v for k, v in unreached.items() if k in listed_names}
+    _HELD[id(server)] = sorted(set(runtimes) | set(unreached))
     return listed, runtimes
+
+
+_UNREACHED: dict[int, dict[str, str]] = {}
+_HELD: dict[int, list[str]] = {}
+
+
+def held_tools(server: Any) -> list[str]:
+    """The names of the tools a fastmcp ``server`` holds (its own ``list_tools()``/``get_tools()``,
+    before any filter its ``tools/list`` applies), as seen by the last listing; taken once."""
+    return _HELD.pop(id(server), [])
+
+
+def unreached_runtimes(server: Any) -> dict[str, str]:
+    """The tools of ``server`` (listed by :func:`tools_from_object`) whose runtime side could not
+    be reached, each with the reason: taken once (the record is dropped)."""
+    return _UNREACHED.pop(id(server), {})
+
+
+async def _fastmcp_tools(server: Any) -> list[Any]:
+    """The tools a fastmcp server serves, as tool objects (fastmcp 3 and later: ``list_tools()``;
+    fastmcp 2: ``get_tools()``, a dict keyed by the served name, mounted servers' tools included)."""
+    getter = getattr(server, "get_tools", None)
+    if getter is not None and not hasattr(server, "list_tools"):
+        got = await getter()
+        return [t.model_copy(update={"name": k}) if getattr(t, "name", k) != k else t for k, t in got.items()] \
+            if isinstance(got, dict) else list(got)
+    import inspect
+
+    lister = server.list_tools
+    # fastmcp 3 and later: without the server's middleware, which may filter what a client is shown
+    # (the served names are the same; the filter is reported by held_tools when it hides them all)
+    quiet = "run_middleware" in inspect.signature(lister).parameters
+    got = await (lister(run_middleware=False) if quiet else lister())
+    return list(got.values()) if isinstance(got, dict) else list(got)
+
+
+async def _fastmcp_own_tool(tool: Any, server: Any, listings: dict[int, dict[str, Any]],
+                            depth: int = 0) -> tuple[Any, Any]:
+    """The tool object holding the function a served tool validates with, and its server.
+
+    A tool of a mounted server (``mount``) is listed by the parent as a wrapper that forwards
+    ``tools/call`` to the child (fastmcp 3 and later: ``_server`` and ``_original_name``); it is
+    followed to the child's own tool, through any depth of mounts. A tool imported with
+    ``import_server`` is a copy that keeps its function. When no function is reached (a proxy to a
+    remote server, a tool class of its own), the last tool object reached and its server."""
+    if getattr(tool, "fn", None) is not None:
+        return tool, server
+    child = getattr(tool, "_server", None)
+    original = getattr(tool, "_original_name", None)
+    if child is None or not isinstance(original, str) or depth > 16:
+        return tool, server
+    if id(child) not in listings:
+        listings[id(child)] = {t.name: t for t in await _fastmcp_tools(child)}
+    inner = listings[id(child)].get(original)
+    if inner is None:
+        return tool, child
+    return await _fastmcp_own_tool(inner, child, listings, depth + 1)
+
+
+def _why_unreached(tool: Any) -> str:
+    """Why a fastmcp tool (the last object reached from the served one) has no runtime side, in
+    words naming the tool's class."""
+    cls = type(tool).__name__
+    if getattr(tool, "fn", None) is not None:
+        return (f"its function's signature gives no argument validator schemalint can call ({cls}); only its "
+                "advertised schema was checked")
+    if "proxy" in cls.lower() or "proxy" in type(tool).__module__:
+        return (f"it is a {cls}: tools/call is forwarded to another server, whose validation cannot be reached "
+                "without calling the tool; only its advertised schema was checked (check that server's own "
+                "module:attr for its runtime side)")
+    return (f"it is a {cls} with no function schemalint can follow to its validator; only its advertised schema "
+            "was checked")
 
 
 def _fastmcp_contract(tool: Any, strict: bool) -> Contract | None:

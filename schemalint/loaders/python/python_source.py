@@ -45,6 +45,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from schemalint.loaders.files.sources import SourceError
+from schemalint.loaders.python.set_defaults import canonical_tool
 from schemalint.model import Diagnostic, Severity, Tool
 
 RECOGNIZERS: tuple[str, ...] = (
@@ -109,8 +110,48 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
         except BaseException as exc:  # the module's own code failed; never a traceback
             if isinstance(exc, KeyboardInterrupt):
                 raise
+            versions = _framework_versions(module) if isinstance(exc, (TypeError, AttributeError, ImportError)) else ""
             raise SourceError(f"{label}: cannot import: {type(exc).__name__} raised while importing: "
-                              f"{exc}") from None
+                              f"{exc}{versions}") from None
+
+
+def _framework_versions(module: str) -> str:
+    """For an API error at import (a ``TypeError`` for an unknown keyword, an ``AttributeError``):
+    the installed versions of the packages the module imports (at most three, from its own
+    ``import`` statements), since the module may be written for another major version of one;
+    ``""`` when none is found. Never raises."""
+    try:
+        import ast
+        import importlib.metadata
+        import importlib.util
+
+        spec = importlib.util.find_spec(module)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            return ""
+        with open(spec.origin, encoding="utf-8", errors="replace") as handle:
+            tree = ast.parse(handle.read(1_000_000))
+        names: list[str] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.extend(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.append(node.module.split(".")[0])
+        dists = importlib.metadata.packages_distributions()
+        shown: list[str] = []
+        for name in dict.fromkeys(names):
+            if name in sys.stdlib_module_names or name not in dists:
+                continue
+            same = [d for d in dists[name] if d.lower().replace("-", "_") == name.lower()]
+            dist = (same or dists[name])[0]
+            shown.append(f"{dist} {importlib.metadata.version(dist)}")
+            if len(shown) == 3:
+                break
+    except Exception:
+        return ""
+    if not shown:
+        return ""
+    return (f" (installed here: {', '.join(shown)}; a module written for another major version of a package it "
+            "uses fails this way: install the version the project pins, in the environment schemalint runs in)")
 
 
 def _installed(name: str) -> bool:
@@ -270,11 +311,105 @@ def _data_types(obj: Any, members: list[tuple[Any, str]]) -> tuple[set[int], int
     return ids, agents
 
 
-def _problem(where: str, message: str, severity: Severity = Severity.ERROR) -> Diagnostic:
+ENVIRONMENT_ERRORS = ("ModuleNotFoundError", "ImportError", "FileNotFoundError", "PermissionError",
+                      "MissingExtraError", "ConnectionError", "ConnectionRefusedError", "TimeoutError")
+"""Exception classes raised by what runs a source (a package, a command, a service it needs
+is missing), not by the tool's definition: their ``SL000`` has ``kind: "environment"``."""
+
+
+_LACKS = {"ModuleNotFoundError": "a Python package", "ImportError": "a Python package (or the version the code "
+          "was written for)", "FileNotFoundError": "a command or file", "PermissionError": "a permission",
+          "MissingExtraError": "a schemalint extra", "ConnectionError": "a service it connects to",
+          "ConnectionRefusedError": "a service it connects to", "TimeoutError": "a service that answers in time"}
+
+
+def _problem(where: str, message: str, severity: Severity = Severity.ERROR, error: str | None = None) -> Diagnostic:
+    """The ``SL000`` for a member of ``where`` that could not become a tool. ``error``: the
+    exception's class name when one was raised; an environment error (:data:`ENVIRONMENT_ERRORS`)
+    gets ``kind: "environment"`` and a hint naming what to provide, anything else is the definition's."""
+    if error in ENVIRONMENT_ERRORS:
+        lacks = _LACKS.get(error or "", "something it needs")
+        return Diagnostic(code="SL000", name="unreadable-source", severity=severity, tool=None, file=where,
+                          pointer="", message=f"the environment lacks {lacks} ({error}): {message}",
+                          kind="environment",
+                          hint="the definition was not read because the environment schemalint imports it in lacks "
+                          "what the message names (install the package, the command or the service, in the "
+                          "environment schemalint runs in); the other tools were checked")
     return Diagnostic(code="SL000", name="unreadable-source", severity=severity, tool=None, file=where,
-                      pointer="", message=message,
+                      pointer="", message=message, kind="definition",
                       hint="fix the definition so that its JSON schema can be generated; the other tools "
                       "were checked")
+
+
+def empty_server_message(source: str, server: Any) -> str:
+    """What was seen of an MCP server whose ``tools/list`` answered no tool at import, and the
+    likely causes, most likely first. A server that holds tools its listing leaves out filters them
+    (configuration, environment) for certain; otherwise configuration comes before "registered
+    later", the commoner cause in servers measured (docs/frameworks.md, "A server that lists no tools")."""
+    from schemalint.loaders.python.mcp_server import held_tools
+
+    module = source.partition(":")[0]
+    command = f"python {module}" if module.endswith(".py") else f"python -m {module}"
+    later = (f"its tools are registered later (inside main(), a start-up hook): list them from the running "
+             f"server with --mcp-stdio {command!r} (or `mcp-stdio` in [tool.schemalint])")
+    held = held_tools(server)
+    if held:
+        shown = ", ".join(held[:5]) + (f" (+{len(held) - 5} more)" if len(held) > 5 else "")
+        return (f"{source}: the MCP server exists and holds {len(held)} tool(s) ({shown}), but its tools/list "
+                "answered 0 tools at import: the server filters what it lists, most likely by configuration "
+                "(environment variables or settings read at start: service URLs, credentials, enabled tool sets, "
+                "a read-only mode); set them in the environment schemalint runs in, or list the configured, "
+                f"running server with --mcp-stdio {command!r}")
+    return (f"{source}: the MCP server exists, but its tools/list answered 0 tools at import. Likely causes, "
+            "most likely first: (1) it registers or lists tools only when configured (environment variables or "
+            "settings read at import or start: service URLs, credentials, enabled tool sets): set them in the "
+            f"environment schemalint runs in; (2) {later}; (3) it has no tools")
+
+
+def _unchecked(member: Any, where: str, found: list[Tool]) -> list[Diagnostic]:
+    """An ``SL000`` warning (``kind: "unchecked"``) for each tool of an MCP server whose runtime
+    side could not be reached (a mounted tool that could not be followed, a proxy), so that a
+    contract check that did not run is never silent."""
+    from schemalint.loaders.python.mcp_server import server_kind, unreached_runtimes
+
+    if server_kind(member) is None:
+        return []
+    reasons = unreached_runtimes(member)
+    out = []
+    for tool in found:
+        reason = reasons.get(tool.name)
+        if reason is None or tool.runtime is not None:
+            continue
+        out.append(Diagnostic(
+            code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=tool.name, file=where,
+            pointer=tool.origin.pointer, kind="unchecked",
+            message=f"runtime side not reached for tool {tool.name!r}: {reason}",
+            hint="the contract rules (SL101 ...) and the probes did not run for this tool"))
+    return out
+
+
+def _root_error(exc: BaseException) -> str:
+    """The class name of the environment error (:data:`ENVIRONMENT_ERRORS`) behind ``exc``, found
+    along its ``__cause__``/``__context__`` chain (a few steps) or, when a framework re-raised it as
+    text only (``RuntimeError: Client failed to connect: [Errno 2] No such file or directory: 'x'``),
+    in its message; else the class name of ``exc`` itself."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            break
+        if type(seen).__name__ in ENVIRONMENT_ERRORS:
+            return type(seen).__name__
+        seen = seen.__cause__ or seen.__context__
+    text = str(exc)
+    for pattern, name in _ENVIRONMENT_TEXT:
+        if pattern in text:
+            return name
+    return type(exc).__name__
+
+
+_ENVIRONMENT_TEXT = (("[Errno 2] No such file or directory", "FileNotFoundError"),
+                     ("No module named ", "ModuleNotFoundError"), ("[Errno 13] Permission denied", "PermissionError"),
+                     ("[Errno 111] Connection refused", "ConnectionRefusedError"))
 
 
 def load_python_source(
@@ -307,12 +442,14 @@ def load_python_source(
                 known = type(exc).__name__ == "ObjectProblem"
                 message = str(exc) if known else f"could not load {where}: {type(exc).__name__}: {exc}"
                 if problems is not None:
-                    problems.append(_problem(where, message))
+                    problems.append(_problem(where, message, error=_root_error(exc)))
                 elif member is obj:
                     raise SourceError(f"{where}: {message}") from None
                 break
             if found is not None:
-                tools.extend(with_definition_site(t, member, where) for t in found)
+                tools.extend(canonical_tool(with_definition_site(t, member, where)) for t in found)
+                if problems is not None:
+                    problems.extend(_unchecked(member, where, found))
                 break
         else:
             if member is obj:
@@ -328,13 +465,7 @@ def load_python_source(
         from schemalint.loaders.python.mcp_server import server_kind
 
         if server_kind(obj) is not None:
-            module = source.partition(":")[0]
-            command = f"python {module}" if module.endswith(".py") else f"python -m {module}"
-            raise SourceError(
-                f"{source}: the MCP server object lists no tools at import: they are registered later "
-                f"(e.g. inside main()); list them from the running server with --mcp-stdio {command!r} "
-                "(or `mcp-stdio` in [tool.schemalint])"
-            )
+            raise SourceError(empty_server_message(source, obj))
         raise SourceError(
             f"{source}: {type(obj).__name__} is not a tool source schemalint knows: it holds no tool "
             "definition (expected pydantic models, functions with typed arguments, MCP servers, Agents or "

@@ -91,6 +91,42 @@ def tsx_api(start: Path) -> str | None:
     return str(path) if path.is_file() else None
 
 
+REACT_SERVER_FLAG = "--conditions=react-server"
+SERVER_PACKAGES = ("next", "server-only")
+"""A module whose ``package.json`` depends on one of these is server code of a React Server
+Components framework: Next.js loads it with the ``react-server`` condition, and ``server-only``
+(which such modules import) throws when imported without it."""
+
+
+def needs_react_server(module: Path) -> bool:
+    """True when the nearest ``package.json`` at or above ``module``'s folder depends on
+    :data:`SERVER_PACKAGES` (``dependencies``, ``devDependencies`` or ``peerDependencies``), or the
+    module imports ``server-only`` itself: it is then imported with Node's ``--conditions=react-server``,
+    the conditions the framework resolves server code with."""
+    try:
+        text = module.read_text(encoding="utf-8", errors="replace")[:200_000]
+    except OSError:
+        text = ""
+    if re.search(r"""(?:import|require\()\s*["']server-only["']""", text):
+        return True
+    for folder in module.parents:
+        meta_file = folder / "package.json"
+        if not meta_file.is_file():
+            continue
+        try:
+            meta = json.loads(meta_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        if not isinstance(meta, dict):
+            return False
+        for key in ("dependencies", "devDependencies", "peerDependencies"):
+            deps = meta.get(key)
+            if isinstance(deps, dict) and any(p in deps for p in SERVER_PACKAGES):
+                return True
+        return False
+    return False
+
+
 class NodeWorker(Worker):
     """A :class:`~schemalint.bridge.client.Worker` running ``node node_worker.mjs``.
 

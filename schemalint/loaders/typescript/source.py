@@ -91,7 +91,14 @@ class PendingTypeScript:
 
     def __init__(self, sources: Sequence[str], cwd: str | None = None, time_limit: float | None = None,
                  exclude: Sequence[str] = ()) -> None:
-        from schemalint.loaders.typescript.node import NodeWorker, find_node, node_version, strips_types
+        from schemalint.loaders.typescript.node import (
+            REACT_SERVER_FLAG,
+            NodeWorker,
+            find_node,
+            needs_react_server,
+            node_version,
+            strips_types,
+        )
 
         self.sources = _expand(sources, cwd, exclude)
         self.cwd = cwd
@@ -102,6 +109,10 @@ class PendingTypeScript:
             return
         node = find_node(self.sources[0])
         flags: tuple[str, ...] = ()
+        # Server code of a React Server Components framework (Next.js) is resolved with the
+        # react-server condition, as the framework does; one worker serves every source, so the
+        # condition is on for all of them when one needs it.
+        conditions = (REACT_SERVER_FLAG,) if any(needs_react_server(Path(p["file"])) for p in plans) else ()
         for source, plan in zip(self.sources, plans, strict=True):
             if plan["loader"] != "strip":
                 continue
@@ -110,12 +121,12 @@ class PendingTypeScript:
             if how is None:
                 shown = ".".join(str(v) for v in version)
                 raise SourceError(
-                    f"{source}: a TypeScript module needs tsx in its project (npm install --save-dev tsx) or Node "
+                    f"{source}: a TypeScript module needs tsx in its project ({_add_dev(Path(plan['file']))}) or Node "
                     f"22.6 or later, which strips types itself; found no tsx from {Path(plan['file']).parent} and "
                     f"Node {shown}")
             if how:
                 flags = (how,)
-        worker = self.worker = NodeWorker(node, flags, cwd=cwd, time_limit=time_limit)
+        worker = self.worker = NodeWorker(node, flags + conditions, cwd=cwd, time_limit=time_limit)
         try:
             self.pending = [worker.submit_load(s, (), {k: v for k, v in p.items() if k != "shown"})
                             for s, p in zip(self.sources, plans, strict=True)]
@@ -150,6 +161,22 @@ class PendingTypeScript:
         if not any(t.runtime is not None and t.runtime.validate is not None for t in tools):
             worker.close()
         return tools, problems
+
+
+def _add_dev(module: Path) -> str:
+    """The command that adds tsx as a development dependency with the project's own package
+    manager, told by the lock file at or above ``module``'s folder (pnpm, yarn, bun; else npm).
+    A pnpm workspace root (``pnpm-workspace.yaml`` beside the lock file) needs ``-w``."""
+    for folder in module.parents:
+        if (folder / "pnpm-lock.yaml").is_file():
+            return "pnpm add -D -w tsx" if (folder / "pnpm-workspace.yaml").is_file() else "pnpm add -D tsx"
+        if (folder / "yarn.lock").is_file():
+            return "yarn add -D tsx"
+        if (folder / "bun.lockb").is_file() or (folder / "bun.lock").is_file():
+            return "bun add -d tsx"
+        if (folder / "package-lock.json").is_file():
+            break
+    return "npm install --save-dev tsx"
 
 
 def _shown(file: str, cwd: str | None) -> str:

@@ -63,6 +63,7 @@ class ProbeRefusal(Rule):
 
     options: ClassVar[Mapping[str, Any]] = {
         "time_limit": 2.0,
+        "run_budget": 40.0,
     }
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
@@ -72,8 +73,22 @@ class ProbeRefusal(Rule):
         from schemalint.probe import omission_probe
 
         limit = float(self.option(ctx, "time_limit"))
-        result = omission_probe(tool.advertised, runtime.validate, time_limit=limit)
-        return list(self.diagnostics(tool, result, limit))
+        run_budget = float(self.option(ctx, "run_budget"))
+        probed = ctx.memo(("SL107 probed", id(ctx.catalog)), lambda: sum(
+            1 for t in ctx.catalog if t.runtime is not None and t.runtime.validate is not None)) or 1
+        budget = min(limit, run_budget / probed)
+        result = omission_probe(tool.advertised, runtime.validate, time_limit=limit, budget=budget)
+        out = list(self.diagnostics(tool, result, limit))
+        if result.timed_out and not any(r.kind == "timeout" for r in result.refusals):
+            out.append(self.diag(
+                tool, "",
+                f"probing stopped at this tool's budget ({budget:.2g} s: the run's {run_budget:g} s shared by "
+                f"{probed} probed tool(s), at most {limit:g} s each): {result.calls} of {result.planned} calls "
+                "made; the calls not made are not a pass",
+                severity=Severity.INFO, instance_path="",
+                hint="raise [tool.schemalint.options.SL107] run_budget (seconds for all tools) to probe every "
+                "call, or check fewer tools at a time"))
+        return out
 
     def diagnostics(self, tool: Tool, result: Any, limit: float) -> Iterator[Diagnostic]:
         """Diagnostics for a :class:`schemalint.probe.ProbeResult` of ``tool``."""
