@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -180,7 +181,6 @@ def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_co
 
 
 def test_hook_files_are_what_check_reads() -> None:
-    import re
 
     import yaml
 
@@ -203,11 +203,14 @@ def test_hook_files_are_what_check_reads() -> None:
 
 
 def _readme_config(hook_repo: Path) -> str:
-    """The README's pre-commit snippet with only `repo:` pointed at the local copy (rev as written)."""
+    """The README's pre-commit snippet with only `repo:` pointed at the local copy; its `rev`, a
+    release tag, is given to the copy's commit (as the release tag is to the released commit)."""
     readme = (ROOT / "README.md").read_text()
     start = readme.index("```yaml\nrepos:")
     snippet = readme[start + len("```yaml\n"): readme.index("```", start + 7)]
-    assert "rev: main" in snippet
+    rev = re.search(r"rev: (v\d+\.\d+\.\d+)\b", snippet)
+    assert rev, "the README's hook snippet names a release tag as rev"
+    git(hook_repo, "tag", "-f", rev.group(1))
     return snippet.replace("https://github.com/schemalint/schemalint", str(hook_repo))
 
 
