@@ -32,7 +32,8 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def expect(ok: bool, what: str, proc: subprocess.CompletedProcess[str] | None = None) -> None:
     if not ok:
-        detail = f"\n  exit {proc.returncode}\n  stdout: {proc.stdout[-2000:]}\n  stderr: {proc.stderr[-2000:]}" if proc else ""
+        detail = (f"\n  exit {proc.returncode}\n  stdout: {proc.stdout[-2000:]}\n  stderr: {proc.stderr[-2000:]}"
+                  if proc else "")
         print(f"FAIL: {what}{detail}")
         raise SystemExit(1)
     print(f"ok: {what}")
@@ -61,7 +62,8 @@ def main() -> None:
 
         proc = run(["rules", "--format", "json"], work)
         catalog = json.loads(proc.stdout) if proc.returncode == 0 else {}
-        expect(len(catalog.get("rules", [])) > 50, f"the rule catalog lists {len(catalog.get('rules', []))} rules", proc)
+        count = len(catalog.get("rules", []))
+        expect(count > 50, f"the rule catalog lists {count} rules", proc)
         proc = run(["rule", "SL101"], work)
         expect(proc.returncode == 0 and "required" in proc.stdout, "the rule pages are shipped (rule SL101)", proc)
 
