@@ -55,9 +55,10 @@ def _hook_script(hooks: list[dict[str, object]]) -> str:
         entry = str(hook["entry"])
         if hook.get("pass_filenames", True):
             pattern = str(hook.get("files", ""))
-            select = f"git diff --cached --name-only --diff-filter=ACMR | {shlex.quote(sys.executable)} -c " + shlex.quote(
-                "import re,sys; p=re.compile(sys.argv[1]); print(' '.join(l.strip() for l in sys.stdin if p.search(l.strip())))"
-            ) + f" {shlex.quote(pattern)}"
+            pick = ("import re,sys; p=re.compile(sys.argv[1]); "
+                    "print(' '.join(l.strip() for l in sys.stdin if p.search(l.strip())))")
+            select = (f"git diff --cached --name-only --diff-filter=ACMR | {shlex.quote(sys.executable)} -c "
+                      f"{shlex.quote(pick)} {shlex.quote(pattern)}")
             lines.append(f'files=$({select}); if [ -n "$files" ]; then {entry} $files || status=1; fi')
         else:
             lines.append(f"{entry} || status=1")
