@@ -868,7 +868,7 @@ def generated_probe(schema: Any, validate: Callable[[Any], Any], *, max_examples
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis_jsonschema import from_schema
     except ImportError:
-        from schemalint.loaders.python.extras import extra_install_line
+        from schemalint.distribution import extra_install_line
 
         result.problems.append("generated probes need hypothesis and hypothesis-jsonschema "
                                f"({extra_install_line('pydantic')})")

@@ -97,6 +97,10 @@ def _register(names: list[str]) -> None:
         app.command(name)(getattr(importlib.import_module(module), func))
 
 
+_WITH_PROGRESS = ("check", "probe", "snapshot", "diff", "replay")
+"""The commands that can run long enough to show progress (schemalint.progress)."""
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -113,6 +117,10 @@ def main() -> None:
     registered = list(app.registered_commands)
     _register([name] if name in COMMANDS else list(COMMANDS))
     _tolerate_lone_surrogates()
+    if name in _WITH_PROGRESS:
+        from schemalint import progress
+
+        progress.install()  # a terminal only, unless SCHEMALINT_PROGRESS=1 (schemalint.progress)
     try:
         app()
     except OSError as exc:  # e.g. the output cannot be written (a full disk): exit 2, not a traceback
@@ -122,4 +130,8 @@ def main() -> None:
         sys.stderr.flush()
         os._exit(2)  # not SystemExit: the interpreter would fail again flushing the same stdout
     finally:
+        if name in _WITH_PROGRESS:
+            from schemalint import progress
+
+            progress.stop()
         app.registered_commands = registered

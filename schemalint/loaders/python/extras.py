@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from schemalint.distribution import extra_install_line
 from schemalint.loaders.files.sources import SourceError
 
 # top-level import name -> the schemalint extra that installs it
@@ -26,27 +27,6 @@ EXTRA_FOR_MODULE: dict[str, str] = {
 
 class MissingExtraError(SourceError):
     """A framework module schemalint needs is not installed; the message names the extra."""
-
-
-def extra_install_line(extra: str) -> str:
-    """A ``pip install`` line that installs what the extra ``extra`` brings into this environment.
-
-    The packages are read from the installed distribution's metadata (its ``Requires-Dist``
-    entries marked ``extra == "EXTRA"``), so the line works whether schemalint came from a
-    wheel, a git tag or a checkout: ``pip install 'schemalint[mcp]'`` would ask a package index
-    for a release that may not be there (issue 32). Falls back to naming the extra.
-    """
-    from importlib import metadata
-
-    try:
-        requires = metadata.requires("schemalint") or []
-    except metadata.PackageNotFoundError:
-        requires = []
-    marker = f'extra == "{extra}"'
-    wanted = [r.split(";", 1)[0].strip().replace(" ", "") for r in requires if marker in r.replace("'", '"')]
-    if not wanted:
-        return f"pip install 'schemalint[{extra}]'"
-    return "pip install " + " ".join(f"'{w}'" for w in wanted) + f" (schemalint's [{extra}] extra)"
 
 
 def install_hint(module: str) -> str | None:
