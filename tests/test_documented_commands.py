@@ -168,3 +168,26 @@ def test_a_bare_python_server_command_names_the_interpreter_that_ran(checkout: P
                             f"{sys.executable} examples/mcp_server/server.py"], cwd=checkout, capture_output=True,
                            text=True, env=env, timeout=300)
     assert fixed.returncode in (0, 1) and "3 tool(s)" in fixed.stdout, fixed.stderr  # the line it suggests works
+
+
+@pytest.mark.parametrize("command", ["check", "diff", "probe", "replay", "show", "snapshot", "rules", "rule"])
+def test_help_prints_examples_verbatim_at_any_width(command: str) -> None:
+    """Every indented example line of a command's docstring is one line of its --help, even on a
+    40-column terminal (click re-wrapped them mid-quote, so a copied example broke)."""
+    import importlib
+    import inspect
+
+    from schemalint.cli import COMMANDS
+
+    module, _, func = COMMANDS[command].partition(":")
+    doc = inspect.cleandoc(getattr(importlib.import_module(module), func).__doc__ or "")
+    examples = [line.strip() for line in doc.splitlines() if line.startswith("  schemalint ")]
+    env = {**os.environ, "COLUMNS": "40", "TERM": "dumb"}
+    proc = subprocess.run([sys.executable, "-m", "schemalint", command, "--help"], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    shown = {line.strip() for line in proc.stdout.splitlines()}
+    for example in examples:
+        assert example in shown, f"{command} --help re-wrapped: {example}"
+    if command in ("check", "diff", "probe", "snapshot"):
+        assert examples, f"{command}: no examples in its help"
