@@ -101,3 +101,21 @@ def test_unrecognized_or_missing_python_objects_exit_2(tmp_path: Path):
     assert "not a tool source" in proc.stderr and "Traceback" not in proc.stderr
     proc = run_cli("check", "plain_values:MISSING", "--python-path", str(tmp_path))
     assert proc.returncode == 2 and "has no attribute" in proc.stderr
+
+
+def test_probe_without_the_generator_is_not_a_pass() -> None:
+    """probe on a TypeScript module (or any source) without hypothesis-jsonschema exited 0 with
+    a row saying the generated probes could not run: now exit 2 naming the packages to install
+    (from the installed metadata), and --max-examples 0 still runs the omission probes."""
+    from conftest import NODE_MISSING
+
+    source = "examples/pydantic/shop_tools.py" if NODE_MISSING else "examples/typescript/src/schemas.ts"
+    args = ["probe", "shop_tools:", "--python-path", "examples/pydantic"] if NODE_MISSING else ["probe", source]
+    proc = _run_without(["hypothesis_jsonschema"], *args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "generated probes need hypothesis-jsonschema" in proc.stderr
+    assert "'hypothesis-jsonschema>=0.23'" in proc.stderr and "--max-examples 0" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    omission = _run_without(["hypothesis_jsonschema"], *args, "--max-examples", "0")
+    assert omission.returncode in (0, 1), omission.stderr
+    assert "generated probes need" not in omission.stderr
