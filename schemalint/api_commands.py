@@ -117,7 +117,11 @@ def probe_tools(sources: Sequence[str], *, python_path: Sequence[str] = (), time
     rule = ProbeRefusal()
     started = time.perf_counter()
     result = ProbeResult(diagnostics=list(loaded.diagnostics))
+    from schemalint import progress
+
+    progress.phase("probing tools", len(loaded.tools))
     for tool in loaded.tools:
+        progress.advance()
         validate = tool.runtime.validate if tool.runtime is not None else None
         row = ProbeRow(tool.name, tool.origin.file)
         result.rows.append(row)
@@ -199,10 +203,17 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
         srcs = args or resolve_sources(cfg)
         if not srcs:
             raise DiffError(NO_SOURCES)
+        from schemalint import progress
+
+        progress.phase(f"reading the sources at {base}")
         old = load_base(base, srcs, exclude=excl, python_path=roots, notes=notes, reuse=reuse)
+        progress.phase("reading the sources in the working tree")
         new = load_worktree(srcs, exclude=excl, python_path=roots, reuse=reuse)
         old_label, new_label = base, "working tree"
     del reuse  # the bytes of the first side's files
+    from schemalint import progress
+
+    progress.phase(f"comparing {len(old):,} and {len(new):,} tools")
     result = compare_tools(old, new, old_label=old_label, new_label=new_label, selection=selection)
     result.notes.extend(notes)
     if not old and not new:
@@ -283,6 +294,9 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
             raise DiffError(f"--dir {directory}: a symbolic link (or a path through one) leading out of the "
                             f"project {cfg.project} (to {out}); snapshot writes only inside the project's "
                             "directories")
+    from schemalint import progress
+
+    progress.phase("reading the sources")
     tools = load_worktree(list(sources), exclude=[*cfg.exclude, *exclude],
                           python_path=cfg.import_roots(list(python_path)))
     tools = _drop_own_snapshots(tools, directory)
@@ -290,7 +304,9 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
     if mcp_stdio or mcp_url:
         tools.extend(_server_tools(mcp_stdio, mcp_url, mcp_headers, mcp_cwd))
         labels += [*(f"mcp-stdio {c!r}" for c in mcp_stdio), *(f"mcp-url {_shown_url(u)!r}" for u in mcp_url)]
+    progress.phase(f"rendering {len(tools):,} snapshots")
     plan = plan_snapshots(tools, ", ".join(labels))
+    progress.phase(f"{'comparing' if check else 'writing'} {len(plan):,} snapshots")
     if not check:
         return SnapshotRun(directory, plan, report=write_snapshots(plan, directory), notes=notes, tools=tools)
     problems = check_snapshots(plan, directory)

@@ -883,8 +883,10 @@ def generated_probe(schema: Any, validate: Callable[[Any], Any], *, max_examples
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis_jsonschema import from_schema
     except ImportError:
+        from schemalint.distribution import extra_install_line
+
         result.problems.append("generated probes need hypothesis and hypothesis-jsonschema "
-                               "(pip install 'schemalint[pydantic]')")
+                               f"({extra_install_line('pydantic')})")
         return result
     try:
         strategy = from_schema(schema)

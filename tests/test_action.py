@@ -138,3 +138,45 @@ def test_the_action_reads_hostile_file_names_as_files(tmp_path: Path) -> None:
     assert check.returncode == 1, check.stdout + check.stderr
     assert "file=--write-baseline=x.json" in check.stdout and "file=tools.json" in check.stdout
     assert not (repo / "x.json").exists()
+
+
+def test_action_args_quotes_diff_usage_error_and_sarif_category(tmp_path: Path) -> None:
+    """The action's own scripts (issue 32): `args` split as a shell splits them (a quoted
+    `--mcp-stdio "python server.py"` is one argument), the final step tells a diff that could not
+    run from changes at or above --fail-on, and the SARIF category follows `args` unless given."""
+    pytest.importorskip("mcp")
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    steps = {s.get("name"): s for s in action["runs"]["steps"]}
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "examples" / "mcp_server", repo / "srv")
+    out = tmp_path / "github_output"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "GITHUB_OUTPUT": str(out), "GITHUB_ACTION_PATH": str(ROOT), "FAIL_ON": "error", "CATEGORY": "",
+           "ARGS": '--mcp-stdio "python srv/server.py" --target openai'}
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    sarif = _bash(steps["SARIF for code scanning"]["run"], repo, env)
+    assert sarif.returncode == 0, sarif.stderr
+    import json
+
+    log = json.loads((repo / "schemalint.sarif").read_text())
+    assert log["runs"][0]["results"], "the server's tools were listed and checked"
+    outputs = dict(line.split("=", 1) for line in out.read_text().splitlines())
+    assert outputs["category"] == 'schemalint --mcp-stdio "python srv/server.py" --target openai'
+    out.write_text("")
+    assert _bash(steps["SARIF for code scanning"]["run"], repo, {**env, "CATEGORY": "api-tools"}).returncode == 0
+    assert "category=api-tools\n" in out.read_text()
+    out.write_text("")
+    annotate = _bash(steps["Annotate the pull request"]["run"], repo, env)
+    assert "::" in annotate.stdout and "unrecognized" not in annotate.stderr.lower(), annotate.stderr
+
+    # a diff that cannot run (no git repository here: exit 2) is not "changes at or above --fail-on"
+    diff = _bash(steps["Changes against the base branch"]["run"], repo,
+                 {**env, "BASE": "", "BASE_REF": "main", "FAIL_ON": "breaking"})
+    assert diff.returncode == 2, diff.stdout + diff.stderr
+    code = dict(line.split("=", 1) for line in out.read_text().splitlines())["exit-code"]
+    final = _bash(steps["Fail on the changes the diff reported"]["run"], repo,
+                  {**env, "CODE": code, "FAIL_ON": "breaking"})
+    assert final.returncode == 1
+    assert "could not run (exit 2" in final.stdout and "changes at or above" not in final.stdout
+    final = _bash(steps["Fail on the changes the diff reported"]["run"], repo, {**env, "CODE": "1", "FAIL_ON": "breaking"})
+    assert "changes at or above --fail-on breaking" in final.stdout

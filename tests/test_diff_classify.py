@@ -232,8 +232,11 @@ def test_empty_properties_is_bytes_only() -> None:
 
 
 def test_duplicate_names_raise() -> None:
+    """Two different definitions of one name in one file cannot be paired; the same definition
+    twice (recorded traffic repeats a request's tools) is one tool."""
     with pytest.raises(DiffError, match="two tools named 'search'"):
-        compare_tools(tools(BASE, copy.deepcopy(BASE)), tools(BASE))
+        compare_tools(tools(BASE, dict(copy.deepcopy(BASE), description="again")), tools(BASE))
+    assert [t.status for t in compare_tools(tools(BASE, copy.deepcopy(BASE)), tools(BASE)).tools] == ["identical"]
 
 
 def test_pattern_widening_proof_is_narrow() -> None:

@@ -222,6 +222,33 @@ def test_duplicate_tool_names(tmp_path: Path) -> None:
     assert not (tmp_path / "snaps").exists()
 
 
+def test_one_name_in_several_files_is_one_tool_per_file(repo: Path) -> None:
+    """A tool kept in several files (issue 32: the README's diff and snapshot lines exited 2 in
+    its own repository): diff pairs each file's definition with the same file's at the revision,
+    snapshot writes one file per definition, and snapshot --check reads them back."""
+    write(repo / "pyproject.toml", '[tool.schemalint]\nsources = ["tools"]\n')
+    write(repo / "tools" / "a.json", [TOOL])
+    write(repo / "tools" / "b.json", {"tools": [TOOL]})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "two files")
+    proc = run_cli("diff", "--base", "HEAD", cwd=repo)
+    assert proc.returncode == 0 and "2 tools: 2 identical" in proc.stdout, proc.stdout + proc.stderr
+    proc = run_cli("snapshot", "--dir", "snaps", cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (repo / "snaps").glob("*.json")) == [
+        "search--tools_a.json.json", "search--tools_b.json.json"]
+    assert run_cli("snapshot", "--check", "--dir", "snaps", cwd=repo).returncode == 0
+    required = json.loads(json.dumps(TOOL))
+    required["inputSchema"]["required"] = [*required["inputSchema"].get("required", []), "limit"]
+    required["inputSchema"]["properties"]["limit"] = {"type": "integer"}
+    write(repo / "tools" / "b.json", {"tools": [required]})
+    proc = run_cli("diff", "--base", "HEAD", "--format", "json", cwd=repo)
+    assert proc.returncode == 1, proc.stderr
+    changed = [t for t in json.loads(proc.stdout)["tools"] if t["status"] == "changed"]
+    assert [t["tool"] for t in changed] == ["search (tools/b.json)"]
+    assert run_cli("snapshot", "--check", "--dir", "snaps", cwd=repo).returncode == 1
+
+
 def test_unreadable_side_is_exit_2(tmp_path: Path) -> None:
     write(tmp_path / "a.json", '{"name": "x", "inputSchema": {\n')
     write(tmp_path / "b.json", [TOOL])

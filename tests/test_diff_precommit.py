@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, needs_node
 
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
@@ -203,7 +204,6 @@ def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_co
 
 
 def test_hook_files_are_what_check_reads() -> None:
-    import re
 
     import yaml
 
@@ -218,6 +218,14 @@ def test_hook_files_are_what_check_reads() -> None:
         assert not pattern.search(other), other
     diff_files = re.compile(hooks["schemalint-diff"]["files"])
     assert diff_files.search("app/tools.py") and diff_files.search("tools.snap")
+    from schemalint.loaders.files.sources import TYPESCRIPT_SUFFIXES
+
+    ts_files = re.compile(hooks["schemalint-typescript"]["files"])
+    for suffix in (*TOOL_FILE_SUFFIXES, *TYPESCRIPT_SUFFIXES):  # diff reads every source kind
+        assert diff_files.search(f"src/tools{suffix}"), suffix
+    for suffix in TYPESCRIPT_SUFFIXES:
+        assert ts_files.search(f"src/tools{suffix}") and ts_files.search(f"SRC/TOOLS{suffix.upper()}"), suffix
+    assert not ts_files.search("tools.json") and hooks["schemalint-typescript"]["pass_filenames"] is False
     assert hooks["schemalint-diff"]["pass_filenames"] is False
     assert PRE_COMMIT is not None
     valid = subprocess.run([PRE_COMMIT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
@@ -226,11 +234,14 @@ def test_hook_files_are_what_check_reads() -> None:
 
 
 def _readme_config(hook_repo: Path) -> str:
-    """The README's pre-commit snippet with only `repo:` pointed at the local copy (rev as written)."""
+    """The README's pre-commit snippet with only `repo:` pointed at the local copy; its `rev`, a
+    release tag, is given to the copy's commit (as the release tag is to the released commit)."""
     readme = (ROOT / "README.md").read_text()
     start = readme.index("```yaml\nrepos:")
     snippet = readme[start + len("```yaml\n"): readme.index("```", start + 7)]
-    assert "rev: main" in snippet
+    rev = re.search(r"rev: (v\d+\.\d+\.\d+)\b", snippet)
+    assert rev, "the README's hook snippet names a release tag as rev"
+    git(hook_repo, "tag", "-f", rev.group(1))
     return snippet.replace("https://github.com/schemalint/schemalint", str(hook_repo))
 
 
@@ -298,3 +309,60 @@ def test_readme_snippet_as_an_installed_hook_on_real_commits(tmp_path: Path, hoo
     assert "SD103 required-added" in refused.stdout + refused.stderr, refused.stdout + refused.stderr
     log = git(project, "log", "--format=%s")
     assert log.split("\n")[0] == "fixtures"  # the blocked commits were not made
+
+
+CLEAN_TS = """import { tool } from "ai";
+import { z } from "zod";
+
+export const TOOLS = {
+  present_answer: tool({
+    description: "Show the final answer to the user: the artifact and how to present it.",
+    inputSchema: z.object({
+      artifact: z.string().describe("Path of the artifact to show."),
+      presentation: z.object({ title: z.string().describe("Heading shown above the artifact.") }),
+    }),
+    execute: async ({ artifact }) => ({ shown: artifact }),
+  }),
+};
+"""
+
+
+@needs_node
+def test_typescript_hooks_block_an_sl101_commit(tmp_path: Path, hook_repo: Path, pre_commit_home: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TypeScript project (examples/typescript's packages): schemalint-typescript and
+    schemalint-diff installed with the real pre-commit; a commit that wraps a key in
+    z.preprocess (SL101 with zod 4.4.3: dropped from `required`, still refused) is blocked."""
+    assert PRE_COMMIT is not None
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    project = init_repo(tmp_path / "web")
+    example = ROOT / "examples" / "typescript"
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy2(example / name, project / name)
+    (project / "node_modules").symlink_to((example / "node_modules").resolve())
+    (project / ".gitignore").write_text("node_modules\n")
+    (project / "src").mkdir()
+    (project / "src" / "tools.ts").write_text(CLEAN_TS)
+    (project / "schemalint.toml").write_text('sources = ["src/tools.ts:TOOLS"]\n')
+    rev = git(hook_repo, "rev-parse", "HEAD").strip()
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n"
+        "      - id: schemalint-typescript\n      - id: schemalint-diff\n")
+    installed = subprocess.run([PRE_COMMIT, "install"], cwd=project, capture_output=True, text=True,
+                               env=_env(pre_commit_home))
+    assert installed.returncode == 0, installed.stderr
+    first = _commit(project, "clean tools")
+    assert first.returncode == 0, first.stdout + first.stderr
+
+    drifting = CLEAN_TS.replace(
+        "presentation: z.object(",
+        "presentation: z.preprocess((v: unknown) => (typeof v === \"string\" ? JSON.parse(v) : v), z.object(",
+    ).replace('artifact.") }),\n    }),', 'artifact.") })),\n    }),')
+    assert drifting != CLEAN_TS
+    (project / "src" / "tools.ts").write_text(drifting)
+    blocked = _commit(project, "accept a JSON string")
+    said = blocked.stdout + blocked.stderr
+    assert blocked.returncode != 0, said
+    assert "SL101" in said and "src/tools.ts" in said, said
+    assert "git worktree add failed" not in said, said
+    assert git(project, "log", "--format=%s").strip() == "clean tools"

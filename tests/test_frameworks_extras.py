@@ -35,7 +35,9 @@ def test_mcp_stdio_without_mcp_names_the_extra():
     proc = _run_without(["mcp"], "check", "--mcp-stdio", f'"{sys.executable}" server.py')
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
-    assert "pip install 'schemalint[mcp]'" in proc.stderr
+    # the packages of the [mcp] extra, from the installed metadata: a line that works without
+    # a PyPI release of schemalint (issue 32)
+    assert "pip install 'mcp>=1.10' 'pydantic>=2.7' (schemalint's [mcp] extra)" in proc.stderr
 
 
 def test_module_needing_langchain_without_it_names_the_extra(tmp_path: Path):
@@ -50,7 +52,8 @@ def test_module_needing_langchain_without_it_names_the_extra(tmp_path: Path):
     proc = _run_without(["langchain_core"], "check", "lc_tools:ping", "--python-path", str(tmp_path))
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
-    assert "schemalint[langchain]" in proc.stderr and "lc_tools:ping" in proc.stderr
+    assert "'langchain-core>=0.3'" in proc.stderr and "[langchain] extra" in proc.stderr
+    assert "lc_tools:ping" in proc.stderr
 
 
 def test_cli_start_imports_no_framework():
@@ -98,3 +101,21 @@ def test_unrecognized_or_missing_python_objects_exit_2(tmp_path: Path):
     assert "not a tool source" in proc.stderr and "Traceback" not in proc.stderr
     proc = run_cli("check", "plain_values:MISSING", "--python-path", str(tmp_path))
     assert proc.returncode == 2 and "has no attribute" in proc.stderr
+
+
+def test_probe_without_the_generator_is_not_a_pass() -> None:
+    """probe on a TypeScript module (or any source) without hypothesis-jsonschema exited 0 with
+    a row saying the generated probes could not run: now exit 2 naming the packages to install
+    (from the installed metadata), and --max-examples 0 still runs the omission probes."""
+    from conftest import NODE_MISSING
+
+    source = "examples/pydantic/shop_tools.py" if NODE_MISSING else "examples/typescript/src/schemas.ts"
+    args = ["probe", "shop_tools:", "--python-path", "examples/pydantic"] if NODE_MISSING else ["probe", source]
+    proc = _run_without(["hypothesis_jsonschema"], *args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "generated probes need hypothesis-jsonschema" in proc.stderr
+    assert "'hypothesis-jsonschema>=0.23'" in proc.stderr and "--max-examples 0" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    omission = _run_without(["hypothesis_jsonschema"], *args, "--max-examples", "0")
+    assert omission.returncode in (0, 1), omission.stderr
+    assert "generated probes need" not in omission.stderr

@@ -94,7 +94,39 @@ def _register(names: list[str]) -> None:
     """Add the commands ``names`` (keys of :data:`COMMANDS`) to :data:`app`, importing their modules."""
     for name in names:
         module, _, func = COMMANDS[name].partition(":")
-        app.command(name)(getattr(importlib.import_module(module), func))
+        command = getattr(importlib.import_module(module), func)
+        app.command(name, help=verbatim_examples(command.__doc__))(command)
+
+
+def verbatim_examples(doc: str | None) -> str | None:
+    """``doc`` (a command's docstring) with its indented example lines kept as written.
+
+    click re-wraps every paragraph of a help text to the terminal's width, so a long example
+    was broken mid-quote and could not be copied. A paragraph whose lines are all indented (an
+    example, a list of examples) is marked with click's no-rewrap marker (a ``\\b`` line,
+    click's "Preventing Rewrapping"), and examples separated by blank lines are joined into one
+    such paragraph. ``None`` stays ``None``.
+    """
+    if not doc:
+        return doc
+    import inspect
+
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    out: list[str] = []
+    for para in paragraphs:
+        lines = para.split("\n")
+        if all(line.startswith("  ") for line in lines):
+            if out and out[-1].startswith("\b\n"):
+                out[-1] += "\n" + para
+            else:
+                out.append("\b\n" + para)
+        else:
+            out.append(para)
+    return "\n\n".join(out)
+
+
+_WITH_PROGRESS = ("check", "probe", "snapshot", "diff", "replay")
+"""The commands that can run long enough to show progress (schemalint.progress)."""
 
 
 def _take_verbose(argv: list[str]) -> None:
@@ -130,6 +162,10 @@ def main() -> None:
     from schemalint.bridge import reaper
 
     reaper.enable()  # workers and servers started by this run are reaped with their descendants
+    if name in _WITH_PROGRESS:
+        from schemalint import progress
+
+        progress.install()  # a terminal only, unless SCHEMALINT_PROGRESS=1 (schemalint.progress)
     try:
         app()
     except OSError as exc:  # e.g. the output cannot be written (a full disk): exit 2, not a traceback
@@ -139,6 +175,10 @@ def main() -> None:
         sys.stderr.flush()
         os._exit(2)  # not SystemExit: the interpreter would fail again flushing the same stdout
     finally:
+        if name in _WITH_PROGRESS:
+            from schemalint import progress
+
+            progress.stop()
         app.registered_commands = registered
         if reaper.is_subreaper():  # what imported code or a server left behind, detached or not
             reaper.kill_descendants()

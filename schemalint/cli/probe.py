@@ -83,6 +83,8 @@ def probe(
         raise fail("give the module:attr Python sources (or files) to probe")
     if not sources:
         raise fail(_nothing_to_probe(servers.stdio, servers.names()[len(servers.stdio):]))
+    if max_examples:
+        _require_generator()
     try:
         result = probe_tools(sources, python_path=cfg.import_roots(python_path), time_limit=time_limit,
                              max_examples=max_examples, exclude=[*cfg.exclude, *(exclude or [])],
@@ -96,6 +98,22 @@ def probe(
     get_reporter(output_format, "render_probe")(result, sys.stdout)
     if fails_at(result.diagnostics, fail_on):
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _require_generator() -> None:
+    """Exit 2 when generated probes cannot run (hypothesis or hypothesis-jsonschema missing):
+    a probe that could not run is not a pass, for any source kind (the generator is Python
+    whichever runtime answers the calls, Node's zod included)."""
+    import importlib.util
+
+    missing = [m for m in ("hypothesis", "hypothesis_jsonschema") if importlib.util.find_spec(m) is None]
+    if missing:
+        from schemalint.distribution import extra_install_line
+
+        raise fail(f"generated probes need {' and '.join(m.replace('_', '-') for m in missing)}, which this "
+                   f"installation of schemalint lacks (for every source kind: the calls are generated here, "
+                   f"whatever runtime answers them); install them with: {extra_install_line('pydantic')}; "
+                   "or run the omission probes only with --max-examples 0")
 
 
 def _nothing_to_probe(commands: list[str], urls: list[str]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -117,27 +117,21 @@ def replay(
 
 
 class _progress:
-    """A rich progress bar on stderr while the logs are read, only when stderr is a terminal."""
-
-    def __init__(self) -> None:
-        self.bar: Any = None
+    """Progress of the bytes read while the logs are replayed (:mod:`schemalint.progress`: on a
+    terminal only, unless asked)."""
 
     def __enter__(self) -> Callable[[int, int], Callable[[int], None]] | None:
-        if not sys.stderr.isatty():
-            return None
-        return self.start
+        from schemalint import progress
+
+        return self.start if progress.wanted() else None
 
     def start(self, total: int, files: int) -> Callable[[int], None]:
-        from rich.console import Console
-        from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+        from schemalint import progress
 
-        self.bar = Progress(TextColumn(f"replaying {files} file(s)"), BarColumn(), DownloadColumn(),
-                            TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-        self.bar.start()
-        task = self.bar.add_task("read", total=total or None)
-        bar = self.bar
-        return lambda n: bar.advance(task, n)
+        progress.phase(f"replaying {files} file(s), bytes read", total or None)
+        return progress.advance
 
     def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        from schemalint import progress
+
+        progress.stop()

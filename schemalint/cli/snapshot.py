@@ -135,8 +135,11 @@ def ignored_by_git(paths: list[Path]) -> str | None:
         return None
     cwd = paths[0].parent
     try:
+        from schemalint.loaders.git.commands import git_env
+
         done = subprocess.run(["git", "check-ignore", "-v", "--stdin"], cwd=cwd, capture_output=True, text=True,
-                              input="".join(f"{p.resolve()}\n" for p in paths), timeout=30, check=False)
+                              input="".join(f"{p.resolve()}\n" for p in paths), timeout=30, check=False,
+                              env=git_env())
     except (OSError, subprocess.SubprocessError):
         return None
     if done.returncode != 0:  # 1: nothing ignored; 128: not a work tree

@@ -157,6 +157,7 @@ def _compare_tools(old: Sequence[Tool], new: Sequence[Tool], old_label: str, new
         o, n = old_by.get(name), new_by.get(name)
         if o is not None and n is not None:
             diff = ToolDiff(name, "identical", old=o, new=n) if name in identical else compare_tool(o, n)
+            diff.name = name  # "NAME (FILE)" when several files define the name (index_tools)
             if rug_pulls and diff.status == "changed":
                 pulled = rug_pull(o, n, old_label=old_label, new_label=new_label, base=_field_base(n))
                 if pulled is not None:

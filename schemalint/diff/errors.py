@@ -16,17 +16,51 @@ class DiffError(Exception):
 
 
 def index_tools(tools: Iterable[Tool], label: str) -> dict[str, Tool]:
-    """Tools by name; raises :class:`DiffError` when two tools of one side share a name."""
+    """Tools by key: the tool's name, or ``"NAME (FILE)"`` when several files of one side define
+    a tool of that name.
+
+    A project keeps one tool in several files (the same tool in OpenAI and Anthropic form, an
+    example beside a fixture): each file's definition is then its own entry, paired with the
+    same file's on the other side (``FILE`` is the path without the side's ``REV:`` prefix, so
+    ``HEAD:tools/a.json`` pairs with ``tools/a.json``). Raises :class:`DiffError` only when one
+    file defines two different tools of one name (SL005's fault), which no key can tell apart;
+    the same definition again in one file (recorded requests repeat their tools) is one tool.
+    """
+    tools = list(tools)
+    seen: dict[str, Tool] = {}
+    repeated: set[str] = set()
+    for tool in tools:
+        if tool.name in seen:
+            repeated.add(tool.name)
+        seen[tool.name] = tool
+    if not repeated:
+        return {tool.name: tool for tool in tools}
     out: dict[str, Tool] = {}
     for tool in tools:
-        if tool.name in out:
-            first = out[tool.name]
+        key = tool.name if tool.name not in repeated else f"{tool.name} ({side_file(tool, label)})"
+        if key in out:
+            first = out[key]
+            if _same_definition(first, tool):
+                continue  # recorded traffic declares a tool again in every request: one definition
             raise DiffError(
                 f"two tools named {tool.name!r} in {label}: {_where(first)} and {_where(tool)}; "
-                "a diff (and a snapshot) needs one definition per name"
+                "a diff (and a snapshot) needs one definition per name in a file"
             )
-        out[tool.name] = tool
+        out[key] = tool
     return out
+
+
+def _same_definition(a: Tool, b: Tool) -> bool:
+    return a.advertised == b.advertised and a.description == b.description and a.output_schema == b.output_schema
+
+
+def side_file(tool: Tool, label: str) -> str:
+    """The file of ``tool`` without its side's ``REV:`` prefix (``HEAD:a.json`` -> ``a.json``)."""
+    file = tool.origin.file
+    for prefix in {f"{part.strip()}:" for part in label.split(",")} | {f"{label}:"}:
+        if file.startswith(prefix):
+            return file[len(prefix):]
+    return file
 
 
 def _where(tool: Tool) -> str:

@@ -90,15 +90,18 @@ def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[st
     """
     by_name = index_tools(tools, label)
     rendered: dict[str, str | TooDeep] = {}
-    for tool in by_name.values():
+    for key, tool in by_name.items():
         try:
-            rendered[tool.name] = render(tool)
+            rendered[key] = render(tool)
         except TooDeep as exc:
-            rendered[tool.name] = exc
+            rendered[key] = exc
     plan: dict[str, tuple[str, str]] = {}
     folded: dict[str, str] = {}
     for name in sorted(by_name):
-        filename = snapshot_filename(name)
+        tool_name = by_name[name].name
+        # a name defined in several files: one snapshot per file, <name>--<file>.json
+        filename = (snapshot_filename(name) if name == tool_name else
+                    snapshot_filename(f"{tool_name}--{_file_part(name[len(tool_name) + 2:-1])}"))
         other = folded.get(filename.casefold())
         if other is not None:
             raise DiffError(
@@ -111,6 +114,14 @@ def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[st
             raise DiffError(str(text)) from None
         plan[filename] = (name, text)
     return plan
+
+
+def _file_part(path: str) -> str:
+    """``path`` as a readable file-name part: runs of other characters than letters, digits,
+    ``_``, ``-`` and ``.`` become one ``_`` (``tools/a b.json`` -> ``tools_a_b.json``)."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", path).strip("_.") or "_"
 
 
 def validate_dir(directory: Path, *, create: bool) -> None:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from schemalint import progress
 from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings
 from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
 from schemalint.loaders.files.documents import (
@@ -146,8 +147,11 @@ def load(
     gc.disable()
     traffic: list[str] = []
     repeated = 0
+    if len(paths) > 1:
+        progress.phase("reading files", len(paths))
     try:
         for path in paths:
+            progress.advance()
             result.files += 1
             doc = read_document(path)
             result.documents[path] = doc
@@ -173,11 +177,13 @@ def load(
         result.notes.append(f"{skipped} file(s) that do not parse and do not look like tool files were skipped "
                             "(name a file as a source to see why it does not parse)")
     if pending is not None:
+        progress.phase(f"importing and probing {len(python_sources)} Python source(s)")
         python_tools, python_problems = pending.finish()
         result.files += len(python_sources)
         result.tools.extend(python_tools)
         result.diagnostics.extend(python_problems)
     if pending_ts is not None:
+        progress.phase(f"importing and probing {len(pending_ts.sources)} TypeScript source(s) with Node")
         ts_tools, ts_problems = pending_ts.finish()
         result.files += len(pending_ts.sources)
         result.tools.extend(ts_tools)
@@ -186,11 +192,13 @@ def load(
         from schemalint.loaders.python.mcp_server import load_stdio
 
         result.files += 1
+        progress.phase(f"listing the tools of {command}")
         result.tools.extend(load_stdio(command, cwd=mcp_cwd))
     for url in mcp_url:
         from schemalint.loaders.python.mcp_http import load_url
 
         result.files += 1
+        progress.phase("listing the tools of an MCP server over HTTP")
         result.tools.extend(load_url(url, headers=mcp_headers, problems=result.diagnostics))
     return result
 
@@ -486,16 +494,19 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
                 ctx.facts = found.facts
                 return [e.code for e in entries_for_run(rule_filter.enabled, found.representatives, ctx)]
 
+            progress.phase(f"checking {len(paths):,} files in {_held_jobs(paths, jobs)} workers")
             outcome = check_held(paths, named, ctx, rule_filter, cfg, rules, _held_jobs(paths, jobs),
                                  choose if rules is not None else choose_codes)
         if outcome is not None:
             gathered, checked = outcome
         else:
+            progress.phase(f"reading {len(paths):,} files")
             gathered = streaming.gather(paths, named, ctx, infos, jobs if jobs is not None else default_jobs(
                 len(paths), sum(streaming.file_size(p) for p in paths)))
             active = choose(gathered)
             if jobs is None:
                 jobs = default_jobs(len(paths), 0, gathered.tools)
+            progress.phase(f"checking {gathered.tools:,} tools in {len(paths):,} files")
             in_jobs = streaming.check_parallel(paths, named, active, ctx, rule_filter, cfg, infos, jobs) \
                 if jobs > 1 else None
             checked = in_jobs if in_jobs is not None else streaming.check_groups(
@@ -540,6 +551,7 @@ def run_selected(active: Sequence[Rule], loaded: LoadResult, ctx: Context, jobs:
     if jobs is None:
         jobs = default_jobs(loaded.files, sum(len(doc.text) for doc in loaded.documents.values()),
                             len(loaded.tools))
+    progress.phase(f"checking {len(loaded.tools):,} tools")
     if jobs > 1:
         from schemalint.engine.parallel import run_rules_parallel
 

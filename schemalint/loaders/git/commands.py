@@ -6,9 +6,10 @@ nothing in the working tree, the index or ``HEAD`` is changed.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 GIT_TIMEOUT = 120
@@ -18,11 +19,54 @@ class GitError(Exception):
     """A git command failed, or a revision or path does not exist (the message names which)."""
 
 
+_LOCAL_ENV_VARS = (
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+    "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR", "GIT_INTERNAL_SUPER_PREFIX",
+)
+"""What ``git rev-parse --local-env-vars`` printed (git 2.47); used when that call fails."""
+
+
+@functools.lru_cache(maxsize=1)
+def _local_env_vars() -> frozenset[str]:
+    """The variables that tie git to one repository, as git itself lists them
+    (``git rev-parse --local-env-vars``, git-rev-parse(1)), with :data:`_LOCAL_ENV_VARS`."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--local-env-vars"], capture_output=True, text=True,
+                             timeout=GIT_TIMEOUT, check=False, env=_without(os.environ, _LOCAL_ENV_VARS)).stdout
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    return frozenset(out.split()) | frozenset(_LOCAL_ENV_VARS)
+
+
+def _without(env: Mapping[str, str], names: Iterable[str]) -> dict[str, str]:
+    drop = set(names)
+    return {k: v for k, v in env.items() if k not in drop}
+
+
+def git_env() -> dict[str, str]:
+    """The environment for every git call schemalint makes: this process's, less the variables
+    that point git at one repository, index or work tree (``GIT_DIR``, ``GIT_INDEX_FILE``,
+    ``GIT_WORK_TREE``, ``GIT_PREFIX``, ... : :func:`_local_env_vars`).
+
+    git sets them for its hooks: inside ``git commit``, ``GIT_INDEX_FILE`` names the index being
+    committed, so a ``git worktree add`` made for ``diff --base`` wrote (or failed to write) that
+    index instead of the new work tree's, and ``git -C other-repo`` calls read the committing
+    repository. schemalint passes the repository as ``cwd``, so git finds it as it would in a
+    shell; what git is asked about (the revision, the blobs) is the same, since the commit being
+    made is not in the object store yet. ``GIT_CONFIG_*`` go too, as git does for submodules.
+    """
+    return _without(os.environ, _local_env_vars())
+
+
 def git(args: Sequence[str], cwd: str | Path | None = None, *, input: bytes | None = None) -> bytes:
-    """Run ``git ARGS`` and return stdout; raises :class:`GitError` with git's message on failure."""
+    """Run ``git ARGS`` with :func:`git_env` and return stdout; raises :class:`GitError` with git's
+    message on failure."""
     try:
         proc = subprocess.run(
-            ["git", *args], cwd=cwd, input=input, capture_output=True, timeout=GIT_TIMEOUT, check=False
+            ["git", *args], cwd=cwd, input=input, capture_output=True, timeout=GIT_TIMEOUT, check=False,
+            env=git_env(),
         )
     except FileNotFoundError:
         raise GitError("git is not installed (needed for REV:PATH and --base)") from None

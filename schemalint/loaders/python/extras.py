@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from schemalint.distribution import extra_install_line
 from schemalint.loaders.files.sources import SourceError
 
 # top-level import name -> the schemalint extra that installs it
@@ -29,9 +30,9 @@ class MissingExtraError(SourceError):
 
 
 def install_hint(module: str) -> str | None:
-    """``pip install 'schemalint[extra]'`` for a (dotted) module name we know, else ``None``."""
+    """The ``pip install`` line of the extra that brings a (dotted) module we know, else ``None``."""
     extra = EXTRA_FOR_MODULE.get(module.split(".")[0])
-    return f"pip install 'schemalint[{extra}]'" if extra else None
+    return extra_install_line(extra) if extra else None
 
 
 IN_PRE_COMMIT = ("inside pre-commit's own environment, which has neither your project nor its "

@@ -442,7 +442,7 @@ def load_stdio(command: str, *, timeout: float | None = None, cwd: str | None = 
             garbage.raise_unparseable(shown)
             raise SourceError(
                 f"--mcp-stdio {shown!r}: no tools/list answer within {limit:g}s" + garbage.note()
-                + errlog.tail()
+                + interpreter_note(argv) + errlog.tail()
             ) from None
         except SourceError:
             raise
@@ -452,11 +452,33 @@ def load_stdio(command: str, *, timeout: float | None = None, cwd: str | None = 
             garbage.raise_unparseable(shown)
             raise SourceError(
                 f"--mcp-stdio {shown!r}: the server could not be started or listed: "
-                f"{visible(_describe(exc))}" + garbage.note() + errlog.tail()
+                f"{visible(_describe(exc))}" + garbage.note() + interpreter_note(argv) + errlog.tail()
             ) from None
         finally:
             _kill_marked(marker)
     return [_tool(wire, label, None) for wire in listed]
+
+
+def interpreter_note(argv: list[str]) -> str:
+    """One line for a server that failed, when its command starts with a bare ``python``/``python3``
+    that PATH resolves to another Python than the one running schemalint (a virtual environment
+    that is installed but not activated): which interpreter ran, and the command to write
+    instead. Empty otherwise."""
+    import re
+    import shutil
+    import sys
+
+    if not argv or os.sep in argv[0] or not re.fullmatch(r"python(3(\.\d+)?)?(\.exe)?", argv[0]):
+        return ""
+    ran = shutil.which(argv[0])
+    from pathlib import Path
+
+    if ran is None or Path(ran).parent.absolute() == Path(sys.executable).parent.absolute():
+        return ""
+    instead = " ".join(shlex.quote(a) for a in [sys.executable, *argv[1:]])
+    return (f"\n`{argv[0]}` ran {ran} (the first on PATH), not the Python that runs schemalint "
+            f"({sys.executable}); to run the server there write --mcp-stdio {shlex.quote(instead)}, "
+            "or activate that virtual environment")
 
 
 _MARKER_VAR = "SCHEMALINT_MCP_STDIO_RUN"
