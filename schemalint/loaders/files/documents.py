@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schemalint.loaders.files.overlay import overlay_bytes
+
 JSON_SUFFIXES = (".json", ".snap")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -484,8 +486,14 @@ def read_source_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
 
     Opened without blocking and checked on the open descriptor, so a FIFO, a device such as
     ``/dev/zero`` or a socket is refused without being read. Raises ``OSError`` (``strerror``
-    says why: the file kind, or the size bound) for those and for any I/O error.
+    says why: the file kind, or the size bound) for those and for any I/O error. An editor
+    buffer laid over ``path`` (:mod:`schemalint.loaders.files.overlay`) is returned instead.
     """
+    overlaid = overlay_bytes(path)
+    if overlaid is not None:
+        if len(overlaid) > limit:
+            raise OSError(errno.EFBIG, f"{len(overlaid):,} bytes, above the {limit:,}-byte size bound: not read")
+        return overlaid
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
         st = os.fstat(fd)
