@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from schemalint.config import Config
-    from schemalint.model import CheckResult
+    from schemalint.model import CheckResult, Diagnostic
 
 TOOL_FILE_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
 """Files the language server checks as they are edited (the file syntaxes of
@@ -79,3 +80,29 @@ def module_sources(cfg: Config) -> list[str]:
     from schemalint.loaders.files.sources import is_module_source
 
     return [s for s in cfg.sources if is_module_source(s)]
+
+
+@dataclass
+class Checked:
+    """What an editor needs of a :class:`~schemalint.model.CheckResult`, small enough to send
+    from the checking process (a result of module sources holds the runtime's live validators,
+    which cannot cross a process boundary)."""
+
+    tools: int
+    files: int
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, result: CheckResult) -> Checked:
+        return cls(result.tools, result.files, list(result.diagnostics), list(result.notes))
+
+
+def checked_buffer(path: str, text: str, cfg: Config) -> Checked:
+    """:func:`check_buffer`, as a :class:`Checked` (the language server's job)."""
+    return Checked.of(check_buffer(path, text, cfg))
+
+
+def checked_paths(paths: Sequence[str], cfg: Config) -> Checked:
+    """:func:`check_paths`, as a :class:`Checked` (the language server's job)."""
+    return Checked.of(check_paths(paths, cfg))

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import multiprocessing
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,8 +42,9 @@ from schemalint import __version__
 from schemalint.editor.checking import (
     SOURCE_SUFFIXES,
     TOOL_FILE_SUFFIXES,
-    check_buffer,
-    check_paths,
+    Checked,
+    checked_buffer,
+    checked_paths,
     module_sources,
     workspace_config,
 )
@@ -50,7 +52,7 @@ from schemalint.editor.ranges import span
 
 if TYPE_CHECKING:
     from schemalint.config import Config
-    from schemalint.model import CheckResult, Diagnostic
+    from schemalint.model import Diagnostic
 
 DEBOUNCE_SECONDS = 0.3
 """How long the buffer must rest before it is checked (a burst of keystrokes is one check)."""
@@ -83,6 +85,7 @@ class _Published:
     version: int | None
     text: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    lsp: list[types.Diagnostic] = field(default_factory=list)
 
 
 class SchemalintServer(LanguageServer):
@@ -91,9 +94,7 @@ class SchemalintServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__("schemalint", __version__)
-        # One checking thread: the engine's per-run state and the buffer overlay are
-        # process-wide, and a check that imports user code must not run twice at once.
-        self.executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="schemalint-check")
+        self.executor = _checker()
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.published: dict[str, _Published] = {}
         self.configs: dict[str, Config] = {}
@@ -145,9 +146,9 @@ class SchemalintServer(LanguageServer):
         if path is None or not path.endswith(TOOL_FILE_SUFFIXES) or not os.path.isfile(path):
             return
         version, text = document.version, document.source
-        loop = asyncio.get_event_loop()
         try:
-            result = await loop.run_in_executor(self.executor, self._run_buffer, path, text)
+            cfg = self.config_for(self.folder_for(path))
+            result = await self.run_job(checked_buffer, path, text, cfg)
         except asyncio.CancelledError:
             return
         except Exception as exc:
@@ -161,10 +162,19 @@ class SchemalintServer(LanguageServer):
             return  # the buffer changed while it was checked: a newer run follows
         self.publish(uri, version, text, self.diagnostics_for(result, path))
 
-    def _run_buffer(self, path: str, text: str) -> CheckResult:
-        return check_buffer(path, text, self.config_for(self.folder_for(path)))
+    async def run_job(self, job: Any, *args: Any) -> Checked:
+        """``job(*args)`` in the checking process. A process that died (a crash in native code, a
+        module that exits) is replaced before the error is raised, so the next run works."""
+        loop = asyncio.get_event_loop()
+        try:
+            result: Checked = await loop.run_in_executor(self.executor, job, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = _checker()
+            raise
+        return result
 
-    def diagnostics_for(self, result: CheckResult, path: str | None) -> list[Diagnostic]:
+    def diagnostics_for(self, result: Checked, path: str | None) -> list[Diagnostic]:
         """The diagnostics of ``result`` to publish (for ``path``; all when ``None``): none when
         no tool was found; internal errors are logged instead of published."""
         if result.tools == 0:
@@ -179,22 +189,22 @@ class SchemalintServer(LanguageServer):
         return kept
 
     def publish(self, uri: str, version: int | None, text: str, found: list[Diagnostic]) -> None:
-        self.published[uri] = _Published(version, text, found)
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=[to_lsp(d, text) for d in found])
-        )
+        lines = text.splitlines()
+        lsp = [to_lsp(d, lines) for d in found]
+        self.published[uri] = _Published(version, text, found, lsp)
+        params = types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=lsp)
+        self.text_document_publish_diagnostics(params)
 
     async def check_sources(self, saved_path: str) -> None:
         """Re-check the configured module sources of the folder holding ``saved_path`` and
         publish their diagnostics per file (clearing files that have none left)."""
         folder = self.folder_for(saved_path)
-        loop = asyncio.get_event_loop()
         try:
             cfg = self.config_for(folder)
             sources = module_sources(cfg)
             if not sources:
                 return
-            result = await loop.run_in_executor(self.executor, check_paths, sources, cfg)
+            result = await self.run_job(checked_paths, sources, cfg)
         except Exception as exc:
             self.log_error(f"schemalint: checking the module sources of {folder} failed: {type(exc).__name__}: {exc}")
             return
@@ -219,13 +229,22 @@ class SchemalintServer(LanguageServer):
             self.schedule(uri, 0)
 
 
-def to_lsp(d: Diagnostic, text: str) -> types.Diagnostic:
-    """One schemalint diagnostic as an LSP diagnostic over ``text``: the range of its key or
+def _checker() -> concurrent.futures.ProcessPoolExecutor:
+    """The one process that runs the checks. A check is pure-Python work that holds the
+    interpreter lock for seconds on a large catalog; in a thread it would stall the protocol
+    (a hover waited 3 s during a 20 MB check). One process, reused: the engine's per-run state and
+    the buffer overlay are process-wide, and a check that imports user code runs once at a time.
+    Started with ``spawn``: forking a process that runs an event loop and threads is unsafe."""
+    return concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+
+def to_lsp(d: Diagnostic, lines: list[str]) -> types.Diagnostic:
+    """One schemalint diagnostic as an LSP diagnostic over the buffer's ``lines``: the range of its key or
     value, the severity mapped, the code linked to its page, the hint appended to the message."""
     from schemalint.rule_docs import help_uri
     from schemalint.rules.registry import find_rule
 
-    sl, sc, el, ec = span(text, d.line, d.column)
+    sl, sc, el, ec = span(lines, d.line, d.column)
     message = d.message if not d.hint else f"{d.message}\nhint: {d.hint}"
     if d.tool:
         message = f"{d.tool}: {message}"
@@ -299,8 +318,7 @@ def build_server() -> SchemalintServer:
         if published is None:
             return None
         pages = []
-        for d in published.diagnostics:
-            lsp = to_lsp(d, published.text)
+        for d, lsp in zip(published.diagnostics, published.lsp, strict=True):
             if not _contains(lsp.range, params.position):
                 continue
             rule = find_rule(d.code)
@@ -315,5 +333,10 @@ def build_server() -> SchemalintServer:
 
 
 def serve(_args: Any = None) -> None:
-    """Run the language server on standard input and output until the client exits."""
-    build_server().start_io()
+    """Run the language server on standard input and output until the client exits; the checking
+    process is stopped with it (a check still running is abandoned)."""
+    server = build_server()
+    try:
+        server.start_io()
+    finally:
+        server.executor.shutdown(wait=False, cancel_futures=True)

@@ -43,11 +43,12 @@ def utf16_column(line: str, index: int) -> int:
     return sum(2 if ord(ch) > 0xFFFF else 1 for ch in line[:index])
 
 
-def span(text: str, line: int | None, column: int | None) -> tuple[int, int, int, int]:
+def span(text: str | list[str], line: int | None, column: int | None) -> tuple[int, int, int, int]:
     """``(start line, start character, end line, end character)``, 0-based in UTF-16 units, of the
-    token at the 1-based ``line``/``column`` of ``text``; a diagnostic without a place (``None``)
-    spans the first line. A place past the end of the text is clamped to its last line."""
-    lines = text.splitlines() or [""]
+    token at the 1-based ``line``/``column`` of ``text`` (the buffer, or its lines split once for
+    many diagnostics); a diagnostic without a place (``None``) spans the first line. A place past
+    the end of the text is clamped to its last line."""
+    lines = (text.splitlines() if isinstance(text, str) else text) or [""]
     if line is None:
         return 0, 0, 0, utf16_column(lines[0], len(lines[0]))
     row = min(max(line - 1, 0), len(lines) - 1)
