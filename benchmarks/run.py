@@ -331,6 +331,9 @@ def main() -> int:
                              "catalog of N tools (issue 19: N = 100000)")
     parser.add_argument("--before", help="source tree of an earlier schemalint for before/after memory rows "
                         "(git archive REV | tar -x -C DIR)")
+    parser.add_argument("--editor", default="", metavar="MB,MB",
+                        help="also time the language server (open and change to diagnostics) on catalogs of "
+                             "these sizes in MB against check on the same file (issue 31: 1,20)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="schemalint-bench-"))
@@ -376,6 +379,11 @@ def main() -> int:
                 table.budget("console script check on one small file vs typer no-op CLI",
                              script_time / typer_noop, 1.2)
 
+        if args.editor:
+            from editor import editor_rows
+
+            print("language server (median of the runs; the change row includes the debounce):")
+            editor_rows([float(mb) for mb in args.editor.split(",")], args.runs, work)
         if args.jobs_jsonl:
             jobs_jsonl_rows(table, work, args.jobs_jsonl, args.runs, floor_cmd)
         times: dict[int, float] = {}

@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("schemalint.diff.sources", "schemalint.diff.snapshot"),
     ("schemalint.api_commands", "schemalint.traffic.replay"),
     ("schemalint.report",),
-    ("schemalint.cli", "schemalint.__main__"),
+    ("schemalint.cli", "schemalint.editor", "schemalint.__main__"),
 )
 """Lowest first; a module belongs to the longest prefix that names it (docs/architecture.md)."""
 

@@ -20,7 +20,7 @@ EXAMPLES = ROOT / "examples"
 def test_every_command_in_the_table_resolves_to_a_function() -> None:
     from schemalint.cli import COMMANDS
 
-    assert list(COMMANDS) == ["check", "diff", "probe", "replay", "rules", "rule", "show", "snapshot"]
+    assert list(COMMANDS) == ["check", "diff", "probe", "replay", "rules", "rule", "show", "snapshot", "server", "mcp"]
     for name, target in COMMANDS.items():
         module, _, func = target.partition(":")
         assert callable(getattr(importlib.import_module(module), func)), name

@@ -1,7 +1,7 @@
 """Command-line interface (typer): the ``schemalint`` group and :func:`main`, the console script.
 
 One module per command (``check``, ``diff``, ``probe``, ``replay``, ``rules``/``rule``, ``show``,
-``snapshot``), named in :data:`COMMANDS` and imported only when run; what they share is in
+``snapshot``; ``server`` and ``mcp`` share ``cli/editor.py``), named in :data:`COMMANDS` and imported only when run; what they share is in
 :mod:`schemalint.cli._common`. Each command parses its options, calls :mod:`schemalint.api` or
 :mod:`schemalint.api_commands`, and hands the result to a reporter of :mod:`schemalint.report`.
 
@@ -32,6 +32,8 @@ COMMANDS: dict[str, str] = {
     "rule": "schemalint.cli.rules:rule_command",
     "show": "schemalint.cli.show:show",
     "snapshot": "schemalint.cli.snapshot:snapshot",
+    "server": "schemalint.cli.editor:server",
+    "mcp": "schemalint.cli.editor:mcp",
 }
 """Command name -> ``module:function``, in the order help lists them. :func:`main` imports the
 module of the command the command line names and no other (start-up time is a budget)."""

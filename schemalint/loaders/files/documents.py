@@ -7,6 +7,7 @@ them into ``SL000 unreadable-source`` diagnostics and go on with the other files
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import threading
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schemalint.loaders.files.overlay import overlay_bytes
 from schemalint.safe_read import MAX_FILE_BYTES as MAX_FILE_BYTES  # re-exported: the bound of a source
 from schemalint.safe_read import special_kind as special_kind  # re-exported for the loaders
 
@@ -467,9 +469,16 @@ of a diff, ``snapshot``) move the loaded objects to the garbage collector's perm
 def read_source_bytes(path: str | Path, limit: int | None = None) -> bytes:
     """The bytes of the regular file ``path`` through schemalint's one bounded read path
     (:func:`schemalint.safe_read.read_bytes`: no FIFO, device or socket is read, at most
-    ``limit`` bytes, default :data:`MAX_FILE_BYTES`). Raises ``OSError`` (``strerror`` says why)."""
+    ``limit`` bytes, default :data:`MAX_FILE_BYTES`). Raises ``OSError`` (``strerror`` says why).
+    An editor buffer laid over ``path`` (:mod:`schemalint.loaders.files.overlay`) is returned instead."""
     from schemalint import safe_read
 
+    bound = MAX_FILE_BYTES if limit is None else limit
+    overlaid = overlay_bytes(path)
+    if overlaid is not None:
+        if len(overlaid) > bound:
+            raise OSError(errno.EFBIG, f"{len(overlaid):,} bytes, above the {bound:,}-byte size bound: not read")
+        return overlaid
     try:
         return safe_read.read_bytes(path, MAX_FILE_BYTES if limit is None else limit)
     except safe_read.UnreadableFile as exc:
