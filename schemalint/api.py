@@ -12,7 +12,6 @@ from schemalint.engine import (
     FREEZE_TOOLS,
     LoadResult,
     check,
-    files_without_invisibles,
     load,
     load_document_tools,
     locate_diagnostics,
@@ -22,5 +21,5 @@ from schemalint.engine import (
 from schemalint.loaders.files.sources import SourceError
 from schemalint.model import CheckResult
 
-__all__ = ["FREEZE_TOOLS", "CheckResult", "LoadResult", "SourceError", "check", "files_without_invisibles",
-           "load", "load_document_tools", "locate_diagnostics", "problem_diagnostic", "summarise"]
+__all__ = ["FREEZE_TOOLS", "CheckResult", "LoadResult", "SourceError", "check", "load",
+           "load_document_tools", "locate_diagnostics", "problem_diagnostic", "summarise"]

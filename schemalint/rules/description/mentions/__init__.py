@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from schemalint.model import RunContext, Severity, Tool, escape_token
+from schemalint.model import RUN, RunContext, Severity, Tool, escape_token
 from schemalint.rules.description.definitions import definition_key, same_definition
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
 from schemalint.rules.description.mentions.assignments import assignments
@@ -217,7 +217,7 @@ def _variant_union(name: str, idx: Mapping[str, Sequence[Tool | Definition]]) ->
 def _definition(tool: Tool) -> tuple[bool, Any]:
     """What :func:`tool_property_names` reads of ``tool``."""
     if tool.origin.format == "docker-arguments":
-        return True, (tool.raw or {}).get("arguments")
+        return True, tool.docker_arguments
     return False, tool.advertised
 
 
@@ -276,7 +276,7 @@ def tool_property_names(tool: Tool) -> frozenset[str]:
 def _property_names_complete(tool: Tool) -> tuple[frozenset[str], bool]:
     """(:func:`tool_property_names`, whether the schema walk saw the whole schema)."""
     if tool.origin.format == "docker-arguments":
-        args = (tool.raw or {}).get("arguments")
+        args = tool.docker_arguments
         return frozenset(
             a["name"] for a in args or [] if isinstance(a, Mapping) and isinstance(a.get("name"), str)
         ), True
@@ -418,7 +418,7 @@ def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) ->
     """:func:`extract_mentions` of one site, cached: catalogs repeat a description in many
     copies of one tool (BFCL and ACEBench files share definitions), and the result depends
     only on the text, the tool's name, the site's kind and level, and the catalog's names."""
-    slot = RunContext.current.table("description.mentions.by_text", lambda: [None, {}])
+    slot = RunContext.current.table("description.mentions.by_text", lambda: [None, {}], RUN)
     if slot[0] is not catalog_names:
         slot[0], slot[1] = catalog_names, {}
     cache: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = slot[1]
