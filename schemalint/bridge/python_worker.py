@@ -47,9 +47,9 @@ class _State:
 def _load(state: _State, request: dict[str, Any]) -> dict[str, Any]:
     from schemalint.bridge.protocol import tool_to_wire
     from schemalint.loaders.files.sources import SourceError
-    from schemalint.loaders.python.python_source import _load_recognizers, load_python_source
+    from schemalint.loaders.python.python_source import load_python_source, recognizers
 
-    _load_recognizers()  # schemalint's own modules, before a checkout's folders go on sys.path
+    recognizers()  # schemalint's own modules, before a checkout's folders go on sys.path
 
     cwd = request.get("cwd")
     if isinstance(cwd, str) and cwd:

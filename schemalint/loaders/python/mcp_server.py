@@ -53,6 +53,10 @@ from schemalint.loaders.python.framework_common import (
 from schemalint.model import Contract, Origin, Tool, join_pointer
 
 FORMAT = "mcp-server"
+
+FRAMEWORK_TYPES = (("mcp.", ("FastMCP", "MCPServer")), ("fastmcp", ("FastMCP",)))
+"""Module prefix and class names of the server objects (a recognizer hook, see
+:mod:`schemalint.loaders.python.python_source`)."""
 LIST_TIMEOUT = 30.0
 STDIO_TIMEOUT = 30.0
 
