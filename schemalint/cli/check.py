@@ -37,6 +37,8 @@ from schemalint.cli._common import (
     split_csv,
 )
 from schemalint.report import CheckFormat
+from schemalint.schema.dialect import DIALECTS
+from schemalint.targets import PROFILES
 
 if TYPE_CHECKING:
     from schemalint.config import Config
@@ -55,8 +57,7 @@ def check(
     target: Annotated[
         list[str] | None,
         typer.Option("--target", "-t", help="Provider profile(s) to check against, comma-separated "
-                     "(openai, openai-strict, anthropic, anthropic-strict, gemini, gemini-json, mcp, "
-                     "bedrock, ollama, all). Adds to the targets inferred from each tool's format; "
+                     f"({', '.join([*PROFILES, 'all'])}). Adds to the targets inferred from each tool's format; "
                      "prefix with = to replace them (--target =openai)."),
     ] = None,
     exclude: ExcludeOption = None,
@@ -65,7 +66,7 @@ def check(
     ignore: IgnoreOption = None,
     dialect: Annotated[
         str | None, typer.Option("--dialect", help="Treat every schema as this dialect "
-                                 "(draft-07, 2019-09, 2020-12) instead of reading $schema.")
+                                 f"({', '.join(DIALECTS)}) instead of reading $schema.")
     ] = None,
     python_path: PythonPathOption = None,
     mcp_stdio: McpStdioOption = None,
@@ -156,7 +157,7 @@ def check(
     except TargetError as exc:
         raise fail(str(exc)) from None
     if dialect is not None:
-        from schemalint.schema.dialect import DIALECTS, normalize_dialect
+        from schemalint.schema.dialect import normalize_dialect
 
         chosen = normalize_dialect(dialect)
         if chosen is None:
