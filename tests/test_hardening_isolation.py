@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+
+from tests.conftest import ROOT
 
 SCHEMALINT = [sys.executable, "-m", "schemalint"]
 

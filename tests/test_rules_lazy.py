@@ -17,7 +17,6 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
 from schemalint.api import CheckResult, check, load
 from schemalint.config import Config
@@ -26,6 +25,7 @@ from schemalint.rules.base import Context, Rule
 from schemalint.rules.catalog import CATALOG
 from schemalint.rules.registry import AllRules, all_rules, find_rule, rules_for_run
 from schemalint.targets import PROFILES, parse_targets
+from tests.conftest import ROOT
 
 FAMILIES = ("shape", "contract", "description", "provider", "traffic", "poisoning")
 

@@ -212,16 +212,6 @@ def config_or_fail(path: Path | None) -> Config:
         raise fail(str(exc)) from None
 
 
-def sources_or_fail(sources: Sequence[str] | None, cfg: Config) -> list[str]:
-    """``sources`` as given, else ``sources`` from the configuration; exit 2 when neither names any."""
-    from schemalint.config import resolve_sources
-
-    srcs = list(sources or []) or resolve_sources(cfg)
-    if not srcs:
-        raise no_sources()
-    return srcs
-
-
 def no_sources() -> typer.Exit:
     """The "no sources" error (printed) as the exit-2 exception to raise."""
     from schemalint.api_commands import NO_SOURCES

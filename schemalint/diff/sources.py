@@ -15,7 +15,7 @@ import functools
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -68,14 +68,6 @@ def _decode(name: str, data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DiffError(f"{name}: invalid UTF-8 at byte {exc.start}; cannot diff it") from None
-
-
-def tools_of_document(doc: Document) -> list[Tool]:
-    """Every tool of a parsed document; :class:`DiffError` when the document could not be parsed."""
-    from schemalint.api import load_document_tools
-
-    check_document(doc)
-    return load_document_tools(doc)
 
 
 Values = list[tuple[int | None, Any]]
@@ -518,7 +510,3 @@ def load_base(
         )
     return tools
 
-
-def iter_tool_files(directory: Path) -> Iterable[Path]:
-    """The ``*.json`` files directly inside ``directory`` (snapshot files), sorted."""
-    return sorted(p for p in directory.iterdir() if p.is_file() and p.name.endswith(".json"))

@@ -457,21 +457,6 @@ class ShapeMap:
         alts = self._alts.get("", [])
         return alts[0] if alts else None
 
-    def requires(self, path: str) -> bool | None:
-        """Whether the key at ``path`` is required by its parent.
-
-        True when every alternative at the parent path requires it, False when some
-        alternative leaves it optional, ``None`` when there is no parent shape.
-        """
-        split = parent_and_key(path)
-        if split is None:
-            return None
-        parent, key = split
-        alts = [a for a in self.alternatives(parent) if not a.never]
-        if not alts:
-            return None
-        return all(key in a.required for a in alts)
-
     def union_types(self, path: str) -> frozenset[str] | None:
         """Types admitted at ``path`` over all alternatives (``None`` when some alternative is unrestricted
         or there is no shape)."""

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from schemalint.model import Diagnostic, Severity, Tool, split_pointer
+from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.catalog import NAME_AND_ROOT_PROFILES as NAME_AND_ROOT_PROFILES  # for the rules
 from schemalint.schema.index import SchemaNode, index_schema
@@ -121,27 +121,6 @@ def types_of(schema: Mapping[str, Any]) -> tuple[str, ...]:
     if isinstance(t, list):
         return tuple(x for x in t if isinstance(x, str))
     return ()
-
-
-def is_object_schema(schema: Any) -> bool:
-    """True for a dict schema that describes an object (see :meth:`ProviderView.objects`)."""
-    if not isinstance(schema, Mapping):
-        return False
-    types = types_of(schema)
-    if types:
-        return "object" in types
-    return "properties" in schema and "type" not in schema
-
-
-def is_property(node: SchemaNode) -> bool:
-    """True when ``node`` is the schema of a named property (``.../properties/<name>``)."""
-    return node.keyword == "properties"
-
-
-def property_name(node: SchemaNode) -> str:
-    """The last token of the node's pointer (the property name for a property node)."""
-    tokens = split_pointer(node.pointer)
-    return tokens[-1] if tokens else ""
 
 
 def ptr_key(pointer: str, key: str) -> str:
