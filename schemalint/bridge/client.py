@@ -12,7 +12,7 @@ Time limits: each ``load`` (the import and listing of one source) gets
 ``import_time_limit`` seconds (default :data:`DEFAULT_IMPORT_TIME_LIMIT`, or the
 environment variable ``SCHEMALINT_IMPORT_TIME_LIMIT``); a ``validate`` answer is awaited
 until the probe's own deadline. Failures raise
-:class:`~schemalint.loaders.files.sources.SourceError` naming the source (exit 2).
+:class:`~schemalint.errors.SourceError` naming the source (exit 2).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.model import Diagnostic, Severity, Tool
 
 DEFAULT_IMPORT_TIME_LIMIT = 30.0

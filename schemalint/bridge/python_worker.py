@@ -46,7 +46,7 @@ class _State:
 
 def _load(state: _State, request: dict[str, Any]) -> dict[str, Any]:
     from schemalint.bridge.protocol import tool_to_wire
-    from schemalint.loaders.files.sources import SourceError
+    from schemalint.errors import SourceError
     from schemalint.loaders.python.python_source import load_python_source, recognizers
 
     recognizers()  # schemalint's own modules, before a checkout's folders go on sys.path
