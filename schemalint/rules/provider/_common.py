@@ -140,7 +140,7 @@ def where(node: SchemaNode | Node) -> str:
 
 
 @dataclass(frozen=True)
-class Finding:
+class ProfileFault:
     """One fault for one profile: merged with the same ``key`` at the same pointer for other profiles.
 
     ``pointer`` is relative to the advertised schema (``None``: the tool object itself;
@@ -193,7 +193,7 @@ class ProviderRule(Rule):
             return ()
         return self.merge(tool, found)
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         """Findings for ``tool`` against ``targets`` (a non-empty subset of ``self.targets``)."""
         return _NONE
 
@@ -202,9 +202,9 @@ class ProviderRule(Rule):
         cls = type(self)
         return cls.check_tool is not ProviderRule.check_tool or cls.findings is not ProviderRule.findings
 
-    def merge(self, tool: Tool, findings: Iterable[Finding]) -> list[Diagnostic]:
+    def merge(self, tool: Tool, findings: Iterable[ProfileFault]) -> list[Diagnostic]:
         """One diagnostic per (location, key), naming every profile that reports it."""
-        groups: dict[tuple[str | None, str | None, str], list[Finding]] = {}
+        groups: dict[tuple[str | None, str | None, str], list[ProfileFault]] = {}
         for f in findings:
             groups.setdefault((f.pointer, f.file_pointer, f.key), []).append(f)
         out: list[Diagnostic] = []
@@ -275,7 +275,7 @@ def keyword_findings(
     target: str,
     *,
     skip_under_flagged: bool = True,
-) -> Iterator[Finding]:
+) -> Iterator[ProfileFault]:
     """One finding per node carrying a keyword of ``table`` (keyword -> (severity, why, hint)).
 
     ``why`` and ``hint`` may use ``{key}`` and ``{where}``. With ``skip_under_flagged``,
@@ -293,7 +293,7 @@ def keyword_findings(
             sev, why, hint = entry
             pointer = ptr_key(node.pointer, key)
             flagged.append(pointer)
-            yield Finding(
+            yield ProfileFault(
                 target,
                 sev,
                 pointer,

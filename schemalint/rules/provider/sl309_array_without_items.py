@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, types_of, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, types_of, where
 
 _TYPING = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
 
@@ -25,7 +25,7 @@ class ArrayWithoutItems(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         for node in index.having("type"):
             if "array" not in types_of(node.schema) or index.is_conditional(node):
@@ -33,7 +33,7 @@ class ArrayWithoutItems(ProviderRule):
             items = node.schema.get("items", "<missing>")
             if items == "<missing>" and "prefixItems" not in node.schema:
                 for target in targets:
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         E,
                         node.pointer,
@@ -46,7 +46,7 @@ class ArrayWithoutItems(ProviderRule):
             elif "openai-strict" in targets and (
                 items is True or (isinstance(items, Mapping) and not any(k in items for k in _TYPING))
             ):
-                yield Finding(
+                yield ProfileFault(
                     "openai-strict",
                     W,
                     ptr_key(node.pointer, "items"),

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, where
 
 _OLD_DRAFTS = ("draft-07", "draft-06", "draft-04", "draft-03")
 
@@ -27,7 +27,7 @@ class RefWithSiblings(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         root = tool.advertised
         dialect = root.get("$schema", "") if isinstance(root, Mapping) else ""
         old = isinstance(dialect, str) and any(d in dialect for d in _OLD_DRAFTS)
@@ -39,7 +39,7 @@ class RefWithSiblings(ProviderRule):
             pointer = ptr_key(node.pointer, "$ref")
             for target in targets:
                 if target == "openai-strict":
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         E,
                         pointer,
@@ -51,7 +51,7 @@ class RefWithSiblings(ProviderRule):
                         node.instance_path,
                     )
                 elif target == "anthropic-strict":
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         W,
                         pointer,
@@ -62,7 +62,7 @@ class RefWithSiblings(ProviderRule):
                         node.instance_path,
                     )
                 elif target == "mcp" and old:
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         W,
                         pointer,

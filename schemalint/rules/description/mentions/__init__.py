@@ -65,7 +65,7 @@ from schemalint.rules.description.mentions.patterns import (
     _URL,
 )
 from schemalint.rules.description.mentions.phrases import must_be_given, the_parameter
-from schemalint.rules.description.mentions.records import Finding, Mention, Site
+from schemalint.rules.description.mentions.records import AbsentMention, Mention, Site
 from schemalint.rules.description.mentions.sites import (
     description_sites,
     schema_names,
@@ -90,8 +90,8 @@ if TYPE_CHECKING:
     from schemalint.rules.facts import Definition
 
 __all__ = [
-    "NEAREST_FUZZY_LIMIT", "Finding", "Mention", "Site", "analyse", "description_sites", "extract_mentions", "nearest",
-    "schema_names", "tool_property_names",
+    "NEAREST_FUZZY_LIMIT", "AbsentMention", "Mention", "Site", "analyse", "description_sites", "extract_mentions",
+    "nearest", "schema_names", "tool_property_names",
 ]
 
 
@@ -326,7 +326,7 @@ def _removed_sources(tool: Tool, ctx: Any) -> list[tuple[str, frozenset[str] | s
     return out
 
 
-def analyse(tool: Tool, ctx: Any) -> list[Finding]:
+def analyse(tool: Tool, ctx: Any) -> list[AbsentMention]:
     """Every mention in ``tool``'s descriptions of a name its advertised schema lacks.
 
     A name is *known* (never reported) when it is a property anywhere in the advertised
@@ -337,7 +337,7 @@ def analyse(tool: Tool, ctx: Any) -> list[Finding]:
     ``removed_in`` (SL202); the others are SL201 findings, for which "plain" word mentions
     are dropped. Cached per (tool, ctx) in the current run so SL201 and SL202 share one pass.
     """
-    cache: dict[tuple[int, int], tuple[Tool, Any, list[Finding]]] = RunContext.current.table(
+    cache: dict[tuple[int, int], tuple[Tool, Any, list[AbsentMention]]] = RunContext.current.table(
         "description.mentions.analyse", dict)
     key = (id(tool), id(ctx))
     hit = cache.get(key)
@@ -356,7 +356,7 @@ per definition key (:func:`~schemalint.rules.description.definitions.definition_
 analysed and its findings."""
 
 
-def _shared_analysis(tool: Tool, ctx: Any) -> list[Finding]:
+def _shared_analysis(tool: Tool, ctx: Any) -> list[AbsentMention]:
     """The findings of :func:`_analyse`, read once per definition of a name defined more than once:
     a tool whose definition equals (:func:`~schemalint.rules.description.definitions.same_definition`)
     one analysed before in this run and context gets that one's findings, each on the same description string of its own
@@ -388,7 +388,7 @@ def _shared_analysis(tool: Tool, ctx: Any) -> list[Finding]:
         if not records:
             return []
         sites = description_sites(tool, None if plain_wanted else _might_mention)
-        return [Finding(sites[i], *rest) for i, *rest in records]
+        return [AbsentMention(sites[i], *rest) for i, *rest in records]
     used: list[tuple[bool, list[Site]]] = []
     findings = list(_analyse(tool, ctx, used, info))
     if hit is None:
@@ -460,8 +460,10 @@ def _holder(schema: Any, pointer: str) -> str | None:
     return None
 
 
-def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = None,
-             info: tuple[Mapping[str, Sequence[Tool | Definition]], frozenset[str]] | None = None) -> Iterator[Finding]:
+def _analyse(
+    tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = None,
+    info: tuple[Mapping[str, Sequence[Tool | Definition]], frozenset[str]] | None = None,
+) -> Iterator[AbsentMention]:
     """The findings of :func:`analyse`, uncached; ``used`` receives (whether plain mentions count,
     the sites read) when the tool has sites; ``info``: :func:`_catalog_info` of ``ctx``, when known."""
     idx, catalog_names = info if info is not None else _catalog_info(ctx)
@@ -509,13 +511,13 @@ def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = 
             if where is None and mention.plain:
                 continue
             reported.add((site.file_pointer, tok))
-            yield Finding(site, mention, sev, where, spelled.get(tok) if where is None else None)
+            yield AbsentMention(site, mention, sev, where, spelled.get(tok) if where is None else None)
         if len(elsewhere) >= 2 and not at_level and site.of_tool:
             # an argument list of names that all live one level down (inside `request`): one finding
             first = elsewhere[0]
             pointer, holder = _declared_pointer(tool, first.token)
             reported.update((site.file_pointer, m.token) for m in elsewhere)
-            yield Finding(site, first, sev, declared_at=pointer, also=tuple(m.token for m in elsewhere[1:]),
+            yield AbsentMention(site, first, sev, declared_at=pointer, also=tuple(m.token for m in elsewhere[1:]),
                           wrapper=holder)
         if table:
             for mention, declared in _near_misses(site, table):
@@ -525,4 +527,4 @@ def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = 
                 if known is not None and tok in known:
                     continue
                 reported.add((site.file_pointer, tok))
-                yield Finding(site, mention, sev, spelling_of=declared)
+                yield AbsentMention(site, mention, sev, spelling_of=declared)
