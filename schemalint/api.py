@@ -18,7 +18,7 @@ from schemalint.engine import (
     problem_diagnostic,
     summarise,
 )
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.model import CheckResult
 
 __all__ = ["FREEZE_TOOLS", "CheckResult", "LoadResult", "SourceError", "check", "load",

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.loaders.python.mcp_server import load_stdio, tools_from_object
 from tests.conftest import ROOT, run_cli
 

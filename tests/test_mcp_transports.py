@@ -28,7 +28,7 @@ pytest.importorskip("mcp")
 
 import mcp
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.loaders.python.mcp_http import load_url, parse_headers, shown_url, url_problem
 from schemalint.loaders.python.mcp_server import tools_from_object
 from tests.conftest import ROOT, run_cli

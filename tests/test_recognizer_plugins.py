@@ -115,7 +115,7 @@ def test_a_framework_object_that_may_hold_no_tools_is_no_error(toy: Path) -> Non
 def test_without_its_row_the_framework_is_unknown(toy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(python_source, "RECOGNIZERS", python_source.RECOGNIZERS[1:])
     python_source.recognizers.cache_clear()
-    from schemalint.loaders.files.sources import SourceError
+    from schemalint.errors import SourceError
 
     with pytest.raises(SourceError, match="not a tool source schemalint knows"):
         python_source.load_python_source("toy_app:crew", [str(toy)])

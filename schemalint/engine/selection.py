@@ -5,7 +5,7 @@ Built from a :class:`~schemalint.config.Config` (read and validated by :mod:`sch
 plus command-line overrides, by :func:`build_filter`. Selection follows ruff: for every rule,
 the most specific matching selector wins (a rule name or full code beats a longer prefix beats a
 shorter one; ``ALL`` is the least specific); at equal specificity ``ignore`` beats ``select``.
-Serves ``check`` (:mod:`schemalint.engine`) and ``diff`` (:mod:`schemalint.diff.selection`).
+Serves ``check`` (:mod:`schemalint.engine`) and ``diff`` (:mod:`schemalint.commands.diff_selection`).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ wins. Containers are expanded into their members first:
 The same object reached twice (a module attribute that is also in an ``Agent.tools`` list)
 is loaded once.
 
-Import failures raise :class:`~schemalint.loaders.files.sources.SourceError` naming the
+Import failures raise :class:`~schemalint.errors.SourceError` naming the
 module and the original error; the CLI turns that into exit 2 without a traceback.
 schemalint itself runs this only inside a worker process
 (:mod:`schemalint.bridge.python_worker`, docs/runtime-bridge.md), never in its own.
@@ -48,7 +48,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.model import Diagnostic, Severity, Tool
 
 RECOGNIZERS: tuple[str, ...] = (

@@ -5,7 +5,7 @@ each the canonical rendering of one tool (:func:`~schemalint.diff.render.render`
 ``.schemalint-snapshots`` (:data:`MANIFEST`), the sorted names of the files schemalint wrote there.
 
 * :func:`plan_snapshots` computes the expected files; it raises
-  :class:`~schemalint.diff.compare.DiffError` for two tools with one name (or two names
+  :class:`~schemalint.diff.errors.DiffError` for two tools with one name (or two names
   that map to the same file on a case-insensitive file system).
 * :func:`check_snapshots` compares them with the directory without writing: ``missing``,
   ``stale`` (bytes differ) and ``orphaned`` (a snapshot of a tool that no longer exists).

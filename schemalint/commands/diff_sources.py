@@ -3,7 +3,7 @@
 What is read from git is read by :mod:`schemalint.loaders.git` (nothing in the working
 tree, the index or ``HEAD`` is changed; Python ``module:attr`` sources at a revision are
 imported from a temporary ``git worktree``). This module chooses and reads the two sides and
-shares parsed files between them. Every failure raises :class:`~schemalint.diff.compare.DiffError`
+shares parsed files between them. Every failure raises :class:`~schemalint.diff.errors.DiffError`
 (exit code 2) with a message naming the revision and path.
 """
 

@@ -249,7 +249,7 @@ def replay(
     the SL4xx rules are added to the configured selection unless ``select`` is given.
     ``progress``: called once with the total bytes and file count, returning the function to call
     with each chunk of bytes read (a progress bar). Raises
-    :class:`~schemalint.loaders.files.sources.SourceError` (a missing path, a failed import),
+    :class:`~schemalint.errors.SourceError` (a missing path, a failed import),
     :class:`~schemalint.config.ConfigError` and :class:`~schemalint.engine.baseline.BaselineError`.
     """
     from schemalint.config import Config
