@@ -9,8 +9,20 @@ import inspect
 import re
 from pathlib import Path
 
+from schemalint.rules.catalog import CATALOG
+
 ROOT = Path(__file__).resolve().parent.parent
 _ROLE = re.compile(r":(?:mod|func|class|meth|data|attr|exc):`~?(schemalint(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`")
+
+
+def test_every_rule_module_is_named_for_its_rule() -> None:
+    wrong = []
+    for entry in CATALOG:
+        module = entry.path.partition(":")[0].rpartition(".")[2]
+        expected = f"{entry.code.lower()}_{entry.name.replace('-', '_')}"
+        if module != expected:
+            wrong.append((entry.code, module, expected))
+    assert not wrong, f"rule modules not named <code>_<name>: {wrong}"
 
 
 def test_the_tests_import_their_helpers_one_way() -> None:
