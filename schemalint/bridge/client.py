@@ -1,7 +1,7 @@
 """The schemalint end of the runtime bridge: start a worker, send requests, read answers.
 
 :func:`load_python_sources` is what the loaders call: it starts one Python worker
-(:mod:`schemalint.bridge.python_worker`) for a set of ``module:attr`` sources, loads
+(:mod:`schemalint.loaders.python.worker`) for a set of ``module:attr`` sources, loads
 them, and returns :class:`~schemalint.model.Tool` objects whose ``Contract.validate`` is
 a :class:`RemoteValidator` answering over the pipe. The worker runs in its own session
 (process group), its stderr is drained into a bounded buffer (the last
@@ -42,7 +42,7 @@ VALIDATE_WAIT = 60.0
 
 _BOOT = ("import sys\n"
          "if sys.path and sys.path[0] in ('', '.'): del sys.path[0]\n"
-         "from schemalint.bridge.python_worker import main\n"
+         "from schemalint.loaders.python.worker import main\n"
          "main()\n")
 _LIVE: set[Worker] = set()
 

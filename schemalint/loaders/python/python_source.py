@@ -30,7 +30,7 @@ is loaded once.
 Import failures raise :class:`~schemalint.errors.SourceError` naming the
 module and the original error; the CLI turns that into exit 2 without a traceback.
 schemalint itself runs this only inside a worker process
-(:mod:`schemalint.bridge.python_worker`, docs/runtime-bridge.md), never in its own.
+(:mod:`schemalint.loaders.python.worker`, docs/runtime-bridge.md), never in its own.
 """
 
 from __future__ import annotations

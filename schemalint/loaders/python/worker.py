@@ -1,7 +1,7 @@
 """The Python worker of the runtime bridge: imports ``module:attr`` sources in a child process.
 
 Started by :class:`schemalint.bridge.client.Worker` as
-``python -c "...; from schemalint.bridge.python_worker import main; main()"``. Before any
+``python -c "...; from schemalint.loaders.python.worker import main; main()"``. Before any
 user code runs it keeps private copies of its stdin and stdout for the protocol and points
 file descriptors 0 at ``/dev/null`` and 1 at stderr, so what an imported module prints (at
 import, in a validator, in ``atexit``, in a forked child) never reaches the protocol
