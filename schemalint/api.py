@@ -12,15 +12,14 @@ from schemalint.engine import (
     FREEZE_TOOLS,
     LoadResult,
     check,
-    files_without_invisibles,
     load,
     load_document_tools,
     locate_diagnostics,
     problem_diagnostic,
     summarise,
 )
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.model import CheckResult
 
-__all__ = ["FREEZE_TOOLS", "CheckResult", "LoadResult", "SourceError", "check", "files_without_invisibles",
-           "load", "load_document_tools", "locate_diagnostics", "problem_diagnostic", "summarise"]
+__all__ = ["FREEZE_TOOLS", "CheckResult", "LoadResult", "SourceError", "check", "load",
+           "load_document_tools", "locate_diagnostics", "problem_diagnostic", "summarise"]

@@ -2,8 +2,8 @@
 
 The CLI parses options and calls these; they return result objects that the reporters of
 :mod:`schemalint.report` render. Errors a user can fix are raised as
-:class:`~schemalint.loaders.files.sources.SourceError` (a source cannot be read or imported) or
-:class:`~schemalint.diff.compare.DiffError` (the sides of a diff, a snapshot directory); their
+:class:`~schemalint.errors.SourceError` (a source cannot be read or imported) or
+:class:`~schemalint.diff.errors.DiffError` (the sides of a diff, a snapshot directory); their
 text is the one-line message the CLI prints after ``schemalint: error:``.
 
 This module sits above :mod:`schemalint.api` (it loads tools with :func:`schemalint.api.load`),
@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 from schemalint.model import Diagnostic, Tool
 
 if TYPE_CHECKING:
+    from schemalint.commands.snapshot import Problem, WriteReport
     from schemalint.config import Config
     from schemalint.diff.result import Change, DiffResult
-    from schemalint.diff.snapshot import Problem, WriteReport
     from schemalint.probe import ProbeResult as PhaseResult
 
 
@@ -106,7 +106,7 @@ def probe_tools(sources: Sequence[str], *, python_path: Sequence[str] = (), time
     the omission probes already found are dropped (the row says so). The tools of the MCP
     servers ``mcp_stdio``/``mcp_url`` (:func:`schemalint.api.load`) have no runtime contract: rows
     that are not probed. ``exclude``: fnmatch patterns of paths skipped in files, directories and
-    globs, as in ``check``. Raises :class:`~schemalint.loaders.files.sources.SourceError` when a
+    globs, as in ``check``. Raises :class:`~schemalint.errors.SourceError` when a
     source cannot be loaded."""
     from schemalint.api import load
     from schemalint.probe import generated_probe, omission_probe
@@ -167,14 +167,14 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
     leave files out of every side read from files: OLD and NEW (paths and ``REV:PATH``) and both
     sides of ``base``. ``select``/``extend_select``/
     ``ignore`` and ``cfg`` choose the diff checks. Raises
-    :class:`~schemalint.diff.compare.DiffError` for the wrong number of paths, no sources or a
+    :class:`~schemalint.diff.errors.DiffError` for the wrong number of paths, no sources or a
     side that cannot be read, :class:`~schemalint.config.ConfigError` for a bad selection,
-    :class:`~schemalint.loaders.files.sources.SourceError` when an MCP server fails."""
+    :class:`~schemalint.errors.SourceError` when an MCP server fails."""
+    from schemalint.commands.diff_compare import compare_tools
+    from schemalint.commands.diff_selection import diff_filter
+    from schemalint.commands.diff_sources import ParsedFiles, load_base, load_side, load_worktree
     from schemalint.config import resolve_sources
-    from schemalint.diff.compare import compare_tools
     from schemalint.diff.errors import DiffError
-    from schemalint.diff.selection import diff_filter
-    from schemalint.diff.sources import ParsedFiles, load_base, load_side, load_worktree
 
     selection = diff_filter(cfg, select=list(select) if select else None, extend_select=list(extend_select),
                             ignore=list(ignore))
@@ -236,7 +236,7 @@ class SnapshotRun:
 
     directory: Path
     plan: dict[str, tuple[str, str]]
-    """Snapshot file name -> (tool name, snapshot text) (:func:`schemalint.diff.snapshot.plan_snapshots`)."""
+    """Snapshot file name -> (tool name, snapshot text) (:func:`schemalint.commands.snapshot.plan_snapshots`)."""
     report: WriteReport | None = None
     problems: list[Problem] = field(default_factory=list)
     pulls: dict[str, Change] = field(default_factory=dict)
@@ -250,7 +250,7 @@ class SnapshotRun:
 
 def snapshot_directory(cfg: Config, given: Path | None) -> Path:
     """``given``, else ``snapshot-dir`` of the configuration (relative to its root). Raises
-    :class:`~schemalint.diff.compare.DiffError` when neither names one or the key is not a string."""
+    :class:`~schemalint.diff.errors.DiffError` when neither names one or the key is not a string."""
     from schemalint.diff.errors import DiffError
 
     if given is not None:
@@ -271,12 +271,12 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
     nothing and compare). Tools read from schemalint's own snapshots inside ``directory`` (a
     source such as ``.`` holding it) are left out. ``mcp_stdio``/``mcp_url``/``mcp_headers``/
     ``mcp_cwd``: MCP servers whose listed tools are snapshotted too (:func:`schemalint.api.load`).
-    Raises :class:`~schemalint.diff.compare.DiffError` when ``directory`` is a file, holds a source
+    Raises :class:`~schemalint.diff.errors.DiffError` when ``directory`` is a file, holds a source
     or a tool file schemalint did not write, a tool cannot be snapshotted or an MCP server cannot
     be listed."""
+    from schemalint.commands.diff_sources import load_worktree
+    from schemalint.commands.snapshot import check_snapshots, plan_snapshots, write_snapshots
     from schemalint.diff.errors import DiffError
-    from schemalint.diff.snapshot import check_snapshots, plan_snapshots, write_snapshots
-    from schemalint.diff.sources import load_worktree
 
     if directory.exists() and not directory.is_dir():
         raise DiffError(f"{directory} exists and is not a directory; choose another --dir")
@@ -313,8 +313,8 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
     stale = [(p.filename, p.tool) for p in problems if p.kind == "stale" and p.tool]
     pulls: dict[str, Change] = {}
     if stale:  # SD401 when selected (the diff checks are imported only then)
+        from schemalint.commands.diff_selection import diff_filter
         from schemalint.diff.checks.sd401_rug_pull import stale_snapshot_pulls
-        from schemalint.diff.selection import diff_filter
 
         pulls = stale_snapshot_pulls(stale, directory, tools, diff_filter(cfg))
     return SnapshotRun(directory, plan, problems=problems, pulls=pulls, notes=notes, tools=tools)
@@ -322,10 +322,10 @@ def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: boo
 
 def _server_tools(mcp_stdio: Sequence[str], mcp_url: Sequence[str], headers: Mapping[str, str] | None,
                   cwd: str | None) -> list[Tool]:
-    """The tools the MCP servers list; :class:`~schemalint.diff.compare.DiffError` when one cannot be listed."""
+    """The tools the MCP servers list; :class:`~schemalint.diff.errors.DiffError` when one cannot be listed."""
     from schemalint.api import load
     from schemalint.diff.errors import DiffError
-    from schemalint.loaders.files.sources import SourceError
+    from schemalint.errors import SourceError
 
     try:
         return load([], mcp_stdio=mcp_stdio, mcp_url=mcp_url, mcp_headers=headers, mcp_cwd=cwd).tools
@@ -373,8 +373,8 @@ def _drop_own_snapshots(tools: list[Tool], directory: Path) -> list[Tool]:
     """``tools`` without those read from schemalint's own snapshots in ``directory`` (a source
     such as ``.`` that holds the snapshot directory); :class:`DiffError` for a tool read from any
     other file inside ``directory``: it is not dropped, the directory is not the snapshots' own."""
+    from schemalint.commands.snapshot import existing_snapshots, ownership
     from schemalint.diff.errors import DiffError
-    from schemalint.diff.snapshot import existing_snapshots, ownership
     from schemalint.safe_write import is_within, resolved
 
     target = resolved(directory)

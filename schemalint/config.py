@@ -354,11 +354,20 @@ def _find_rule(key: str, rules: Sequence[AnyRule]) -> AnyRule | None:
 
 # ---------------------------------------------------------------------------- sections
 
+
+def _dialect_table() -> dict[str, str]:
+    from schemalint.schema.dialect import DIALECTS as table
+
+    return table
+
+
 TOP_LEVEL_KEYS = (
     "sources", "exclude", "target", "dialect", "python-path", "fail-on", "baseline", "mcp-stdio", "mcp-url",
     "select", "extend-select", "ignore", "severity", "options", "per-file-ignores", "per-tool-ignores",
 )
-DIALECTS = ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12")
+DIALECTS = tuple(_dialect_table())
+"""The dialect names the ``dialect`` key accepts: those of the dialect table
+(:data:`schemalint.schema.dialect.DIALECTS`)."""
 EXTRA_KEYS: dict[str, str] = {
     "snapshot-dir": "directory of the advertised-schema snapshots (`schemalint snapshot`)",
 }
@@ -544,6 +553,13 @@ def parse_config(table: Mapping[str, Any], path: Path, *, prefix: str = "tool.sc
     cfg.sources = v.str_list(table, "sources")
     cfg.exclude = v.str_list(table, "exclude")
     cfg.target = v.str_list(table, "target")
+    if cfg.target:
+        from schemalint.targets import TargetError, parse_targets  # the profiles' table is the one list
+
+        try:
+            parse_targets(part for value in cfg.target for part in value.split(","))
+        except TargetError as exc:
+            raise v.error(v.key("target"), str(exc)) from None
     cfg.python_path = v.str_list(table, "python-path")
     cfg.dialect = v.string(table, "dialect")
     if cfg.dialect is not None:

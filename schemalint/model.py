@@ -105,7 +105,7 @@ class Tool:
     ``schema_view`` says how ``advertised`` was read when it is not the file's bytes as they stand
     (:data:`SCHEMA_VIEWS`): ``None`` for a schema as written; otherwise the schema was decoded or
     translated, and a finding inside it is located at the deepest key that exists in the file
-    (:func:`schemalint.engine.views.relocate`).
+    (:func:`schemalint.engine.run_loop.relocate`).
     """
 
     name: str
@@ -126,6 +126,17 @@ class Tool:
     def pointer_in_file(self, schema_pointer: str) -> str:
         """Translate a pointer relative to the advertised schema into a pointer into the file."""
         return self.schema_pointer + schema_pointer
+
+    @property
+    def docker_arguments(self) -> list[Any] | None:
+        """The ``arguments`` list of a Docker MCP registry entry (format ``docker-arguments``:
+        parameters listed as ``{name, type, desc, optional}`` objects, no schema); ``None`` for
+        another format or an entry whose ``arguments`` is not a list. The one place that shape is
+        read (its items may still be anything: test each for a mapping)."""
+        if self.origin.format != "docker-arguments":
+            return None
+        args = (self.raw or {}).get("arguments")
+        return args if isinstance(args, list) else None
 
     @property
     def fields_at(self) -> str:
@@ -191,7 +202,7 @@ class Diagnostic:
     ``line``/``column`` are 1-based and filled in by the reporter pipeline.
     ``path``: the file a reader is pointed to when ``file`` is not one (a Python source's
     ``module:attr``: the module's file; a server over stdio: the configuration file that
-    names it), set by :func:`schemalint.engine.locate_sources`; ``None`` when ``file`` is the file.
+    names it), set by :func:`schemalint.engine.sites.locate_sources`; ``None`` when ``file`` is the file.
     ``kind``: for an ``SL000``, what it is about (:data:`PROBLEM_KINDS`: ``"definition"``, the
     tool as written cannot be read; ``"environment"``, what runs it lacks something; ``"unchecked"``,
     a side of the tool could not be reached, so a check did not run); ``None`` for a rule's finding.
@@ -346,40 +357,71 @@ class CheckResult:
 
         return dict(sorted(Counter(d.code for d in self.diagnostics).items()))
 
-    def worst(self) -> Severity | None:
-        """The highest severity present, or ``None`` without diagnostics."""
-        return max((d.severity for d in self.diagnostics), key=lambda s: s.rank, default=None)
+TOOL = "tool"
+"""Lifetime of a memo entry tied to the tools being checked (keyed by ``id(tool)``, or holding
+tools): dropped with them when a route checks the catalog group by group (:meth:`RunContext.drop`)."""
+FILE = "file"
+"""Lifetime of a memo entry that gathers over one file's tools (a per-file summary): kept from one
+batch of a file to the next, dropped when the file's last tools are checked."""
+RUN = "run"
+"""Lifetime of a memo entry that depends only on the run's options and on texts: kept for the run."""
 
 
 class RunContext:
     """The state of one check run, in one place: created by the engine for each run
-    (:func:`schemalint.engine.run.check`), referenced by the rules' context
+    (:func:`schemalint.engine.check`), referenced by the rules' context
     (:attr:`schemalint.rules.base.Context.run`) and dropped with it, so nothing computed for one
     run's objects survives into another (no cache keyed by ``id()`` outliving its objects).
 
-    ``memo``: values by key (:meth:`schemalint.rules.base.Context.memo`; helpers key their tables
-    by a purpose string, :meth:`table`). Helpers reached without a context (the schema index,
-    the contract sides) find the active run with :func:`current_run`.
+    Memo entries declare their lifetime where they are made (:data:`TOOL`, :data:`FILE`,
+    :data:`RUN`): ``memo`` holds the entries tied to the tools being checked (the default, read on
+    hot paths), ``file_memo`` the per-file summaries, ``run_memo`` what lasts the run
+    (:meth:`store`, :meth:`table`, :meth:`schemalint.rules.base.Context.memo`). A route that
+    checks group by group calls :meth:`drop` after each group, and so never names an entry.
+    Helpers reached without a context (the schema index, the contract sides) find the active run
+    with :func:`current_run`.
     """
 
-    __slots__ = ("last_targets", "memo")
+    __slots__ = ("file_memo", "last_targets", "memo", "run_memo")
     current: ClassVar[RunContext]
     """The run being checked (:func:`running`), else the idle run that serves calls outside one;
     read by the helpers on hot paths (a class attribute costs no call), :func:`current_run` elsewhere."""
 
     def __init__(self) -> None:
         self.memo: dict[Any, Any] = {}
+        self.file_memo: dict[Any, Any] = {}
+        self.run_memo: dict[Any, Any] = {}
         self.last_targets: list[Any] = [None, frozenset()]
         """The last tool :meth:`~schemalint.rules.base.Context.targets_for` answered, and its answer."""
 
-    def table(self, purpose: str, factory: Callable[[], Any]) -> Any:
+    def store(self, lifetime: str = TOOL) -> dict[Any, Any]:
+        """The memo of entries of ``lifetime`` (:data:`TOOL`, :data:`FILE` or :data:`RUN`); raises
+        ``ValueError`` for another value."""
+        if lifetime == TOOL:
+            return self.memo
+        if lifetime == FILE:
+            return self.file_memo
+        if lifetime == RUN:
+            return self.run_memo
+        raise ValueError(f"no memo lifetime {lifetime!r} (tool, file or run)")
+
+    def table(self, purpose: str, factory: Callable[[], Any], lifetime: str = TOOL) -> Any:
         """The run's table for ``purpose`` (a dict, an ``OrderedDict``, a slot list ...), made with
-        ``factory()`` on first use."""
+        ``factory()`` on first use and kept for ``lifetime`` (:meth:`store`)."""
+        memo = self.store(lifetime)
         try:
-            return self.memo[purpose]
+            return memo[purpose]
         except KeyError:
-            value = self.memo[purpose] = factory()
+            value = memo[purpose] = factory()
             return value
+
+    def drop(self, lifetime: str = TOOL) -> None:
+        """Drop the entries tied to the tools just checked; with ``lifetime`` :data:`FILE` (the
+        file's last tools were checked), also the per-file summaries."""
+        self.memo.clear()
+        if lifetime == FILE:
+            self.file_memo.clear()
+        self.last_targets[0] = None
 
 
 _RUNS: list[RunContext] = [RunContext()]

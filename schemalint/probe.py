@@ -137,11 +137,6 @@ def abstract_path(path: Path) -> str:
     return "".join("/*" if isinstance(t, int) else "/" + escape_token(t) for t in path)
 
 
-def concrete_path(path: Path) -> str:
-    """JSON pointer of ``path`` with array indexes as numbers."""
-    return "".join("/" + escape_token(t) for t in path)
-
-
 def _set_at(value: Any, path: Path, new: Any) -> Any:
     if not path:
         return new

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from ci_rules import TEST_RULES, openai_tool
-from conftest import ROOT, run_cli, run_json
 
 from schemalint.api import check
 from schemalint.config import load_config
 from schemalint.engine.baseline import Baseline, BaselineError
+from tests.conftest import ROOT, run_cli, run_json
 
 
 def write_tools(path: Path, tools: list, indent: int | None = 2) -> None:

@@ -99,8 +99,8 @@ def test_command_api_imports_no_cli() -> None:
 
 def test_diff_tools_chooses_the_sides(tmp_path: Path) -> None:
     from schemalint.api_commands import diff_tools
+    from schemalint.commands.diff_compare import DiffError
     from schemalint.config import load_config
-    from schemalint.diff.compare import DiffError
 
     cfg = load_config(start=tmp_path)
     old = str(EXAMPLES / "openai" / "strict_tools.json")
@@ -116,8 +116,8 @@ def test_diff_tools_chooses_the_sides(tmp_path: Path) -> None:
 
 def test_snapshot_api_writes_checks_and_refuses_a_source_inside(tmp_path: Path) -> None:
     from schemalint.api_commands import snapshot, snapshot_directory
+    from schemalint.commands.diff_compare import DiffError
     from schemalint.config import load_config
-    from schemalint.diff.compare import DiffError
 
     cfg = load_config(start=tmp_path)
     with pytest.raises(DiffError, match="no snapshot directory"):

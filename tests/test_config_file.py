@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 from ci_rules import TEST_RULES, openai_tool
-from conftest import run_cli
 
 from schemalint.api import check
 from schemalint.config import ConfigError, load_config
 from schemalint.engine.selection import enabled_codes
 from schemalint.model import Severity
+from tests.conftest import run_cli
 
 
 def make_project(tmp_path: Path, pyproject: str, *, name: str = "pyproject.toml") -> Path:

@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 
-from schemalint.diff import compare_tools
+from schemalint.commands.diff_compare import DiffError, compare_tools
 from schemalint.diff.checks import BY_CODE, CHECKS
 from schemalint.diff.classify import pattern_widens
-from schemalint.diff.compare import DiffError
 from schemalint.diff.render import render, snapshot_filename
 from schemalint.loaders.formats.json_tools import find_tools
 

@@ -11,9 +11,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from schemalint.diff import compare_tools
+from schemalint.commands.diff_compare import compare_tools
+from schemalint.commands.diff_sources import load_worktree
 from schemalint.diff.result import DiffResult
-from schemalint.diff.sources import load_worktree
 from tests.conftest import CORPUS, needs_shared, run_json
 
 pytestmark = needs_shared

@@ -144,8 +144,8 @@ def _catalog(root: Path, changed: bool) -> Path:
 
 
 def test_identical_files_are_parsed_once_and_the_diff_is_unchanged(tmp_path: Path) -> None:
-    from schemalint.diff import compare_tools
-    from schemalint.diff.sources import ParsedFiles, load_side, load_worktree
+    from schemalint.commands.diff_compare import compare_tools
+    from schemalint.commands.diff_sources import ParsedFiles, load_side, load_worktree
 
     old_dir, new_dir = _catalog(tmp_path / "old", False), _catalog(tmp_path / "new", True)
     reuse = ParsedFiles()
@@ -163,7 +163,7 @@ def test_identical_files_are_parsed_once_and_the_diff_is_unchanged(tmp_path: Pat
 
 
 def test_a_file_moved_to_another_place_is_parsed_again(tmp_path: Path) -> None:
-    from schemalint.diff.sources import ParsedFiles, load_side
+    from schemalint.commands.diff_sources import ParsedFiles, load_side
 
     old_dir, new_dir = _catalog(tmp_path / "old", False), _catalog(tmp_path / "new", False)
     (new_dir / "same.json").rename(new_dir / "moved.json")
@@ -206,14 +206,14 @@ def test_rev_path_side_reuses_the_blobs_that_did_not_change(tmp_path: Path, monk
         assert statuses == {"t0": "identical", "t1": "identical", "t2": "changed", "t3": "identical",
                             "t4": "identical"}
         assert report["tools"][0]["old_file"] == f"{old.rstrip('/')}/same.json"
-    from schemalint.diff.sources import ParsedFiles, load_side
+    from schemalint.commands.diff_sources import ParsedFiles, load_side
 
     monkeypatch.chdir(root)
     reuse = ParsedFiles()
     by_old = {t.name: t for t in load_side("HEAD:tools", reuse=reuse)}
     by_new = {t.name: t for t in load_side("tools", reuse=reuse)}
     assert by_old["t0"].raw is by_new["t0"].raw and by_old["t2"].raw is not by_new["t2"].raw
-    from schemalint.diff.sources import load_base, load_worktree
+    from schemalint.commands.diff_sources import load_base, load_worktree
 
     reuse = ParsedFiles()  # --base: the place of a file is its absolute path
     by_old = {t.name: t for t in load_base("HEAD", ["tools"], reuse=reuse)}
@@ -237,8 +237,8 @@ def test_the_tools_of_an_identical_file_are_not_searched_again_and_equal_a_fresh
     to their new file, exactly the tools a fresh search of that side finds."""
     import shutil
 
-    from schemalint.diff import sources
-    from schemalint.diff.sources import ParsedFiles, load_side, load_worktree
+    from schemalint.commands import diff_sources as sources
+    from schemalint.commands.diff_sources import ParsedFiles, load_side, load_worktree
 
     examples = Path(__file__).resolve().parents[1] / "examples"
     old_dir, new_dir = tmp_path / "old", tmp_path / "new"

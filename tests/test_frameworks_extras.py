@@ -7,7 +7,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_cli
+
+from tests.conftest import ROOT, run_cli
 
 
 def _run_without(modules: list[str], *cli_args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

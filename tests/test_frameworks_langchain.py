@@ -6,11 +6,11 @@ import pytest
 
 pytest.importorskip("langchain_core")
 
-from conftest import load_case, needs_shared
 from langchain_core.tools import InjectedToolCallId, StructuredTool, tool
 from pydantic import BaseModel, Field
 
 from schemalint.loaders.python.langchain_tools import tools_from_object
+from tests.conftest import load_case, needs_shared
 
 
 @needs_shared

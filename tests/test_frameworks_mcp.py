@@ -9,10 +9,9 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from conftest import ROOT, run_cli
-
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.loaders.python.mcp_server import load_stdio, tools_from_object
+from tests.conftest import ROOT, run_cli
 
 EXAMPLE = ROOT / "examples" / "mcp_server" / "server.py"
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+
+from tests.conftest import ROOT
 
 SCHEMALINT = [sys.executable, "-m", "schemalint"]
 
@@ -142,7 +143,7 @@ def _worker_pids(mark: dict[str, str]) -> set[int]:
         if not proc.name.isdigit():
             continue
         try:
-            if (b"schemalint.bridge.python_worker" in (proc / "cmdline").read_bytes()
+            if (b"schemalint.loaders.python.worker" in (proc / "cmdline").read_bytes()
                     and needle in (proc / "environ").read_bytes().split(b"\0")):
                 out.add(int(proc.name))
         except OSError:  # gone meanwhile

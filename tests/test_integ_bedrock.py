@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import ROOT
-
 from schemalint.api import check, load
 from schemalint.targets import infer_targets
+from tests.conftest import ROOT
 
 
 def _spec(name: str, schema: Any, **extra: Any) -> dict[str, Any]:

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS, needs_shared
 
 from schemalint.api import check
+from tests.conftest import CORPUS, needs_shared
 
 
 def _run(tmp_path: Path, tools: Any, targets: tuple[str, ...] = ()) -> list[Any]:

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_cli
 
 from schemalint.rules.registry import all_rules
+from tests.conftest import ROOT, run_cli
 
 LONG_DESCRIPTION = "Search the archive. " * 60  # 1200 characters: above OpenAI's 1024
 

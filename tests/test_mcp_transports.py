@@ -27,11 +27,11 @@ import pytest
 pytest.importorskip("mcp")
 
 import mcp
-from conftest import ROOT, run_cli
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.loaders.python.mcp_http import load_url, parse_headers, shown_url, url_problem
 from schemalint.loaders.python.mcp_server import tools_from_object
+from tests.conftest import ROOT, run_cli
 
 EXAMPLE = ROOT / "examples" / "mcp_server" / "server.py"
 STDIO = f'"{sys.executable}" "{EXAMPLE}"'

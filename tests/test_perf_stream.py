@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from schemalint.api import check
+from schemalint.engine import pipeline
 from schemalint.engine import stream as streaming
 from tests.conftest import CORPUS, REPOS, ROOT, needs_repos, needs_shared
 
@@ -78,8 +79,8 @@ def test_json_lines_read_line_by_line_as_in_memory(tmp_path: Path, monkeypatch: 
     other.parent.mkdir()
     other.write_text(json.dumps({"tools": [_tool("search", {"page": {"type": "integer"}}, "Give `limit`.")]}))
     whole = check([str(tmp_path)], targets=["all"], extend_select=["SL5"], stream=False, jobs=1)
-    monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
-    monkeypatch.setattr(streaming, "BATCH_LINES", 3)  # batches split the catalog between the look-alike lines
+    monkeypatch.setattr(pipeline, "JSONL_STREAM_BYTES", 0)
+    monkeypatch.setattr(pipeline, "BATCH_LINES", 3)  # batches split the catalog between the look-alike lines
     streamed = check([str(tmp_path)], targets=["all"], extend_select=["SL5"], stream=True, jobs=jobs)
     codes = {d.code for d in whole.diagnostics}
     assert {"SL000", "SL005", "SL202", "SL502", "SL001"} <= codes, codes
@@ -95,7 +96,7 @@ def test_json_lines_that_do_not_decode_or_are_blank(tmp_path: Path, monkeypatch:
     (tmp_path / "notes.jsonl").write_bytes(b"{oops\n")  # does not look like a tool file: skipped, with a note
     for source in ([str(tmp_path)], [str(tmp_path / "bad.jsonl"), str(tmp_path / "notes.jsonl")]):
         whole = check(source, stream=False)
-        monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
+        monkeypatch.setattr(pipeline, "JSONL_STREAM_BYTES", 0)
         streamed = check(source, stream=True)
         monkeypatch.undo()
         if len(source) > 1:  # named: reported; found by the walk, only tools.jsonl looks like a tool file
@@ -122,8 +123,8 @@ def test_one_json_lines_file_shared_between_workers(tmp_path: Path, monkeypatch:
     path = tmp_path / "catalog.jsonl"
     path.write_text("\n".join(lines) + "\n")
     whole = check([str(path)], targets=["all"], stream=False)
-    monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
-    monkeypatch.setattr(streaming, "BATCH_LINES", 4)
+    monkeypatch.setattr(pipeline, "JSONL_STREAM_BYTES", 0)
+    monkeypatch.setattr(pipeline, "BATCH_LINES", 4)
     used = _spy(monkeypatch, "check_parallel")
     shared = check([str(path)], targets=["all"], stream=True, jobs=2)
     assert used and used[0] is not None  # one file, checked by two workers
@@ -137,7 +138,7 @@ def test_a_streamed_line_above_the_size_bound_is_not_read(tmp_path: Path, monkey
     path = tmp_path / "tools.jsonl"
     path.write_text(json.dumps(_tool("a", {})) + "\n" + json.dumps({"x": "y" * 300}) + "\n")
     monkeypatch.setattr(documents, "MAX_FILE_BYTES", 200)
-    monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
+    monkeypatch.setattr(pipeline, "JSONL_STREAM_BYTES", 0)
     result = check([str(path)], stream=True)
     assert [(d.code, d.message) for d in result.diagnostics] == [
         ("SL000", "cannot read file: line 2 is above the 200-byte size bound of a line: not read")]
@@ -191,8 +192,8 @@ def test_corpus_gathered_by_workers_as_serially(monkeypatch: pytest.MonkeyPatch)
 def test_json_lines_gathered_by_workers_as_serially(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _write_jsonl(tmp_path / "catalog.jsonl")
     (tmp_path / "more.jsonl").write_text(path.read_text(encoding="utf-8-sig"), encoding="utf-8")
-    monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
-    monkeypatch.setattr(streaming, "BATCH_LINES", 2)  # a file's batches cut between workers
+    monkeypatch.setattr(pipeline, "JSONL_STREAM_BYTES", 0)
+    monkeypatch.setattr(pipeline, "BATCH_LINES", 2)  # a file's batches cut between workers
     paths = [str(path), str(tmp_path / "bfcl.jsonl"), str(tmp_path / "more.jsonl")]
     one = _same_gathered(paths, monkeypatch)
     assert one.facts.lookalikes and "search" in one.facts.repeated and one.facts.dialect_files
@@ -202,10 +203,10 @@ def test_json_lines_gathered_by_workers_as_serially(tmp_path: Path, monkeypatch:
 
 def test_batches_read_by_offset_are_the_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _write_jsonl(tmp_path / "catalog.jsonl")  # a byte order mark, CRLF, a raw U+2028 inside a line
-    monkeypatch.setattr(streaming, "JSONL_STREAM_BYTES", 0)
+    monkeypatch.setattr(pipeline, "JSONL_STREAM_BYTES", 0)
     lines = path.read_bytes()[3:].decode().splitlines()
     for size in (1, 2, 3, 100):
-        monkeypatch.setattr(streaming, "BATCH_LINES", size)
+        monkeypatch.setattr(pipeline, "BATCH_LINES", size)
         groups = list(streaming.iter_groups(str(path), True, {}))
         assert [g.index for g in groups] == list(range(len(groups)))
         assert [line for g in groups for line in g.lines.values()] == lines

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from schemalint.api import check, files_without_invisibles
+from schemalint.api import check
+from schemalint.engine.pipeline import screen
 from schemalint.loaders.files.documents import read_document
 from schemalint.model import Diagnostic
+from schemalint.rules.poisoning.chars import INVISIBLES
 from schemalint.rules.poisoning.sl501_invisible_character import hidden_runs
 from schemalint.rules.poisoning.sl502_homoglyph_tool_name import skeleton
 from schemalint.rules.poisoning.texts import word_groups
@@ -83,7 +85,7 @@ def test_yaml_escapes_are_read(tmp_path: Path) -> None:
     assert [(d.code, d.pointer) for d in diags] == [("SL501", "/tools/0/description")]
 
 
-def test_files_without_invisibles(tmp_path: Path) -> None:
+def test_the_invisible_character_screen_clears_only_files_without_one(tmp_path: Path) -> None:
     texts = {
         "plain.json": json.dumps({"tools": [tool("a", "A tool.")]}),
         "accents.json": json.dumps({"tools": [tool("a", "Caf\u00e9 \\u0041.")]}, ensure_ascii=False),
@@ -97,7 +99,8 @@ def test_files_without_invisibles(tmp_path: Path) -> None:
         (tmp_path / name).write_text(text, encoding="utf-8")
         docs[name] = read_document(str(tmp_path / name))
     assert "\\u200b" in texts["escaped.json"] and "\\udb40" in texts["escaped_tag.json"]
-    assert files_without_invisibles(docs) == frozenset({"plain.json", "accents.json"})
+    cleared = screen([INVISIBLES], {name: doc.text for name, doc in docs.items()})
+    assert cleared == {INVISIBLES.name: frozenset({"plain.json", "accents.json"})}
 
 
 # ------------------------------------------------------------------ SL502

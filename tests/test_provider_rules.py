@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, internal_errors, load_case, needs_shared, run_cli, run_json
 
 from schemalint import api
 from schemalint.engine import run_rules
@@ -20,6 +19,7 @@ from schemalint.model import Origin, Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider import RULES
 from schemalint.targets import PROFILES, TargetError, infer_targets, parse_targets
+from tests.conftest import ROOT, internal_errors, load_case, needs_shared, run_cli, run_json
 
 
 def check(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from schemalint.api import check, load
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.loaders.python.python_source import RECOGNIZERS, load_python_source
 from schemalint.model import Tool
 from schemalint.schema.draft7 import draft7_gaps, to_draft7

@@ -9,12 +9,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 from ci_rules import TEST_RULES, openai_tool
-from conftest import ROOT, run_cli
 
 from schemalint.api import check
 from schemalint.config import load_config
 from schemalint.report import REPORTERS, write_report
 from schemalint.report.github import annotation, escape_property
+from tests.conftest import ROOT, run_cli
 
 SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 

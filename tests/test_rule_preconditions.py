@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from conftest import CORPUS, needs_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,7 @@ from schemalint.model import Diagnostic, Origin, Tool, running
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.registry import all_rules
 from schemalint.targets import PROFILES
+from tests.conftest import CORPUS, needs_shared
 
 RULES = all_rules()
 GATED = [r for r in RULES if r.keywords is not None]

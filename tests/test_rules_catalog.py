@@ -11,10 +11,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_cli
 
 from schemalint.rule_docs import REGENERATE, catalog_markdown, find_page, page_name, split_page
 from schemalint.rules.registry import all_rules
+from tests.conftest import ROOT, run_cli
 
 RULES = all_rules()
 PAGES = ROOT / "rules"

@@ -17,7 +17,6 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
 from schemalint.api import CheckResult, check, load
 from schemalint.config import Config
@@ -26,6 +25,7 @@ from schemalint.rules.base import Context, Rule
 from schemalint.rules.catalog import CATALOG
 from schemalint.rules.registry import AllRules, all_rules, find_rule, rules_for_run
 from schemalint.targets import PROFILES, parse_targets
+from tests.conftest import ROOT
 
 FAMILIES = ("shape", "contract", "description", "provider", "traffic", "poisoning")
 
@@ -225,7 +225,7 @@ def test_config_imports_only_the_rules_whose_options_it_sets(tmp_path: Path) -> 
     mods = rule_modules_after(f"from schemalint.config import load_config\n"
                               f"cfg = load_config(start=__import__('pathlib').Path({str(tmp_path)!r}))\n"
                               "assert cfg.options == {'SL321': {'openai_max_tools': 10}}")
-    assert mods == ["schemalint.rules.provider.sl321_tool_count"]
+    assert mods == ["schemalint.rules.provider.sl321_too_many_tools"]
 
 
 def test_find_rule_imports_one_rule() -> None:

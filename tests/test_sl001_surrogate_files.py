@@ -1,9 +1,10 @@
 """SL001 skips its lone-surrogate test for tools read from a file whose text cannot hold one
 (:func:`schemalint.loaders.files.documents.may_hold_lone_surrogates`,
-:attr:`schemalint.rules.base.Context.surrogate_free_files`). That is only a speed-up if no string
-parsed from such a text holds a lone surrogate: checked on generated JSON and YAML texts (escaped,
-raw, paired and lone surrogates among them), on every file of the shared corpus, and through both
-check routes (in memory and streamed), which must find the surrogate a file holds.
+:data:`schemalint.rules.shape.sl001_invalid_schema.SURROGATES`, the rule's file screen). That is
+only a speed-up if no string parsed from such a text holds a lone surrogate: checked on generated
+JSON and YAML texts (escaped, raw, paired and lone surrogates among them), on every file of the
+shared corpus, and through both check routes (in memory and streamed), which must find the
+surrogate a file holds.
 """
 
 from __future__ import annotations
@@ -15,13 +16,20 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import CORPUS, needs_shared
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemalint.engine import check, files_without_surrogates, load
+from schemalint.engine import check, load
+from schemalint.engine.pipeline import screen
 from schemalint.loaders.files.documents import may_hold_lone_surrogates, parse_text
-from schemalint.rules.shape.sl001_invalid_schema import _lone_surrogate
+from schemalint.rules.shape.sl001_invalid_schema import SURROGATES, _lone_surrogate
+from tests.conftest import CORPUS, needs_shared
+
+
+def _cleared(documents: Any) -> frozenset[str]:
+    """The files SL001's screen clears, as every route computes them."""
+    return screen([SURROGATES], {path: doc.text for path, doc in documents.items()})[SURROGATES.name]
+
 
 _PIECES = st.sampled_from(["a", "é", "\ud800", "\udfff", "\ud83d\ude00", "\U0001f600", "\\", "u", "d8", "\\ud",
                            "~", "/", "\u200b", "\n"])
@@ -77,14 +85,14 @@ def test_both_routes_find_the_surrogate_of_the_one_file_that_holds_one(tmp_path:
     found = [(d.file, d.pointer) for d in check([str(root)], stream=stream).diagnostics
              if d.code == "SL001" and "lone surrogate" in d.message]
     assert found == [(str(root / "t33.json"), "/inputSchema/properties/k/enum/0")]
-    free = files_without_surrogates(load([str(root)]).documents)
+    free = _cleared(load([str(root)]).documents)
     assert len(free) == 69 and str(root / "t33.json") not in free
 
 
 @needs_shared
 def test_corpus_files_said_to_hold_no_lone_surrogate_hold_none() -> None:
     loaded = load([str(CORPUS)])
-    free = files_without_surrogates(loaded.documents)
+    free = _cleared(loaded.documents)
     assert len(free) > len(loaded.documents) // 2  # the skip is real
     for tool in loaded.tools:
         if tool.origin.file in free:

@@ -113,7 +113,7 @@ def test_a_missing_and_an_orphaned_snapshot_are_found(compat: Path) -> None:
 def test_the_snapshot_directory_is_read_as_before(tmp_path: Path) -> None:
     """:func:`existing_snapshots` reads the directory with ``os.scandir`` and plain reads: the
     files and texts :class:`pathlib.Path` gives, in its order; entries that are no file skipped."""
-    from schemalint.diff.snapshot import existing_snapshots
+    from schemalint.commands.snapshot import existing_snapshots
 
     def reference(directory: Path) -> dict[str, str]:
         return {p.name: p.read_bytes().decode("utf-8", errors="replace") for p in sorted(directory.iterdir())
@@ -160,7 +160,7 @@ def test_the_first_refusal_by_tool_name_is_reported(tmp_path: Path, names: list[
 def test_snapshot_texts_are_read_one_at_a_time(tmp_path: Path) -> None:
     """``--check`` lists the directory once and reads each snapshot when it compares it: a file
     removed since the listing reads as absent, and membership never reads a file."""
-    from schemalint.diff.snapshot import SnapshotTexts, existing_snapshots
+    from schemalint.commands.snapshot import SnapshotTexts, existing_snapshots
 
     for name in ("a.json", "b.json", "c.json"):
         (tmp_path / name).write_text(f'"{name}"\n')

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from schemalint.api import load
+from schemalint.commands.replay import replay
 from schemalint.traffic.records import Conversation
-from schemalint.traffic.replay import replay
 from schemalint.traffic.stream import Problem, read_file
 from tests.conftest import REPOS, ROOT, internal_errors, needs_repos, run_cli
 

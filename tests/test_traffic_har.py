@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from schemalint.api import check, load
+from schemalint.commands.replay import replay
 from schemalint.model import Severity
 from schemalint.traffic.records import Conversation
-from schemalint.traffic.replay import replay
 from schemalint.traffic.stream import read_file
 from tests.conftest import REPOS, needs_repos, run_cli
 

@@ -22,7 +22,7 @@ _SCRIPT = textwrap.dedent('''
                 {"role": "assistant", "content": None, "tool_calls": [{"id": f"call_{i}", "type": "function",
                  "function": {"name": f"tool_{i % 7}", "arguments": json.dumps({"city": "x"})}}]},
                 {"role": "tool", "tool_call_id": f"call_{i if i % 1000 else -1}", "content": "ok"}]}) + "\\n")
-    from schemalint.traffic.replay import replay
+    from schemalint.commands.replay import replay
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     result = replay([path])
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -1,7 +1,7 @@
 """The schemalint end of the runtime bridge: start a worker, send requests, read answers.
 
 :func:`load_python_sources` is what the loaders call: it starts one Python worker
-(:mod:`schemalint.bridge.python_worker`) for a set of ``module:attr`` sources, loads
+(:mod:`schemalint.loaders.python.worker`) for a set of ``module:attr`` sources, loads
 them, and returns :class:`~schemalint.model.Tool` objects whose ``Contract.validate`` is
 a :class:`RemoteValidator` answering over the pipe. The worker runs in its own session
 (process group), its stderr is drained into a bounded buffer (the last
@@ -12,7 +12,7 @@ Time limits: each ``load`` (the import and listing of one source) gets
 ``import_time_limit`` seconds (default :data:`DEFAULT_IMPORT_TIME_LIMIT`, or the
 environment variable ``SCHEMALINT_IMPORT_TIME_LIMIT``); a ``validate`` answer is awaited
 until the probe's own deadline. Failures raise
-:class:`~schemalint.loaders.files.sources.SourceError` naming the source (exit 2).
+:class:`~schemalint.errors.SourceError` naming the source (exit 2).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.model import Diagnostic, Severity, Tool
 
 DEFAULT_IMPORT_TIME_LIMIT = 30.0
@@ -42,7 +42,7 @@ VALIDATE_WAIT = 60.0
 
 _BOOT = ("import sys\n"
          "if sys.path and sys.path[0] in ('', '.'): del sys.path[0]\n"
-         "from schemalint.bridge.python_worker import main\n"
+         "from schemalint.loaders.python.worker import main\n"
          "main()\n")
 _LIVE: set[Worker] = set()
 

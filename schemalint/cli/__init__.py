@@ -2,8 +2,9 @@
 
 One module per command (``check``, ``diff``, ``probe``, ``replay``, ``rules``/``rule``, ``show``,
 ``snapshot``; ``server`` and ``mcp`` share ``cli/editor.py``), named in :data:`COMMANDS` and
-imported only when run; what they share is in :mod:`schemalint.cli._common`. Each command parses its options, calls :mod:`schemalint.api` or
-:mod:`schemalint.api_commands`, and hands the result to a reporter of :mod:`schemalint.report`.
+imported only when run; what they share is in :mod:`schemalint.cli._common`. Each command
+parses its options, calls :mod:`schemalint.api` or :mod:`schemalint.api_commands`, and hands
+the result to a reporter of :mod:`schemalint.report`.
 
 Exit codes (DESIGN.md): 0 nothing at or above ``--fail-on``; 1 diagnostics at or
 above it; 2 usage or configuration error, missing path, failed import.

@@ -257,16 +257,6 @@ def write_user_output(target: Path, text: str, what: str, cfg: Config, reads: Se
         raise fail(f"{target}: cannot write the {what}: {exc.strerror or exc}") from None
 
 
-def sources_or_fail(sources: Sequence[str] | None, cfg: Config) -> list[str]:
-    """``sources`` as given, else ``sources`` from the configuration; exit 2 when neither names any."""
-    from schemalint.config import resolve_sources
-
-    srcs = list(sources or []) or resolve_sources(cfg)
-    if not srcs:
-        raise no_sources()
-    return srcs
-
-
 def no_sources() -> typer.Exit:
     """The "no sources" error (printed) as the exit-2 exception to raise."""
     from schemalint.api_commands import NO_SOURCES

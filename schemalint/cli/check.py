@@ -40,6 +40,8 @@ from schemalint.cli._common import (
     write_user_output,
 )
 from schemalint.report import CheckFormat
+from schemalint.schema.dialect import DIALECTS
+from schemalint.targets import MCP_REVISIONS, PROFILES
 
 if TYPE_CHECKING:
     from schemalint.config import Config
@@ -58,8 +60,8 @@ def check(
     target: Annotated[
         list[str] | None,
         typer.Option("--target", "-t", help="Provider profile(s) to check against, comma-separated "
-                     "(openai, openai-strict, anthropic, anthropic-strict, gemini, gemini-json, mcp, "
-                     "bedrock, ollama, all; mcp@2025-11-25 or mcp@2025-06-18 for an older MCP revision, "
+                     f"({', '.join([*PROFILES, 'all'])}; "
+                     f"{' or '.join('mcp@' + r for r in MCP_REVISIONS[:-1])} for an older MCP revision, "
                      "mcp alone meaning the latest). Adds to the targets inferred from each tool's format; "
                      "prefix with = to replace them (--target =openai)."),
     ] = None,
@@ -69,7 +71,7 @@ def check(
     ignore: IgnoreOption = None,
     dialect: Annotated[
         str | None, typer.Option("--dialect", help="Treat every schema as this dialect "
-                                 "(draft-07, 2019-09, 2020-12) instead of reading $schema.")
+                                 f"({', '.join(DIALECTS)}) instead of reading $schema.")
     ] = None,
     python_path: PythonPathOption = None,
     mcp_stdio: McpStdioOption = None,
@@ -160,7 +162,7 @@ def check(
     except TargetError as exc:
         raise fail(str(exc)) from None
     if dialect is not None:
-        from schemalint.schema.dialect import DIALECTS, normalize_dialect
+        from schemalint.schema.dialect import normalize_dialect
 
         chosen = normalize_dialect(dialect)
         if chosen is None:

@@ -102,7 +102,7 @@ def diff(
     from schemalint.config import ConfigError
     from schemalint.diff.errors import DiffError
     from schemalint.diff.result import FAIL_LEVELS
-    from schemalint.loaders.files.sources import SourceError
+    from schemalint.errors import SourceError
     from schemalint.report import write_diff_report
 
     check_level(fail_on, FAIL_LEVELS)

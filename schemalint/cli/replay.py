@@ -77,11 +77,11 @@ def replay(
       schemalint replay mcp-session.jsonl --tools myserver.tools:TOOLS --fail-on warning
     """
     from schemalint.api import SourceError
+    from schemalint.commands.replay import replay as run_replay
     from schemalint.config import FAIL_LEVELS, ConfigError
     from schemalint.engine.baseline import BaselineError
     from schemalint.report import write_report
     from schemalint.targets import TargetError
-    from schemalint.traffic.replay import replay as run_replay
 
     check_level(fail_on, FAIL_LEVELS)
     cfg = config_or_fail(config)

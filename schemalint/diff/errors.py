@@ -1,6 +1,6 @@
 """The error of a diff or snapshot that cannot be made, and the one-definition-per-name rule.
 
-Kept apart from :mod:`schemalint.diff.compare` (which re-exports both) so that ``snapshot`` and
+Kept apart from :mod:`schemalint.commands.diff_compare` (which re-exports both) so that ``snapshot`` and
 the loading of a diff's sides import neither the classification nor deepdiff's neighbours.
 """
 

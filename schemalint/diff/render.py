@@ -258,7 +258,7 @@ def same_rendering(old: Tool, new: Tool) -> bool:
     thousands of tools); the compact encoding made by the same ``json`` rules (same floats,
     NaN, key conversion, ``default=str``) differs from it only in whitespace outside strings,
     so two compact texts are equal exactly when the renderings are. Two tools found in the
-    same parsed definition (:class:`~schemalint.diff.sources.ParsedFiles`) are equal at once.
+    same parsed definition (:class:`~schemalint.commands.diff_sources.ParsedFiles`) are equal at once.
     """
     if old.raw is new.raw and isinstance(old.raw, Mapping) and old.origin.format == new.origin.format:
         return True  # one parsed definition (a file identical on both sides, parsed once)

@@ -48,7 +48,7 @@ class Change:
 
     @property
     def severity(self) -> Severity:
-        """The check's severity (the configured one once :mod:`schemalint.diff.selection` applied it)."""
+        """The check's severity (the configured one once :mod:`schemalint.commands.diff_selection` applied it)."""
         return self.check.severity
 
     def to_json(self) -> dict[str, Any]:

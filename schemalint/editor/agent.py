@@ -31,7 +31,7 @@ INSTRUCTIONS = (
 )
 
 
-class Finding(BaseModel):
+class DiagnosticRecord(BaseModel):
     """One diagnostic, as ``schemalint check --format json`` reports it."""
 
     code: str = Field(description="Rule code, such as SL101.")
@@ -51,7 +51,7 @@ class CheckReport(BaseModel):
 
     tools: int = Field(description="Number of tool definitions checked.")
     files: int = Field(description="Number of files read.")
-    findings: list[Finding] = Field(description="The diagnostics, in report order.")
+    findings: list[DiagnosticRecord] = Field(description="The diagnostics, in report order.")
     notes: list[str] = Field(description="Remarks about the run (files skipped, nothing found).")
 
 
@@ -162,7 +162,7 @@ def _check(ws: Workspace, paths: list[str], targets: list[str], select: list[str
     if targets:
         parse_targets(targets)
     result = check_paths(chosen, cfg, targets=targets, select=select or None)
-    findings = [Finding(code=d.code, name=d.name, severity=d.severity.value, tool=d.tool or "",
+    findings = [DiagnosticRecord(code=d.code, name=d.name, severity=d.severity.value, tool=d.tool or "",
                         file=ws.relative(d.location_file) if os.path.isabs(d.location_file) else d.location_file,
                         line=d.line or 0, column=d.column or 0, pointer=d.pointer, message=d.message,
                         hint=d.hint or "") for d in result.diagnostics]

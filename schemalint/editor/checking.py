@@ -44,7 +44,7 @@ def check_paths(paths: Sequence[str], cfg: Config, *, targets: Sequence[str] = (
 
     ``targets``: provider targets (default: the configured ``target``); ``select``: rule
     selectors replacing the configured selection. Raises
-    :class:`schemalint.loaders.files.sources.SourceError` for a missing path or a module that
+    :class:`schemalint.errors.SourceError` for a missing path or a module that
     cannot be imported, :class:`schemalint.config.ConfigError` for an unknown selector.
     """
     from schemalint.api import check

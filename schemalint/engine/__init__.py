@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from schemalint import progress
-from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings
+from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings, walk_problem
+from schemalint.engine.pipeline import Checked, FilePipeline, screen, sort_found
 from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
 from schemalint.loaders.files.documents import (
     FREEZE_TOOLS,
     Document,
-    may_hold_lone_surrogates,
     read_document,
     reportable_problems,
 )
@@ -47,7 +47,7 @@ from schemalint.loaders.files.sources import (
     is_typescript_source,
 )
 from schemalint.loaders.formats.json_tools import find_tools, load_document_tools  # noqa: F401  (re-exported)
-from schemalint.model import CheckResult, Diagnostic, RunContext, Severity, Tool, fingerprint, running
+from schemalint.model import CheckResult, Diagnostic, RunContext, Tool, running
 from schemalint.traffic.detect import distinct_declarations, holds_traffic
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def load(
         }
         walk_problems: list[tuple[str, str]] = []
         paths = expand_sources(file_sources, exclude, walk_problems)
-        result.diagnostics.extend(_walk_problem(where, message) for where, message in walk_problems)
+        result.diagnostics.extend(walk_problem(where, message) for where, message in walk_problems)
     except BaseException:
         if pending is not None:
             pending.worker.close()
@@ -212,31 +212,6 @@ def traffic_note(paths: Sequence[str], repeated: int = 0) -> str:
             f"({repeated} repeated declaration(s) left out)") if repeated else ""
     return (f"{len(paths)} file(s) hold recorded tool traffic, whose calls and results are not tool definitions "
             f"(only the tools they declare were checked{once}; `schemalint replay` reads the traffic): {shown}")
-
-
-def _walk_problem(where: str, message: str) -> Diagnostic:
-    """SL000 warning at ``where`` for what a directory walk or glob left out: a directory it could
-    not read, or a special file (FIFO, device, socket) it did not open."""
-    return Diagnostic(code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=None, file=where,
-                      pointer="", line=1, column=1, message=message,
-                      hint="give schemalint read access to it, or exclude it with --exclude")
-
-
-def files_without_invisibles(documents: Mapping[str, Document]) -> frozenset[str]:
-    """The paths of ``documents`` whose text holds no invisible character that SL501 looks for,
-    neither raw nor as a ``\\u``/``\\U`` escape: no string parsed from them can hold one
-    (:attr:`Context.invisible_free_files`). An ASCII text without ``\\u`` and ``\\U`` costs two
-    C-level scans."""
-    from schemalint.rules.poisoning.chars import may_hold_invisibles
-
-    return frozenset(path for path, doc in documents.items() if not may_hold_invisibles(doc.text))
-
-
-def files_without_surrogates(documents: Mapping[str, Document]) -> frozenset[str]:
-    """The paths of ``documents`` whose text holds no lone surrogate nor a ``\\uD800``-``\\uDFFF``
-    escape (:func:`~schemalint.loaders.files.documents.may_hold_lone_surrogates`): no string parsed
-    from them holds one (:attr:`Context.surrogate_free_files`, read by SL001)."""
-    return frozenset(path for path, doc in documents.items() if not may_hold_lone_surrogates(doc.text))
 
 
 # ---------------------------------------------------------------------------- 2. check: the route
@@ -320,7 +295,7 @@ def check(
         walk_problems: list[tuple[str, str]] = []
         paths = expand_sources(sources, exclude, walk_problems)
         if stream or facts is not None or _may_stream(paths) or (not catalog and _held(paths, jobs)):
-            return _check_streaming(sources, paths, [_walk_problem(w, m) for w, m in walk_problems], cfg=cfg,
+            return _check_streaming(sources, paths, [walk_problem(w, m) for w, m in walk_problems], cfg=cfg,
                                     rule_filter=rule_filter, baseline=baseline, spec=spec, dialect=dialect,
                                     previous=previous, exclude=exclude, python_path=python_path, rules=rules,
                                     jobs=jobs, scan=scan, started=started, facts=facts,
@@ -337,10 +312,10 @@ def check(
     with running(run):
         active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
                   else [r for r in rules if rule_filter.rule_enabled(r.code)])
-        if any(r.code == "SL501" for r in active):
-            ctx.invisible_free_files = files_without_invisibles(loaded.documents)
-        if any(r.code == "SL001" for r in active):
-            ctx.surrogate_free_files = files_without_surrogates(loaded.documents)
+        # the whole catalog is one group of the per-file pipeline, its files screened together
+        pipeline = FilePipeline(active, ctx, rule_filter, cfg)
+        if pipeline.screens:
+            ctx.cleared_files = screen(pipeline.screens, {p: doc.text for p, doc in loaded.documents.items()})
         raw = list(loaded.diagnostics) + prev_problems
         raw.extend(run_selected(active, loaded, ctx, jobs))
     if any(is_module_source(s) for s in sources):
@@ -348,16 +323,15 @@ def check(
 
         stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
 
-    diagnostics, suppressed = select_findings(raw, rule_filter)
-    diagnostics = locate_diagnostics(diagnostics, loaded.documents)
     from schemalint.engine.sites import locate_sources
 
-    diagnostics = locate_sources(diagnostics, loaded.tools, loaded.documents, cfg)
-    diagnostics.sort(key=lambda d: (d.file, d.line or 0, d.column or 0, d.code, d.pointer, d.message))
-    origins: dict[tuple[str, str], set[str]] = {}
-    for t in loaded.tools:
-        origins.setdefault((t.origin.file, t.name), set()).add(t.origin.pointer)
-    fingerprints = [fingerprint(d, cfg.relative(d.file), origins) for d in diagnostics]
+    settled = Checked()
+    diagnostics, settled.suppressed = select_findings(raw, rule_filter)
+    diagnostics = locate_sources(locate_diagnostics(diagnostics, loaded.documents), loaded.tools,
+                                 loaded.documents, cfg)
+    pipeline.fingerprint(diagnostics, loaded.tools, settled)
+    diagnostics, fingerprints = sort_found(settled.found)
+    suppressed = settled.suppressed
 
     result = CheckResult(
         diagnostics=diagnostics,

@@ -33,6 +33,16 @@ def problem_diagnostic(path: str, problem: ParseProblem) -> Diagnostic:
     )
 
 
+def walk_problem(where: str, message: str) -> Diagnostic:
+    """The ``SL000 unreadable-source`` warning at ``where`` for what a directory walk or glob left
+    out: a directory it could not read, or a special file (FIFO, device, socket) it did not open."""
+    from schemalint.rules.shape.sl000_unreadable_source import UnreadableSource
+
+    return Diagnostic(code=UnreadableSource.code, name=UnreadableSource.name, severity=Severity.WARNING, tool=None,
+                      file=where, pointer="", line=1, column=1, message=message,
+                      hint="give schemalint read access to it, or exclude it with --exclude")
+
+
 def select_findings(raw: Sequence[Diagnostic], rule_filter: RuleFilter) -> tuple[list[Diagnostic], int]:
     """``raw`` without the findings of unselected rules and those a suppression hides (counted on
     ``rule_filter.suppressed``), re-graded by the configured severities; returns the kept

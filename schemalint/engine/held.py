@@ -8,17 +8,18 @@ worker parses its own *share* of the files and **holds** it for the whole run:
 1. **Gather**: each worker parses its share (consecutive files of about equal size; a file larger
    than a quarter of a share is parsed by every worker whose share overlaps it, each taking a
    range of its tools) and sends back what the catalog-wide parts of the rules need
-   (:class:`~schemalint.engine.stream._Share`, the streaming route's first pass), merged in
+   (:class:`~schemalint.engine.pipeline.Share`, as the streaming route's first pass), merged in
    catalog order by the parent. When some name is defined twice or looks like another, the
    workers then record those names' definitions from the tools they hold (the second gathering
    pass, without reading the files again).
 2. **Check**: the parent chooses the rules from the merged facts and sends the facts and the rules'
-   codes; each worker checks the documents it holds, as the streaming route checks a group
-   (:func:`schemalint.engine.stream._check_group`): the per-tool rules on its range of each
-   document, then, in the worker that holds a document's last tools, its SL000 problems and the
-   catalog rules with ``Context.catalog`` set to the document's tools and ``Context.facts`` to the
-   gathered facts; the findings are selected, located and fingerprinted there. A file SL001
-   summarises as a type dialect is checked whole by that last worker.
+   codes; each worker checks the documents it holds through the per-file pipeline
+   (:class:`schemalint.engine.pipeline.FilePipeline`, as the streaming route does): the per-tool
+   rules on its range of each document, then, in the worker that holds a document's last tools,
+   its SL000 problems and the catalog rules with ``Context.catalog`` set to the document's tools
+   and ``Context.facts`` to the gathered facts; the findings are selected, located and
+   fingerprinted there. A file that a per-file summary of an active rule needs whole
+   (:func:`~schemalint.engine.pipeline.whole_files`) is checked whole by that last worker.
 
 The parent then sorts what the workers sent, in catalog order, as the streaming route does: the
 result is the streaming route's, hence the in-memory route's, without ``CheckResult.catalog`` (the
@@ -35,7 +36,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from schemalint.engine.stream import Checked, Gathered, Group, file_size
+from schemalint.engine.pipeline import (
+    Checked,
+    FilePipeline,
+    Gathered,
+    Group,
+    Share,
+    file_size,
+    iter_groups,
+    merge_shares,
+    property_names,
+    streams_lines,
+    whole_files,
+)
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -144,10 +157,9 @@ def _worker(conn: Connection, others: list[Connection], blocks: list[tuple[int, 
 
 def _load(blocks: list[tuple[int, list[Piece]]], named: set[str], ctx: Context) -> tuple[list[_Held], list[Any]]:
     """The documents of ``blocks``, each parsed once (a document cut into pieces of several blocks is
-    shared by them), and the first gathering pass of each block (:class:`~schemalint.engine.stream._Share`)."""
+    shared by them), and the first gathering pass of each block (:class:`~schemalint.engine.pipeline.Share`)."""
     import gc
 
-    from schemalint.engine.stream import _properties, _Share, iter_groups
     from schemalint.rules.facts import FactsBuilder
 
     held: list[_Held] = []
@@ -160,7 +172,7 @@ def _load(blocks: list[tuple[int, list[Piece]]], named: set[str], ctx: Context) 
     try:
         last: Group | None = None
         for number, pieces in blocks:
-            share = _Share(FactsBuilder(_properties))
+            share = Share(FactsBuilder(property_names))
             for piece in pieces:
                 if last is None or last.path != piece.path or not piece.size:
                     last = next(iter_groups(piece.path, os.path.normpath(piece.path) in named, {}))
@@ -179,7 +191,6 @@ def _load(blocks: list[tuple[int, list[Piece]]], named: set[str], ctx: Context) 
 def _serve(conn: Connection, blocks: list[tuple[int, list[Piece]]], named: set[str], ctx: Context,
            rule_filter: RuleFilter, cfg: Config,
            rules: Sequence[Rule] | None) -> list[tuple[int, Checked, dict[str, int]]]:
-    from schemalint.engine.stream import _check_group
     from schemalint.model import running
 
     with running(ctx.run):
@@ -205,8 +216,8 @@ def _serve(conn: Connection, blocks: list[tuple[int, list[Piece]]], named: set[s
             from schemalint.rules.registry import rule_by_code
 
             active = [r for r in map(rule_by_code, chosen) if r.applies(ctx)]
-        wants_invisibles = any(r.code == "SL501" for r in active)
-        wants_surrogates = any(r.code == "SL001" for r in active)
+        pipeline = FilePipeline(active, ctx, rule_filter, cfg)
+        whole = whole_files(active, (), facts)
         results = []
         for number, _ in blocks:
             before = dict(rule_filter.suppressed)
@@ -216,12 +227,11 @@ def _serve(conn: Connection, blocks: list[tuple[int, list[Piece]]], named: set[s
                     continue
                 group, piece = h.group, h.piece
                 mine = piece.tools(len(group.tools))
-                if piece.size and group.path in facts.dialect_files:
+                if piece.size and (whole is None or group.path in whole):
                     if not piece.last:
-                        continue  # SL001 summarises the file from every tool: checked whole with its last piece
+                        continue  # a per-file summary needs every tool: checked whole with its last piece
                     mine = range(len(group.tools))
-                _check_group(group, active, ctx, rule_filter, cfg, wants_invisibles, out, mine, piece.last,
-                             wants_surrogates=wants_surrogates)
+                pipeline.check(group, out, mine, piece.last)
                 if group.unreported and piece.last:
                     out.skipped_files.add(group.path)
             counts = {k: v - before.get(k, 0) for k, v in rule_filter.suppressed.items() if v != before.get(k, 0)}
@@ -248,9 +258,7 @@ def check_held(paths: Sequence[str], named: set[str], ctx: Context, rule_filter:
 
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return None
-    from schemalint.engine.stream import _streams_lines
-
-    if any(_streams_lines(p) for p in paths):
+    if any(streams_lines(p) for p in paths):
         return None  # read in batches by the streaming route
     blocks = plan(paths, jobs * BLOCKS_PER_JOB)
     workers = min(jobs, len(blocks))
@@ -313,9 +321,7 @@ def _drive(conns: list[Connection], dealt: list[list[tuple[int, list[Piece]]]], 
            rules: Sequence[Rule] | None, files: int,
            choose: Callable[[Gathered], Sequence[Any]]) -> tuple[Gathered, list[tuple[Checked, dict[str, int]]]]:
     """The parent's side of the two passes (see :func:`check_held`): the blocks' results in catalog order."""
-    from schemalint.engine.stream import _merge_shares
-
-    share = _merge_shares(_in_block_order(conns, dealt))
+    share = merge_shares(_in_block_order(conns, dealt))
     builder = share.builder
     if builder.wanted():
         _send_all(conns, (_DEFINITIONS, builder))

@@ -70,17 +70,6 @@ def _trie(split: dict[str, tuple[str, ...] | None]) -> _Trie | None:
     return root if valid else None
 
 
-def json_offsets(text: str, pointers: Iterable[str]) -> dict[tuple[str, ...], int]:
-    """Character offsets of the values at ``pointers`` (and their prefixes) in JSON ``text``.
-
-    For an object member the offset is that of its key, which is where a reader
-    looks. Scans the text once with a regular-expression tokenizer, descending only into
-    containers on the way to a wanted pointer (others are skipped by the C JSON decoder);
-    never raises.
-    """
-    return _json_offsets(text, _trie(_split_all(pointers)))
-
-
 def _json_offsets(text: str, root: _Trie | None) -> dict[tuple[str, ...], int]:
     import json
 

@@ -5,7 +5,7 @@ forks ``N`` workers that inherit the loaded tools without copying or pickling th
 each worker runs ``check_tool`` of every rule on a contiguous range of the tools and sends
 back only the diagnostics. A range may cut a file between two tools (so one large document is
 shared between the workers too), except a file whose summary a per-file catalog hook gathers
-tool by tool (:attr:`Rule.catalog_from_tools`: SL001's type-dialect summary), which stays
+tool by tool (:attr:`Rule.catalog_from_tools`, :meth:`Rule.whole_files`), which stays
 whole. Results are put back in catalog order, so the output is identical to a serial run.
 Catalog rules run in the parent, except those whose ``check_catalog`` only reports what ``check_tool`` gathered per file
 (:attr:`Rule.catalog_from_tools`), which run in the worker that saw those files; the
@@ -54,18 +54,13 @@ def file_chunks(tools: Sequence[Tool], parts: int, splittable: Container[str] = 
 def splittable_files(active: Sequence[Any], tools: Sequence[Tool]) -> set[str]:
     """The files of ``tools`` whose tools may be checked by different workers: all of them, except
     those a per-file catalog hook of ``active`` (:attr:`Rule.catalog_from_tools`) summarises from
-    what ``check_tool`` gathered. The only such hook is SL001's type-dialect summary, whose files are
-    those :func:`schemalint.rules.facts.dialect_files` names; with any other such rule active, no
-    file is split."""
-    hooks = {r.code for r in active if r.catalog_from_tools}
-    files = set(dict.fromkeys(t.origin.file for t in tools))
-    if not hooks:
-        return files
-    if hooks != {"SL001"}:
-        return set()
-    from schemalint.rules.facts import dialect_files
+    what ``check_tool`` gathered (:func:`schemalint.engine.pipeline.whole_files`)."""
+    from schemalint.engine.pipeline import whole_files
 
-    return files - set(dialect_files(tools))
+    whole = whole_files(active, tools)
+    if whole is None:
+        return set()
+    return set(dict.fromkeys(t.origin.file for t in tools)) - set(whole)
 
 
 def _whole_files(tools: Sequence[Tool], start: int, end: int) -> dict[str, Any]:
@@ -93,7 +88,7 @@ def _locate_some(found: list[Diagnostic], documents: Mapping[str, Any] | None,
 def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
     from schemalint.engine.run_loop import run_catalog_rule, run_tool_rules
 
-    active, tools, ctx, chunks, documents = current_run().memo[_STATE]
+    active, tools, ctx, chunks, documents = current_run().run_memo[_STATE]
     start, end = chunks[index]
     part = tools[start:end]
     whole = _whole_files(tools, start, end)
@@ -128,7 +123,7 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
         return None
     import gc
 
-    ctx.run.memo[_STATE] = (active, tools, ctx, chunks, documents)
+    ctx.run.run_memo[_STATE] = (active, tools, ctx, chunks, documents)
     gc.freeze()  # keep the workers' garbage collector from touching (and copying) the inherited objects
     in_parent: dict[int, list[Diagnostic]] = {}
     try:
@@ -146,7 +141,7 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
     except (OSError, RuntimeError, multiprocessing.ProcessError):
         return None
     finally:
-        del ctx.run.memo[_STATE]
+        del ctx.run.run_memo[_STATE]
     out: list[Diagnostic] = []
     for found, _ in results:
         out.extend(found)

@@ -5,7 +5,7 @@ Built from a :class:`~schemalint.config.Config` (read and validated by :mod:`sch
 plus command-line overrides, by :func:`build_filter`. Selection follows ruff: for every rule,
 the most specific matching selector wins (a rule name or full code beats a longer prefix beats a
 shorter one; ``ALL`` is the least specific); at equal specificity ``ignore`` beats ``select``.
-Serves ``check`` (:mod:`schemalint.engine.run`) and ``diff`` (:mod:`schemalint.diff.selection`).
+Serves ``check`` (:mod:`schemalint.engine`) and ``diff`` (:mod:`schemalint.commands.diff_selection`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from schemalint.config import AnyRule
 
 
-class Finding(Protocol):
+class Selectable(Protocol):
     """What selection, re-grading and suppression read from a reported item: a check diagnostic
     (:class:`~schemalint.model.Diagnostic`) or a diff change (:class:`~schemalint.diff.result.Change`)."""
 
@@ -64,7 +64,7 @@ class RuleFilter:
     def _rule(self, code: str) -> AnyRule | None:
         return self._by_code.get(code)
 
-    def severity_for(self, d: Finding) -> Severity:
+    def severity_for(self, d: Selectable) -> Severity:
         """The configured severity for ``d`` (longest matching selector), else its own."""
         rule = self._rule(d.code)
         if rule is None or not self.severity:
@@ -76,7 +76,7 @@ class RuleFilter:
                 best = (spec, sev)
         return best[1] if best else d.severity
 
-    def suppression_for(self, d: Finding) -> Suppression | None:
+    def suppression_for(self, d: Selectable) -> Suppression | None:
         """The first suppression that hides ``d``, else ``None``."""
         rule = self._rule(d.code)
         if rule is None:

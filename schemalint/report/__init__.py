@@ -3,7 +3,7 @@
 Each reporter module (``text``, ``json_report``, ``sarif``, ``github``, ``jsonl``) has ``render`` for
 a :class:`~schemalint.api.CheckResult`; all but ``jsonl`` also have ``render_diff`` for a
 :class:`~schemalint.diff.result.DiffResult`; ``text`` and ``json_report`` also render ``show``'s
-:class:`~schemalint.show.ToolView` (``render_show``) and a
+:class:`~schemalint.show.ToolView` list (``render_shows``) and a
 :class:`~schemalint.api_commands.ProbeResult` (``render_probe``).
 
 ``CheckFormat``, ``DiffFormat`` and ``ViewFormat`` (``show``, ``probe``) are the ``--format``
@@ -33,7 +33,7 @@ VIEW_FORMATS: tuple[str, ...] = get_args(ViewFormat)
 
 
 def get_reporter(name: str, kind: str = "render") -> Callable[..., Any]:
-    """The function ``kind`` (``render``, ``render_diff``, ``render_show``, ``render_probe``) of
+    """The function ``kind`` (``render``, ``render_diff``, ``render_shows``, ``render_probe``) of
     format ``name``'s reporter; raises ``KeyError`` for an unknown format, ``AttributeError`` for a
     format that does not render that kind of result."""
     render: Callable[..., Any] = getattr(importlib.import_module(REPORTERS[name]), kind)

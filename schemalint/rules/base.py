@@ -15,14 +15,27 @@ advertised schema*; the file pointer, tool name and file are filled in for them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from schemalint.model import Diagnostic, RunContext, Severity, Tool
+from schemalint.model import TOOL, Diagnostic, RunContext, Severity, Tool
 
 if TYPE_CHECKING:
     from schemalint.rules.facts import CatalogFacts
+
+
+@dataclass(frozen=True)
+class FileScreen:
+    """A cheap test of a source file's whole text, declared by a rule (:attr:`Rule.file_screen`):
+    ``may_hold(text)`` is ``False`` only when no string parsed from ``text`` (JSON, YAML, JSON
+    Lines; raw or escaped) can hold what the rule, or a costly part of it, looks for. The engine
+    runs each screen the active rules declare once per file and records the files it cleared
+    (:attr:`Context.cleared_files`); the rule asks :meth:`Context.cleared` for a tool's file.
+    ``name``: the screen's key (one per screen, shared by the rules that declare it)."""
+
+    name: str
+    may_hold: Callable[[str], bool]
 
 
 @dataclass
@@ -38,11 +51,10 @@ class Context:
     ``probe``: whether rules may call runtime validators (omission probes).
     ``replace_targets``: when true, ``targets`` replaces the targets inferred from each
     tool's format (``--target =openai``); otherwise it adds to them.
-    ``invisible_free_files``: source files whose text holds no invisible character, raw or
-    escaped, so SL501 skips their tools without a walk; empty when unknown.
-    ``surrogate_free_files``: source files whose text holds no lone surrogate nor an escape of one
-    (:func:`schemalint.loaders.files.documents.may_hold_lone_surrogates`), so SL001 skips its
-    surrogate test for their tools; empty when unknown.
+    ``cleared_files``: per file screen (:class:`FileScreen`, by name) the source files whose text
+    the screen cleared, so that a rule skips what it declared the screen for without a walk
+    (:meth:`cleared`); filled by the engine for the screens the active rules declare
+    (:attr:`Rule.file_screen`), empty when unknown.
     ``run``: the state of this check run (:class:`~schemalint.model.RunContext`): :meth:`memo`,
     the caches of the rules' helpers; a fresh one by default.
     ``facts``: in a streaming check (:mod:`schemalint.engine.stream`), what the catalog-wide parts
@@ -58,8 +70,7 @@ class Context:
     previous: Mapping[str, Tool] = field(default_factory=dict)
     probe: bool = True
     replace_targets: bool = False
-    invisible_free_files: frozenset[str] = frozenset()
-    surrogate_free_files: frozenset[str] = frozenset()
+    cleared_files: Mapping[str, frozenset[str]] = field(default_factory=dict)
     run: RunContext = field(default_factory=RunContext, repr=False, compare=False)
     facts: CatalogFacts | None = field(default=None, repr=False, compare=False)
 
@@ -67,13 +78,22 @@ class Context:
         """The configured option ``key`` of rule ``code``, else ``default``."""
         return self.options.get(code, {}).get(key, default)
 
-    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+    def cleared(self, screen: FileScreen, file: str) -> bool:
+        """Whether ``screen`` cleared the text of ``file``: no string parsed from it holds what the
+        screen looks for (``False`` when unknown)."""
+        return file in self.cleared_files.get(screen.name, ())
+
+    def memo(self, key: Any, compute: Callable[[], Any], lifetime: str = TOOL) -> Any:
         """Per-run cache: the value stored under ``key``, computing it once with ``compute()``.
 
         Rules use it to share per-tool work (e.g. one schema walk) across rules; key by
-        ``(purpose, id(tool))`` since tools live for the whole run (``catalog``).
+        ``(purpose, id(tool))``. ``lifetime`` says how long the entry may be kept
+        (:data:`schemalint.model.TOOL`: while the tools it was computed from are checked;
+        ``FILE``: until the file's last tools are checked; ``RUN``: for the run, for an entry that
+        depends only on the options and on texts), so that a route checking group by group keeps
+        the right entries without naming them (:meth:`schemalint.model.RunContext.drop`).
         """
-        memo = self.run.memo
+        memo = self.run.store(lifetime)
         try:
             return memo[key]
         except KeyError:
@@ -95,7 +115,7 @@ class Context:
         if last[0] is tool:
             return last[1]
         inferred = _infer_targets(tool)
-        memo = self.run.memo
+        memo = self.run.run_memo
         found = memo.get(("targets-union", inferred))
         if found is None:
             found = inferred | self.targets
@@ -167,9 +187,21 @@ class Rule:
     every finding of the rule starts at a subschema holding one of them (``{"$ref"}`` for a rule
     that looks only at references); tests/test_rule_preconditions.py checks each declaration on
     generated schemas and on the shared corpus."""
+    file_screen: ClassVar[FileScreen | None] = None
+    """A test of a source file's text that proves part of the rule's work useless for every tool of
+    that file (:class:`FileScreen`), or ``None``. The engine runs it once per file on every route
+    when the rule is active; the rule asks :meth:`Context.cleared`. Like :attr:`keywords`, a
+    declaration must be exact: its test checks the screen against what the rule finds."""
     catalog_from_tools: ClassVar[bool] = False
     """True when :meth:`check_catalog` only reports what :meth:`check_tool` gathered per file
-    (so with ``--jobs`` it runs in the worker that checked those files, not in the parent)."""
+    (so with ``--jobs`` it runs in the worker that checked those files, not in the parent); such a
+    rule names the files whose tools one worker must check together (:meth:`whole_files`)."""
+
+    def whole_files(self, tools: Sequence[Tool], facts: CatalogFacts | None) -> Collection[str] | None:
+        """For a rule with :attr:`catalog_from_tools`: the files of ``tools`` (or, in a check that
+        gathered them, of ``facts``) whose per-file summary needs every tool of the file checked in
+        one process; ``None`` (the default): every file."""
+        return None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -37,7 +37,7 @@ class RuleEntry:
     the rule's hooks report nothing for a tool whose :attr:`~schemalint.model.Tool.runtime` is
     ``None`` (the contract rules), so a run without runtime contracts need not import it.
     ``traffic``: True for a rule of recorded traffic (SL4xx), which only ``schemalint replay`` runs
-    (:mod:`schemalint.traffic.replay`); a check never imports it.
+    (:mod:`schemalint.commands.replay`); a check never imports it.
     """
 
     __slots__ = ("code", "name", "path", "runtime", "targets", "traffic")
@@ -129,7 +129,7 @@ CATALOG: tuple[RuleEntry, ...] = (
               _PROVIDER + "sl302_description_too_long:DescriptionTooLong"),
     RuleEntry("SL303", "empty-description", ("bedrock",), _PROVIDER + "sl303_empty_description:EmptyDescription"),
     RuleEntry("SL304", "provider-root-not-object", _NAME_AND_ROOT,
-              _PROVIDER + "sl304_root_not_object:ProviderRootNotObject"),
+              _PROVIDER + "sl304_provider_root_not_object:ProviderRootNotObject"),
     RuleEntry("SL305", "root-composition",
               ("openai", "openai-strict", "anthropic", "anthropic-strict", "bedrock", "gemini-json", "mcp"),
               _PROVIDER + "sl305_root_composition:RootComposition"),
@@ -138,7 +138,7 @@ CATALOG: tuple[RuleEntry, ...] = (
     RuleEntry("SL307", "strict-additional-properties", ("openai-strict", "anthropic-strict", "bedrock"),
               _PROVIDER + "sl307_strict_additional_properties:StrictAdditionalProperties"),
     RuleEntry("SL308", "strict-required-all-properties", ("openai-strict",),
-              _PROVIDER + "sl308_strict_required_all:StrictRequiredAllProperties"),
+              _PROVIDER + "sl308_strict_required_all_properties:StrictRequiredAllProperties"),
     RuleEntry("SL309", "array-without-items", ("openai", "openai-strict", "gemini"),
               _PROVIDER + "sl309_array_without_items:ArrayWithoutItems"),
     RuleEntry("SL310", "untyped-parameter", ("anthropic", "anthropic-strict", "gemini", "mcp", "ollama"),
@@ -163,7 +163,7 @@ CATALOG: tuple[RuleEntry, ...] = (
     RuleEntry("SL320", "strict-budget", ("anthropic-strict", "bedrock"),
               _PROVIDER + "sl320_strict_budget:StrictBudget"),
     RuleEntry("SL321", "too-many-tools", ("openai", "openai-strict", "gemini", "gemini-json"),
-              _PROVIDER + "sl321_tool_count:TooManyTools"),
+              _PROVIDER + "sl321_too_many_tools:TooManyTools"),
     RuleEntry("SL322", "name-collision", _NAME_AND_ROOT, _PROVIDER + "sl322_name_collision:NameCollision"),
     RuleEntry("SL323", "bedrock-strict-unsupported-keyword", ("bedrock",),
               _PROVIDER + "sl323_bedrock_strict_unsupported_keyword:BedrockStrictUnsupportedKeyword"),

@@ -53,8 +53,7 @@ def _root_is_dialect_object(tool: Tool) -> bool | None:
     advertised = tool.advertised
     if not isinstance(advertised, Mapping):
         return None
-    from schemalint.rules.shape._common import NONSTANDARD_TYPES
-    from schemalint.rules.shape.sl001_invalid_schema import STANDARD_TYPES
+    from schemalint.rules.shape._common import NONSTANDARD_TYPES, STANDARD_TYPES
 
     root_type = advertised.get("type")
     return (isinstance(root_type, str) and root_type not in STANDARD_TYPES
@@ -84,8 +83,8 @@ class FactsBuilder:
     :func:`schemalint.rules.description.mentions.tool_property_names`).
 
     First pass: :meth:`add` every tool. Then, when :meth:`wanted` is not empty (some names are
-    defined more than once, or look like another), a second pass calls :meth:`add_definition`
-    for every tool whose name is in it; :meth:`build` returns the facts. Memory: the set of names,
+    defined more than once, or look like another), a second pass calls :meth:`add_definitions`
+    with the tools (it records those whose name is in it); :meth:`build` returns the facts. Memory: the set of names,
     one flag and count per file, and the definitions of the wanted names only.
     """
 
@@ -145,13 +144,8 @@ class FactsBuilder:
             self._wanted = frozenset(self._repeated | twins)
         return self._wanted
 
-    def add_definition(self, tool: Tool) -> None:
-        """Record the definition of ``tool`` when its name is :meth:`wanted` (second pass)."""
-        if tool.name in self.wanted():
-            self._record(tool)
-
     def add_definitions(self, tools: Iterable[Tool]) -> None:
-        """:meth:`add_definition` of each of ``tools``."""
+        """Record the definition of each of ``tools`` whose name is :meth:`wanted` (second pass)."""
         wanted = self.wanted()
         for tool in tools:
             if tool.name in wanted:
@@ -208,11 +202,6 @@ class FactsBuilder:
             lookalikes=self._lookalikes,
             dialect_files={f: c for f, (c, every) in self._dialect.items() if c >= 2 and every},
         )
-
-
-def facts_of(ctx: Any) -> CatalogFacts | None:
-    """``ctx.facts`` (a streaming check's run-wide facts), else ``None``."""
-    return getattr(ctx, "facts", None)
 
 
 # ---------------------------------------------------------------------------- summaries of shards

@@ -167,10 +167,9 @@ def _joined(tool: Tool) -> str:
     schema = tool.advertised
     if isinstance(schema, dict):
         parts += [d for n in index_schema(schema).having("description") if type(d := n.schema["description"]) is str]
-    if tool.origin.format == "docker-arguments":
-        args = (tool.raw or {}).get("arguments")
-        if isinstance(args, list):
-            parts.extend(a["desc"] for a in args if isinstance(a, Mapping) and isinstance(a.get("desc"), str))
+    args = tool.docker_arguments
+    if args is not None:
+        parts.extend(a["desc"] for a in args if isinstance(a, Mapping) and isinstance(a.get("desc"), str))
     return "\n".join(parts)
 
 

@@ -220,7 +220,7 @@ _FORMAT_CHECKED = frozenset({"$id", "$schema", "$ref", "pattern", "patternProper
 """draft-07 keywords whose values the metaschema checks with a ``format`` (uri, regex ...)."""
 
 
-def plainly_valid_draft07(schema: Any) -> bool:
+def plainly_valid_draft07(schema: Any) -> bool:  # noqa: C901  (one loop on the hot path, kept flat)
     """True when ``schema`` is certainly valid against the draft-07 metaschema, decided in Python
     without the native validator (whose import and set-up are most of the start-up of a ``check``
     of one small file): every object subschema's draft-07 keywords have values of the types the

@@ -94,12 +94,7 @@ def resolve_local_ref(root: Any, ref: str) -> tuple[bool, Any, str]:
     return True, node, frag
 
 
-def is_local_ref(ref: Any) -> bool:
-    """True for a reference into the same document (``#`` or ``#/...``)."""
-    return isinstance(ref, str) and ref.startswith("#")
-
-
-def walk(
+def walk(  # noqa: C901  (the shared walk: one loop on the hot path, kept flat)
     root: Any,
     *,
     follow_refs: bool = False,

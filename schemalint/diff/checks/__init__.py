@@ -24,8 +24,8 @@ Codes: SD0xx bytes, SD1xx breaking, SD2xx compatible, SD3xx description, SD4xx s
 Each check has a page ``rules/<CODE>-<name>.md``; the classification of schema keywords
 lives in one module per keyword group beside this table (``sd102_properties.py`` ...), the
 tool-level comparisons (tools added/removed, annotations, byte-only changes, SD401) in
-:mod:`schemalint.diff.compare`. Selection, ignores and severities come from the
-configuration and the command line like the SL rules (:mod:`schemalint.diff.selection`).
+:mod:`schemalint.commands.diff_compare`. Selection, ignores and severities come from the
+configuration and the command line like the SL rules (:mod:`schemalint.commands.diff_selection`).
 
 Sources for the classification: JSON Schema validation vocabulary (draft-07 section 6,
 2020-12 "JSON Schema Validation" sections 6.1-6.5) for what each keyword restricts, and the
@@ -59,7 +59,7 @@ class DiffCheck:
     """One row of the diff-check table: ``code`` (``SD103``), kebab ``name``, ``kind``, ``summary``.
 
     ``severity_override``: a default other than the kind's, or the configured one (a copy made
-    by :mod:`schemalint.diff.selection`). ``default_off``: reported only when selected by code,
+    by :mod:`schemalint.commands.diff_selection`). ``default_off``: reported only when selected by code,
     name or a prefix longer than ``SD`` (:func:`schemalint.engine.selection.enabled_codes`).
     ``targets`` is empty (a diff check runs for every tool); ``source`` names the specification.
     """

@@ -1,6 +1,6 @@
 """SD212 metadata-changed: keywords that do not constrain calls (``deprecated``, ``$comment``,
 ``readOnly``, ``$id``, ``discriminator``, ``x-*`` extensions ...). Tool-level metadata
-(``strict``, ``_meta``, ``icons``) is compared in :mod:`schemalint.diff.compare`.
+(``strict``, ``_meta``, ``icons``) is compared in :mod:`schemalint.commands.diff_compare`.
 """
 
 from __future__ import annotations

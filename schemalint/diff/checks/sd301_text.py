@@ -1,6 +1,6 @@
 """SD301 description-changed, inside a schema: ``description``, ``title``, ``examples``,
 ``example`` (JSON Schema draft-07 section 10, annotation keywords). The tool's own
-description and title are compared in :mod:`schemalint.diff.compare`.
+description and title are compared in :mod:`schemalint.commands.diff_compare`.
 """
 
 from __future__ import annotations

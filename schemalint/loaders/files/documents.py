@@ -421,8 +421,8 @@ def may_hold_lone_surrogates(text: str) -> bool:
     (``\\uD800``-``\\uDFFF``; YAML's ``\\U0000D800`` too). A pair of escapes counts (it decodes
     to one character, but telling it from a lone one costs a walk); so does an escaped backslash
     before ``ud800``: a "maybe" only costs SL001 its own test. An ASCII text without ``\\u``
-    and ``\\U`` costs two C-level scans. Used by SL001
-    (:attr:`schemalint.rules.base.Context.surrogate_free_files`)."""
+    and ``\\U`` costs two C-level scans. SL001's file screen
+    (:attr:`schemalint.rules.base.Rule.file_screen`)."""
     global _SURROGATE_ESCAPE
     # isascii() is O(1) in CPython, an ASCII text holds no raw surrogate, and a one-character
     # search runs at memchr speed (ten times a two-character one)
@@ -501,11 +501,6 @@ def read_document(path: str | Path, display: str | None = None) -> Document:
         doc.problems.append(problem or ParseProblem("cannot decode"))
         return doc
     return parse_text(name, text)
-
-
-def iter_values(doc: Document) -> Iterator[tuple[int | None, Any]]:
-    """The parsed top-level values of ``doc`` with their JSON Lines line numbers."""
-    yield from doc.values
 
 
 _TOOL_FILE_NAMES = frozenset({

@@ -12,14 +12,11 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from schemalint.errors import SourceError as SourceError  # its home: the ground floor
 from schemalint.loaders.files.documents import TOOL_FILE_SUFFIXES, special_kind
 
 SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
                           ".ruff_cache", ".pytest_cache", ".tox", ".hypothesis"})
-
-
-class SourceError(Exception):
-    """A source path or pattern that does not exist or matches no file (exit code 2)."""
 
 
 TYPESCRIPT_SUFFIXES = (".ts", ".mts", ".cts", ".js", ".mjs", ".cjs")

@@ -5,5 +5,5 @@
   temporary ``git worktree`` at a commit.
 
 Every failure raises :class:`~schemalint.loaders.git.commands.GitError` with a message naming
-the revision and path; :mod:`schemalint.diff.sources` turns it into a ``DiffError`` (exit 2).
+the revision and path; :mod:`schemalint.commands.diff_sources` turns it into a ``DiffError`` (exit 2).
 """

@@ -3,7 +3,7 @@
 schemalint's core needs none of the tool frameworks. Each one is an optional extra
 (``pip install 'schemalint[mcp]'``, ``[agents]``, ``[langchain]``); a loader that needs
 one calls :func:`require`, which raises :class:`MissingExtraError` (a
-:class:`~schemalint.loaders.files.sources.SourceError`, so the CLI exits 2) naming the extra.
+:class:`~schemalint.errors.SourceError`, so the CLI exits 2) naming the extra.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import importlib
 from types import ModuleType
 
 from schemalint.distribution import extra_install_line
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 
 # top-level import name -> the schemalint extra that installs it
 EXTRA_FOR_MODULE: dict[str, str] = {

@@ -22,6 +22,10 @@ from schemalint.model import Contract, Origin, Tool, join_pointer
 
 FORMAT = "langchain"
 
+FRAMEWORK_TYPES = (("langchain", ("BaseTool", "StructuredTool", "Tool")),)
+"""Module prefix and class names of this framework's tools (a recognizer hook, see
+:mod:`schemalint.loaders.python.python_source`)."""
+
 
 def _is_langchain_tool(obj: Any) -> bool:
     return not isinstance(obj, type) and any(

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.loaders.python.extras import require
 from schemalint.loaders.python.framework_common import run_async
 from schemalint.loaders.python.mcp_server import _all_pages, _describe, _tool

@@ -42,7 +42,7 @@ import shlex
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.loaders.python.extras import require
 from schemalint.loaders.python.framework_common import (
     inline_root_ref,
@@ -53,6 +53,10 @@ from schemalint.loaders.python.framework_common import (
 from schemalint.model import Contract, Origin, Tool, join_pointer
 
 FORMAT = "mcp-server"
+
+FRAMEWORK_TYPES = (("mcp.", ("FastMCP", "MCPServer")), ("fastmcp", ("FastMCP",)))
+"""Module prefix and class names of the server objects (a recognizer hook, see
+:mod:`schemalint.loaders.python.python_source`)."""
 LIST_TIMEOUT = 30.0
 STDIO_TIMEOUT = 30.0
 
@@ -80,7 +84,7 @@ def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
 
     Lists the tools through a real in-memory client session and attaches, per tool, the
     runtime contract of the server's ``tools/call`` argument validation. Raises
-    :class:`~schemalint.loaders.files.sources.SourceError` when the listing fails or exceeds
+    :class:`~schemalint.errors.SourceError` when the listing fails or exceeds
     :data:`LIST_TIMEOUT` seconds, and :class:`~schemalint.loaders.python.extras.MissingExtraError`
     when the client side is not installed.
     """

@@ -12,7 +12,8 @@ Recognized objects (by class, no framework imported first):
 * ``agents.Agent``: each of its ``FunctionTool`` entries. In a module or a list, an agent is
   expanded into those objects (:func:`agent_function_tools`), so a tool that is also a module
   attribute is loaded once, and the agent's output and context models
-  (:func:`agent_data_types`) are not loaded as tools (``schemalint.loaders.python.python_source``).
+  (:func:`agent_data_types`) are not loaded as tools: the recognizer hooks :func:`members`,
+  :func:`data_types` and :func:`may_hold_no_tools` (``schemalint.loaders.python.python_source``).
 * The dict returned by ``openai.pydantic_function_tool(Model)`` (Chat Completions) or
   ``openai.pydantic_responses_function_tool`` (Responses): advertised = its
   ``parameters`` (``to_strict_json_schema(Model)``); runtime = what ``.parse()`` does
@@ -29,6 +30,11 @@ from schemalint.loaders.python.framework_common import closure_var, refused_when
 from schemalint.model import Contract, Origin, Tool, join_pointer
 
 FORMAT = "openai-agents"
+
+FRAMEWORK_TYPES = (("agents.", ("FunctionTool", "Agent")),)
+"""Module prefix and class names of this framework's objects (a recognizer hook read by
+:mod:`schemalint.loaders.python.python_source`: a module holding one reads its pydantic models as
+the data of its tools)."""
 
 
 def _class_is(obj: Any, module_prefix: str, name: str) -> bool:
@@ -53,6 +59,28 @@ def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
         if _class_is(obj, "openai.", "ResponsesPydanticFunctionTool"):
             return [_pydantic_function_tool(obj, obj, obj, source, "openai-responses")]
     return None
+
+
+def members(obj: Any) -> list[Any] | None:
+    """Recognizer hook: the objects an ``Agent`` holds that may be tools (its ``FunctionTool``
+    entries, :func:`agent_function_tools`), so that a tool also reached as a module attribute is
+    loaded once; ``None`` for anything else."""
+    return agent_function_tools(obj) if is_agent(obj) else None
+
+
+def data_types(obj: Any) -> list[Any]:
+    """Recognizer hook: the classes ``obj`` (an ``Agent`` or a ``FunctionTool``) uses as data, not as
+    tools (:func:`agent_data_types`, :func:`function_tool_data_types`); ``[]`` for anything else."""
+    if is_agent(obj):
+        return agent_data_types(obj)
+    if is_function_tool(obj):
+        return function_tool_data_types(obj)
+    return []
+
+
+def may_hold_no_tools(obj: Any) -> bool:
+    """Recognizer hook: an ``Agent`` may hold hosted tools only (nothing to check, not a wrong source)."""
+    return is_agent(obj)
 
 
 def is_agent(obj: Any) -> bool:

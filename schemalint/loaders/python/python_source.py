@@ -19,20 +19,23 @@ wins. Containers are expanded into their members first:
   module holds framework tools (an Agents ``FunctionTool`` or ``Agent``, an MCP server, a
   LangChain tool), its pydantic model classes are the data of those tools (argument, return,
   output and context types) and are skipped too; a module of models alone is read as models;
-- an OpenAI Agents ``Agent`` into its ``FunctionTool`` objects; the models its agents use as
-  ``output_type`` or context type are data, not tools, and are skipped.
+- a framework container into what its recognizer says it holds (an OpenAI Agents ``Agent``
+  into its ``FunctionTool`` objects); the classes a framework object uses as data (an agent's
+  ``output_type`` or context type) are skipped: each recognizer answers for its own types
+  (:class:`Recognizer`).
 
 The same object reached twice (a module attribute that is also in an ``Agent.tools`` list)
 is loaded once.
 
-Import failures raise :class:`~schemalint.loaders.files.sources.SourceError` naming the
+Import failures raise :class:`~schemalint.errors.SourceError` naming the
 module and the original error; the CLI turns that into exit 2 without a traceback.
 schemalint itself runs this only inside a worker process
-(:mod:`schemalint.bridge.python_worker`, docs/runtime-bridge.md), never in its own.
+(:mod:`schemalint.loaders.python.worker`, docs/runtime-bridge.md), never in its own.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import itertools
@@ -42,9 +45,10 @@ import types
 import typing
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 from schemalint.loaders.python.set_defaults import canonical_tool
 from schemalint.model import Diagnostic, Severity, Tool
 
@@ -55,7 +59,42 @@ RECOGNIZERS: tuple[str, ...] = (
     "schemalint.loaders.python.pydantic_models:tools_from_object",
     "schemalint.loaders.formats.json_objects:tools_from_object",
 )
-"""``module:function`` names of the recognizers, tried in order."""
+"""``module:function`` names of the recognizers, tried in order. A recognizer's module may also
+answer for its own types through optional hooks beside the function (:class:`Recognizer`): a new
+framework is one module plus a row here, with no edit in the dispatcher."""
+
+
+@dataclass(frozen=True)
+class Recognizer:
+    """One framework's answers, read from its module (the hooks are optional module attributes).
+
+    ``tools_from_object(obj, source)``: its tools for ``obj``, ``None`` when ``obj`` is not of its
+    kind. ``members(obj)``: the objects a container of the framework holds that may be tools (an
+    Agents ``Agent``: its function tools), ``None`` when ``obj`` is no such container.
+    ``data_types(obj)``: the classes ``obj`` uses as data (argument, return, output, context types),
+    never loaded as tools. ``may_hold_no_tools(obj)``: ``obj`` is of the framework and may
+    legitimately hold nothing to check (a source of only those gives no tools and no error).
+    ``framework_types``: ``(module prefix, class names)`` of the framework's objects: a module
+    that holds one reads its pydantic models as data."""
+
+    tools_from_object: Callable[[Any, str], list[Tool] | None]
+    members: Callable[[Any], list[Any] | None] | None = None
+    data_types: Callable[[Any], list[Any]] | None = None
+    may_hold_no_tools: Callable[[Any], bool] | None = None
+    framework_types: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@functools.cache
+def recognizers() -> tuple[Recognizer, ...]:
+    """The recognizers of :data:`RECOGNIZERS`, in order (their modules imported once)."""
+    out = []
+    for spec in RECOGNIZERS:
+        mod_name, _, fn_name = spec.partition(":")
+        module = importlib.import_module(mod_name)
+        out.append(Recognizer(getattr(module, fn_name), getattr(module, "members", None),
+                              getattr(module, "data_types", None), getattr(module, "may_hold_no_tools", None),
+                              tuple(getattr(module, "FRAMEWORK_TYPES", ()))))
+    return tuple(out)
 
 _MAX_EXPANSION = 10_000
 
@@ -181,14 +220,6 @@ def resolve(source: str, python_path: Sequence[str] = ()) -> Any:
     return obj
 
 
-def _load_recognizers() -> list[Callable[[Any, str], list[Tool] | None]]:
-    out = []
-    for spec in RECOGNIZERS:
-        mod_name, _, fn_name = spec.partition(":")
-        out.append(getattr(importlib.import_module(mod_name), fn_name))
-    return out
-
-
 def _field_types(model: Any) -> Iterator[Any]:
     """Classes named in a pydantic-like model's field annotations, at any typing depth."""
     fields = getattr(model, "model_fields", None)
@@ -231,17 +262,14 @@ def module_members(module: types.ModuleType) -> list[tuple[str, Any]]:
     return [(n, v) for n, v in members if not (inspect.isclass(v) and id(v) in parts)]
 
 
-_FRAMEWORK_TYPES = (("agents.", ("FunctionTool", "Agent")), ("mcp.", ("FastMCP", "MCPServer")),
-                    ("fastmcp", ("FastMCP",)), ("langchain", ("BaseTool", "StructuredTool", "Tool")))
-
-
 def _is_framework_tool(value: Any) -> bool:
-    """True for an OpenAI Agents ``FunctionTool``/``Agent``, an MCP server object or a LangChain
-    tool (by the class or one of its bases, matched by module prefix and class name; nothing is
-    imported)."""
+    """True for an object of a framework a recognizer declares (:attr:`Recognizer.framework_types`:
+    an OpenAI Agents ``FunctionTool``/``Agent``, an MCP server object, a LangChain tool ...), by the
+    class or one of its bases, matched by module prefix and class name; nothing is imported."""
+    types_ = [t for r in recognizers() for t in r.framework_types]
     for cls in type(value).__mro__:
         mod = getattr(cls, "__module__", "") or ""
-        if any(mod.startswith(prefix) and cls.__name__ in names for prefix, names in _FRAMEWORK_TYPES):
+        if any(mod.startswith(prefix) and cls.__name__ in names for prefix, names in types_):
             return True
     return False
 
@@ -261,13 +289,22 @@ def _is_tool_data(obj: dict[Any, Any]) -> bool:
     return tools_from_object(obj, "") is not None
 
 
-def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
-    from schemalint.loaders.python.openai_agents import agent_function_tools, is_agent
+def _framework_members(obj: Any) -> list[Any] | None:
+    """What a recognizer says the framework container ``obj`` holds (:attr:`Recognizer.members`)."""
+    for r in recognizers():
+        if r.members is not None:
+            found = r.members(obj)
+            if found is not None:
+                return found
+    return None
 
+
+def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
     if depth > 3:
         return
-    if is_agent(obj):
-        for i, value in enumerate(agent_function_tools(obj)):
+    held = None if isinstance(obj, (types.ModuleType, list, tuple, set, frozenset, dict)) else _framework_members(obj)
+    if held is not None:
+        for i, value in enumerate(held):
             yield value, f"{source}.tools[{i}]"
     elif isinstance(obj, types.ModuleType):
         for name, value in module_members(obj):
@@ -282,33 +319,28 @@ def _expand(obj: Any, source: str, depth: int = 0) -> Iterator[tuple[Any, str]]:
         yield obj, source
 
 
-def _data_types(obj: Any, members: list[tuple[Any, str]]) -> tuple[set[int], int]:
-    """Ids of the classes that the OpenAI Agents agents and function tools among ``obj`` and the
-    module members use as output, return or context types, with the models those use as field types: data, not tools
-    (:func:`schemalint.loaders.python.openai_agents.agent_data_types`); and the number of agents."""
-    from schemalint.loaders.python.openai_agents import (
-        agent_data_types,
-        function_tool_data_types,
-        is_agent,
-        is_function_tool,
-    )
-
+def _data_types(obj: Any) -> tuple[set[int], bool]:
+    """Ids of the classes that the framework objects among ``obj`` and the module members use as
+    data (:attr:`Recognizer.data_types`: argument, return, output and context types), with the
+    models those use as field types: data, not tools; and whether one of them may hold no tools
+    (:attr:`Recognizer.may_hold_no_tools`)."""
     candidates = [obj]
     if isinstance(obj, types.ModuleType):
         candidates.extend(v for _, v in module_members(obj))
     elif isinstance(obj, (list, tuple)):
         candidates.extend(obj)
+    hooks = [r for r in recognizers() if r.data_types is not None or r.may_hold_no_tools is not None]
     found: list[Any] = []
-    agents = 0
+    quiet = False
     for cand in candidates:
-        if is_agent(cand):
-            agents += 1
-            found.extend(agent_data_types(cand))
-        elif is_function_tool(cand):
-            found.extend(function_tool_data_types(cand))
+        for r in hooks:
+            if r.data_types is not None:
+                found.extend(r.data_types(cand))
+            if r.may_hold_no_tools is not None and not quiet:
+                quiet = r.may_hold_no_tools(cand)
     ids = {id(t) for t in found}
     ids.update(id(t) for model in found for t in _field_types(model))
-    return ids, agents
+    return ids, quiet
 
 
 ENVIRONMENT_ERRORS = ("ModuleNotFoundError", "ImportError", "FileNotFoundError", "PermissionError",
@@ -427,15 +459,15 @@ def load_python_source(
     and no error.
     """
     obj = resolve(source, python_path)
-    recognizers = _load_recognizers()
+    tried = [r.tools_from_object for r in recognizers()]
     tools: list[Tool] = []
     members = list(itertools.islice(_expand(obj, source), _MAX_EXPANSION))
-    skip, agents = _data_types(obj, members)
+    skip, quiet = _data_types(obj)
     for member, where in members:
         if id(member) in skip and member is not obj:
             continue
         skip.add(id(member))  # the same object reached twice (module attribute, Agent.tools) is one tool
-        for recognize in recognizers:
+        for recognize in tried:
             try:
                 found = recognize(member, where)
             except Exception as exc:
@@ -459,8 +491,8 @@ def load_python_source(
                     "Agents FunctionTool, openai.pydantic_function_tool output, a LangChain tool, or a "
                     "list/dict/module of them)"
                 )
-    if not tools and agents:
-        return tools  # agents with hosted tools only, or none: nothing to check, not a wrong source
+    if not tools and quiet:
+        return tools  # e.g. agents with hosted tools only, or none: nothing to check, not a wrong source
     if not tools and not found_any_problem(problems, source):
         from schemalint.loaders.python.mcp_server import server_kind
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from schemalint.bridge.client import _LIVE, Worker, _StderrTail
-from schemalint.loaders.files.sources import SourceError
+from schemalint.errors import SourceError
 
 WORKER_SCRIPT = Path(__file__).resolve().parent.parent.parent / "bridge" / "node_worker.mjs"
 TS_SUFFIXES = (".ts", ".mts", ".cts")

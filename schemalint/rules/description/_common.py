@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
-from schemalint.rules.description.mentions import Finding, analyse
+from schemalint.rules.description.mentions import AbsentMention, analyse
 
 
 def mention_diagnostics(rule: Rule, tool: Tool, ctx: Context, *, removed: bool) -> Iterator[Diagnostic]:
@@ -45,7 +45,7 @@ def runtime_extra_policy(tool: Tool, parent: str | None, key: str) -> str | None
     return None
 
 
-def finding_message(f: Finding, *, removed: bool, runtime: str | None = None) -> tuple[str, str]:
+def finding_message(f: AbsentMention, *, removed: bool, runtime: str | None = None) -> tuple[str, str]:
     """(message, hint) for one finding; shared by SL201 and SL202. ``runtime``: what the tool's
     runtime does with the undeclared key (:func:`runtime_extra_policy`; ``None``: not known).
     The message says only what is known: refused where something is known to refuse the key,

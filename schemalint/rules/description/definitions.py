@@ -66,8 +66,7 @@ def same_values(a: Any, b: Any) -> bool:
 def _read(tool: Tool) -> tuple[Any, Any]:
     """The JSON values of ``tool`` the mention analysis reads besides its advertised schema: the
     output schema and a Docker entry's ``arguments`` (``None`` for other formats)."""
-    args = (tool.raw or {}).get("arguments") if tool.origin.format == "docker-arguments" else None
-    return tool.output_schema, args
+    return tool.output_schema, tool.docker_arguments
 
 
 def definition_key(tool: Tool) -> tuple[Any, ...] | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from schemalint.rules.base import FileScreen
+
 INVISIBLE_CLASS = "\U000e0000-\U000e007f\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069"
 """Tag characters (U+E0000-U+E007F), zero-width characters (U+200B-U+200D, U+2060, U+FEFF) and
 bidirectional controls (U+200E/U+200F, U+202A-U+202E, U+2066-U+2069), as a character class body."""
@@ -36,3 +38,8 @@ def may_hold_invisibles(text: str) -> bool:
         _ESCAPED = re.compile(r"\\u(?:200[b-f]|206[0-9]|202[a-e]|2060|feff|db40)"
                               r"|\\U(?:0000200[b-f]|0000206[0-9]|0000202[a-e]|0000feff|000e00)", re.I)
     return _ESCAPED.search(text) is not None
+
+
+INVISIBLES = FileScreen("invisible characters", may_hold_invisibles)
+"""The file screen of the invisible-character test (:attr:`schemalint.rules.base.Rule.file_screen`):
+a file it clears holds no invisible character in any string, so SL501 skips its tools without a walk."""

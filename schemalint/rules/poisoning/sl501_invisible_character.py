@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.lazy_re import lazy_re
-from schemalint.rules.poisoning.chars import INVISIBLE_CLASS
+from schemalint.rules.poisoning.chars import INVISIBLE_CLASS, INVISIBLES
 from schemalint.rules.poisoning.texts import Text, describe_char, non_ascii_texts, show
 
 _INVISIBLE = lazy_re(f"[{INVISIBLE_CLASS}]+")
@@ -110,6 +110,7 @@ class InvisibleCharacter(Rule):
     """
 
     severity = Severity.ERROR
+    file_screen = INVISIBLES
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         texts = non_ascii_texts(tool, ctx)

@@ -10,7 +10,7 @@ Cost is the point of this module: the family runs by default on every check, so 
 text is plain ASCII and holds no trigger word must cost one fast scan.
 
 - Characters: a file whose text holds no invisible character, raw or escaped
-  (:attr:`schemalint.rules.base.Context.invisible_free_files`,
+  (the file screen :data:`schemalint.rules.poisoning.chars.INVISIBLES` that SL501 declares,
   :func:`schemalint.rules.poisoning.chars.may_hold_invisibles`), is skipped by SL501 without a
   walk; elsewhere only non-ASCII strings are looked at.
 - Words: the descriptions of a tool are joined and split into a set of lowercase words once,
@@ -26,8 +26,9 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from schemalint.model import RunContext, Tool, escape_token
+from schemalint.model import RUN, RunContext, Tool, escape_token
 from schemalint.rules.base import Context
+from schemalint.rules.poisoning.chars import INVISIBLES
 from schemalint.rules.tool_text import TO_WORDS, ToolText, tool_text
 from schemalint.schema.index import SchemaNode, index_schema
 
@@ -204,10 +205,9 @@ def _schema_texts(tool: Tool, keep_ascii: bool, keep: Callable[[str], bool] | No
 
 
 def _docker_texts(tool: Tool, keep_ascii: bool, keep: Callable[[str], bool] | None = None) -> list[Text]:
-    raw = tool.raw or {}
-    args = raw.get("arguments") if tool.origin.format == "docker-arguments" else None
+    args = tool.docker_arguments
     out: list[Text] = []
-    if not isinstance(args, list):
+    if args is None:
         return out
     for i, arg in enumerate(args):
         if not isinstance(arg, Mapping):
@@ -228,8 +228,8 @@ def _docker_texts(tool: Tool, keep_ascii: bool, keep: Callable[[str], bool] | No
 
 def non_ascii_texts(tool: Tool, ctx: Context) -> list[Text]:
     """Every string of ``tool`` the model is shown that holds a non-ASCII character (empty, without
-    a walk, when the tool's file is in ``ctx.invisible_free_files``)."""
-    if tool.origin.file in ctx.invisible_free_files:
+    a walk, when the invisible-character screen cleared the tool's file: :data:`chars.INVISIBLES`)."""
+    if ctx.cleared(INVISIBLES, tool.origin.file):
         return []
 
     def compute() -> list[Text]:
@@ -424,7 +424,7 @@ def name_words(ctx: Context) -> frozenset[bytes]:
                 out.add(max(parts, key=len))
         return frozenset(out)
 
-    found: frozenset[bytes] = ctx.memo(("poisoning-name-words",), compute)
+    found: frozenset[bytes] = ctx.memo(("poisoning-name-words",), compute, RUN)
     return found
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import schemalint.schema as vocabulary
-from schemalint.model import Diagnostic, Severity, Tool, split_pointer
+from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.catalog import NAME_AND_ROOT_PROFILES as NAME_AND_ROOT_PROFILES  # for the rules
 from schemalint.schema.index import SchemaNode, index_schema
@@ -121,27 +121,6 @@ def types_of(schema: Mapping[str, Any]) -> tuple[str, ...]:
     return vocabulary.type_names(schema)
 
 
-def is_object_schema(schema: Any) -> bool:
-    """True for a dict schema that describes an object (see :meth:`ProviderView.objects`)."""
-    if not isinstance(schema, Mapping):
-        return False
-    types = types_of(schema)
-    if types:
-        return "object" in types
-    return "properties" in schema and "type" not in schema
-
-
-def is_property(node: SchemaNode) -> bool:
-    """True when ``node`` is the schema of a named property (``.../properties/<name>``)."""
-    return node.keyword == "properties"
-
-
-def property_name(node: SchemaNode) -> str:
-    """The last token of the node's pointer (the property name for a property node)."""
-    tokens = split_pointer(node.pointer)
-    return tokens[-1] if tokens else ""
-
-
 def ptr_key(pointer: str, key: str) -> str:
     """``pointer`` + ``/key`` with the key escaped."""
     from schemalint.model import join_pointer
@@ -159,7 +138,7 @@ def where(node: SchemaNode | Node) -> str:
 
 
 @dataclass(frozen=True)
-class Finding:
+class ProfileFault:
     """One fault for one profile: merged with the same ``key`` at the same pointer for other profiles.
 
     ``pointer`` is relative to the advertised schema (``None``: the tool object itself;
@@ -217,7 +196,7 @@ class ProviderRule(Rule):
             return ()
         return self.merge(tool, found)
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         """Findings for ``tool`` against ``targets`` (a non-empty subset of ``self.targets``)."""
         return _NONE
 
@@ -226,9 +205,9 @@ class ProviderRule(Rule):
         cls = type(self)
         return cls.check_tool is not ProviderRule.check_tool or cls.findings is not ProviderRule.findings
 
-    def merge(self, tool: Tool, findings: Iterable[Finding]) -> list[Diagnostic]:
+    def merge(self, tool: Tool, findings: Iterable[ProfileFault]) -> list[Diagnostic]:
         """One diagnostic per (location, key), naming every profile that reports it."""
-        groups: dict[tuple[str | None, str | None, str], list[Finding]] = {}
+        groups: dict[tuple[str | None, str | None, str], list[ProfileFault]] = {}
         for f in findings:
             groups.setdefault((f.pointer, f.file_pointer, f.key), []).append(f)
         out: list[Diagnostic] = []
@@ -249,7 +228,7 @@ class ProviderRule(Rule):
         return out
 
 
-def _framework_removes(tool: Tool, finding: Finding) -> bool:
+def _framework_removes(tool: Tool, finding: ProfileFault) -> bool:
     """True when the AI SDK removes or rewrites what a Gemini ``parameters`` finding is about before the
     request (:mod:`schemalint.schema.framework_views`): do not report what the framework never sends."""
     if finding.target != "gemini" or finding.file_pointer is not None:
@@ -309,7 +288,7 @@ def keyword_findings(
     target: str,
     *,
     skip_under_flagged: bool = True,
-) -> Iterator[Finding]:
+) -> Iterator[ProfileFault]:
     """One finding per node carrying a keyword of ``table`` (keyword -> (severity, why, hint)).
 
     ``why`` and ``hint`` may use ``{key}`` and ``{where}``. With ``skip_under_flagged``,
@@ -327,7 +306,7 @@ def keyword_findings(
             sev, why, hint = entry
             pointer = ptr_key(node.pointer, key)
             flagged.append(pointer)
-            yield Finding(
+            yield ProfileFault(
                 target,
                 sev,
                 pointer,

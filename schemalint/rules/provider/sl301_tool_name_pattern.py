@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W
 from schemalint.rules.shape._common import reports
 from schemalint.targets import label
 
@@ -58,7 +58,7 @@ class ToolNamePattern(ProviderRule):
         "mcp_max_length": 128,
     }
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         name = tool.name
         max_len = int(self.option(ctx, "max_length"))
         mcp_max = int(self.option(ctx, "mcp_max_length"))
@@ -120,7 +120,7 @@ class ToolNamePattern(ProviderRule):
         message = "; ".join(parts)
         for ts in problems.values():
             for target in ts:
-                yield Finding(
+                yield ProfileFault(
                     target, W if target == "mcp" else E, None, "name", message, hint,
                     file_pointer=tool.field_pointer("name"),
                 )

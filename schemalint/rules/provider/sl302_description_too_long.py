@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import Finding, ProviderRule, W
+from schemalint.rules.provider._common import ProfileFault, ProviderRule, W
 
 
 class DescriptionTooLong(ProviderRule):
@@ -25,13 +25,13 @@ class DescriptionTooLong(ProviderRule):
         "max_length": 1024,
     }
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         limit = int(self.option(ctx, "max_length"))
         desc = tool.description
         if desc is None or len(desc) <= limit:
             return
         for target in targets:
-            yield Finding(
+            yield ProfileFault(
                 target,
                 W,
                 None,

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule
 
 
 class EmptyDescription(ProviderRule):
@@ -19,11 +19,11 @@ class EmptyDescription(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         if tool.description != "":
             return
         for target in targets:
-            yield Finding(
+            yield ProfileFault(
                 target,
                 E,
                 None,

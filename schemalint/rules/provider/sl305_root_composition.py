@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Severity, Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, ptr_key
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, ptr_key
 
 _BY_TARGET: dict[str, tuple[tuple[str, ...], Severity]] = {
     "openai": (("anyOf", "oneOf", "allOf", "enum", "not", "const"), E),
@@ -35,7 +35,7 @@ class RootComposition(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         schema = tool.advertised
         if not isinstance(schema, Mapping):
             return
@@ -55,7 +55,7 @@ class RootComposition(ProviderRule):
                         f'`{key}` at the root of the parameters schema is refused ("not have '
                         f"'{key}' at the top level\"); one such tool fails the whole request"
                     )
-                yield Finding(
+                yield ProfileFault(
                     target,
                     sev,
                     ptr_key("", key),

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, where
 
 
 class ObjectWithoutProperties(ProviderRule):
@@ -26,7 +26,7 @@ class ObjectWithoutProperties(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         if not isinstance(tool.advertised, Mapping):
             return
         for node in index_for(tool, ctx).objects():
@@ -41,7 +41,7 @@ class ObjectWithoutProperties(ProviderRule):
                         continue
                     if target == "openai-strict" and schema.get("additionalProperties") not in (None, False):
                         continue  # a map: SL307 reports it
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         E,
                         node.pointer,
@@ -56,7 +56,7 @@ class ObjectWithoutProperties(ProviderRule):
                     if isinstance(props, Mapping) and props:
                         continue
                     if root:
-                        yield Finding(
+                        yield ProfileFault(
                             target,
                             W,
                             node.pointer,
@@ -69,7 +69,7 @@ class ObjectWithoutProperties(ProviderRule):
                             node.instance_path,
                         )
                     else:
-                        yield Finding(
+                        yield ProfileFault(
                             target,
                             W,
                             node.pointer,

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, where
 
 _MAP_HINT = (
     'set "additionalProperties": false; a free-form map cannot be expressed in strict mode, so '
@@ -28,7 +28,7 @@ class StrictAdditionalProperties(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         if not isinstance(tool.advertised, Mapping):
             return
         if targets == ("bedrock",) and not tool.strict:
@@ -44,7 +44,7 @@ class StrictAdditionalProperties(ProviderRule):
                     if target == "bedrock":
                         continue  # Bedrock injects false
                     sev = E if target == "openai-strict" else W
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         sev,
                         node.pointer,
@@ -56,7 +56,7 @@ class StrictAdditionalProperties(ProviderRule):
                         node.instance_path,
                     )
                 else:
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         E,
                         ptr_key(node.pointer, "additionalProperties"),

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from schemalint.model import Tool
 from schemalint.provider_facts import fact
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, types_of, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, types_of, where
 
 _TYPING = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
 
@@ -29,7 +29,7 @@ class ArrayWithoutItems(ProviderRule):
     severity = E
     facts = ("gemini.array-items",)
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         for node in index.having("type"):
             if not any(t.lower() == "array" for t in types_of(node.schema)) or index.is_conditional(node):
@@ -43,7 +43,7 @@ class ArrayWithoutItems(ProviderRule):
                                f"(observed {fact('gemini.array-items').seen})")
                     else:
                         why = "OpenAI answers 400 'array schema missing items' and the whole request fails"
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         E,
                         node.pointer,
@@ -55,7 +55,7 @@ class ArrayWithoutItems(ProviderRule):
             elif "openai-strict" in targets and (
                 items is True or (isinstance(items, Mapping) and not any(k in items for k in _TYPING))
             ):
-                yield Finding(
+                yield ProfileFault(
                     "openai-strict",
                     W,
                     ptr_key(node.pointer, "items"),

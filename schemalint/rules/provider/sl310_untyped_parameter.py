@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, where
 
 _TYPED = frozenset(("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", "not", "if", "properties", "items"))
 
@@ -26,7 +26,7 @@ class UntypedParameter(ProviderRule):
 
     severity = W
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         if not index.loose_properties:
             return  # every property schema has `type`, `anyOf` or `$ref`: typed for every target
@@ -39,7 +39,7 @@ class UntypedParameter(ProviderRule):
                 if target == "gemini":
                     if "type" in schema or "anyOf" in schema or "$ref" in schema:
                         continue  # $ref is SL313's finding
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         E,
                         node.pointer,
@@ -51,7 +51,7 @@ class UntypedParameter(ProviderRule):
                         node.instance_path,
                     )
                 elif not typed:
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         W,
                         node.pointer,

@@ -26,7 +26,7 @@ from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
     E,
-    Finding,
+    ProfileFault,
     ProviderRule,
     W,
     index_for,
@@ -97,13 +97,13 @@ class OpenAIStrictUnsupportedKeyword(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         yield from keyword_findings(index, TABLE, "openai-strict")
         for node in index.having("format"):
             fmt = node.schema.get("format")
             if isinstance(fmt, str) and fmt not in FORMATS and "string" in _types(node.schema):
-                yield Finding(
+                yield ProfileFault(
                     "openai-strict",
                     E,
                     ptr_key(node.pointer, "format"),
@@ -116,7 +116,7 @@ class OpenAIStrictUnsupportedKeyword(ProviderRule):
         for node in index.having("pattern"):
             trouble = regex_trouble(node.schema.get("pattern"))
             if trouble:
-                yield Finding(
+                yield ProfileFault(
                     "openai-strict",
                     W,
                     ptr_key(node.pointer, "pattern"),

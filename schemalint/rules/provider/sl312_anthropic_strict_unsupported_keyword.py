@@ -22,7 +22,7 @@ from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
     E,
-    Finding,
+    ProfileFault,
     ProviderRule,
     W,
     index_for,
@@ -73,14 +73,14 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
     severity = E
     facts = ("anthropic-strict.client-derivation",)
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         t = "anthropic-strict"
         yield from keyword_findings(index, TABLE, t)
         for node in index.having("minItems"):
             n = node.schema.get("minItems")
             if isinstance(n, int) and n > 1:
-                yield Finding(
+                yield ProfileFault(
                     t,
                     E,
                     ptr_key(node.pointer, "minItems"),
@@ -92,7 +92,7 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
         for node in index.having("enum"):
             values = node.schema.get("enum")
             if isinstance(values, list) and any(isinstance(v, (Mapping, list)) for v in values):
-                yield Finding(
+                yield ProfileFault(
                     t,
                     E,
                     ptr_key(node.pointer, "enum"),
@@ -105,7 +105,7 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
         for node in index.having("$ref"):
             ref = node.schema.get("$ref")
             if isinstance(ref, str) and not ref.startswith("#"):
-                yield Finding(
+                yield ProfileFault(
                     t,
                     E,
                     ptr_key(node.pointer, "$ref"),
@@ -118,7 +118,7 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
         for node in index.having("allOf"):
             branches = node.schema.get("allOf")
             if isinstance(branches, list) and any(isinstance(b, Mapping) and "$ref" in b for b in branches):
-                yield Finding(
+                yield ProfileFault(
                     t,
                     E,
                     ptr_key(node.pointer, "allOf"),
@@ -131,7 +131,7 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
         for node in index.having("pattern"):
             trouble = regex_trouble(node.schema.get("pattern"))
             if trouble:
-                yield Finding(
+                yield ProfileFault(
                     t,
                     E,
                     ptr_key(node.pointer, "pattern"),
@@ -145,7 +145,7 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
         for node in index.having("const"):
             if index.is_conditional(node):
                 continue
-            yield Finding(
+            yield ProfileFault(
                 t, W, ptr_key(node.pointer, "const"), "const",
                 f"{where(node)} uses `const`; the API documents it, but client-side strict derivations "
                 "(the Anthropic SDK's transform_schema, Claude Code) move it into the description or "
@@ -156,7 +156,7 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
         for node in index.having("format"):
             fmt = node.schema.get("format")
             if isinstance(fmt, str) and fmt not in FORMATS:
-                yield Finding(
+                yield ProfileFault(
                     t,
                     W,
                     ptr_key(node.pointer, "format"),

@@ -19,7 +19,7 @@ from schemalint.model import Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
     E,
-    Finding,
+    ProfileFault,
     ProviderRule,
     index_for,
     ptr_key,
@@ -79,7 +79,7 @@ class GeminiUnsupportedKeyword(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         flagged: list[str] = []
         for node in index.nodes:
@@ -91,7 +91,7 @@ class GeminiUnsupportedKeyword(ProviderRule):
                     continue
                 pointer = ptr_key(node.pointer, key)
                 flagged.append(pointer)
-                yield Finding(
+                yield ProfileFault(
                     "gemini",
                     E,
                     pointer,
@@ -111,7 +111,7 @@ class GeminiUnsupportedKeyword(ProviderRule):
                     if t in _NUMBER_FORMATS:
                         ok = _NUMBER_FORMATS[t]
                 if fmt not in ok:
-                    yield Finding(
+                    yield ProfileFault(
                         "gemini",
                         E,
                         ptr_key(node.pointer, "format"),
@@ -123,7 +123,7 @@ class GeminiUnsupportedKeyword(ProviderRule):
                     )
             values = schema.get("enum")
             if isinstance(values, list) and not all(isinstance(v, str) for v in values):
-                yield Finding(
+                yield ProfileFault(
                     "gemini",
                     E,
                     ptr_key(node.pointer, "enum"),

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, index_for, ptr_key, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 
 TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object", "null"))
 
@@ -33,7 +33,7 @@ class GeminiInvalidType(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         for node in index.having("anyOf"):
             if "type" in node.schema or node.pointer == "" or index.is_conditional(node):
@@ -44,7 +44,7 @@ class GeminiInvalidType(ProviderRule):
             types = {b["type"] for b in branches if isinstance(b, dict) and isinstance(b.get("type"), str)}
             types.discard("null")
             shared = next(iter(types)) if len(types) == 1 else None
-            yield Finding(
+            yield ProfileFault(
                 "gemini",
                 E,
                 node.pointer,
@@ -69,7 +69,7 @@ class GeminiInvalidType(ProviderRule):
                         + ", ".join(json.dumps({"type": x}) for x in others)
                         + '] (plus "nullable": true if null is allowed)'
                     )
-                yield Finding(
+                yield ProfileFault(
                     "gemini",
                     E,
                     pointer,
@@ -90,7 +90,7 @@ class GeminiInvalidType(ProviderRule):
                     "str": "string",
                     "any": "string",
                 }.get(t.lower())
-                yield Finding(
+                yield ProfileFault(
                     "gemini",
                     E,
                     pointer,

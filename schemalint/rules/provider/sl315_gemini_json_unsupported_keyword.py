@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import Finding, ProviderRule, W, index_for, keyword_findings
+from schemalint.rules.provider._common import ProfileFault, ProviderRule, W, index_for, keyword_findings
 
 _WHY = (
     "{where} uses `{key}`, which Gemini parametersJsonSchema is not known to support (it may be "
@@ -41,5 +41,5 @@ class GeminiJsonUnsupportedKeyword(ProviderRule):
 
     severity = W
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         yield from keyword_findings(index_for(tool, ctx), TABLE, "gemini-json", skip_under_flagged=True)

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, where
 from schemalint.schema.dialect import MCP_DIALECT, dialect_of
 
 _OLD_DRAFTS = ("draft-07", "draft-06", "draft-04")
@@ -29,7 +29,7 @@ class RefWithSiblings(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         root = tool.advertised
         dialect = dialect_of(root, ctx.dialect, MCP_DIALECT).dialect if "mcp" in targets else ""
         old = dialect in _OLD_DRAFTS
@@ -41,7 +41,7 @@ class RefWithSiblings(ProviderRule):
             pointer = ptr_key(node.pointer, "$ref")
             for target in targets:
                 if target == "openai-strict":
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         E,
                         pointer,
@@ -53,7 +53,7 @@ class RefWithSiblings(ProviderRule):
                         node.instance_path,
                     )
                 elif target == "anthropic-strict":
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         W,
                         pointer,
@@ -64,7 +64,7 @@ class RefWithSiblings(ProviderRule):
                         node.instance_path,
                     )
                 elif target == "mcp" and old:
-                    yield Finding(
+                    yield ProfileFault(
                         target,
                         W,
                         pointer,

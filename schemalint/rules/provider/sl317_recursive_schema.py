@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key
 from schemalint.schema.walk import walk
 
 
@@ -37,13 +37,13 @@ class RecursiveSchema(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         active = [t for t in targets if t != "bedrock" or tool.strict]
         if not active or not index_for(tool, ctx).having("$ref"):
             return
         for pointer, ref in recursive_refs(tool.advertised):
             for target in active:
-                yield Finding(
+                yield ProfileFault(
                     target,
                     E if target == "anthropic-strict" else W,
                     ptr_key(pointer, "$ref"),

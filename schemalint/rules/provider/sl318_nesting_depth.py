@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from schemalint.model import Tool, split_pointer
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, types_of
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, types_of
 from schemalint.schema.walk import walk
 
 
@@ -54,7 +54,7 @@ class NestingDepth(ProviderRule):
         "gemini_max_depth": value("gemini.max-depth"),
     }
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         if not isinstance(tool.advertised, Mapping):
             return
         levels, pointer, ipath = deepest(tool, ctx)
@@ -78,7 +78,7 @@ class NestingDepth(ProviderRule):
                     f"checked against {limit})"
                 )
             if levels > limit:
-                yield Finding(
+                yield ProfileFault(
                     target,
                     sev,
                     pointer,

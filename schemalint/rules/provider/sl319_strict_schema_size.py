@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, index_for, ptr_key, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 
 _HINT = (
     "split the tool into smaller tools, or replace large enums by a string parameter whose valid "
@@ -36,7 +36,7 @@ class StrictSchemaSize(ProviderRule):
         "large_enum_chars": 15_000,
     }
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         max_props = int(self.option(ctx, "max_properties"))
         max_enum = int(self.option(ctx, "max_enum_values"))
@@ -63,7 +63,7 @@ class StrictSchemaSize(ProviderRule):
             length = sum(len(v) for v in strs)
             chars += length
             if len(strs) > big_enum and length > big_chars:
-                yield Finding(
+                yield ProfileFault(
                     "openai-strict",
                     E,
                     ptr_key(node.pointer, "enum"),
@@ -84,7 +84,7 @@ class StrictSchemaSize(ProviderRule):
             (chars, max_chars, "characters of property/definition names and enum/const values"),
         ):
             if count > limit:
-                yield Finding(
+                yield ProfileFault(
                     "openai-strict",
                     E,
                     "",

@@ -20,7 +20,7 @@ from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
     E,
-    Finding,
+    ProfileFault,
     ProviderRule,
     catalog_members,
     index_for,
@@ -69,14 +69,14 @@ class StrictBudget(ProviderRule):
         max_opt = int(self.option(ctx, "max_optional_params"))
         max_union = int(self.option(ctx, "max_union_params"))
         for group in request_groups(strict_tools).values():
-            findings: list[tuple[Tool, Finding]] = []
+            findings: list[tuple[Tool, ProfileFault]] = []
             if len(group) > max_tools:
                 over = group[max_tools]
                 for target in active[id(over)]:
                     findings.append(
                         (
                             over,
-                            Finding(
+                            ProfileFault(
                                 target,
                                 E,
                                 None,
@@ -110,10 +110,10 @@ class StrictBudget(ProviderRule):
                         continue
                     done[i] = True
                     findings.extend(
-                        (tool, Finding(target, E, "", what, message.format(n=totals[i], limit=limit), hint))
+                        (tool, ProfileFault(target, E, "", what, message.format(n=totals[i], limit=limit), hint))
                         for target in active[id(tool)] if target == "anthropic-strict"
                     )
-            by_tool: dict[int, list[Finding]] = {}
+            by_tool: dict[int, list[ProfileFault]] = {}
             owners: dict[int, Tool] = {}
             for tool, f in findings:
                 by_tool.setdefault(id(tool), []).append(f)

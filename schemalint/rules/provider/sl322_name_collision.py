@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
-    Finding,
+    ProfileFault,
     ProviderRule,
     W,
     catalog_members,
@@ -47,7 +47,7 @@ class NameCollision(ProviderRule):
         max_len = int(self.option(ctx, "max_length"))
         mcp_max = int(self.option(ctx, "mcp_max_length"))
         seen: dict[tuple[str, int | None, str, str], Tool] = {}
-        out: dict[int, tuple[Tool, list[Finding]]] = {}
+        out: dict[int, tuple[Tool, list[ProfileFault]]] = {}
         for tool, active in catalog_members(self, tools, ctx):
             for target in active:
                 limit = mcp_max if target == "mcp" else max_len
@@ -57,7 +57,7 @@ class NameCollision(ProviderRule):
                 if first is tool or first.name == tool.name:
                     continue
                 out.setdefault(id(tool), (tool, []))[1].append(
-                    Finding(
+                    ProfileFault(
                         target,
                         W,
                         None,

@@ -19,7 +19,7 @@ from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
     E,
-    Finding,
+    ProfileFault,
     ProviderRule,
     index_for,
     keyword_findings,
@@ -42,7 +42,7 @@ class BedrockStrictUnsupportedKeyword(ProviderRule):
     severity = E
     facts = ("bedrock-strict.refused-keywords",)
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         if not tool.strict:
             return
         index = index_for(tool, ctx)
@@ -50,7 +50,7 @@ class BedrockStrictUnsupportedKeyword(ProviderRule):
         for node in index.having("minItems"):
             n = node.schema.get("minItems")
             if isinstance(n, int) and n > 1:
-                yield Finding(
+                yield ProfileFault(
                     "bedrock",
                     E,
                     ptr_key(node.pointer, "minItems"),

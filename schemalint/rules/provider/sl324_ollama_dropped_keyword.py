@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import Finding, ProviderRule, W, index_for, ptr_key, where
+from schemalint.rules.provider._common import ProfileFault, ProviderRule, W, index_for, ptr_key, where
 
 DROPPED = (
     "additionalProperties",
@@ -49,7 +49,7 @@ class OllamaDroppedKeyword(ProviderRule):
 
     severity = W
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         for node in index.having(*DROPPED):
             if index.is_conditional(node):
@@ -68,7 +68,7 @@ class OllamaDroppedKeyword(ProviderRule):
             ):
                 continue  # a closed root is harmless to drop for a model that follows properties
             names = ", ".join(f"`{k}`" for k in keys)
-            yield Finding(
+            yield ProfileFault(
                 "ollama",
                 W,
                 ptr_key(node.pointer, keys[0]),

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, ptr_key
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, ptr_key
 
 KEY = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
 """The property-key pattern of the Anthropic/Bedrock error message (without its anchors)."""
@@ -41,7 +41,7 @@ class PropertyKeyPattern(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         schema = tool.advertised
         props = schema.get("properties") if isinstance(schema, Mapping) else None
         if not isinstance(props, Mapping):
@@ -66,7 +66,7 @@ class PropertyKeyPattern(ProviderRule):
                     if target == "mcp"
                     else "the whole request fails"
                 )
-                yield Finding(
+                yield ProfileFault(
                     target,
                     sev,
                     ptr_key("/properties", key),

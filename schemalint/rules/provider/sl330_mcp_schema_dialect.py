@@ -26,7 +26,7 @@ from typing import Any
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W
 from schemalint.rules.provider._mcp import named, revisions_for
 from schemalint.schema.dialect import MCP_DIALECT, META_SCHEMA_IDS, dialect_of
 
@@ -38,21 +38,21 @@ class McpSchemaDialect(ProviderRule):
     keywords = frozenset({"$schema"})  # only a declared $schema is checked (Rule.keywords)
     facts = ("mcp.default-dialect", "mcp.draft07-refused", "mcp.unknown-schema-id")
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         revisions = revisions_for(tool, ctx)
         yield from self._one(tool.advertised, tool.schema_pointer, "inputSchema", revisions)
         if tool.output_schema is not None:
             yield from self._one(tool.output_schema, tool.origin.pointer + "/outputSchema", "outputSchema",
                                  revisions)
 
-    def _one(self, schema: Any, base: str, what: str, revisions: tuple[str, ...]) -> Iterator[Finding]:
+    def _one(self, schema: Any, base: str, what: str, revisions: tuple[str, ...]) -> Iterator[ProfileFault]:
         if not isinstance(schema, Mapping) or not isinstance(schema.get("$schema"), str):
             return
         choice = dialect_of(schema, None, MCP_DIALECT)
         shown = json.dumps(choice.declared, ensure_ascii=False)
         at = base + "/$schema"
         if choice.unknown:
-            yield Finding(
+            yield ProfileFault(
                 "mcp", E, None, "unknown",
                 f"the {what}'s `$schema` is {shown}, which names no JSON Schema dialect; it was checked as "
                 f"{choice.dialect} (the MCP default), while MCP clients must answer an unsupported dialect "
@@ -62,7 +62,7 @@ class McpSchemaDialect(ProviderRule):
             )
             return
         if not choice.exact:
-            yield Finding(
+            yield ProfileFault(
                 "mcp", W, None, "loose",
                 f"the {what}'s `$schema` is {shown}, not the id of the {choice.dialect} meta-schema "
                 f"({META_SCHEMA_IDS[choice.dialect]}); it was checked as {choice.dialect}, but validators "
@@ -73,7 +73,7 @@ class McpSchemaDialect(ProviderRule):
             )
         newer = tuple(r for r in revisions if r >= "2025-11-25")
         if choice.dialect != MCP_DIALECT and newer:
-            yield Finding(
+            yield ProfileFault(
                 "mcp", W, None, "declared",
                 f"the {what} declares {choice.dialect}; MCP's default dialect is {MCP_DIALECT}, and clients "
                 "whose validator knows only 2020-12 refuse the tool (\"JSON Schema declares an unsupported "

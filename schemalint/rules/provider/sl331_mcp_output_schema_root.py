@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from schemalint.model import Tool
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule
 from schemalint.rules.provider._mcp import named, revisions_for
 
 
@@ -27,7 +27,7 @@ class McpOutputSchemaRoot(ProviderRule):
     severity = E
     facts = ("mcp.output-root-object", "mcp.output-any-root")
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         out = tool.output_schema
         if out is None:
             return
@@ -41,7 +41,7 @@ class McpOutputSchemaRoot(ProviderRule):
         else:
             kind = f"is {json.dumps(out)[:40]}, not a schema object"
         verb = "require" if len(strict) > 1 else "requires"
-        yield Finding(
+        yield ProfileFault(
             "mcp", E, None, "root",
             f"the outputSchema {kind}; {named(strict)} {verb} type \"object\" at its root, and SDK clients "
             "of those revisions refuse the whole tools/list when one tool breaks it (allowed from "

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from schemalint.model import Tool
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W, index_for, ptr_key, types_of, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, types_of, where
 from schemalint.rules.provider._mcp import revisions_for
 from schemalint.schema.index import SchemaNode
 
@@ -52,7 +52,7 @@ class McpHeader(ProviderRule):
     keywords = frozenset({KEY})  # only schemas with the key are checked (Rule.keywords)
     facts = ("mcp.header-types",)
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         if _REVISION not in revisions_for(tool, ctx):
             return
         allowed = tuple(value("mcp.header-types"))
@@ -63,19 +63,19 @@ class McpHeader(ProviderRule):
             at = ptr_key(node.pointer, KEY)
             shown = json.dumps(header, ensure_ascii=False)
             if not isinstance(header, str) or not header:
-                yield Finding("mcp", E, at, "empty", f"{where(node)} has {KEY} {shown}, not a non-empty header "
+                yield ProfileFault("mcp", E, at, "empty", f"{where(node)} has {KEY} {shown}, not a non-empty header "
                               f"name; {why}", "give a header name such as \"X-Region\"", node.instance_path)
                 continue
             if not _TOKEN.fullmatch(header):
                 bad = "a line break" if ("\r" in header or "\n" in header) else \
                     f"{json.dumps(next(c for c in header if not _TOKEN.fullmatch(c)))}"
-                yield Finding("mcp", E, at, "token", f"{where(node)} has {KEY} {shown}, which contains {bad}: "
+                yield ProfileFault("mcp", E, at, "token", f"{where(node)} has {KEY} {shown}, which contains {bad}: "
                               f"an HTTP header name is a token of letters, digits and !#$%&'*+-.^_`|~ only; {why}",
                               "use letters, digits and hyphens, e.g. \"X-Tenant-Id\"", node.instance_path)
             else:
                 first = seen.get(header.lower())
                 if first is not None:
-                    yield Finding("mcp", E, at, "duplicate",
+                    yield ProfileFault("mcp", E, at, "duplicate",
                                   f"{where(node)} has {KEY} {shown}, the same header name (ignoring case) as "
                                   f"{first}; names must be unique within the input schema; {why}",
                                   "give each property its own header name", node.instance_path)
@@ -83,7 +83,7 @@ class McpHeader(ProviderRule):
                     seen[header.lower()] = where(node)
             off = _off_path(node)
             if off is not None:
-                yield Finding("mcp", E, at, "reach",
+                yield ProfileFault("mcp", E, at, "reach",
                               f"{where(node)} has {KEY} but is not reachable from the root through `properties` "
                               f"alone (its path goes through `{off}`); {why}",
                               "mark only top-level or nested-object properties, not items, union branches or "
@@ -91,13 +91,13 @@ class McpHeader(ProviderRule):
             types = types_of(node.schema)
             if len(types) != 1 or types[0] not in allowed:
                 shown_type = json.dumps(node.schema["type"]) if "type" in node.schema else "no type"
-                yield Finding("mcp", E, at, "type",
+                yield ProfileFault("mcp", E, at, "type",
                               f"{where(node)} has {KEY} on a property of {shown_type}; only "
                               f"{', '.join(allowed)} properties may carry it (not number); {why}",
                               "use type integer or string for the mirrored value", node.instance_path)
             name = node.token if isinstance(node.token, str) else ""
             if _SECRET.search(name):
-                yield Finding("mcp", W, at, "secret",
+                yield ProfileFault("mcp", W, at, "secret",
                               f"{where(node)} looks like a credential and is mirrored into the {header!r} HTTP "
                               "header, where proxies and servers log it; servers SHOULD NOT mark secrets with "
                               f"{KEY} (MCP 2026-07-28)",

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from schemalint.model import Tool, join_pointer
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W
 from schemalint.rules.provider._mcp import named, revisions_for
 
 
@@ -35,7 +35,7 @@ class McpAnnotations(ProviderRule):
     severity = E
     facts = ("mcp.annotation-defaults",)
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         raw = tool.raw
         if not isinstance(raw, Mapping) or "annotations" not in raw:
             return
@@ -45,7 +45,7 @@ class McpAnnotations(ProviderRule):
         if notes is None:
             return
         if not isinstance(notes, Mapping):
-            yield Finding("mcp", E, None, "shape",
+            yield ProfileFault("mcp", E, None, "shape",
                           f"`annotations` is {json.dumps(notes)[:40]}, not an object; SDK clients parse tools/list "
                           f"with the specification's schema and refuse the whole list ({revs})",
                           'write an object, e.g. {"readOnlyHint": true}', file_pointer=at)
@@ -54,17 +54,17 @@ class McpAnnotations(ProviderRule):
         for key in hints:
             if notes.get(key) is not None and not isinstance(notes[key], bool):
                 # null: what a dump of a Python SDK model without exclude_none writes; the SDK omits it
-                yield Finding("mcp", E, None, f"type-{key}",
+                yield ProfileFault("mcp", E, None, f"type-{key}",
                               f"`annotations.{key}` is {json.dumps(notes[key])[:40]}, not a boolean; SDK clients "
                               f"parse tools/list with the specification's schema and refuse the whole list ({revs})",
                               f"write {key} as true or false", file_pointer=join_pointer(at, key))
         if notes.get("title") is not None and not isinstance(notes["title"], str):
-            yield Finding("mcp", E, None, "type-title",
+            yield ProfileFault("mcp", E, None, "type-title",
                           f"`annotations.title` is {json.dumps(notes['title'])[:40]}, not a string; SDK clients "
                           f"refuse the whole tools/list ({revs})", "write the title as a string",
                           file_pointer=join_pointer(at, "title"))
         if notes.get("readOnlyHint") is True and notes.get("destructiveHint") is True:
-            yield Finding("mcp", W, None, "read-only-destructive",
+            yield ProfileFault("mcp", W, None, "read-only-destructive",
                           "`annotations` says both readOnlyHint: true and destructiveHint: true; a read-only tool "
                           "cannot be destructive (destructiveHint is meaningful only when readOnlyHint is false), "
                           f"and clients differ on which hint they honour ({revs})",

@@ -24,7 +24,7 @@ from typing import Any
 
 from schemalint.model import Tool, join_pointer
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule
 
 _GO_TYPE = {bool: "bool", str: "string", int: "number", float: "number", list: "array", dict: "object",
             type(None): "null"}
@@ -45,7 +45,7 @@ class OllamaRefusedShape(ProviderRule):
     severity = E
     facts = ("ollama.refused-shapes", "ollama.accepted-shapes")
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         root = tool.advertised
         if not isinstance(root, Mapping):
             return
@@ -55,7 +55,7 @@ class OllamaRefusedShape(ProviderRule):
                                 'write one type: "type": "object"')
         yield from self._common(root, "", "ToolFunctionParameters", 0)
 
-    def _common(self, schema: Mapping[str, Any], ptr: str, struct: str, depth: int) -> Iterator[Finding]:
+    def _common(self, schema: Mapping[str, Any], ptr: str, struct: str, depth: int) -> Iterator[ProfileFault]:
         req = schema.get("required")
         if req is not None and not _strings(req):
             yield self._finding(ptr + "/required", req, f"{struct}.required", "[]string",
@@ -69,7 +69,7 @@ class OllamaRefusedShape(ProviderRule):
             for name, sub in props.items():
                 yield from self._property(sub, join_pointer(ptr, "properties", name), depth + 1)
 
-    def _property(self, sub: Any, ptr: str, depth: int) -> Iterator[Finding]:
+    def _property(self, sub: Any, ptr: str, depth: int) -> Iterator[ProfileFault]:
         if sub is None:
             return
         if not isinstance(sub, Mapping):
@@ -99,10 +99,10 @@ class OllamaRefusedShape(ProviderRule):
         yield from self._common(sub, ptr, "ToolProperty", depth)
 
     @staticmethod
-    def _finding(ptr: str, got: Any, field: str, go_type: str, hint: str) -> Finding:
+    def _finding(ptr: str, got: Any, field: str, go_type: str, hint: str) -> ProfileFault:
         shown = json.dumps(got, ensure_ascii=False, default=str)
         shown = shown if len(shown) <= 40 else shown[:37] + "..."
-        return Finding(
+        return ProfileFault(
             "ollama", E, ptr, "refused",
             f"{shown} at {ptr or '/'} cannot be decoded by Ollama (400 'json: cannot unmarshal {_json_type(got)} "
             f"into Go struct field {field} of type {go_type}'); the whole request fails",

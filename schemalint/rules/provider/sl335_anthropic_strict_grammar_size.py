@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
-    Finding,
+    ProfileFault,
     ProviderRule,
     W,
     catalog_members,
@@ -107,7 +107,7 @@ class AnthropicStrictGrammarSize(ProviderRule):
                 continue  # below the estimate, or SL320 already refuses the request
             worst = max(group, key=lambda t: grammar_points(t, ctx)[0])
             shown = ", ".join(f"{k} {v:g}" for k, v in sorted(per.items(), key=lambda kv: -kv[1]) if v)
-            yield from self.merge(worst, [Finding(
+            yield from self.merge(worst, [ProfileFault(
                 "anthropic-strict", W, "", "grammar",
                 f"the strict tools of this request score {total:g} grammar points ({shown}; this tool is the "
                 f"largest), at or above {limit:g}: Anthropic refuses such requests with 400 'The compiled grammar "

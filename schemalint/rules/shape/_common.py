@@ -11,6 +11,9 @@ from schemalint.model import Tool, split_pointer
 if TYPE_CHECKING:
     from schemalint.rules.base import Context
 
+STANDARD_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
+"""The seven primitive type names of JSON Schema (Validation draft-07 section 6.1.1)."""
+
 NONSTANDARD_TYPES: dict[str, str | None] = {
     "dict": "object", "map": "object", "hashmap": "object", "hash": "object", "record": "object",
     "struct": "object", "json": "object", "jsonobject": "object", "obj": "object",

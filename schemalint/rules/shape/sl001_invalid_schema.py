@@ -26,18 +26,23 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import schemalint.schema as vocabulary
-from schemalint.model import Diagnostic, Severity, Tool, escape_token
-from schemalint.rules.base import Context, Rule
-from schemalint.rules.shape._common import NONSTANDARD_TYPES
+from schemalint.loaders.files.documents import may_hold_lone_surrogates
+from schemalint.model import FILE, Diagnostic, Severity, Tool, escape_token
+from schemalint.rules.base import Context, FileScreen, Rule
+from schemalint.rules.shape._common import NONSTANDARD_TYPES, STANDARD_TYPES
 from schemalint.schema.dialect import default_dialect, dialect_of, fast_validator, plainly_valid_draft07
 from schemalint.schema.index import MAX_DEPTH, index_schema, nesting_depth
 
-STANDARD_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
-"""The seven primitive type names of JSON Schema (Validation draft-07 section 6.1.1)."""
+if TYPE_CHECKING:
+    from schemalint.rules.facts import CatalogFacts
+
+SURROGATES = FileScreen("lone surrogates", may_hold_lone_surrogates)
+"""The file screen of the lone-surrogate test: a file it clears holds no lone surrogate nor an
+escape of one in any string (:func:`~schemalint.loaders.files.documents.may_hold_lone_surrogates`)."""
 
 _GEMINI_FORMATS = ("gemini",)
 
@@ -132,12 +137,21 @@ class InvalidSchema(Rule):
 
     severity = Severity.ERROR
     catalog_from_tools = True  # check_catalog summarises, per file, what check_tool gathered
+    file_screen = SURROGATES
+
+    def whole_files(self, tools: Sequence[Tool], facts: CatalogFacts | None) -> Collection[str]:
+        """The files the type-dialect summary covers (:func:`schemalint.rules.facts.dialect_files`)."""
+        if facts is not None:
+            return facts.dialect_files
+        from schemalint.rules.facts import dialect_files
+
+        return dialect_files(tools)
 
     def _dialect_files(self, ctx: Context) -> dict[str, _DialectFile]:
         """Files of ``ctx.catalog`` whose every schema's root is ``"type": "dict"`` (or another
         non-standard spelling of object), with at least two such tools: a dialect, not a slip.
         Kept in the run's memo (``ctx.memo``) until :meth:`check_catalog` reports them."""
-        files: dict[str, _DialectFile] = ctx.memo("SL001-dialect-files", lambda: self._find_dialect_files(ctx))
+        files: dict[str, _DialectFile] = ctx.memo("SL001-dialect-files", lambda: self._find_dialect_files(ctx), FILE)
         return files
 
     @staticmethod
@@ -185,8 +199,8 @@ class InvalidSchema(Rule):
             )
             return
         # a schema read from a file without a surrogate or an escape of one holds none (the engine
-        # scans each file's text once: Context.surrogate_free_files)
-        surrogate = None if tool.origin.file in ctx.surrogate_free_files else _lone_surrogate(schema)
+        # scans each file's text once: SURROGATES, Context.cleared)
+        surrogate = None if ctx.cleared(SURROGATES, tool.origin.file) else _lone_surrogate(schema)
         if (surrogate is None and choice.dialect == "draft-07" and "jsonschema_rs" not in sys.modules
                 and plainly_valid_draft07(schema)):
             # certainly valid, and the native validator is not loaded yet: a check of a few plain
@@ -251,7 +265,7 @@ class InvalidSchema(Rule):
 
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
         """One diagnostic per file written wholly in a non-standard type dialect (BFCL style)."""
-        files: dict[str, _DialectFile] | None = ctx.run.memo.pop("SL001-dialect-files", None)
+        files: dict[str, _DialectFile] | None = ctx.run.file_memo.pop("SL001-dialect-files", None)
         if files is None:
             return
         for file, info in files.items():

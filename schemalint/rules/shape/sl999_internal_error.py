@@ -1,7 +1,7 @@
 """SL999 internal-error: schemalint itself failed while checking a tool (a bug to report).
 
 Emitted by the rule runner (:func:`schemalint.engine.run_tool_rules` and
-:func:`~schemalint.engine.run_catalog_rule`) when a rule raises, never by a hook: an
+:func:`~schemalint.engine.run_loop.run_catalog_rule`) when a rule raises, never by a hook: an
 exception inside the program is not a finding about the tool, so it is not reported under
 the crashed rule's code. It is always reported: ``select``/``ignore``, per-file and per-tool
 ignores and severity overrides do not apply to it (docs/shape-rules.md, "Internal errors").

@@ -4,7 +4,7 @@ Request rules read one conversation's shape (every call names a declared tool, e
 pairs with a call, every call is answered before the conversation goes on, no call id twice, the
 traffic's tools are the project's); replay rules check each recorded call against the advertised
 schema, the runtime contract and its recorded result. They run in ``schemalint replay``
-(:mod:`schemalint.traffic.replay`), never in ``check`` (``RuleEntry.traffic``).
+(:mod:`schemalint.commands.replay`), never in ``check`` (``RuleEntry.traffic``).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """What the traffic rules share: the hook, the context, validation of a call, call/result pairing.
 
 A traffic rule (:class:`TrafficRule`) reports nothing through the tool hooks of ``check``; its
-:meth:`TrafficRule.check_conversation` yields :class:`Finding` objects for one recorded
-conversation. Findings with the same :attr:`Finding.key` are one finding with a count
+:meth:`TrafficRule.check_conversation` yields :class:`Witness` objects for one recorded
+conversation. Findings with the same :attr:`Witness.key` are one finding with a count
 (:meth:`TrafficRule.counted` writes its message), so a pattern repeated over a million log lines
 is reported once. Calls are validated with ``jsonschema`` (the dialect its ``$schema`` names,
 draft-07 otherwise; ``format`` not asserted; a ``$ref`` outside the schema is never fetched: the
@@ -24,7 +24,7 @@ from schemalint.traffic.records import Call, Conversation, Result
 
 
 @dataclass
-class Finding:
+class Witness:
     """One finding of a traffic rule: its first witness ``diagnostic`` and the ``key`` that
     makes repeats one finding (``None``: never merged)."""
 
@@ -186,7 +186,7 @@ class TrafficRule(Rule):
 
     severity = Severity.ERROR
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterable[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterable[Witness]:
         """Findings for one recorded conversation; default: none."""
         return ()
 

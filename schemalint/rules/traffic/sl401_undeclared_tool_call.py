@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity
-from schemalint.rules.traffic._common import Finding, TrafficContext, TrafficRule
+from schemalint.rules.traffic._common import TrafficContext, TrafficRule, Witness
 from schemalint.traffic.records import Conversation
 
 
@@ -27,7 +27,7 @@ class UndeclaredToolCall(TrafficRule):
 
     severity = Severity.ERROR
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         if conv.declared is None or conv.builtin_tools:
             return  # unknown, or built-in tools that may answer under names of their own
         calls = conv.calls()
@@ -42,7 +42,7 @@ class UndeclaredToolCall(TrafficRule):
             names = sorted({c.name for c in calls if c.name})
             named = f" (naming {', '.join(f'`{n}`' for n in names[:5])})" if names else ""
             if calls and all(id(c) in answer_calls for c in calls) and not results:
-                yield Finding(self.at(
+                yield Witness(self.at(
                     conv, first[0],
                     f"the request declares no tools, yet the model's answer makes {len(calls)} tool call(s){named}: "
                     f"the model asked for a tool it was not given{refused}",
@@ -51,7 +51,7 @@ class UndeclaredToolCall(TrafficRule):
                     "tool is available (a prompt or history that mentions a tool invites the call)"),
                     key=(conv.file, "no-tools-answer"))
                 return
-            yield Finding(self.at(
+            yield Witness(self.at(
                 conv, first[0],
                 f"the request declares no tools but its messages carry {len(calls)} tool call(s){named} and "
                 f"{len(results)} tool result(s): providers may refuse it, and the model imitates a call it "
@@ -65,7 +65,7 @@ class UndeclaredToolCall(TrafficRule):
             if call.name is not None and call.name not in declared:
                 shown = ", ".join(f"`{n}`" for n in sorted(declared)[:8])
                 if id(call) in answer_calls:
-                    yield Finding(self.at(
+                    yield Witness(self.at(
                         conv, call.pointer,
                         f"the model's answer calls `{call.name}`, which the request does not declare (it "
                         f"declares {shown}): the model asked for a tool it was not given{refused}",
@@ -74,7 +74,7 @@ class UndeclaredToolCall(TrafficRule):
                         "(a history or system prompt that mentions the tool invites the call)"),
                         key=(conv.file, call.name, "answer"))
                     continue
-                yield Finding(self.at(
+                yield Witness(self.at(
                     conv, call.pointer,
                     f"a call to `{call.name}` in the request's history, which the record does not declare (it "
                     f"declares {shown}): the model sees a call in its history that it cannot make, and may try to",

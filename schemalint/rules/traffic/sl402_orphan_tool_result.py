@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemalint.model import Severity
-from schemalint.rules.traffic._common import Finding, TrafficContext, TrafficRule
+from schemalint.rules.traffic._common import TrafficContext, TrafficRule, Witness
 from schemalint.traffic.records import Conversation
 
 
@@ -23,7 +23,7 @@ class OrphanToolResult(TrafficRule):
 
     severity = Severity.ERROR
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         if conv.partial:
             return
         ids: set[str] = set()
@@ -41,7 +41,7 @@ class OrphanToolResult(TrafficRule):
                     what = f"a call to `{result.name}` (the format pairs by name)"
                 else:
                     continue
-                yield Finding(self.at(
+                yield Witness(self.at(
                     conv, result.pointer,
                     f"a tool result for {what}, but no call before it in the conversation has it: the "
                     "provider refuses the request (a result must follow its call)",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemalint.model import Severity
-from schemalint.rules.traffic._common import Finding, TrafficContext, TrafficRule
+from schemalint.rules.traffic._common import TrafficContext, TrafficRule, Witness
 from schemalint.traffic.records import Conversation
 
 
@@ -24,7 +24,7 @@ class UnansweredToolCall(TrafficRule):
 
     severity = Severity.ERROR
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         turns = conv.turns
         answered = ctx.results_of(conv)
         for i, turn in enumerate(turns):
@@ -53,7 +53,7 @@ class UnansweredToolCall(TrafficRule):
                 effect = ("the log records no response to this tools/call, though later messages follow"
                           if conv.format == "mcp" else "the provider refuses the next request, or the model never "
                           "learns what the call did")
-                yield Finding(self.at(
+                yield Witness(self.at(
                     conv, call.pointer,
                     f"the call to {label}{ident} gets no result before the conversation goes on: {effect}",
                     tool=call.name, line=call.line,

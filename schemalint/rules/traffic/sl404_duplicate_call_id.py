@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemalint.model import Severity
-from schemalint.rules.traffic._common import Finding, TrafficContext, TrafficRule
+from schemalint.rules.traffic._common import TrafficContext, TrafficRule, Witness
 from schemalint.traffic.records import Conversation
 
 
@@ -21,7 +21,7 @@ class DuplicateCallId(TrafficRule):
 
     severity = Severity.ERROR
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         if conv.format == "mcp":
             return  # an MCP exchange holds one call: JSON-RPC ids are the session's, not judged here
         seen: dict[str, tuple[str | None, bool]] = {}  # id -> (tool of the first call, still waiting)
@@ -35,7 +35,7 @@ class DuplicateCallId(TrafficRule):
                 if call.id in seen:
                     first, waiting = seen[call.id]
                     if waiting:
-                        yield Finding(self.at(
+                        yield Witness(self.at(
                             conv, call.pointer,
                             f"call id `{call.id}` is used again while the call to `{first}` with that id waits for "
                             "its result: the result cannot be paired with the right call",
@@ -43,7 +43,7 @@ class DuplicateCallId(TrafficRule):
                             hint="give every call its own id (a proxy that rewrites ids, or a replayed history, "
                             "is the usual cause)"))
                     else:
-                        yield Finding(self.at(
+                        yield Witness(self.at(
                             conv, call.pointer,
                             f"call id `{call.id}` is used again (the call to `{first}` with that id was answered "
                             "earlier): pairing in order still works, but anything keyed by the id (traces, "

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from schemalint.model import Severity
-from schemalint.rules.traffic._common import Finding, TrafficContext, TrafficRule
+from schemalint.rules.traffic._common import TrafficContext, TrafficRule, Witness
 from schemalint.traffic.records import Conversation
 
 
@@ -59,7 +59,7 @@ class TrafficContractMismatch(TrafficRule):
 
     severity = Severity.WARNING
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         if not ctx.project or not conv.declared:
             return
         for tool in conv.declared:
@@ -72,7 +72,7 @@ class TrafficContractMismatch(TrafficRule):
             if not parts:
                 continue
             key = (conv.file, tool.name, _canonical(tool.advertised), tool.description)
-            yield Finding(mismatch_diagnostic(self, conv, tool, mine, parts), key=key)
+            yield Witness(mismatch_diagnostic(self, conv, tool, mine, parts), key=key)
 
 
 def mismatch_diagnostic(rule: TrafficRule, conv: Conversation, tool: Any, mine: Any, parts: list[str]) -> Any:

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 
 from schemalint.model import Diagnostic, Severity
 from schemalint.rules.traffic._common import (
-    Finding,
     TrafficContext,
     TrafficRule,
+    Witness,
     instance_pointer,
     is_refusal_text,
     short,
@@ -31,7 +31,7 @@ class RuntimeRefusedValidCall(TrafficRule):
 
     severity = Severity.ERROR
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         results = ctx.results_of(conv)
         for call in conv.calls():
             tool = ctx.advertised(conv, call.name)
@@ -49,7 +49,7 @@ class RuntimeRefusedValidCall(TrafficRule):
             if refusal is not None:
                 message, paths = refusal
                 also = f" (its recorded result says so too: \"{recorded}\")" if recorded is not None else ""
-                yield Finding(self.at(
+                yield Witness(self.at(
                     conv, call.arguments_pointer,
                     f"the recorded call {short(call.arguments)} satisfies the advertised schema of `{name}`, yet "
                     f"the project's runtime refuses it when replayed: {message}{also}",
@@ -58,7 +58,7 @@ class RuntimeRefusedValidCall(TrafficRule):
                     "accept what the schema admits (SL101, SL107 name the usual causes)"),
                     key=(name, "replayed", message[:80]))
             elif recorded is not None and result is not None:
-                yield Finding(self.at(
+                yield Witness(self.at(
                     conv, result.pointer,
                     f"the recorded call {short(call.arguments)} satisfies the advertised schema of `{name}`, yet "
                     f"its result is a refusal: \"{recorded}\": the runtime enforces a contract the model is not "

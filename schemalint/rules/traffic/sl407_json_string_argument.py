@@ -15,9 +15,9 @@ from dataclasses import replace
 from schemalint.model import Diagnostic, Severity
 from schemalint.rules.traffic._common import (
     NOT_JSON,
-    Finding,
     TrafficContext,
     TrafficRule,
+    Witness,
     abstract_pointer,
     failing_calls,
     instance_pointer,
@@ -31,7 +31,7 @@ class JsonStringArgument(TrafficRule):
 
     severity = Severity.WARNING
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         for call, tool, errors in failing_calls(conv, ctx):
             validator = ctx.validator(tool.advertised)
             for error in errors:
@@ -40,7 +40,7 @@ class JsonStringArgument(TrafficRule):
                 path = instance_pointer(error.absolute_path)
                 label = f"`{path[1:]}`" if path else "the arguments"
                 wanted = "an array" if "array" in str(error.validator_value) else "an object"
-                yield Finding(self.at(
+                yield Witness(self.at(
                     conv, call.arguments_pointer,
                     f"{label} of `{call.name}` was sent as a string holding JSON where the advertised schema wants "
                     f"{wanted}; the decoded value satisfies the schema, but the call as sent is refused",

@@ -15,9 +15,9 @@ from dataclasses import replace
 
 from schemalint.model import Diagnostic, Severity
 from schemalint.rules.traffic._common import (
-    Finding,
     TrafficContext,
     TrafficRule,
+    Witness,
     abstract_pointer,
     described,
     extra_keys,
@@ -32,7 +32,7 @@ class DescribedKeyRefused(TrafficRule):
 
     severity = Severity.ERROR
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         for call, tool, errors in failing_calls(conv, ctx):
             for error in errors:
                 for key in extra_keys(error):
@@ -41,7 +41,7 @@ class DescribedKeyRefused(TrafficRule):
                         continue
                     parent = instance_pointer(error.absolute_path)
                     path = f"{parent}/{key}"
-                    yield Finding(self.at(
+                    yield Witness(self.at(
                         conv, call.arguments_pointer,
                         f"the call to `{call.name}` carries `{key}`, which the description asks for (\"{sentence}\"), "
                         f"and the advertised schema refuses it (additionalProperties: false at "

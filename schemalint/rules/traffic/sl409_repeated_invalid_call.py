@@ -17,9 +17,9 @@ from typing import Any, ClassVar
 from schemalint.model import Diagnostic, Severity
 from schemalint.rules.traffic._common import (
     NOT_JSON,
-    Finding,
     TrafficContext,
     TrafficRule,
+    Witness,
     abstract_pointer,
     described,
     extra_keys,
@@ -59,7 +59,7 @@ class RepeatedInvalidCall(TrafficRule):
     severity = Severity.WARNING
     options: ClassVar[Mapping[str, Any]] = {"min_count": 2}
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         for call, tool, errors in failing_calls(conv, ctx):
             validator = ctx.validator(tool.advertised)
             for error in errors:
@@ -68,7 +68,7 @@ class RepeatedInvalidCall(TrafficRule):
                 if any(described(tool, error, k) for k in extra_keys(error)):
                     continue  # SL408's
                 words = pattern_of(error)
-                yield Finding(self.at(
+                yield Witness(self.at(
                     conv, call.arguments_pointer,
                     f"calls to `{call.name}` fail the advertised schema the same way: {words}",
                     tool=call.name, line=call.line, instance_path=instance_pointer(error.absolute_path),

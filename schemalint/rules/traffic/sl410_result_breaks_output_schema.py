@@ -19,9 +19,9 @@ from dataclasses import replace
 
 from schemalint.model import Diagnostic, Severity, escape_token
 from schemalint.rules.traffic._common import (
-    Finding,
     TrafficContext,
     TrafficRule,
+    Witness,
     abstract_pointer,
     instance_pointer,
 )
@@ -36,7 +36,7 @@ class ResultBreaksOutputSchema(TrafficRule):
 
     severity = Severity.ERROR
 
-    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Finding]:
+    def check_conversation(self, conv: Conversation, ctx: TrafficContext) -> Iterator[Witness]:
         for result in conv.results():
             if result.is_error or result.name is None:
                 continue
@@ -46,10 +46,10 @@ class ResultBreaksOutputSchema(TrafficRule):
                 continue
             yield from self._check(conv, ctx, result, schema)
 
-    def _check(self, conv: Conversation, ctx: TrafficContext, result: Result, schema: object) -> Iterator[Finding]:
+    def _check(self, conv: Conversation, ctx: TrafficContext, result: Result, schema: object) -> Iterator[Witness]:
         name = result.name
         if not result.has_structured:
-            yield Finding(self.at(
+            yield Witness(self.at(
                 conv, result.pointer,
                 f"the result of `{name}` has no `structuredContent`, but the tool declares an `outputSchema`: "
                 "servers MUST return structured results that conform to it, and a validating client refuses this one",
@@ -72,7 +72,7 @@ class ResultBreaksOutputSchema(TrafficRule):
         more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
         pointer = result.pointer + "/structuredContent" + "".join(
             "/" + escape_token(str(p)) for p in first.absolute_path)
-        yield Finding(self.at(
+        yield Witness(self.at(
             conv, pointer,
             f"the `structuredContent` of `{name}` fails the tool's `outputSchema` at {where}: {first.message}{more}; "
             "servers MUST return results that conform, and a validating client refuses this one",

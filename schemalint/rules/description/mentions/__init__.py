@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from schemalint.model import RunContext, Severity, Tool, escape_token
+from schemalint.model import RUN, RunContext, Severity, Tool, escape_token
 from schemalint.rules.description.definitions import definition_key, same_definition
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
 from schemalint.rules.description.mentions.assignments import assignments
@@ -69,7 +69,7 @@ from schemalint.rules.description.mentions.patterns import (
     _lazy,
 )
 from schemalint.rules.description.mentions.phrases import must_be_given, the_parameter
-from schemalint.rules.description.mentions.records import Finding, Mention, Site
+from schemalint.rules.description.mentions.records import AbsentMention, Mention, Site
 from schemalint.rules.description.mentions.sites import (
     description_sites,
     schema_names,
@@ -95,8 +95,8 @@ if TYPE_CHECKING:
     from schemalint.rules.facts import Definition
 
 __all__ = [
-    "NEAREST_FUZZY_LIMIT", "Finding", "Mention", "Site", "analyse", "description_sites", "extract_mentions", "nearest",
-    "schema_names", "tool_property_names",
+    "NEAREST_FUZZY_LIMIT", "AbsentMention", "Mention", "Site", "analyse", "description_sites", "extract_mentions",
+    "nearest", "schema_names", "tool_property_names",
 ]
 
 
@@ -230,7 +230,7 @@ def _variant_union(name: str, idx: Mapping[str, Sequence[Tool | Definition]]) ->
 def _definition(tool: Tool) -> tuple[bool, Any]:
     """What :func:`tool_property_names` reads of ``tool``."""
     if tool.origin.format == "docker-arguments":
-        return True, (tool.raw or {}).get("arguments")
+        return True, tool.docker_arguments
     return False, tool.advertised
 
 
@@ -289,7 +289,7 @@ def tool_property_names(tool: Tool) -> frozenset[str]:
 def _property_names_complete(tool: Tool) -> tuple[frozenset[str], bool]:
     """(:func:`tool_property_names`, whether the schema walk saw the whole schema)."""
     if tool.origin.format == "docker-arguments":
-        args = (tool.raw or {}).get("arguments")
+        args = tool.docker_arguments
         return frozenset(
             a["name"] for a in args or [] if isinstance(a, Mapping) and isinstance(a.get("name"), str)
         ), True
@@ -339,7 +339,7 @@ def _removed_sources(tool: Tool, ctx: Any) -> list[tuple[str, frozenset[str] | s
     return out
 
 
-def analyse(tool: Tool, ctx: Any) -> list[Finding]:
+def analyse(tool: Tool, ctx: Any) -> list[AbsentMention]:
     """Every mention in ``tool``'s descriptions of a name its advertised schema lacks.
 
     A name is *known* (never reported) when it is a property anywhere in the advertised
@@ -350,7 +350,7 @@ def analyse(tool: Tool, ctx: Any) -> list[Finding]:
     ``removed_in`` (SL202); the others are SL201 findings, for which "plain" word mentions
     are dropped. Cached per (tool, ctx) in the current run so SL201 and SL202 share one pass.
     """
-    cache: dict[tuple[int, int], tuple[Tool, Any, list[Finding]]] = RunContext.current.table(
+    cache: dict[tuple[int, int], tuple[Tool, Any, list[AbsentMention]]] = RunContext.current.table(
         "description.mentions.analyse", dict)
     key = (id(tool), id(ctx))
     hit = cache.get(key)
@@ -369,7 +369,7 @@ per definition key (:func:`~schemalint.rules.description.definitions.definition_
 analysed and its findings."""
 
 
-def _shared_analysis(tool: Tool, ctx: Any) -> list[Finding]:
+def _shared_analysis(tool: Tool, ctx: Any) -> list[AbsentMention]:
     """The findings of :func:`_analyse`, read once per definition of a name defined more than once:
     a tool whose definition equals (:func:`~schemalint.rules.description.definitions.same_definition`)
     one analysed before in this run and context gets that one's findings, each on the same description string of its own
@@ -401,7 +401,7 @@ def _shared_analysis(tool: Tool, ctx: Any) -> list[Finding]:
         if not records:
             return []
         sites = description_sites(tool, None if plain_wanted else _might_mention)
-        return [Finding(sites[i], *rest) for i, *rest in records]
+        return [AbsentMention(sites[i], *rest) for i, *rest in records]
     used: list[tuple[bool, list[Site]]] = []
     findings = list(_analyse(tool, ctx, used, info))
     if hit is None:
@@ -447,7 +447,7 @@ def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) ->
     """:func:`extract_mentions` of one site, cached: catalogs repeat a description in many
     copies of one tool (BFCL and ACEBench files share definitions), and the result depends
     only on the text, the tool's name, the site's kind and level, and the catalog's names."""
-    slot = RunContext.current.table("description.mentions.by_text", lambda: [None, {}])
+    slot = RunContext.current.table("description.mentions.by_text", lambda: [None, {}], RUN)
     if slot[0] is not catalog_names:
         slot[0], slot[1] = catalog_names, {}
     cache: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = slot[1]
@@ -489,8 +489,10 @@ def _holder(schema: Any, pointer: str) -> str | None:
     return None
 
 
-def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = None,
-             info: tuple[Mapping[str, Sequence[Tool | Definition]], frozenset[str]] | None = None) -> Iterator[Finding]:
+def _analyse(
+    tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = None,
+    info: tuple[Mapping[str, Sequence[Tool | Definition]], frozenset[str]] | None = None,
+) -> Iterator[AbsentMention]:
     """The findings of :func:`analyse`, uncached; ``used`` receives (whether plain mentions count,
     the sites read) when the tool has sites; ``info``: :func:`_catalog_info` of ``ctx``, when known."""
     idx, catalog_names = info if info is not None else _catalog_info(ctx)
@@ -540,13 +542,13 @@ def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = 
                 continue
             reported.add((site.file_pointer, tok))
             at = Severity.WARNING if strength == "warning" and where is None else sev
-            yield Finding(site, mention, at, where, spelled.get(tok) if where is None else None)
+            yield AbsentMention(site, mention, at, where, spelled.get(tok) if where is None else None)
         if len(elsewhere) >= 2 and not at_level and site.of_tool:
             # an argument list of names that all live one level down (inside `request`): one finding
             first = elsewhere[0]
             pointer, holder = _declared_pointer(tool, first.token)
             reported.update((site.file_pointer, m.token) for m in elsewhere)
-            yield Finding(site, first, sev, declared_at=pointer, also=tuple(m.token for m in elsewhere[1:]),
+            yield AbsentMention(site, first, sev, declared_at=pointer, also=tuple(m.token for m in elsewhere[1:]),
                           wrapper=holder)
         if table:
             for mention, declared in _near_misses(site, table):
@@ -556,4 +558,4 @@ def _analyse(tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = 
                 if known is not None and tok in known:
                     continue
                 reported.add((site.file_pointer, tok))
-                yield Finding(site, mention, _near_miss_severity(site.text, mention, sev), spelling_of=declared)
+                yield AbsentMention(site, mention, _near_miss_severity(site.text, mention, sev), spelling_of=declared)

@@ -123,7 +123,7 @@ class Site:
 
 
 @dataclass(frozen=True)
-class Finding:
+class AbsentMention:
     """A mention of a name the advertised schema lacks.
 
     ``removed_in``: where the name does exist (runtime schema, another definition,

@@ -117,10 +117,9 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
     (no ``parameters``, or a Docker ``arguments`` list that is empty: the registry did
     not capture it).
     """
-    raw = tool.raw or {}
     if tool.origin.format == "docker-arguments":
-        args = raw.get("arguments")
-        if not isinstance(args, list) or not args:
+        args = tool.docker_arguments
+        if not args:
             return []
         level = tuple(a["name"] for a in args if isinstance(a, Mapping) and isinstance(a.get("name"), str))
         sites = []

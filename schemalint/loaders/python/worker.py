@@ -1,7 +1,7 @@
 """The Python worker of the runtime bridge: imports ``module:attr`` sources in a child process.
 
 Started by :class:`schemalint.bridge.client.Worker` as
-``python -c "...; from schemalint.bridge.python_worker import main; main()"``. Before any
+``python -c "...; from schemalint.loaders.python.worker import main; main()"``. Before any
 user code runs it keeps private copies of its stdin and stdout for the protocol and points
 file descriptors 0 at ``/dev/null`` and 1 at stderr, so what an imported module prints (at
 import, in a validator, in ``atexit``, in a forked child) never reaches the protocol
@@ -46,10 +46,10 @@ class _State:
 
 def _load(state: _State, request: dict[str, Any]) -> dict[str, Any]:
     from schemalint.bridge.protocol import tool_to_wire
-    from schemalint.loaders.files.sources import SourceError
-    from schemalint.loaders.python.python_source import _load_recognizers, load_python_source
+    from schemalint.errors import SourceError
+    from schemalint.loaders.python.python_source import load_python_source, recognizers
 
-    _load_recognizers()  # schemalint's own modules, before a checkout's folders go on sys.path
+    recognizers()  # schemalint's own modules, before a checkout's folders go on sys.path
 
     cwd = request.get("cwd")
     if isinstance(cwd, str) and cwd:

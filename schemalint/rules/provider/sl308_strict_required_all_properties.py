@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, index_for, ptr_key, where
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 from schemalint.schema import required_names
 
 
@@ -24,7 +24,7 @@ class StrictRequiredAllProperties(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         for node in index.having("properties"):
             if index.is_conditional(node):
@@ -38,7 +38,7 @@ class StrictRequiredAllProperties(ProviderRule):
                 continue
             names = ", ".join(repr(m) for m in missing)
             pointer = ptr_key(node.pointer, "required") if "required" in node.schema else node.pointer
-            yield Finding(
+            yield ProfileFault(
                 "openai-strict",
                 E,
                 pointer,

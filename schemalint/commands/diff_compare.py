@@ -124,7 +124,7 @@ def compare_tools(
     """Compare the tools of two revisions; raises :class:`DiffError` for duplicate names.
 
     ``selection``: which SD checks to report at which severity
-    (:func:`schemalint.diff.selection.diff_filter`; default: every check but the
+    (:func:`schemalint.commands.diff_selection.diff_filter`; default: every check but the
     off-by-default SD401, at its default severity).
     """
     try:
@@ -140,7 +140,7 @@ def compare_tools(
 
 def _compare_tools(old: Sequence[Tool], new: Sequence[Tool], old_label: str, new_label: str,
                    selection: RuleFilter | None) -> DiffResult:
-    from schemalint.diff.selection import apply_selection, diff_filter
+    from schemalint.commands.diff_selection import apply_selection, diff_filter
 
     selection = selection or diff_filter()
     rug_pulls = selection.rule_enabled("SD401")

@@ -14,7 +14,7 @@ of its tool (as a directory without a record), never removed, and ``snapshot`` s
 link where a snapshot would go is refused; nothing is written or removed outside the directory.
 
 * :func:`plan_snapshots` computes the expected files; it raises
-  :class:`~schemalint.diff.compare.DiffError` for two tools with one name (or two names
+  :class:`~schemalint.diff.errors.DiffError` for two tools with one name (or two names
   that map to the same file on a case-insensitive file system).
 * :func:`check_snapshots` compares them with the directory without writing: ``missing``,
   ``stale`` (bytes differ) and ``orphaned`` (a snapshot of a tool that no longer exists).

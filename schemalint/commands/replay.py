@@ -3,7 +3,7 @@
 :func:`replay` streams every log (:func:`schemalint.traffic.stream.read_file`), counts calls per
 tool, lints each distinct list of declared tools once with the ``check`` rules (the engine's run
 loop), hands each conversation to the traffic rules and merges their repeated findings into one
-with a count (:class:`~schemalint.rules.traffic._common.Finding`). The result is a
+with a count (:class:`~schemalint.rules.traffic._common.Witness`). The result is a
 :class:`~schemalint.model.CheckResult`, so the reporters of ``check`` render it and
 ``--fail-on``, selection, per-file ignores and the baseline work as for ``check``.
 
@@ -249,7 +249,7 @@ def replay(
     the SL4xx rules are added to the configured selection unless ``select`` is given.
     ``progress``: called once with the total bytes and file count, returning the function to call
     with each chunk of bytes read (a progress bar). Raises
-    :class:`~schemalint.loaders.files.sources.SourceError` (a missing path, a failed import),
+    :class:`~schemalint.errors.SourceError` (a missing path, a failed import),
     :class:`~schemalint.config.ConfigError` and :class:`~schemalint.engine.baseline.BaselineError`.
     """
     from schemalint.config import Config

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from schemalint.model import Diagnostic, Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, catalog_members
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, catalog_members
 
 _GEMINI_LISTS = frozenset({"functionDeclarations", "function_declarations"})
 
@@ -67,7 +67,7 @@ class TooManyTools(ProviderRule):
                 yield from self.merge(
                     over,
                     [
-                        Finding(
+                        ProfileFault(
                             t,
                             E,
                             None,

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.provider._common import E, Finding, ProviderRule, W
+from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W
 from schemalint.rules.shape._common import foreign_schema_keys, has_schema_key, reports
 
 _MAY_OMIT = ("openai", "openai-strict", "gemini", "gemini-json", "bedrock")
@@ -43,7 +43,7 @@ class ProviderRootNotObject(ProviderRule):
 
     severity = E
 
-    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[Finding]:
+    def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         schema = tool.advertised
         if tool.schema_path is None and tool.origin.format == "docker-arguments":
             return  # parameters listed as Docker "arguments": the schema is built elsewhere
@@ -55,7 +55,7 @@ class ProviderRootNotObject(ProviderRule):
             for target in targets:
                 if target.startswith("gemini"):
                     continue
-                yield Finding(
+                yield ProfileFault(
                     target,
                     W if target == "bedrock" else E,
                     "/type",
@@ -71,7 +71,7 @@ class ProviderRootNotObject(ProviderRule):
         fields = " / ".join(f"`{f}`" for f in dict.fromkeys(_FIELD[t] for t in needing))
         first_field = _FIELD[needing[0]] if needing else ""
         for target in needing:
-            yield Finding(
+            yield ProfileFault(
                 target,
                 W if target == "bedrock" else E,
                 None,

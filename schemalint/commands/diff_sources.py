@@ -3,7 +3,7 @@
 What is read from git is read by :mod:`schemalint.loaders.git` (nothing in the working
 tree, the index or ``HEAD`` is changed; Python ``module:attr`` sources at a revision are
 imported from a temporary ``git worktree``). This module chooses and reads the two sides and
-shares parsed files between them. Every failure raises :class:`~schemalint.diff.compare.DiffError`
+shares parsed files between them. Every failure raises :class:`~schemalint.diff.errors.DiffError`
 (exit code 2) with a message naming the revision and path.
 """
 
@@ -15,7 +15,7 @@ import functools
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -68,14 +68,6 @@ def _decode(name: str, data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DiffError(f"{name}: invalid UTF-8 at byte {exc.start}; cannot diff it") from None
-
-
-def tools_of_document(doc: Document) -> list[Tool]:
-    """Every tool of a parsed document; :class:`DiffError` when the document could not be parsed."""
-    from schemalint.api import load_document_tools
-
-    check_document(doc)
-    return load_document_tools(doc)
 
 
 Values = list[tuple[int | None, Any]]
@@ -518,7 +510,3 @@ def load_base(
         )
     return tools
 
-
-def iter_tool_files(directory: Path) -> Iterable[Path]:
-    """The ``*.json`` files directly inside ``directory`` (snapshot files), sorted."""
-    return sorted(p for p in directory.iterdir() if p.is_file() and p.name.endswith(".json"))
