@@ -168,7 +168,7 @@ def test_seeded_mutants_pass_every_command(tmp_path: Path) -> None:
             raw = data
         if flip and raw:
             raw = raw[: int(len(raw) * cut)] + (b"\xff" if cut > 0.9 else b"")
-        (tmp_path / ("seed" + suffix)).write_bytes(data if not name.endswith(".jsonl") or suffix == ".jsonl" else data)
+        (tmp_path / ("seed" + suffix)).write_bytes(data)  # the unmutated side of the diff (JSON is YAML too)
         mutant = tmp_path / ("mutant" + suffix)
         mutant.write_bytes(raw)
         counts = _run_commands(mutant, tmp_path)
