@@ -4,7 +4,7 @@ Mutants of real corpus files (bytes flipped, cut, hostile snippets spliced in: h
 lone surrogates, YAML tags and anchors, deep nesting, invalid UTF-8), read as JSON, JSON
 Lines and YAML: no exception escapes a load, every failure is a located SL000 diagnostic,
 and every tool loaded renders (or is refused as too deep). Bounded: a fixed number of
-derandomized examples, a deadline per example, about a minute at most in all.
+derandomized examples, a deadline per example, a few seconds in all (``BUDGET_S``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ HOSTILE = [
     b"2020-01-01: x\n",
 ]
 SUFFIXES = [".json", ".jsonl", ".yaml"]
-BUDGET_S = 55.0
+BUDGET_S = 8.0  # its share of the suite stays a few seconds (issue 25)
 
 
 def corpus_files() -> list[bytes]:
@@ -111,5 +111,6 @@ def test_loaders_never_raise_on_mutated_corpus_files(originals: list[bytes], tmp
                 render(tool)
 
     run()
-    assert seen["examples"] >= 50, seen  # the budget allowed a meaningful number of mutants
+    print(f"fuzz figures: {seen}")  # shown with -s (the issue's closing table)
+    assert seen["examples"] >= 20, seen  # the budget allowed a meaningful number of mutants
     assert seen["sl000"] > 0 and seen["tools"] > 0, seen  # both outcomes were exercised

@@ -39,6 +39,7 @@ from schemalint.loaders.files.sources import (
     is_typescript_source,
     missing_source_message,
     python_file_attr,
+    safe_glob,
     split_typescript_source,
 )
 from schemalint.loaders.git.commands import GitError, cat_files, git, git_root, tree_files, verify_revision
@@ -286,9 +287,8 @@ def _is_rev_path(spec: str) -> bool:
 
 def _matches_a_file(pattern: str) -> bool:
     """Whether ``pattern`` is a glob (``*``, ``?``, ``[``; ``**`` too) matching at least one file."""
-    import glob
 
-    return any(ch in pattern for ch in "*?[") and any(os.path.isfile(m) for m in glob.iglob(pattern, recursive=True))
+    return any(ch in pattern for ch in "*?[") and any(os.path.isfile(m) for m in safe_glob(pattern))
 
 
 def load_side(

@@ -81,6 +81,11 @@ _MANIFEST_HEADER = ("# schemalint snapshots: the files below were written by `sc
                     "# SHA-256 of its bytes; a file whose bytes changed is not removed or overwritten\n")
 
 
+MAX_FILE_NAME_BYTES = 255
+"""Longest snapshot file name (bytes): NAME_MAX of Linux file systems, macOS APFS and Windows NTFS
+(255). A tool whose file name would be longer is refused while planning, before any file is written."""
+
+
 def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[str, tuple[str, str]]:
     """``{file name: (tool name, rendered text)}`` for ``tools``, by tool name; :class:`DiffError`
     on name clashes and for a tool too deep to render (the first such tool by name).
@@ -102,6 +107,13 @@ def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[st
         # a name defined in several files: one snapshot per file, <name>--<file>.json
         filename = (snapshot_filename(name) if name == tool_name else
                     snapshot_filename(f"{tool_name}--{_file_part(name[len(tool_name) + 2:-1])}"))
+        if len(filename.encode("utf-8")) > MAX_FILE_NAME_BYTES:
+            shown = name if len(name) <= 60 else name[:40] + "..." + name[-12:]
+            raise DiffError(
+                f"tool {shown!r}: its name is too long for a snapshot file (the file name would be "
+                f"{len(filename.encode('utf-8')):,} bytes; file systems allow {MAX_FILE_NAME_BYTES}); nothing was "
+                "written"
+            )
         other = folded.get(filename.casefold())
         if other is not None:
             raise DiffError(

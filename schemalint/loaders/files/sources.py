@@ -201,7 +201,7 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
         elif os.path.exists(source):
             add(source)
         elif any(ch in source for ch in "*?["):
-            matches = sorted(glob.glob(source, recursive=True))
+            matches = sorted(safe_glob(source))
             if not matches:
                 raise SourceError(f"{source}: the pattern matches no file")
             for match in matches:
@@ -217,6 +217,77 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
         else:
             raise SourceError(missing_source_message(source))
     return files
+
+
+def safe_glob(pattern: str) -> list[str]:
+    """The paths ``pattern`` matches, like ``glob.glob(pattern, recursive=True)`` (``**`` is any
+    number of folders, names starting with ``.`` match only a pattern that starts with ``.``), but a
+    ``**`` enters each directory once, by its device and inode, so a symbolic link back to a folder
+    above it (a loop) is not followed round and round (``glob`` would follow it until the path grew
+    too long: exponentially many paths with two such links). Never raises for unreadable folders."""
+    if "**" not in pattern:
+        return glob.glob(pattern, recursive=True)
+    drive, rest = os.path.splitdrive(pattern)
+    absolute = rest.startswith(os.sep)
+    parts = [p for p in rest.split(os.sep) if p]
+    current = [drive + os.sep if absolute else (drive or "")]
+    visited: set[tuple[int, int]] = set()
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        found: list[str] = []
+        if part == "**":
+            for base in current:
+                found.extend(_folders_below(base, visited))
+            if last:  # a trailing ** matches files too
+                found.extend(p for base in found[:] for p in _names(base, "*") if not os.path.isdir(p))
+        elif glob.has_magic(part):
+            for base in current:
+                found.extend(_names(base, part))
+        else:
+            found = [os.path.join(base, part) for base in current
+                     if os.path.lexists(os.path.join(base, part))]
+        current = list(dict.fromkeys(found))
+        if not last:
+            current = [c for c in current if os.path.isdir(c)]
+    return [c for c in current if c]
+
+
+def _names(base: str, part: str) -> list[str]:
+    """Entries of folder ``base`` (``""``: the working directory) whose name matches ``part``."""
+    import fnmatch
+
+    try:
+        names = os.listdir(base or ".")
+    except OSError:
+        return []
+    return [os.path.join(base, n) for n in sorted(names)
+            if fnmatch.fnmatchcase(n, part) and (not n.startswith(".") or part.startswith("."))]
+
+
+def _folders_below(base: str, visited: set[tuple[int, int]]) -> list[str]:
+    """``base`` and every folder below it (not hidden ones), each real folder once."""
+    out: list[str] = []
+    stack = [base]
+    while stack:
+        folder = stack.pop()
+        try:
+            st = os.stat(folder or ".")
+        except OSError:
+            continue
+        key = (st.st_dev, st.st_ino)
+        if key in visited:
+            continue
+        visited.add(key)
+        out.append(folder)
+        try:
+            names = sorted(os.listdir(folder or "."), reverse=True)
+        except OSError:
+            continue
+        for n in names:
+            path = os.path.join(folder, n)
+            if not n.startswith(".") and os.path.isdir(path):
+                stack.append(path)
+    return out
 
 
 _PY_FILE_ATTR = re.compile(r"^(?P<path>.+\.pyw?):(?P<attr>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$")

@@ -36,7 +36,9 @@ def load_python_at_revision(
     from schemalint.bridge.client import load_python_sources, terminate_as_exit
 
     with terminate_as_exit():
-        tmp = Path(tempfile.mkdtemp(prefix="schemalint-base-"))
+        prune_leftovers(root)
+        tmp = Path(tempfile.mkdtemp(prefix=TMP_PREFIX))
+        _write_owner(tmp)
         checkout = tmp / "checkout"
         try:
             git(["worktree", "add", "--detach", "--quiet", str(checkout), commit], cwd=root)
@@ -62,6 +64,83 @@ def load_python_at_revision(
                                         runtime=None) for t in tools]
         finally:
             _remove_worktree(root, checkout, tmp)
+
+
+TMP_PREFIX = "schemalint-base-"
+"""Prefix of the temporary directory holding a ``diff --base`` checkout (in the system temp folder)."""
+
+OWNER_FILE = "schemalint-owner.json"
+"""Written first into each such directory: the pid and start time of the run that made it, so a later
+run can tell a leftover of a killed run (its owner is gone) from a checkout in use."""
+
+
+def _start_time(pid: int) -> str | None:
+    """The start time of process ``pid`` (clock ticks since boot, ``/proc/PID/stat`` field 22), or
+    ``None`` when it does not exist (or there is no ``/proc``): with the pid it names one process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()
+    return fields[19].decode() if len(fields) > 19 else None
+
+
+def _write_owner(tmp: Path) -> None:
+    import json
+
+    pid = os.getpid()
+    (tmp / OWNER_FILE).write_text(json.dumps({"pid": pid, "start": _start_time(pid)}))
+
+
+def _owner_gone(tmp: Path) -> bool:
+    """True when ``tmp`` holds schemalint's owner file and the run it names no longer exists (a
+    process with that pid and start time). A folder without a readable owner file is not ours to
+    remove; a live owner's checkout is in use."""
+    import json
+
+    from schemalint import safe_read
+
+    try:
+        owner = json.loads(safe_read.read_text(tmp / OWNER_FILE, 4096))
+        pid = int(owner["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    if not os.path.exists("/proc/self/stat"):
+        return False  # no way to tell a live owner from a dead one: leave it
+    start = _start_time(pid)
+    return start is None or (owner.get("start") is not None and start != owner.get("start"))
+
+
+def prune_leftovers(root: Path) -> list[str]:
+    """Remove what earlier ``diff --base`` runs killed with SIGKILL left: their worktrees registered in
+    the repository ``root`` and their temporary directories (``<tmp>/schemalint-base-*``), but only
+    those whose owner file names a run that no longer exists (:func:`_owner_gone`). Returns the
+    directories removed. Never raises."""
+    removed: list[str] = []
+    base = Path(tempfile.gettempdir())
+    registered: list[Path] = []
+    with contextlib.suppress(GitError, UnicodeDecodeError):
+        for line in git(["worktree", "list", "--porcelain"], cwd=root).decode("utf-8").splitlines():
+            if line.startswith("worktree "):
+                registered.append(Path(line[len("worktree "):]))
+    candidates = {p.parent for p in registered if p.name == "checkout" and p.parent.name.startswith(TMP_PREFIX)}
+    with contextlib.suppress(OSError):
+        candidates.update(p for p in base.glob(TMP_PREFIX + "*") if p.is_dir() and not p.is_symlink())
+    pruned = False
+    for tmp in sorted(candidates):
+        if not _owner_gone(tmp):
+            continue
+        if tmp / "checkout" in registered:
+            with contextlib.suppress(GitError):
+                git(["worktree", "remove", "--force", str(tmp / "checkout")], cwd=root)
+            pruned = True
+        shutil.rmtree(tmp, ignore_errors=True)
+        removed.append(str(tmp))
+    if pruned or any(not p.exists() for p in registered if p.parent.name.startswith(TMP_PREFIX)):
+        with contextlib.suppress(GitError):
+            git(["worktree", "prune"], cwd=root)
+    return removed
 
 
 def _link_node_modules(sources: Sequence[str], root: Path, checkout: Path, prefix: str) -> None:

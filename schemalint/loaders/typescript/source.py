@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from schemalint.loaders.files.sources import SourceError, split_typescript_source
+from schemalint.loaders.files.sources import SourceError, safe_glob, split_typescript_source
 from schemalint.model import Diagnostic, Tool
 
 LOAD_PROBE_SECONDS = 2.0
@@ -58,7 +58,6 @@ def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()
     against the path relative to ``cwd`` and each of its parts, as for a directory walk:
     :func:`schemalint.loaders.files.sources.expand_sources`); a module named without a glob is
     always kept. :class:`SourceError` when a glob matches no file (before ``exclude``)."""
-    import glob
 
     from schemalint.loaders.files.sources import _excluded
 
@@ -70,7 +69,7 @@ def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()
             continue
         path, attr = split
         base = cwd or os.getcwd()
-        matches = sorted(os.path.relpath(m, base) for m in glob.glob(os.path.join(base, path), recursive=True)
+        matches = sorted(os.path.relpath(m, base) for m in safe_glob(os.path.join(base, path))
                          if os.path.isfile(m) and "node_modules" not in Path(m).parts)
         if not matches:
             raise SourceError(f"{source}: the pattern matches no file")
