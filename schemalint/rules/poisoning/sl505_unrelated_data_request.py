@@ -57,8 +57,9 @@ history for this number", "the keyword to search within the conversation history
 value asked for."""
 
 
-_NEGATION_BEFORE = lazy_re(r"\b(?:without|never|not|no|don['’]?t|avoid(?:s|ing)?|prevent(?:s|ing)?|"
-                           r"keeps?\s+\w+\s+out\s+of|instead\s+of|rather\s+than|excluding|except)\b", re.I)
+_NEGATION_BEFORE = lazy_re(
+    r"\b(?:without|never|not|no|don['’]?t|avoid(?:s|ing)?|prevent(?:s|ing)?|keeps?\s+\w+\s+out\s+of|"
+    r"instead\s+of|rather\s+than|excluding|except)\b", re.I)
 """A negation earlier in the sentence: the data phrase is what the text keeps out, not what it asks
 for ("so that the secret never enters the chat history", "without the value entering the
 conversation history")."""

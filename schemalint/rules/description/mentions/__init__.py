@@ -1,40 +1,34 @@
 """Find the parameter names a description *presents as something to pass*.
 
 Shared by SL201 (``description-mentions-unknown-parameter``) and SL202
-(``description-mentions-removed-parameter``). The extraction is deliberately
-conservative: a word counts only when the text presents it as an argument of the
-call, in one of these forms (``Mention.kind``):
+(``description-mentions-removed-parameter``). A word counts only when its **form** presents it
+as an argument of the call, whatever verb stands before it (``Mention.kind``; how strongly each
+form counts is measured, :mod:`.strengths` and docs/descriptions.md):
 
-``verb``      "pass/set/provide/specify/supply/omit x_y [and x_z]" after an instruction
-              position (sentence start, "to", "must", "and" ...); an ordinary word is
-              only a *plain* mention (trusted by SL202 alone);
-``backtick``  the same with a backticked/quoted name ("provide a short `name`"), or a
-              backticked identifier in a sentence about parameters ("use this
-              parameter together with `dateStart`");
-``phrase``    "the x_y parameter/argument/option/flag" (field/key/property only in an
-              input sentence), "x_y [and x_z] must be specified / are required";
-``assign``    ``x_y=value`` outside URLs, not after "if/when", not attached to another
-              tool's name;
-``arglist``   ``x:`` / ``x (type):`` / ``x : type`` entries of an ``Args:`` /
-              ``Parameters:`` section, ``:param x:``, and ``this_tool(x=...)`` calls;
-``json``      keys of a JSON argument example that also uses a declared key;
-``list``      a parenthesised list of bare names next to a declared one
-              ("pagination (perPage, after)").
+``imperative``  the object of an instruction found by the sentence's shape (:mod:`.imperatives`);
+``role``        a name in a role slot of such an instruction ("as `x`", "in the `x` field");
+``plain``       an ordinary word in either place (trusted by SL202 alone);
+``backtick``    a backticked identifier in a sentence about parameters;
+``phrase``      "the x_y parameter/argument/option/flag", "x_y [and x_z] must be specified";
+``assign``      ``x_y=value`` outside URLs, not after "if/when", not in another tool's call;
+``code-assign``, ``colon``  `` `name: value` `` in a code span, a quoted ``'name': value``;
+``arglist``     entries of ``Args:``/``Parameters:`` sections, ``:param x:``, ``this_tool(x=...)``;
+``label-list``, ``table``  "Required arguments: `a`, `b`", a Markdown table headed "Parameter";
+``json``, ``json-instruction``  keys of a JSON argument example (with a declared key, or handed
+                over by an instruction);
+``list``        a parenthesised list of bare names next to a declared one.
 
-Never counted: URLs, words inside fenced code blocks (except a call to this very tool),
-values (``ALL_CAPS``, ``true``, words after "to"/"="), value formats (a word touching
-``/``, ``.``, ``:`` or ``-`` such as ``model_name/explore_name``, or following
-"form"/"format"/"e.g."), names followed by "tool/function/endpoint/type ..." or by
-"parameter of ..." (another tool's parameter), response fields (a sentence about
-returns/responses), and text that is mostly non-Latin (only the language-neutral
-``arglist`` and ``json`` forms are read there).
+Never counted: URLs, words inside fenced code blocks (except a call to this very tool), result
+sections in every spelling, values, names of other things, and text that is mostly non-Latin
+(only the language-neutral ``arglist`` and ``json`` forms are read there).
 
 Which names are *known* (and so never reported) is decided in :func:`analyse`.
 
 Where each kind is found (one module per kind; this module is the driver and the analysis):
 :mod:`.examples` (``arglist`` calls of this tool, ``json``), :mod:`.arglists` (``arglist``
-sections, ``list``), :mod:`.phrases` (``phrase``), :mod:`.verbs` (``verb``), :mod:`.backticks`
-(``backtick``), :mod:`.assignments` (``assign``), :mod:`.near_misses` (``nearmiss``: another
+sections, ``list``), :mod:`.phrases` (``phrase``), :mod:`.imperatives` (``imperative``, ``role``,
+``plain``), :mod:`.backticks` (``backtick``), :mod:`.assignments` (``assign``), :mod:`.forms`
+(``code-assign``, ``colon``, ``label-list``, ``table``), :mod:`.near_misses` (``nearmiss``: another
 spelling of a declared name); :mod:`.sites` reads the schema side (declared names, the
 description strings and their levels), :mod:`.nearest` the "did you mean" hint, and
 :mod:`.patterns` / :mod:`.text` hold what the kinds share.

@@ -50,35 +50,6 @@ _lazy = _LazyPattern
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _PARAM_NOUN = r"(?:parameter|argument|param|arg|field|option|flag|key|property|input)s?"
-_VERBS = r"(?:pass|set|provide|specify|supply|omit|fill\s+in|populate)"
-_FILLER = {
-    "the",
-    "a",
-    "an",
-    "your",
-    "its",
-    "their",
-    "optional",
-    "short",
-    "valid",
-    "new",
-    "unique",
-    "custom",
-    "required",
-    "explicit",
-    "appropriate",
-    "same",
-    "also",
-    "only",
-    "both",
-    "either",
-    "one",
-    "any",
-    "value",
-    "values",
-    "for",
-    "of",
-}
 _RESERVED = {
     "true",
     "false",
@@ -182,13 +153,6 @@ _INPUT_WORDS = _lazy(
     re.I,
 )
 _RE_NOUN_ANY = _lazy(r"(?:param|arg|field|option|flag|key|propert|input)", re.I)
-_RE_VERB = _lazy(rf"\b{_VERBS}\b", re.I)
-_RE_FILLER = _lazy(r"\s+([A-Za-z]+)\b(?![`'\"_\w])")
-_RE_TOKEN = _lazy(rf"\s*(`{{1,2}}|'|\"|)({IDENT})\1")
-_RE_NOUN_AFTER = _lazy(rf"\s+{_PARAM_NOUN}\b")
-_RE_TO_VALUE = _lazy(r"\s+(?:to|as)\s+(?:`|'|\"|\d|true\b|false\b|null\b)", re.I)
-_RE_SET_OF = _lazy(r"\s+of\b")
-_RE_CONJ = _lazy(r"\s*(?:,\s*(?:and|or)?|and|or|&)\s*(?:the\s+)?(?=[`'\"]?[A-Za-z_])")
 _RE_ASSIGN = _lazy(rf"(?<![\w?&.=/@$#-])({IDENT})\s?=\s?(?![=>])(?=[\w\"'`\[{{(<-])")
 _RE_KWARG = _lazy(rf"(?:^|[,(\s])({IDENT})\s*=(?!=)")
 _RE_LEAD_QUOTES = _lazy(r"^[`'\"]+")
