@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from schemalint.api import load
-from schemalint.schema.dialect import fast_validator, plainly_valid_draft07
+from schemalint.schema.dialect import fast_validator, plainly_valid, plainly_valid_draft07
 from tests.conftest import CORPUS, ROOT, needs_shared
 
 
@@ -70,3 +70,29 @@ def test_corpus_schemas_agree() -> None:
                 next(iter(bad["properties"].values()))[key] = value
                 if plainly_valid_draft07(bad):
                     assert validator.is_valid(bad), (key, value)
+
+
+NEWER: list[tuple[str, Any]] = [
+    ("$defs", 3), ("prefixItems", {}), ("$anchor", "no spaces allowed"), ("dependentRequired", {"a": "b"}),
+    ("unevaluatedProperties", "no"), ("minContains", -1), ("deprecated", "yes"), ("writeOnly", 1),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), [*BROKEN, *NEWER])
+def test_a_wrong_value_is_never_plainly_valid_2020_12(key: str, value: Any) -> None:
+    """MCP tools are read as 2020-12 (SEP-1613): the fast path must hold for that dialect too."""
+    schema = {"type": "object", "properties": {"a": {"type": "string", key: value}}}
+    assert not plainly_valid(schema, "2020-12")
+    assert not fast_validator("2020-12").is_valid(schema)
+
+
+@needs_shared
+def test_corpus_schemas_agree_as_2020_12() -> None:
+    validator = fast_validator("2020-12")
+    schemas = _schemas([str(CORPUS)])
+    plain = 0
+    for schema in schemas:
+        if plainly_valid(schema, "2020-12"):
+            plain += 1
+            assert validator.is_valid(schema), schema
+    assert plain > len(schemas) // 4, (plain, len(schemas))

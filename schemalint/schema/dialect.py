@@ -220,7 +220,27 @@ _FORMAT_CHECKED = frozenset({"$id", "$schema", "$ref", "pattern", "patternProper
 """draft-07 keywords whose values the metaschema checks with a ``format`` (uri, regex ...)."""
 
 
-def plainly_valid_draft07(schema: Any) -> bool:  # noqa: C901  (one loop on the hot path, kept flat)
+_NEWER_KEYWORDS = frozenset({"$defs", "prefixItems", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
+                             "$recursiveAnchor", "$vocabulary", "unevaluatedProperties", "unevaluatedItems",
+                             "dependentRequired", "dependentSchemas", "minContains", "maxContains", "deprecated",
+                             "writeOnly", "contentSchema"})
+"""Keywords the 2019-09/2020-12 meta-schemas constrain and the draft-07 one does not name."""
+
+
+def plainly_valid(schema: Any, dialect: str) -> bool:
+    """True when ``schema`` is certainly valid against ``dialect``'s metaschema, decided in Python
+    (:func:`plainly_valid_draft07`), for draft-07 and 2020-12: a schema that passes the draft-07 test
+    and uses none of the keywords only the newer metaschemas constrain (``$defs``, ``prefixItems``,
+    ``$anchor`` ...) is valid 2020-12 too, since every draft-07 keyword it checks has the same value
+    type there and the array form of ``items`` is left undecided. False: not decided here."""
+    if dialect == "draft-07":
+        return plainly_valid_draft07(schema)
+    if dialect == "2020-12":
+        return plainly_valid_draft07(schema, _NEWER_KEYWORDS)
+    return False
+
+
+def plainly_valid_draft07(schema: Any, undecided: frozenset[str] = frozenset()) -> bool:  # noqa: C901  (one loop on the hot path, kept flat)
     """True when ``schema`` is certainly valid against the draft-07 metaschema, decided in Python
     without the native validator (whose import and set-up are most of the start-up of a ``check``
     of one small file): every object subschema's draft-07 keywords have values of the types the
@@ -231,13 +251,16 @@ def plainly_valid_draft07(schema: Any) -> bool:  # noqa: C901  (one loop on the 
     another type, ``dependencies``, ``items`` as a list, ``multipleOf``, and the keywords checked
     with a format (``$id``, ``$schema``, ``$ref``, ``pattern``, ``patternProperties``).
     Source: the draft-07 metaschema (json-schema.org/draft-07/schema). Never raises; bounded by
-    the caller's depth check (SL001 indexes the schema first)."""
+    the caller's depth check (SL001 indexes the schema first). ``undecided``: further keywords whose
+    presence anywhere leaves the decision to the native validator (:func:`plainly_valid`)."""
     stack = [schema]
     while stack:
         node = stack.pop()
         if node is True or node is False:
             continue
         if type(node) is not dict:
+            return False
+        if undecided and not undecided.isdisjoint(node):
             return False
         for key, value in node.items():
             if key in _TEXT_KEYWORDS:

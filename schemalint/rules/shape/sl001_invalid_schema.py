@@ -34,7 +34,7 @@ from schemalint.loaders.files.documents import may_hold_lone_surrogates
 from schemalint.model import FILE, Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, FileScreen, Rule
 from schemalint.rules.shape._common import NONSTANDARD_TYPES, STANDARD_TYPES
-from schemalint.schema.dialect import default_dialect, dialect_of, fast_validator, plainly_valid_draft07
+from schemalint.schema.dialect import default_dialect, dialect_of, fast_validator, plainly_valid
 from schemalint.schema.index import MAX_DEPTH, index_schema, nesting_depth
 
 if TYPE_CHECKING:
@@ -201,8 +201,7 @@ class InvalidSchema(Rule):
         # a schema read from a file without a surrogate or an escape of one holds none (the engine
         # scans each file's text once: SURROGATES, Context.cleared)
         surrogate = None if ctx.cleared(SURROGATES, tool.origin.file) else _lone_surrogate(schema)
-        if (surrogate is None and choice.dialect == "draft-07" and "jsonschema_rs" not in sys.modules
-                and plainly_valid_draft07(schema)):
+        if surrogate is None and "jsonschema_rs" not in sys.modules and plainly_valid(schema, choice.dialect):
             # certainly valid, and the native validator is not loaded yet: a check of a few plain
             # schemas never imports and sets it up (start-up); once loaded it is the faster judge
             return
