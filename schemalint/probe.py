@@ -306,21 +306,39 @@ def _string(schema: Mapping[str, Any]) -> str:
         if fits(cand):
             return cand
     if isinstance(pattern, str):
+        key = (pattern, lo, hi)
+        if key in _PATTERN_STRINGS:  # one search per pattern and length bounds in a run: a server
+            found = _PATTERN_STRINGS[key]  # repeats its patterns across tools (an issue key, an id)
+            if isinstance(found, str):
+                return found
+            raise CannotBuild(found[0])
         try:
             _private_hypothesis_home()
-            from hypothesis import find, settings
+            from hypothesis import Phase, find, settings
             from hypothesis import strategies as st
 
             # database=None: hypothesis would otherwise keep a .hypothesis/ directory in the
-            # user's working directory
-            return str(find(st.from_regex(pattern), fits, settings=settings(database=None)))
+            # user's working directory. No shrinking: any matching string does, and shrinking cost
+            # 13 s of a 13.1 s search for an issue-key pattern (measured on a busy 2-core machine);
+            # derandomize keeps the string the same on every run.
+            made = str(find(st.from_regex(pattern), fits, settings=settings(
+                database=None, phases=[Phase.generate], derandomize=True)))
+            _PATTERN_STRINGS[key] = made
+            return made
         except ImportError:
             raise CannotBuild(f"a string matching pattern {pattern!r} is made with hypothesis, which is not "
                               "installed where schemalint runs (pip install 'schemalint[pydantic]'; the mcp, "
                               "agents and langchain extras bring it too)") from None
         except Exception as exc:
-            raise CannotBuild(f"no string matching pattern {pattern!r}: {type(exc).__name__}") from None
+            _PATTERN_STRINGS[key] = (f"no string matching pattern {pattern!r}: {type(exc).__name__}",)
+            raise CannotBuild(_PATTERN_STRINGS[key][0]) from None
     raise CannotBuild("no string satisfies minLength/maxLength")
+
+
+_PATTERN_STRINGS: dict[tuple[str, int, int | None], str | tuple[str]] = {}
+"""Strings hypothesis found for a ``pattern`` (with ``minLength``/``maxLength``), or the reason
+none was found, kept for the process: the search costs seconds on a busy machine and a server's
+tools repeat their patterns."""
 
 
 def minimal_instance(schema: Any, root: Any = None, *, prefer_default: bool = False, _depth: int = 0) -> Any:
