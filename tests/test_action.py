@@ -145,5 +145,6 @@ def test_action_args_quotes_diff_usage_error_and_sarif_category(tmp_path: Path) 
                   {**env, "CODE": code, "FAIL_ON": "breaking"})
     assert final.returncode == 1
     assert "could not run (exit 2" in final.stdout and "changes at or above" not in final.stdout
-    final = _bash(steps["Fail on the changes the diff reported"]["run"], repo, {**env, "CODE": "1", "FAIL_ON": "breaking"})
+    final = _bash(steps["Fail on the changes the diff reported"]["run"], repo,
+                  {**env, "CODE": "1", "FAIL_ON": "breaking"})
     assert "changes at or above --fail-on breaking" in final.stdout
