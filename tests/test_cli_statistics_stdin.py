@@ -50,3 +50,21 @@ def test_stdin_is_reported_under_its_stdin_filename(tmp_path: Path) -> None:
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
     assert uris and all("schemalint-stdin" not in u for u in uris), uris
     assert _run("check", "tools.json", "--stdin-filename", "x.json", cwd=tmp_path).returncode == 2
+
+
+def test_shell_completion_completes_commands_and_options() -> None:
+    """typer's completion (README, "Shell completion"): the script it installs, and the answers
+    it gives the shell through _SCHEMALINT_COMPLETE."""
+    import os
+
+    from pathlib import Path as _Path
+
+    exe = str(_Path(sys.executable).parent / "schemalint")  # the console script, as a shell runs it
+    script = subprocess.run([exe, "--show-completion", "bash"], capture_output=True, text=True, timeout=120)
+    assert script.returncode == 0 and "_SCHEMALINT_COMPLETE=complete_bash" in script.stdout
+    env = {**os.environ, "_SCHEMALINT_COMPLETE": "complete_bash", "COMP_WORDS": "schemalint ch", "COMP_CWORD": "1"}
+    proc = subprocess.run([exe], env=env, capture_output=True, text=True, timeout=120)
+    assert "check" in proc.stdout.split(), proc.stdout + proc.stderr
+    env.update(COMP_WORDS="schemalint check --stat", COMP_CWORD="2")
+    proc = subprocess.run([exe], env=env, capture_output=True, text=True, timeout=120)
+    assert "--statistics" in proc.stdout.split(), proc.stdout + proc.stderr
