@@ -56,7 +56,6 @@ def test_shell_completion_completes_commands_and_options() -> None:
     """typer's completion (README, "Shell completion"): the script it installs, and the answers
     it gives the shell through _SCHEMALINT_COMPLETE."""
     import os
-
     from pathlib import Path as _Path
 
     exe = str(_Path(sys.executable).parent / "schemalint")  # the console script, as a shell runs it
