@@ -249,7 +249,8 @@ class SnapshotRun:
 
 
 def snapshot_directory(cfg: Config, given: Path | None) -> Path:
-    """``given``, else ``snapshot-dir`` of the configuration (relative to its root). Raises
+    """``given``, else ``snapshot-dir`` of the configuration (relative to its root, returned relative
+    to the working directory). Raises
     :class:`~schemalint.diff.errors.DiffError` when neither names one or the key is not a string."""
     from schemalint.diff.errors import DiffError
 
@@ -260,7 +261,9 @@ def snapshot_directory(cfg: Config, given: Path | None) -> Path:
         raise DiffError(f"{cfg.path}: `snapshot-dir` must be a string, got {configured!r}")
     if not configured:
         raise DiffError("no snapshot directory: give --dir DIR or set `snapshot-dir` in [tool.schemalint]")
-    return cfg.root / configured
+    # relative to the working directory, as every configured path is (Config.resolve_path), so the
+    # messages name it as the user would (`../tool-snapshots/x.json` from a subdirectory)
+    return Path(cfg.resolve_path(configured))
 
 
 def snapshot(sources: Sequence[str], directory: Path, *, cfg: Config, check: bool = False,

@@ -369,3 +369,23 @@ def test_diff_skips_unparseable_non_tool_files_as_check_does(tmp_path: Path) -> 
     assert proc.returncode == 2 and "HEAD:api/tools.json:" in proc.stderr and "invalid JSON" in proc.stderr
     proc = run_cli("diff", "HEAD:", ".", cwd=root)
     assert proc.returncode == 2 and "HEAD:api/tools.json:" in proc.stderr
+
+
+def test_snapshot_and_diff_messages_name_paths_relative_from_a_subdirectory(repo: Path) -> None:
+    """Run from a subdirectory of the project, snapshot and diff name the configured snapshot
+    directory and the sources relative to the working directory, never as absolute paths."""
+    write(repo / "pyproject.toml", '[tool.schemalint]\nsources = ["tools"]\nsnapshot-dir = "snaps"\n')
+    write(repo / "tools" / "a.json", [TOOL])
+    (repo / "sub").mkdir()
+    assert run_cli("snapshot", cwd=repo / "sub").returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "snapshots")
+    changed = json.loads(json.dumps(TOOL))
+    changed["inputSchema"]["required"] = ["query", "limit"]
+    write(repo / "tools" / "a.json", [changed])
+    for args in (("snapshot", "--check"), ("diff", "--base", "HEAD")):
+        proc = run_cli(*args, cwd=repo / "sub")
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        said = proc.stdout + proc.stderr
+        assert str(repo) not in said, said
+        assert "../" in said

@@ -140,3 +140,52 @@ def test_github_paths_relative_to_workspace(project: Path, monkeypatch: pytest.M
     assert "file=tools/broken.json," in annotation(moved)
     info = type(d)(**{**d.__dict__, "file": "", "severity": type(d.severity)("info")})
     assert annotation(info).startswith("::notice title=SL000 unreadable-source::")
+
+
+def test_sarif_keeps_within_githubs_result_limit(tmp_path: Path) -> None:
+    """GitHub code scanning rejects a run of more than 25,000 results (GITHUB_LIMITS cites the
+    page): the most severe are kept, and what was left out is said in a warning notification, in
+    run.properties and on stderr; every region has endLine/endColumn."""
+    import subprocess
+    import sys
+
+    from schemalint.report.sarif import GITHUB_LIMITS
+
+    tools = []
+    for i in range(13_000):  # each: SL003 (error, undeclared required key) and SL007 (no description)
+        tools.append({"name": f"t{i}", "inputSchema": {"type": "object", "properties": {}, "required": ["x"]}})
+    (tmp_path / "tools.json").write_text(json.dumps({"tools": tools}))
+    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "tools.json", "--format", "sarif"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stderr
+    log = json.loads(proc.stdout)
+    run = log["runs"][0]
+    results = run["results"]
+    assert len(results) == GITHUB_LIMITS["results_per_run"] == 25_000
+    left = run["properties"]["schemalint"]["leftOut"]
+    total = left["results"]
+    assert total > 25_000 and left["leftOut"] == total - 25_000
+    assert sum(1 for r in results if r["level"] == "error") == 13_000  # every error kept
+    assert set(left["leftOutByLevel"]) <= {"warning", "note"}
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert notes[-1]["level"] == "warning" and "left out" in notes[-1]["message"]["text"]
+    assert f"{left['leftOut']:,} of {total:,} results left out" in proc.stderr
+    region = results[0]["locations"][0]["physicalLocation"]["region"]
+    assert {"startLine", "startColumn", "endLine", "endColumn"} <= set(region)
+    assert region["endColumn"] > region["startColumn"]
+
+
+def test_sarif_region_spans_the_reported_token(tmp_path: Path) -> None:
+    text = '{"tools": [{"name": "a", "description": "d",\n  "inputSchema": {"type": "object", "required": ["zz"]}}]}\n'
+    (tmp_path / "t.json").write_text(text)
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "t.json", "--format", "sarif"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    results = json.loads(proc.stdout)["runs"][0]["results"]
+    sl003 = next(r for r in results if r["ruleId"] == "SL003")
+    region = sl003["locations"][0]["physicalLocation"]["region"]
+    line = text.split("\n")[region["startLine"] - 1]
+    token = line[region["startColumn"] - 1: region["endColumn"] - 1]
+    assert token.startswith('"') and token.endswith('"') and len(token) > 2, (token, region)

@@ -49,7 +49,7 @@ app = typer.Typer(
         "Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage/config error."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (README, "Shell completion")
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )

@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -110,6 +110,17 @@ def check(
                            "file is skipped without a diagnostic (docs/shape-rules.md, SL000), and when the "
                            "configuration names `sources`, only the files inside them are checked.")
     ] = False,
+    stdin_filename: Annotated[
+        str | None, typer.Option("--stdin-filename", metavar="NAME", help="With the source `-` (standard input): "
+                                 "the file name the input is reported under, whose suffix chooses the format "
+                                 "(.json, .yaml, .jsonl; default stdin.json). Baselines and per-file ignores match "
+                                 "this name.")
+    ] = None,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Print the number of diagnostics per rule (most first) instead "
+                           "of the diagnostics, as ruff does: text lines `COUNT  CODE  name  severity`, or with "
+                           "--format json a list of {code, name, severity, count}. The exit code is as without it.")
+    ] = False,
     fail_rule: Annotated[
         str | None, typer.Option("--fail-rule", hidden=True, help="Testing aid: make this rule raise on every "
                                  "tool, to see an SL999 internal-error report.")
@@ -188,6 +199,11 @@ def check(
         from schemalint.rules.base import FAIL_RULE_ENV
 
         os.environ[FAIL_RULE_ENV] = fail_rule  # read by the rule runner, here and in --jobs workers
+    stdin_dir = None
+    if "-" in srcs:
+        srcs, stdin_dir, stdin_path = _stdin_source(srcs, stdin_filename)
+    elif stdin_filename is not None:
+        raise fail("--stdin-filename names the source `-` (standard input), which is not among the sources")
     try:
         result = run_check(
             srcs,
@@ -209,6 +225,9 @@ def check(
         )
     except (SourceError, ConfigError, BaselineError) as exc:
         raise fail(str(exc)) from None
+    if stdin_dir is not None:
+        _report_stdin_as(result, stdin_path, stdin_filename or "stdin.json")
+        stdin_dir.cleanup()
     if write_baseline is not None:
         from schemalint.engine.baseline import Baseline
 
@@ -226,9 +245,69 @@ def check(
             hint = modules_hint(source, [*cfg.exclude, *(exclude or [])]) if os.path.isdir(source) else None
             if hint:
                 result.notes.append(hint)
-    write_report(output_format, result, sys.stdout)
+    if statistics:
+        write_statistics(result.diagnostics, output_format, sys.stdout)
+    else:
+        write_report(output_format, result, sys.stdout)
     # the result still holds the catalog: leave without freeing it
     finish(EXIT_FINDINGS if fails_at(result.diagnostics, fail_level) else EXIT_OK)
+
+
+STDIN_LIMIT = 256 << 20
+"""Bytes read from standard input at most (the source `-`)."""
+
+
+def _stdin_source(srcs: list[str], name: str | None) -> tuple[list[str], Any, str]:
+    """``srcs`` with ``-`` replaced by a private temporary copy of standard input named like
+    ``name`` (so its suffix chooses the parser); the directory is removed after the check."""
+    import tempfile
+
+    if srcs.count("-") > 1:
+        raise fail("the source `-` (standard input) can be given once")
+    data = sys.stdin.buffer.read(STDIN_LIMIT + 1)
+    if len(data) > STDIN_LIMIT:
+        raise fail(f"standard input holds more than {STDIN_LIMIT >> 20} MiB; name a file instead")
+    base = os.path.basename(name or "stdin.json") or "stdin.json"
+    folder = tempfile.TemporaryDirectory(prefix="schemalint-stdin-")
+    path = os.path.join(folder.name, base)
+    with open(path, "wb") as fh:
+        fh.write(data)
+    return [path if s == "-" else s for s in srcs], folder, path
+
+
+def _report_stdin_as(result: Any, path: str, name: str) -> None:
+    """Diagnostics and fingerprints of the temporary copy ``path`` renamed to ``name``."""
+    from dataclasses import replace
+
+    result.diagnostics = [replace(d, file=name) if d.file == path else d for d in result.diagnostics]
+    result.fingerprints = [replace(f, file=name) if os.path.abspath(f.file) == os.path.abspath(path) else f
+                           for f in result.fingerprints]
+
+
+def write_statistics(diagnostics: Sequence[Any], output_format: str, out: Any) -> None:
+    """``--statistics``: diagnostics counted per rule, most first (then by code). ``text``: one line
+    per rule, ``COUNT  CODE  name  severity``; ``json``: a list of ``{code, name, severity, count}``.
+    Raises ``typer.Exit(2)`` for another format (a count is no SARIF result or annotation)."""
+    from collections import Counter
+
+    if output_format not in ("text", "json"):
+        raise fail(f"--statistics prints text or json, not {output_format}")
+    counts = Counter((d.code, d.name) for d in diagnostics)
+    levels: dict[str, set[str]] = {}
+    for d in diagnostics:  # a rule's severity can differ per target or override: name each one seen
+        levels.setdefault(d.code, set()).add(d.severity.value)
+    order = {"error": 0, "warning": 1, "info": 2}
+    rows = [((code, name, "/".join(sorted(levels[code], key=lambda v: order.get(v, 3)))), count)
+            for (code, name), count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))]
+    if output_format == "json":
+        import json
+
+        out.write(json.dumps([{"code": c, "name": n, "severity": sev, "count": k} for (c, n, sev), k in rows],
+                             indent=2) + "\n")
+        return
+    width = len(f"{rows[0][1]}") if rows else 1
+    for (code, name, severity), count in rows:
+        out.write(f"{count:>{width}}  {code:<6} {name}  {severity}\n")
 
 
 def within_sources(paths: Sequence[str], cfg: Config) -> list[str]:

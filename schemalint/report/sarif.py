@@ -84,14 +84,63 @@ def artifact_uri(path: str) -> tuple[str, str | None] | None:
 
 
 def _physical_location(line: int | None, column: int | None,
-                       art: tuple[str, str | None] | None) -> dict[str, Any] | None:
+                       art: tuple[str, str | None] | None, path: str | None = None) -> dict[str, Any] | None:
+    """A ``physicalLocation`` (section 3.29) whose region (3.30) spans the token at ``line``/``column``
+    of ``path`` (a JSON string with its quotes, or a bare word); one column when it cannot be read."""
     if art is None:
         return None
     uri, base = art
     artifact: dict[str, Any] = {"uri": uri}
     if base:
         artifact["uriBaseId"] = base
-    return {"artifactLocation": artifact, "region": {"startLine": line or 1, "startColumn": column or 1}}
+    start_line, start_column = line or 1, column or 1
+    end = _token_end(path, start_line, start_column) if path and line and column else None
+    region = {"startLine": start_line, "startColumn": start_column, "endLine": start_line,
+              "endColumn": end if end is not None else start_column + 1}
+    return {"artifactLocation": artifact, "region": region}
+
+
+_TOKEN_FILE_BYTES = 64 << 20
+"""Files above this size are not read again to measure tokens (the region is then one column)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _lines(path: str) -> list[str] | None:
+    try:
+        if os.path.getsize(path) > _TOKEN_FILE_BYTES:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read().split("\n")
+    except OSError:
+        return None
+
+
+def _token_end(path: str, line: int, column: int) -> int | None:
+    """The column just past the token starting at 1-based ``line``/``column`` (code points): a
+    JSON or YAML double-quoted string through its closing quote (escapes skipped), else the run
+    of characters up to white space or one of ``:,]}``. ``None`` when the file cannot be read or
+    the position is outside it."""
+    lines = _lines(path)
+    if lines is None or not 0 < line <= len(lines):
+        return None
+    text = lines[line - 1]
+    i = column - 1
+    if not 0 <= i < len(text):
+        return None
+    if text[i] == '"':
+        j = i + 1
+        while j < len(text):
+            if text[j] == "\\":
+                j += 2
+                continue
+            if text[j] == '"':
+                return j + 2
+            j += 1
+        return len(text) + 1
+    j = i
+    while j < len(text) and not text[j].isspace() and text[j] not in ":,]}":
+        j += 1
+    return max(j, i + 1) + 1
 
 
 def _result(code: str, severity: str, message: str, hint: str | None, index: dict[str, int],
@@ -109,10 +158,63 @@ def _result(code: str, severity: str, message: str, hint: str | None, index: dic
     return res
 
 
+GITHUB_LIMITS = {"results_per_run": 25_000, "rules_per_run": 25_000, "locations_per_result": 1_000,
+                 "tags_per_rule": 20, "shown_tags_per_rule": 10, "gzip_bytes": 10 * 1024 * 1024}
+"""What GitHub code scanning accepts in one SARIF upload. "SARIF results exceed one or more limits"
+(docs.github.com/en/code-security/code-scanning/troubleshooting-sarif-uploads/results-exceed-limit,
+seen 2026-12-02): at most 20 runs per file, 25,000 results per run, 25,000 rules per run, 100 tool
+extensions per run, 1,000 locations per result, 20 tags per rule (10 shown), 10,000 thread flow
+locations per result; a file above one of these is rejected whole. "Uploading a SARIF file to
+GitHub" (same site, same date): at most 10 MB gzip-compressed. schemalint writes one run, no
+extensions and no thread flows, one location per result, at most 10 tags per rule."""
+
+_RANK = {"error": 0, "warning": 1, "note": 2}
+
+
+def within_limits(results: list[dict[str, Any]], limit: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """``results`` cut to ``limit``, the most severe kept (errors, then warnings, then notes, each
+    in report order), and what was left out (``None`` when nothing was): counts by level and rule."""
+    if len(results) <= limit:
+        return results, None
+    order = sorted(range(len(results)), key=lambda i: _RANK.get(results[i].get("level", "note"), 3))
+    kept_ids = set(order[:limit])
+    kept = [r for i, r in enumerate(results) if i in kept_ids]
+    left = [r for i, r in enumerate(results) if i not in kept_ids]
+    by_level: dict[str, int] = {}
+    by_rule: dict[str, int] = {}
+    for r in left:
+        by_level[r.get("level", "note")] = by_level.get(r.get("level", "note"), 0) + 1
+        by_rule[r["ruleId"]] = by_rule.get(r["ruleId"], 0) + 1
+    return kept, {"results": len(results), "kept": len(kept), "leftOut": len(left), "limit": limit,
+                  "leftOutByLevel": by_level, "leftOutByRule": dict(sorted(by_rule.items()))}
+
+
+def _left_out_note(cut: dict[str, Any]) -> str:
+    levels = ", ".join(f"{n:,} {level}" for level, n in sorted(cut["leftOutByLevel"].items(),
+                                                               key=lambda kv: _RANK.get(kv[0], 3)))
+    return (f"SARIF: {cut['leftOut']:,} of {cut['results']:,} results left out ({levels}): GitHub code scanning "
+            f"refuses a run of more than {cut['limit']:,} results; the most severe are kept. The text or "
+            "JSON report lists them all.")
+
+
 def _log(descriptors: list[dict[str, Any]], results: list[dict[str, Any]], notes: list[str],
          automation_id: str | None = None) -> dict[str, Any]:
-    """The SARIF log of one run (section 3.13) holding ``results``."""
+    """The SARIF log of one run (section 3.13) holding ``results``, within :data:`GITHUB_LIMITS`:
+    beyond 25,000 results the most severe are kept; what was left out is said in a notification
+    and in ``run.properties.schemalint.leftOut``, and on standard error."""
     from schemalint import __version__
+
+    results, cut = within_limits(results, GITHUB_LIMITS["results_per_run"])
+    notes = list(notes)
+    if cut is not None:
+        notes.append(_left_out_note(cut))
+        import sys
+
+        sys.stderr.write(f"schemalint: {_left_out_note(cut)}\n")
+    for d in descriptors:
+        tags = d.get("properties", {}).get("tags")
+        if tags and len(tags) > GITHUB_LIMITS["shown_tags_per_rule"]:
+            d["properties"]["tags"] = tags[:GITHUB_LIMITS["shown_tags_per_rule"]]
 
     run: dict[str, Any] = {
         "tool": {
@@ -140,6 +242,9 @@ def _log(descriptors: list[dict[str, Any]], results: list[dict[str, Any]], notes
         "columnKind": "unicodeCodePoints",
         "results": results,
     })
+    if cut is not None:
+        run["properties"] = {"schemalint": {"leftOut": cut}}
+        run["invocations"][0]["toolExecutionNotifications"][-1]["level"] = "warning"
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
@@ -161,7 +266,7 @@ def to_sarif(result: CheckResult) -> dict[str, Any]:
     for i, d in enumerate(result.diagnostics):
         location: dict[str, Any] = {}
         art = artifact_uri(d.location_file) or _label_uri(d.location_file)
-        physical = _physical_location(d.line, d.column, art)
+        physical = _physical_location(d.line, d.column, art, d.location_file)
         if physical is not None:
             location["physicalLocation"] = physical
         if d.tool:
@@ -232,7 +337,7 @@ def to_sarif_diff(result: DiffResult) -> dict[str, Any]:
             path = file or working_tree_path(c.file)
             art = artifact_uri(path) if path and os.path.exists(path) else _relative_uri(path)
             location: dict[str, Any] = {}
-            physical = _physical_location(line, None, art)
+            physical = _physical_location(line, None, art, None)
             if physical is not None:
                 location["physicalLocation"] = physical
             location["logicalLocations"] = [{"name": c.tool, "kind": "function"}]
