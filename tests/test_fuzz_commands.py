@@ -88,14 +88,14 @@ def _run_commands(path: Path, tmp: Path) -> dict[str, int]:
     """Every command on ``path``, in-process; returns counts. Raises on anything escaping."""
     from schemalint.api import check, load
     from schemalint.api_commands import diff_tools
+    from schemalint.commands.replay import replay
+    from schemalint.commands.snapshot import plan_snapshots
     from schemalint.config import Config
-    from schemalint.diff.compare import DiffError
+    from schemalint.diff.errors import DiffError
     from schemalint.diff.render import TooDeep, render
-    from schemalint.diff.snapshot import plan_snapshots
     from schemalint.report.text import render_show
     from schemalint.schema.index import nesting_depth
     from schemalint.show import build_view
-    from schemalint.traffic.replay import replay
 
     counts = {"tools": 0, "sl000": 0}
     result = check([str(path)], targets=["all"])
