@@ -102,6 +102,7 @@ def extract_mentions(
     is_value: bool = False,
     property_level: bool = False,
     level: Sequence[str] = (),
+    plain: bool = True,
 ) -> list[Mention]:
     """Every name ``text`` presents as a parameter to pass, in text order, deduplicated by token.
 
@@ -112,6 +113,8 @@ def extract_mentions(
     ``property_level``: the text is a property's description (there "pass the x" usually
     describes this property's own value, so only "pass `x` parameter"/"set `x` to value" count).
     ``level``: the property names declared where the text speaks (for ``json`` and ``list``).
+    ``plain``: whether plain-word mentions are wanted (only SL202 trusts them; without them the
+    instruction reader skips sentences that hold no quoted or name-shaped word).
     Never raises: any string is accepted.
     """
     if not isinstance(text, str) or not text.strip():
@@ -129,7 +132,8 @@ def extract_mentions(
     if latin and not _lacks(low, _NOUN_WORDS) and _RE_NOUN_ANY.search(clean):
         the_parameter(clean, found)
     if latin:
-        _latin_kinds(clean, is_value=is_value, property_level=property_level, level=level, found=found, low=low)
+        _latin_kinds(clean, is_value=is_value, property_level=property_level, level=level, found=found, low=low,
+                     plain=plain)
     out = [m for m in found.by_token.values() if not _another_thing(text, m, tool_names, tool_name)]
     out.sort(key=lambda x: x.start)
     return out
@@ -140,11 +144,11 @@ _NOUN_WORDS = ("param", "arg", "field", "option", "flag", "key", "propert", "inp
 
 
 def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Sequence[str], found: Found,
-                 low: str | None = None) -> None:
+                 low: str | None = None, plain: bool = True) -> None:
     """The kinds read only in text that is mostly Latin script, in the order they take precedence
     (``low``: ``clean`` in lower case when it is ASCII, for the kinds' pre-filters)."""
     words = _words_of_ascii(low)
-    imperative_objects(clean, found, property_level, is_value)
+    imperative_objects(clean, found, property_level, is_value, plain)
     if level and "(" in clean:
         name_lists(clean, level, found)
     must_be_given(clean, found, words)
@@ -437,23 +441,24 @@ _FORBID_EXTRAS = {"openai-strict"}
 """Provider targets that refuse undeclared keys whatever the schema says (strict mode)."""
 
 
-def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str]) -> tuple[Mention, ...]:
+def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str],
+                   plain: bool = True) -> tuple[Mention, ...]:
     """:func:`extract_mentions` of one site, cached: catalogs repeat a description in many
     copies of one tool (BFCL and ACEBench files share definitions), and the result depends
     only on the text, the tool's name, the site's kind and level, and the catalog's names."""
     slot = RunContext.current.table("description.mentions.by_text", lambda: [None, {}], RUN)
     if slot[0] is not catalog_names:
         slot[0], slot[1] = catalog_names, {}
-    cache: dict[tuple[str, str, bool, bool, tuple[str, ...]], tuple[Mention, ...]] = slot[1]
+    cache: dict[tuple[str, str, bool, bool, tuple[str, ...], bool], tuple[Mention, ...]] = slot[1]
     property_level = not site.of_tool
-    key = (site.text, tool_name, site.is_value, property_level, site.level)
+    key = (site.text, tool_name, site.is_value, property_level, site.level, plain)
     found = cache.get(key)
     if found is None:
         if len(cache) > 50_000:
             cache.clear()
         found = cache[key] = tuple(extract_mentions(
             site.text, tool_name=tool_name, tool_names=catalog_names, is_value=site.is_value,
-            property_level=property_level, level=site.level))
+            property_level=property_level, level=site.level, plain=plain))
     return found
 
 
@@ -513,7 +518,7 @@ def _analyse(
         sev = Severity.ERROR if site.closed or forbid else Severity.WARNING
         elsewhere: list[Mention] = []
         at_level = False
-        for mention in _site_mentions(site, tool.name, catalog_names):
+        for mention in _site_mentions(site, tool.name, catalog_names, plain_wanted):
             tok = mention.token
             if known is None:
                 known = (

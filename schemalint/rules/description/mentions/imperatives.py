@@ -323,12 +323,23 @@ _PLAIN_OBJECT_END = _words("to as for and or when if so that which with in on")
 _RE_PLAIN_ROLE_END = _lazy(r"\s*(?:$|[.,;:)!?]|(?:so|to|and|when|if|for)\b)")
 
 
-def imperative_objects(clean: str, found: Found, property_level: bool = False, is_value: bool = False) -> None:
+_RE_MARKED = _lazy(r"[`'\"_]|[a-z][A-Z]")
+"""What a sentence needs to hold a name of a non-plain form: a quote, a code span, ``_`` or lowerCamel."""
+
+
+def imperative_objects(clean: str, found: Found, property_level: bool = False, is_value: bool = False,
+                       plain: bool = True) -> None:
     """The objects of every instruction in ``clean`` (see the module docstring). ``is_value``: the
     text describes a string or a free-form object, whose unquoted names are its content ("Include
-    apiVersion, kind and metadata" of a resource document)."""
+    apiVersion, kind and metadata" of a resource document). ``plain``: whether plain-word mentions
+    are wanted (SL202); without them a sentence with no quote, ``_`` or lowerCamel is not read."""
+    has_mark = _RE_MARKED.compiled().search
+    if not plain and has_mark(clean) is None:
+        return
     compiled = _RE_TOKEN.compiled()
     for lo, hi in sentence_spans(clean):
+        if not plain and has_mark(clean, lo, hi) is None:
+            continue  # only plain mentions could be found here, and they are not wanted
         toks = [_Tok(m) for m in compiled.finditer(clean, lo, hi)]
         if len(toks) < 2:
             continue
