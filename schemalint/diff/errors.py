@@ -26,7 +26,15 @@ def index_tools(tools: Iterable[Tool], label: str) -> dict[str, Tool]:
     file defines two different tools of one name (SL005's fault), which no key can tell apart;
     the same definition again in one file (recorded requests repeat their tools) is one tool.
     """
-    tools = list(tools)
+    distinct: list[Tool] = []
+    firsts: dict[tuple[str, str], list[Tool]] = {}
+    for tool in tools:  # the same definition again in one file (recorded traffic) is one tool
+        same_file = firsts.setdefault((tool.name, side_file(tool, label)), [])
+        if any(_same_definition(t, tool) for t in same_file):
+            continue
+        same_file.append(tool)
+        distinct.append(tool)
+    tools = distinct
     seen: dict[str, Tool] = {}
     repeated: set[str] = set()
     for tool in tools:
