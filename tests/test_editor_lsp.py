@@ -175,6 +175,22 @@ def test_a_file_without_tools_publishes_nothing(workspace: Path) -> None:
     assert run(workspace, body) == []
 
 
+def test_a_tool_file_that_stops_parsing_shows_why_as_check_does(workspace: Path) -> None:
+    path = workspace / "tools" / "weather.json"
+    broken = '{"tools": [ {"name": '
+
+    async def body(s: Session) -> list[types.Diagnostic]:
+        uri = s.open(path)
+        await s.published(uri)
+        s.change(uri, broken, 2)
+        return await s.published(uri)
+
+    found = run(workspace, body)
+    (workspace / "tools" / "broken.json").write_text(broken)
+    expected = cli_json(workspace, "tools/broken.json")
+    assert [str(d.code) for d in found] == [e["code"] for e in expected] == ["SL000"]
+
+
 def test_hover_on_a_diagnostic_shows_the_rule_page(workspace: Path) -> None:
     path = workspace / "tools" / "weather.json"
 

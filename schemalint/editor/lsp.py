@@ -59,6 +59,7 @@ DEBOUNCE_SECONDS = 0.3
 
 CONFIG_NAMES = ("pyproject.toml", "schemalint.toml")
 INTERNAL_ERROR = "SL999"
+UNREADABLE = "SL000"
 
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
@@ -160,7 +161,7 @@ class SchemalintServer(LanguageServer):
         current = self.workspace.get_text_document(uri)
         if current.version != version:
             return  # the buffer changed while it was checked: a newer run follows
-        self.publish(uri, version, text, self.diagnostics_for(result, path))
+        self.publish(uri, version, text, self.diagnostics_for(result, path, text))
 
     async def run_job(self, job: Any, *args: Any) -> Checked:
         """``job(*args)`` in the checking process. A process that died (a crash in native code, a
@@ -174,11 +175,20 @@ class SchemalintServer(LanguageServer):
             raise
         return result
 
-    def diagnostics_for(self, result: Checked, path: str | None) -> list[Diagnostic]:
-        """The diagnostics of ``result`` to publish (for ``path``; all when ``None``): none when
-        no tool was found; internal errors are logged instead of published."""
+    def diagnostics_for(self, result: Checked, path: str | None, text: str | None = None) -> list[Diagnostic]:
+        """The diagnostics of ``result`` to publish (for ``path``; all when ``None``); internal
+        errors are logged instead of published. When no tool was found, nothing is published,
+        except the unreadable-file findings (SL000) of a buffer that does not parse but looks like
+        a tool file (``text``: the buffer), the CLI's policy for files that do not parse
+        (:func:`schemalint.loaders.files.documents.looks_like_tool_file`): a tool file that
+        breaks while it is typed shows why, a ``package.json`` stays silent."""
         if result.tools == 0:
-            return []
+            from schemalint.loaders.files.documents import looks_like_tool_file
+
+            if path is None or text is None or not looks_like_tool_file(path, text):
+                return []
+            return [d for d in result.diagnostics if d.code == UNREADABLE
+                    and os.path.realpath(d.location_file) == os.path.realpath(path)]
         kept = []
         for d in result.diagnostics:
             if d.code == INTERNAL_ERROR:
