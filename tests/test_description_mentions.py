@@ -212,6 +212,8 @@ def test_property_description_mentioning_a_sibling_is_clean(tmp_path: Path) -> N
         "The `run_id` parameter of `list_runs` filters runs.",  # another tool's parameter
         "Optimizes supply chain parameters and a set of options.",  # English nouns
         "通过车站的 `station_telecode` 查询车站的详细信息，请提供参数 name_cn。",  # non-English text
+        "Get a run. You MUST avoid using search commands like `find` and `grep`.",  # what not to do
+        "Get a run by its label, avoiding usage of `cd`.",  # avoidance: a negation in a verb
     ],
 )
 def test_not_a_mention(tmp_path: Path, text: str) -> None:
@@ -240,6 +242,7 @@ def test_not_a_mention(tmp_path: Path, text: str) -> None:
         ("Get a run. Use this parameter together with `dateStart`.", "dateStart"),
         ("Get a run. `run` and `label` are required.", "label"),
         ("Get.\n\nParameters\n----------\nrun : str\n    The run.\nlimit_rows : int\n    Cap.", "limit_rows"),
+        ("Get a run. Pass the `run` id of the job and a short `label` for tracking.", "label"),  # coordinated
     ],
 )
 def test_is_a_mention(tmp_path: Path, text: str, token: str) -> None:

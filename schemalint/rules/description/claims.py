@@ -285,6 +285,18 @@ _NOT_OFFER = lazy_re(
 or object written as text ("comma-separated list of", "a JSON-encoded object as a string")."""
 
 
+_NEGATED_CLAUSE = lazy_re(r"\b(?:not|never|don['’]?t|avoid|cannot|can['’]t|nor)\b", re.I)
+"""A negation in the offer's own clause ("DO NOT enter "undefined" or "null"", "never pass null"):
+the text forbids the value. A negation in an earlier clause ("If not given, pass null") does not
+reach the offer: :func:`_clause_start` cuts at the comma."""
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause holding ``text[at]`` starts: after the last sentence end, semicolon, colon,
+    comma, dash or line break before it."""
+    return max(text.rfind(sep, 0, at) + len(sep) for sep in (". ", "; ", ": ", ", ", " - ", "\n", "! "))
+
+
 def read_type_offers(text: str) -> list[Claim]:
     """The JSON types ``text`` offers to send, each once: ``null``, ``array``, ``object``,
     ``boolean`` (see :data:`_OFFERS`); never one negated or written as text."""
@@ -295,6 +307,8 @@ def read_type_offers(text: str) -> list[Claim]:
             hi = text.find(". ", m.end())
             sentence = text[lo : hi if hi != -1 else len(text)]
             if _NOT_OFFER.search(text[lo : m.start()]) or (kind in ("array", "object") and _NOT_OFFER.search(sentence)):
+                continue
+            if _NEGATED_CLAUSE.search(text[_clause_start(text, m.start()) : m.start()]):
                 continue
             out.append(Claim("type", kind, m.group(0).strip()))
             break

@@ -66,6 +66,9 @@ _LEADS = _words(
 _NEGATIONS = frozenset(("don't", "dont", "do", "not", "never", "don’t"))
 _LEAVE_OUT = _words("omit forget skip drop neglect leave miss")
 """Verbs that turn a negated instruction into a request ("never omit `x`", "don't forget the `x`")."""
+_AVOIDANCE = _words("avoid avoids avoiding refrain refraining stop stopping cease quit prevent")
+"""Verbs whose object is what the caller must not do or send ("avoid using `grep`", "by avoiding
+usage of `cd`"): a negation in a verb, so neither they nor an "-ing" verb they govern ask for a name."""
 _PARTICLES = _words("in over out back along on up down it them through")
 """Words that may follow the verb before its object ("pass in a `where` clause", "give it `depth`")."""
 _ROLE_PREPS = _words("as in into under via through with using")
@@ -166,6 +169,8 @@ def _clause_verb(toks: list[_Tok], i: int) -> int | None:
     while i < n and (_lead(toks[i]) or (toks[i].kind == "word" and toks[i].low in _NEGATIONS)):
         negated = negated or toks[i].low in _NEGATIONS or toks[i].low == "never"
         i += 1
+    if i < n and toks[i].low in _AVOIDANCE:
+        return None
     if i < n and toks[i].kind == "word" and _base_shaped(toks[i].word) and not _subject(toks, i) and _takes_object(
             toks, i):
         if negated and toks[i].low not in _LEAVE_OUT:
@@ -185,7 +190,7 @@ def _verb_positions(toks: list[_Tok]) -> list[int]:
             out.append(v)
     for j in range(1, n):
         t = toks[j]
-        if t.kind != "word" or j in out:
+        if t.kind != "word" or j in out or t.low in _AVOIDANCE:
             continue
         p = j - 1
         lead = _lead(toks[p])
@@ -417,9 +422,36 @@ def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: 
             break
         items.append(j)
         k = j
+    if first_strong:
+        coordinated = _coordinated_object(toks, items[-1] + 1)
+        if coordinated is not None:
+            items.append(coordinated)
     for k in items:
         if not _add(clean, toks[k], "imperative", found, property_level):
             return
+
+
+def _coordinated_object(toks: list[_Tok], start: int) -> int | None:
+    """A second object joined after the first one's own words ("Pass the `artifact` id of the
+    answer and a short `name`"): within eight words of the first object, "and"/"or" followed by
+    at most three modifier words and a quoted name. The search ends at another quoted name or a
+    punctuation mark, so a later clause's names are not taken."""
+    n = len(toks)
+    for j in range(start, min(n, start + 8)):
+        t = toks[j]
+        if t.kind in ("code", "quoted") or (t.kind == "punct" and t.word != "-"):
+            return None
+        if t.kind != "word" or t.low not in ("and", "or"):
+            continue
+        q, mods = j + 1, 0
+        while q < n and toks[q].kind == "word" and mods < 3 and not name_shaped(toks[q].word) and (
+                toks[q].low in _DETERMINERS or toks[q].low not in _CLOSED):
+            q += 1
+            mods += 1
+        if q < n and toks[q].kind in ("code", "quoted") and not _possessed(toks, q) and not _alternatives(toks, q):
+            return q
+        return None
+    return None
 
 
 _PARAM_NOUN_RE = _lazy(r"(?:parameter|argument|param|arg|field|option|flag|key|property|input)s?")
