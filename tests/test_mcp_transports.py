@@ -476,7 +476,10 @@ def test_headers_reach_the_server_and_are_never_printed(tmp_path: Path):
 
 
 def _project(tmp_path: Path, keys: str) -> Path:
-    """A project with the example server copied in and a schemalint.toml holding ``keys``."""
+    """A project (a git work tree: docs/security.md, a configuration above the working directory
+    runs its servers only inside the project) with the example server copied in and a
+    schemalint.toml holding ``keys``."""
+    (tmp_path / ".git").mkdir(exist_ok=True)  # the project root marker configuration discovery reads
     shutil.copy(EXAMPLE, tmp_path / "server.py")
     (tmp_path / "schemalint.toml").write_text(keys)
     (tmp_path / "sub").mkdir(exist_ok=True)

@@ -152,10 +152,9 @@ def _kind_filters() -> list[tuple[str, object, object]]:
     """(name, pattern, "may match" test over the lower-cased ASCII text) of each kind's pre-filter."""
     from schemalint.rules.description.mentions import _NOUN_WORDS
     from schemalint.rules.description.mentions.arglists import _HEADER_WORDS
-    from schemalint.rules.description.mentions.patterns import _ARG_HEADER, _RE_NOUN_ANY, _RE_PASSIVE, _RE_VERB
+    from schemalint.rules.description.mentions.patterns import _ARG_HEADER, _RE_NOUN_ANY, _RE_PASSIVE
     from schemalint.rules.description.mentions.phrases import _BE, _IS_ARE, _MODALS, _PARTICIPLES, _REQUIRED
     from schemalint.rules.description.mentions.text import _lacks, _lacks_words, _words_of_ascii
-    from schemalint.rules.description.mentions.verbs import _VERB_WORDS
 
     def passive(low: str) -> bool:
         words = _words_of_ascii(low)
@@ -164,7 +163,6 @@ def _kind_filters() -> list[tuple[str, object, object]]:
 
     return [
         ("passive", _RE_PASSIVE, passive),
-        ("verb", _RE_VERB, lambda low: not _lacks_words(_words_of_ascii(low), _VERB_WORDS)),
         ("header", _ARG_HEADER, lambda low: not _lacks(low, _HEADER_WORDS)),
         ("noun", _RE_NOUN_ANY, lambda low: not _lacks(low, _NOUN_WORDS)),
     ]

@@ -92,7 +92,7 @@ def test_several_typescript_sources_in_one_run() -> None:
     code, report = run_json("check", f"{AGENT}:AGENT_TOOLS", f"{MCP}:server", SCHEMAS)
     assert code == 1
     assert report["summary"]["tools"] == 9 and report["summary"]["files"] == 3
-    assert sorted((d["file"], d["instance_path"]) for d in report["diagnostics"]) == [
+    assert sorted((d["file"], d["instance_path"]) for d in report["diagnostics"] if d["code"] == "SL101") == [
         (AGENT, "/options/presentation"), (AGENT, "/presentation"), (MCP, "/layout")]
     _, globbed = run_json("check", "examples/typescript/src/*.ts")  # a glob: each module, every export
     assert (globbed["summary"]["files"], globbed["diagnostics"]) == (3, report["diagnostics"])
@@ -189,8 +189,10 @@ def test_a_typescript_mcp_server_is_listed_through_the_sdks_in_memory_client() -
     assert "/layout" in render.runtime.refused_when_omitted
     code, report = run_json("check", f"{MCP}:server")
     assert code == 1
-    assert [(d["code"], d["tool"], d["instance_path"]) for d in report["diagnostics"]] == [
+    # the TypeScript SDK 1.x declares draft-07 in every inputSchema: SL330 warns on each tool (MCP 2025-11-25)
+    assert [(d["code"], d["tool"], d["instance_path"]) for d in report["diagnostics"] if d["code"] != "SL330"] == [
         ("SL101", "render_report", "/layout")]
+    assert {d["tool"] for d in report["diagnostics"] if d["code"] == "SL330"} == {"render_report", "list_reports"}
 
 
 def test_an_mcp_server_connected_to_stdio_at_import_is_still_listed(project: Path) -> None:

@@ -424,7 +424,9 @@ def _previous_tools(previous: Sequence[str], exclude: Sequence[str],
     loaded = load(previous, exclude=exclude, python_path=python_path)
     for t in loaded.tools:
         prev.setdefault(t.name, t)
-    return prev, [d for d in loaded.diagnostics if d.code == "SL000"]
+    from schemalint.rules.shape.sl000_unreadable_source import UnreadableSource
+
+    return prev, [d for d in loaded.diagnostics if d.code == UnreadableSource.code]
 
 
 def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics: list[Diagnostic], *, cfg: Config,

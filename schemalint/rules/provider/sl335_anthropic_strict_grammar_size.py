@@ -38,6 +38,7 @@ from schemalint.rules.provider._common import (
     types_of,
 )
 from schemalint.rules.provider.sl320_strict_budget import budget_counts
+from schemalint.schema import required_names
 from schemalint.schema.walk import walk
 
 _RANGE = re.compile(r"\{\d+(,\d*)?\}")
@@ -57,8 +58,7 @@ def grammar_points(tool: Tool, ctx: Context) -> tuple[float, dict[str, float]]:
             continue
         props = schema.get("properties")
         if isinstance(props, Mapping):
-            req = schema.get("required")
-            listed = set(req) if isinstance(req, list) else set()
+            listed = set(required_names(schema))  # entries that are not strings are skipped
             level = len(node.instance_path.split("/")) + 1  # the root object's properties: level 2
             for name, sub in props.items():
                 union = isinstance(sub, Mapping) and ("anyOf" in sub or "oneOf" in sub or len(types_of(sub)) > 1)
