@@ -128,3 +128,16 @@ def test_a_tool_name_too_long_for_a_file_name_is_refused_before_any_snapshot_is_
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and "too long" in proc.stderr, proc.stderr
     assert not snaps.exists() or not any(snaps.iterdir())  # nothing written, not even the first tool
+
+
+def test_a_folder_also_reached_through_a_link_is_found_under_its_own_path(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An npm workspace links ``node_modules/pkg -> ../pkg``: ``**`` must name ``pkg/tool.json``, the
+    file's own path, not the path through the link (sorted first), which source filters drop."""
+    from schemalint.loaders.files.sources import safe_glob
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "tool.json").write_text("[]")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "pkg").symlink_to(tmp_path / "pkg")
+    monkeypatch.chdir(tmp_path)
+    assert safe_glob("**/tool.json") == [os.path.join("pkg", "tool.json")]

@@ -265,11 +265,14 @@ def _names(base: str, part: str) -> list[str]:
 
 
 def _folders_below(base: str, visited: set[tuple[int, int]]) -> list[str]:
-    """``base`` and every folder below it (not hidden ones), each real folder once."""
+    """``base`` and every folder below it (not hidden ones), each real folder once. Folders reached
+    through a symbolic link are entered last, so a folder that is also reachable without a link
+    (an npm workspace's ``node_modules/pkg -> ../pkg``) is found under its own path."""
     out: list[str] = []
     stack = [base]
-    while stack:
-        folder = stack.pop()
+    linked: list[str] = []
+    while stack or linked:
+        folder = stack.pop() if stack else linked.pop(0)
         try:
             st = os.stat(folder or ".")
         except OSError:
@@ -286,7 +289,7 @@ def _folders_below(base: str, visited: set[tuple[int, int]]) -> list[str]:
         for n in names:
             path = os.path.join(folder, n)
             if not n.startswith(".") and os.path.isdir(path):
-                stack.append(path)
+                (linked if os.path.islink(path) else stack).append(path)
     return out
 
 
