@@ -190,12 +190,13 @@ def _aligned(value: Any, model: Any) -> Any:
 
 def render_show(view: ToolView, stream: IO[str], color: bool | None = None) -> None:
     """``show``: the advertised and runtime input schemas side by side (differing lines marked),
-    then the required-key table, with rich."""
-    import difflib
-
+    then the required-key table. The schemas are laid out as plain columns
+    (:mod:`schemalint.report.show_layout`: linear in the schema's size, any depth), coloured by
+    rich on a terminal; the required-key table is rich's."""
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
+
+    from schemalint.report.show_layout import align, keyed_json_lines
 
     def T(text: str, style: str = "") -> Text:  # untrusted text, never rich markup
         return Text(visible(text), style=style)
@@ -207,53 +208,129 @@ def render_show(view: ToolView, stream: IO[str], color: bool | None = None) -> N
     console.print(Text.assemble(("tool ", "bold"), (visible(tool.name), "bold cyan"), visible(where)))
     for pointer, keyword in view.unsupported:
         console.print(T(f"  note: `{keyword}` at {pointer} cannot be said in draft-07; shown as written", "yellow"))
-    left, right = _json_lines(view.advertised), _json_lines(in_key_order_of(view.runtime_input, view.advertised))
+    raw_left, left_at = keyed_json_lines(view.advertised)
+    left = [visible(line) for line in raw_left]
     if view.runtime_input is None:
         console.print("no runtime contract is known for this tool: showing the advertised schema only\n")
-        table = Table(show_header=True, box=None, pad_edge=False)
-        table.add_column("advertised (draft-07)")
-        for line in left:
-            table.add_row(T(line))
-        console.print(table)
+        _print_columns(console, ["advertised (draft-07)"], [(None, [line]) for line in left], [None])
     else:
-        table = Table(show_header=True, box=None, pad_edge=False)
-        table.add_column(" ", width=1)
-        table.add_column("advertised (draft-07)", overflow="fold")
-        table.add_column("runtime input (draft-07)", overflow="fold")
-        # A line's value, not its trailing comma (the last member of an object has none), decides
-        # whether it differs; the runtime side is laid out in the advertised side's key order.
-        matcher = difflib.SequenceMatcher(a=[_value_of(line) for line in left],
-                                          b=[_value_of(line) for line in right], autojunk=False)
-        for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        raw_right, right_at = keyed_json_lines(in_key_order_of(view.runtime_input, view.advertised))
+        right = [visible(line) for line in raw_right]
+        rows: list[tuple[str | None, list[str]]] = []
+        # A line's place and value, not its trailing comma (the last member of an object has none),
+        # decide whether it differs; the runtime side is laid out in the advertised side's key order.
+        for op, a0, a1, b0, b1 in align([(at, _value_of(line)) for at, line in zip(left_at, left, strict=True)],
+                                        [(at, _value_of(line)) for at, line in zip(right_at, right, strict=True)]):
             if op == "equal":
-                for a, b in zip(left[a0:a1], right[b0:b1], strict=True):
-                    table.add_row(" ", T(a), T(b))
+                rows.extend((None, [" ", a, b]) for a, b in zip(left[a0:a1], right[b0:b1], strict=True))
                 continue
-            span = max(a1 - a0, b1 - b0)
-            for i in range(span):
+            for i in range(max(a1 - a0, b1 - b0)):
                 a = left[a0 + i] if a0 + i < a1 else ""
                 b = right[b0 + i] if b0 + i < b1 else ""
                 if a and b and _value_of(a) == _value_of(b):
-                    table.add_row(" ", T(a), T(b))
-                    continue
-                mark = "~" if a and b else ("-" if a else "+")
-                table.add_row(Text(mark, style="bold yellow"), T(a, "red"), T(b, "green"))
-        console.print(table)
+                    rows.append((None, [" ", a, b]))
+                else:
+                    mark = "~" if a and b else ("-" if a else "+")
+                    rows.append((mark, [mark, a, b]))
+        _print_columns(console, [" ", "advertised (draft-07)", "runtime input (draft-07)"], rows, [1, None, None])
         console.print("  ~ differs   - advertised only   + runtime only", style="dim")
-    req = Table(title="required keys per instance path", show_header=True, title_justify="left")
-    for name in ("instance path", "advertised", "runtime input", "runtime output", "probed"):
-        req.add_column(name)
+    _print_required(console, view)
 
-    def cell(value: list[str] | None) -> Text:
-        return Text("n/a") if value is None else T(", ".join(value) or "-")
 
+def _print_columns(console: Any, header: list[str], rows: list[tuple[str | None, list[str]]],
+                   fixed: list[int | None]) -> None:
+    """The header and ``rows`` as columns (:mod:`schemalint.report.show_layout`). A row is
+    ``(mark, cells)``: a marked row's first cell is its mark (bold yellow), its other cells
+    red and green on a terminal. Plain text is written straight to the stream."""
+    from schemalint.report.show_layout import column_rows, widths
+
+    col = widths([cells for _, cells in rows], header, console.width, fixed)
+    plain = console.color_system is None
+    out: list[Any] = []
+    for line in column_rows(header, col):
+        out.append("  ".join(line) if plain else _styled(line, "bold", "bold", "bold"))
+    for mark, cells in rows:
+        for line in column_rows(cells, col):
+            if plain:
+                out.append("  ".join(line))
+            elif mark:
+                out.append(_styled(line, "bold yellow", "red", "green"))
+            else:
+                out.append(_styled(line, "", "", ""))
+    if plain:
+        console.file.write("".join(line + "\n" for line in out))
+        return
+    from rich.text import Text
+
+    console.print(Text("\n").join(out), soft_wrap=True, crop=False)
+
+
+def _styled(cells: list[str], *styles: str) -> Any:
+    from rich.text import Text
+
+    parts: list[tuple[str, str]] = []
+    for i, (cell, style) in enumerate(zip(cells, styles, strict=False)):
+        if i:
+            parts.append(("  ", ""))
+        parts.append((cell, style if cell.strip() else ""))
+    return Text.assemble(*parts)
+
+
+def _print_required(console: Any, view: ToolView) -> None:
+    """The required keys per instance path, one row each, boxed (plain text laid out by
+    :func:`schemalint.report.show_layout.boxed_rows`; a row whose sides disagree is bold red on a
+    terminal). A cell lists at most :data:`MAX_ALTERNATIVES_SHOWN` alternatives of a union and an
+    instance path is shortened in its middle past :data:`MAX_PATH_SHOWN` characters
+    (``--format json`` has them all)."""
+    from schemalint.report.show_layout import boxed_rows
+
+    def cell(value: list[str] | None) -> str:
+        return "n/a" if value is None else visible(_capped(", ".join(value)) or "-")
+
+    rows: list[list[str]] = []
+    differing: list[bool] = []
     for row in view.required:
         sides = [row["advertised"], row["runtime_input"], row["runtime_output"], row["probed"]]
         known = [set(s) for s in sides[1:2] + sides[3:] if s is not None]
-        differs = any(s != set(row["advertised"] or []) for s in known)
-        req.add_row(T(row["instance_path"] or "/"), *(cell(s) for s in sides), style="bold red" if differs else None)
+        differing.append(any(s != set(row["advertised"] or []) for s in known))
+        rows.append([visible(_short_path(row["instance_path"] or "/")), *(cell(s) for s in sides)])
+    head, body = boxed_rows(["instance path", "advertised", "runtime input", "runtime output", "probed"], rows,
+                            console.width)
+    title = "required keys per instance path".ljust(len(head[0]))
     console.print()
-    console.print(req)
+    if console.color_system is None:
+        console.file.write("".join(line + "\n" for line in [title, *head, *(x for lines in body for x in lines)]))
+        return
+    from rich.text import Text
+
+    styled = [Text(title, style="italic"), *(Text(line, style="bold") for line in head)]
+    for i, lines in enumerate(body):
+        red = i < len(differing) and differing[i]
+        styled.extend(Text(line, style="bold red" if red else "") for line in lines)
+    console.print(Text("\n").join(styled), soft_wrap=True, crop=False)
+
+
+MAX_PATH_SHOWN = 80
+"""Characters of an instance path shown in ``show``'s required-key table; a longer one keeps its
+start and end around ``...`` (a path 500 levels deep would print a square of text)."""
+
+
+def _short_path(path: str) -> str:
+    if len(path) <= MAX_PATH_SHOWN:
+        return path
+    return f"{path[:24]} ... {path[-(MAX_PATH_SHOWN - 29):]}"
+
+
+MAX_ALTERNATIVES_SHOWN = 20
+"""Alternatives of a union listed in one cell of ``show``'s required-key table (``--format json``
+has them all)."""
+
+
+def _capped(text: str) -> str:
+    parts = text.split(" | ")
+    if len(parts) <= MAX_ALTERNATIVES_SHOWN:
+        return text
+    return " | ".join(parts[:MAX_ALTERNATIVES_SHOWN]) + f" | ... ({len(parts) - MAX_ALTERNATIVES_SHOWN:,} more)"
 
 
 def render_shows(views: Sequence[ToolView], stream: IO[str]) -> None:

@@ -437,16 +437,19 @@ class ShapeMap:
             if len(plist) == 1:  # the common case: no union at or above this path
                 self._alts[path] = plist
                 continue
-            branches = [p.branch for p in plist]
-            leaves = [
-                p for p in plist if not any(b != p.branch and _is_prefix(p.branch, b) for b in branches)
-            ]
+            # Linear in the branches' total length (a union of thousands of branches): a piece is
+            # a leaf unless it is a proper prefix of another piece's branch; a leaf folds in the
+            # pieces whose branch is one of its own proper prefixes, in walk order.
+            order = {p.branch: i for i, p in enumerate(plist)}
+            inner = {b[:k] for b in order for k in range(len(b))}
             alts: list[Shape] = []
-            for leaf in leaves:
+            for leaf in plist:
+                if leaf.branch in inner:
+                    continue
                 eff = _copy(leaf)
-                for other in plist:
-                    if other is not leaf and _is_prefix(other.branch, leaf.branch):
-                        _merge_into(eff, other)
+                enclosing = sorted(order[leaf.branch[:k]] for k in range(len(leaf.branch)) if leaf.branch[:k] in order)
+                for i in enclosing:
+                    _merge_into(eff, plist[i])
                 alts.append(eff)
             self._alts[path] = alts
         for alts in self._alts.values():
