@@ -163,6 +163,26 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, follow_links: 
         raise
 
 
+def append_text(path: str | os.PathLike[str], text: str) -> None:
+    """Append ``text`` (UTF-8) to the regular file ``path``, creating it (0644 less the umask) when
+    missing: for a file another program names and owns, such as the job summary GitHub's runner
+    names in ``GITHUB_STEP_SUMMARY``. Opened without blocking and checked after opening, so a FIFO
+    or a device named there raises ``OSError`` at once instead of hanging or writing to a device.
+    Raises ``OSError``."""
+    import errno
+
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o644)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, f"{_kind_of(os.fstat(fd).st_mode)}, not a regular file", os.fspath(path))
+        data = text.encode("utf-8")
+        while data:
+            data = data[os.write(fd, data):]
+    finally:
+        os.close(fd)
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

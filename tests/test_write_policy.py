@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -194,3 +195,82 @@ def test_an_option_word_after_double_dash_says_why(tmp_path: Path) -> None:
     (tmp_path / "tools.json").write_text(json.dumps(TOOL))
     line = _refused(run_cli("check", "--scan", "--", "--fail-on", "warning", "tools.json", cwd=tmp_path))
     assert "--fail-on: no such file or directory" in line and "[tool.schemalint]" in line
+
+
+@pytest.mark.parametrize("target", ["README.md", "tools.json", "out-link.json", "elsewhere/new.json", "fifo",
+                                    "/dev/null", "schemalint.toml", "baseline.json", "empty.json", "new.json"])
+def test_the_python_api_baseline_write_refuses_what_the_cli_refuses(tmp_path: Path, target: str) -> None:
+    """``Baseline.write`` goes through the same policy as ``check --write-baseline``: the same
+    targets are refused (nothing written) or written, by the API and by the CLI."""
+    from schemalint.api import check
+    from schemalint.engine.baseline import Baseline
+
+    def prepared(root: Path) -> Path:
+        project = _project(root)
+        (project / "out-link.json").symlink_to(root / "outside.json")
+        (project / "elsewhere").symlink_to(root, target_is_directory=True)
+        os.mkfifo(project / "fifo")
+        (project / "baseline.json").write_text('{"schemalint_baseline": 1, "entries": []}\n')
+        (project / "empty.json").write_text("")
+        return project
+
+    def state(project: Path) -> dict[str, bytes | None]:
+        names = ["README.md", "tools.json", "schemalint.toml", "baseline.json", "empty.json", "new.json"]
+        return {n: (project / n).read_bytes() if (project / n).is_file() else None for n in names} | {
+            "outside": (project.parent / "outside.json").read_bytes() if (project.parent / "outside.json").exists()
+            else None, "elsewhere": (project.parent / "new.json").read_bytes()
+            if (project.parent / "new.json").exists() else None}
+
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "api").mkdir()
+    cli_project, api_project = prepared(tmp_path / "cli"), prepared(tmp_path / "api")
+    cli = run_cli("check", "tools.json", "--write-baseline", target, cwd=cli_project, timeout=60)
+    assert cli.returncode in (0, 2) and "Traceback" not in cli.stderr, cli.stderr
+    cli_refused = cli.returncode == 2
+
+    before = state(api_project)
+    result = check([str(api_project / "tools.json")])
+    baseline = Baseline.from_findings(result.diagnostics, result.fingerprints)
+    path = target if target.startswith("/") else api_project / target
+    try:
+        baseline.write(path, reads=[api_project / "tools.json", api_project / "schemalint.toml"],
+                       project=api_project)
+    except WriteRefused as exc:
+        api_refused = True
+        assert str(target) in str(exc)
+        assert state(api_project) == before  # nothing written anywhere
+    else:
+        api_refused = False
+        assert Baseline.read(path).entries == baseline.entries
+    assert api_refused == cli_refused, (target, cli.stderr)
+    assert api_refused == (target not in ("baseline.json", "empty.json", "new.json"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "file"])
+def test_the_job_summary_is_appended_only_to_a_regular_file(tmp_path: Path, kind: str) -> None:
+    """``GITHUB_STEP_SUMMARY`` naming a FIFO (no reader) or a device neither hangs the run nor
+    writes to the device: the summary is skipped with a message; a regular file is appended to."""
+    project = _project(tmp_path)
+    target = {"fifo": project / "summary.fifo", "device": Path("/dev/null"), "file": project / "summary.md"}[kind]
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "file":
+        target.write_text("earlier step\n")
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(target)}
+    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "tools.json",
+                           "--format", "github"], cwd=project, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    if kind == "file":
+        text = target.read_text()
+        assert text.startswith("earlier step\n") and "| error |" in text
+    else:
+        assert "cannot append the job summary" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("name", ["..", ".", "dir/"])
+def test_a_stdin_filename_naming_no_file_is_refused(tmp_path: Path, name: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "-",
+                           "--stdin-filename", name], input=json.dumps(TOOL), cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    _refused(proc, "--stdin-filename", "names no file")
+    assert list(tmp_path.iterdir()) == []

@@ -267,7 +267,9 @@ def _stdin_source(srcs: list[str], name: str | None) -> tuple[list[str], Any, st
     data = sys.stdin.buffer.read(STDIN_LIMIT + 1)
     if len(data) > STDIN_LIMIT:
         raise fail(f"standard input holds more than {STDIN_LIMIT >> 20} MiB; name a file instead")
-    base = os.path.basename(name or "stdin.json") or "stdin.json"
+    base = os.path.basename(name or "stdin.json")
+    if base in ("", ".", ".."):
+        raise fail(f"--stdin-filename {name!r} names no file; give a file name such as tools.json")
     folder = tempfile.TemporaryDirectory(prefix="schemalint-stdin-")
     path = os.path.join(folder.name, base)
     with open(path, "wb") as fh:

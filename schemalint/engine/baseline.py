@@ -74,14 +74,24 @@ class Baseline:
         entries = f"[\n    {body}\n  ]" if lines else "[]"
         return f'{{\n  "{VERSION_KEY}": {FORMAT_VERSION},\n  "entries": {entries}\n}}\n'
 
-    def write(self, path: str | Path) -> None:
-        """Write :meth:`dumps` to ``path`` atomically (a reader sees the old or the new file;
-        a symlink is followed). Raises ``OSError``; the commands write through
-        :func:`schemalint.safe_write.write_output` with :func:`is_baseline_text` instead, which
-        checks the target first."""
-        from schemalint.safe_write import atomic_write_text
+    def write(self, path: str | os.PathLike[str], *, reads: Iterable[str | os.PathLike[str]] = (),
+              project: str | os.PathLike[str] | None = None) -> None:
+        """Write :meth:`dumps` to ``path`` through the one write policy of the commands
+        (:func:`schemalint.safe_write.write_output`, docs/security.md): refused with
+        :class:`~schemalint.safe_write.WriteRefused` (nothing written) when ``path`` exists and is
+        not a schemalint baseline, is not a regular file (a device, a FIFO, a directory), is one of
+        ``reads`` (the files the caller's run read), or is a symbolic link (or a path through one)
+        that leads out of ``project``; otherwise written atomically. ``project`` defaults to the git
+        work tree holding the working directory, else the working directory. Raises ``OSError``
+        when the write itself fails."""
+        from schemalint.safe_write import write_output
 
-        atomic_write_text(path, self.dumps())
+        if project is None:
+            from schemalint.config import git_root
+
+            here = Path.cwd().resolve()
+            project = git_root(here) or here
+        write_output(path, self.dumps(), what="baseline", is_ours=is_baseline_text, reads=reads, project=project)
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Baseline:

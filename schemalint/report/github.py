@@ -167,9 +167,10 @@ def append_summary(title: str, totals: str, items: Iterable[Item]) -> None:
         parts.append(row)
         size += len(row.encode())
     parts.append("\n")
+    from schemalint.safe_write import append_text
+
     try:
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write("".join(parts))
+        append_text(path, "".join(parts))
     except OSError as exc:
         import sys
 
