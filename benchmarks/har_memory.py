@@ -28,7 +28,8 @@ READERS = {
     "schemalint read_file": (
         "import sys\nfrom schemalint.traffic.stream import read_file\n"
         "n = sum(1 for _ in read_file(sys.argv[1]))\nprint(n)\n"),
-    "json.load": "import json, sys\nwith open(sys.argv[1], 'rb') as fh:\n    d = json.load(fh)\nprint(len(d['log']['entries']))\n",
+    "json.load": ("import json, sys\nwith open(sys.argv[1], 'rb') as fh:\n    d = json.load(fh)\n"
+                  "print(len(d['log']['entries']))\n"),
 }
 
 
@@ -40,7 +41,8 @@ def _entry(rng: random.Random, i: int) -> dict:
         "messages": [{"role": "user", "content": words}]}
     response = {"id": f"c{i}", "object": "chat.completion", "choices": [{"index": 0, "message": {
         "role": "assistant", "content": None, "tool_calls": [{"id": f"call_{i}", "type": "function", "function": {
-            "name": f"tool_{i % 50}", "arguments": json.dumps({"city": words[:30]})}}]}, "finish_reason": "tool_calls"}]}
+            "name": f"tool_{i % 50}", "arguments": json.dumps({"city": words[:30]})}}]},
+        "finish_reason": "tool_calls"}]}
     return {"startedDateTime": "2026-01-01T00:00:00Z", "time": 1,
             "request": {"method": "POST", "url": "https://api.example.test/v1/chat/completions", "headers": [],
                         "postData": {"mimeType": "application/json", "text": json.dumps(request)}},
