@@ -72,6 +72,19 @@ def is_module_source(source: str) -> bool:
 
 
 def modules_hint(directory: str, exclude: Sequence[str] = (), limit: int = 10_000) -> str | None:
+    """A note for a directory whose walk found no tool definitions but which holds modules that
+    define tools: TypeScript/JavaScript modules (:func:`typescript_hint`), Python modules that create a
+    server, an agent or models at module level
+    (:func:`schemalint.loaders.files.python_hints.directory_hint`); both when it holds both.
+    ``None`` when it holds neither."""
+    from schemalint.loaders.files.python_hints import directory_hint
+
+    hints = [h for h in (typescript_hint(directory, exclude, limit),
+                         directory_hint(directory, lambda p: _excluded(p, exclude), limit)) if h]
+    return "; ".join(hints) or None
+
+
+def typescript_hint(directory: str, exclude: Sequence[str] = (), limit: int = 10_000) -> str | None:
     """A note for a directory whose walk found no tool definitions but which holds TypeScript or
     JavaScript modules (:data:`TYPESCRIPT_SUFFIXES`, declaration files ``.d.ts`` left out, walked
     as :func:`expand_sources` walks, ``exclude`` applied; at most ``limit`` files looked at):
@@ -199,6 +212,10 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
             for path in _walk_dir(source, problems, TOOL_FILE_SUFFIXES + extra_suffixes):
                 add(path)
         elif os.path.exists(source):
+            if source.lower().endswith((".py", ".pyw")) and os.path.isfile(source):
+                from schemalint.loaders.files.python_hints import python_file_message
+
+                raise SourceError(python_file_message(source))  # never parsed as JSON
             add(source)
         elif any(ch in source for ch in "*?["):
             matches = sorted(safe_glob(source))

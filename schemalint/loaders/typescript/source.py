@@ -153,7 +153,13 @@ class PendingTypeScript:
                 got, found = worker.finish_load(pending)
                 tools.extend(_relative(t, self.cwd) for t in got)
                 problems.extend(dataclasses.replace(d, file=_shown(d.file, self.cwd)) for d in found)
-            tools = [_measured(t) for t in tools]
+            from schemalint.probe import load_budget
+
+            with load_budget() as budget:
+                tools = [_measured(t) for t in tools]
+            stopped = budget.diagnostic(", ".join(self.sources))
+            if stopped is not None:
+                problems.append(stopped)
         except BaseException:
             worker.close()
             raise
@@ -201,9 +207,11 @@ def _measured(tool: Tool) -> Tool:
     schema = runtime.input if isinstance(runtime.input, Mapping) else tool.advertised
     if not isinstance(schema, Mapping):
         return tool
-    from schemalint.probe import omission_probe
+    from schemalint.probe import load_share, load_spent, omission_probe
 
-    result = omission_probe(schema, runtime.validate, omit="all", time_limit=LOAD_PROBE_SECONDS)
+    share = load_share(LOAD_PROBE_SECONDS)
+    result = omission_probe(schema, runtime.validate, omit="all", time_limit=LOAD_PROBE_SECONDS, budget=share)
+    load_spent(tool.name, share, LOAD_PROBE_SECONDS, result)
     refused = tuple(sorted({r.instance_path for r in result.refusals
                             if r.kind == "omission" and r.instance_path is not None}))
     return dataclasses.replace(tool, runtime=dataclasses.replace(runtime, refused_when_omitted=refused))
