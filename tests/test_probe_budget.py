@@ -88,7 +88,7 @@ def test_a_large_budget_stops_nothing(tmp_path: Path) -> None:
     proc = run_cli("probe", "fast_tools:TOOLS", "--python-path", str(tmp_path), "--max-examples", "5",
                    "--format", "json", "--fail-on", "never", cwd=tmp_path)
     report = json.loads(proc.stdout)
-    assert report["summary"]["budget"] == {"seconds": 40.0, "tools_stopped": 0, "calls_not_made": 0}
+    assert report["summary"]["budget"] == {"seconds": 30.0, "tools_stopped": 0, "calls_not_made": 0}
     assert all(row["generated"] is not None and not row["budget_stopped"] for row in report["tools"])
 
 

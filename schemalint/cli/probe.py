@@ -61,7 +61,7 @@ def probe(
         float, typer.Option("--run-budget", help="Seconds shared by the probes of all tools (each tool gets what "
                             "is left over the tools left, at most --time-limit per probe kind); the tools it "
                             "stops are counted in the summary.", min=0.0)
-    ] = 40.0,
+    ] = 30.0,
     output_format: Annotated[ViewFormat, format_option("Output format.")] = "text",
     fail_on: Annotated[
         str, typer.Option("--fail-on", help="Exit 1 when a diagnostic is at least this severe: "

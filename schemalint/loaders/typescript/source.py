@@ -49,7 +49,24 @@ def _plan(source: str, cwd: str | None) -> dict[str, str]:
     plan = {"file": str(full), "attr": attr, "loader": loader, "shown": path}
     if tsx is not None:
         plan["tsx"] = tsx
+        tsconfig = _nearest_tsconfig(full.parent)
+        if tsconfig is not None:
+            plan["tsconfig"] = tsconfig
     return plan
+
+
+def _nearest_tsconfig(folder: Path) -> str | None:
+    """The ``tsconfig.json`` nearest above ``folder`` (the module's own package's, whose ``paths``
+    aliases its imports use), or ``None``. tsx reads the working directory's otherwise: in a
+    monorepo checked from its root, a package's ``@tools``-style aliases were then unknown
+    ("is not a valid package name")."""
+    for candidate in (folder, *folder.parents):
+        found = candidate / "tsconfig.json"
+        if found.is_file():
+            return str(found)
+        if (candidate / ".git").exists():
+            return None
+    return None
 
 
 def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()) -> list[str]:
