@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from schemalint.config import Config
     from schemalint.diff.result import Change, DiffResult
     from schemalint.probe import ProbeResult as PhaseResult
+    from schemalint.probe import RunBudget
 
 
 # --- probe -------------------------------------------------------------------------------------
@@ -44,6 +45,8 @@ class ProbeRow:
     omission: PhaseResult | None = None
     generated: PhaseResult | None = None
     generated_repeats_omission_findings: bool = False
+    budget_stopped: bool = False
+    """The run's probe budget stopped this tool's probes (:class:`schemalint.probe.RunBudget`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The row of ``probe --format json``'s ``tools``."""
@@ -54,6 +57,7 @@ class ProbeRow:
             "omission": _phase_json(self.omission),
             "generated": _phase_json(self.generated) if self.generated is not None else None,
             "generated_repeats_omission_findings": self.generated_repeats_omission_findings,
+            "budget_stopped": self.budget_stopped,
         }
 
 
@@ -65,6 +69,8 @@ class ProbeResult:
     rows: list[ProbeRow] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     elapsed: float = 0.0
+    budget: RunBudget | None = None
+    """The run's probe budget and what it stopped (``None``: not probed through :func:`probe_tools`)."""
 
     @property
     def probed(self) -> int:
@@ -75,7 +81,9 @@ class ProbeResult:
         """The ``probe --format json`` document."""
         return {"version": 1, "tools": [r.to_json() for r in self.rows],
                 "diagnostics": [d.to_json() for d in self.diagnostics],
-                "summary": {"tools": len(self.rows), "probed": self.probed, "seconds": round(self.elapsed, 3)}}
+                "summary": {"tools": len(self.rows), "probed": self.probed, "seconds": round(self.elapsed, 3),
+                            **({"budget": {"seconds": self.budget.seconds, "tools_stopped": self.budget.cut,
+                                           "calls_not_made": self.budget.not_made}} if self.budget else {})}}
 
 
 def _phase_json(result: PhaseResult) -> dict[str, Any]:
@@ -99,24 +107,29 @@ def _phase_json(result: PhaseResult) -> dict[str, Any]:
 def probe_tools(sources: Sequence[str], *, python_path: Sequence[str] = (), time_limit: float = 2.0,
                 max_examples: int = 50, mcp_stdio: Sequence[str] = (), mcp_url: Sequence[str] = (),
                 mcp_headers: Mapping[str, str] | None = None, mcp_cwd: str | None = None,
-                exclude: Sequence[str] = ()) -> ProbeResult:
+                exclude: Sequence[str] = (), run_budget: float | None = None) -> ProbeResult:
     """Load ``sources`` and probe every tool whose runtime contract has a callable validator:
     the omission probes, then ``max_examples`` generated calls (fixed seed) unless the omission
     probes hit ``time_limit`` (seconds per tool and probe kind). Generated refusals whose errors
     the omission probes already found are dropped (the row says so). The tools of the MCP
     servers ``mcp_stdio``/``mcp_url`` (:func:`schemalint.api.load`) have no runtime contract: rows
     that are not probed. ``exclude``: fnmatch patterns of paths skipped in files, directories and
-    globs, as in ``check``. Raises :class:`~schemalint.errors.SourceError` when a
+    globs, as in ``check``. ``run_budget``: seconds shared by the probes of all tools
+    (:class:`schemalint.probe.RunBudget`, default :data:`~schemalint.probe.DEFAULT_RUN_BUDGET`): a tool
+    gets what is left over the tools left, at most ``time_limit`` per probe kind; the tools it
+    stopped are counted in :attr:`ProbeResult.budget`. Raises :class:`~schemalint.errors.SourceError` when a
     source cannot be loaded."""
     from schemalint.api import load
-    from schemalint.probe import generated_probe, omission_probe
+    from schemalint.probe import DEFAULT_RUN_BUDGET, RunBudget, generated_probe, omission_probe
     from schemalint.rules.contract.sl107_probe_refusal import ProbeRefusal
 
     loaded = load(sources, exclude=exclude, python_path=python_path, mcp_stdio=mcp_stdio, mcp_url=mcp_url,
                   mcp_headers=mcp_headers, mcp_cwd=mcp_cwd)
     rule = ProbeRefusal()
     started = time.perf_counter()
-    result = ProbeResult(diagnostics=list(loaded.diagnostics))
+    probed = sum(1 for t in loaded.tools if t.runtime is not None and t.runtime.validate is not None)
+    budget = RunBudget(DEFAULT_RUN_BUDGET if run_budget is None else run_budget, probed)
+    result = ProbeResult(diagnostics=list(loaded.diagnostics), budget=budget)
     from schemalint import progress
 
     progress.phase("probing tools", len(loaded.tools))
@@ -127,10 +140,18 @@ def probe_tools(sources: Sequence[str], *, python_path: Sequence[str] = (), time
         result.rows.append(row)
         if validate is None:
             continue
-        row.omission = omitted = omission_probe(tool.advertised, validate, time_limit=time_limit)
+        # the tool's share: half for the omission probes, what they leave for the generated calls
+        share = budget.share(time_limit * (2 if max_examples else 1))
+        start = time.monotonic()
+        first = min(share / 2 if max_examples else share, time_limit)
+        row.omission = omitted = omission_probe(tool.advertised, validate, time_limit=time_limit, budget=first)
+        second = min(max(share - (time.monotonic() - start), 0.0), time_limit)
         if max_examples and not omitted.timed_out:
             row.generated = generated_probe(tool.advertised, validate, max_examples=max_examples,
-                                            time_limit=time_limit)
+                                            time_limit=time_limit, budget=second)
+        row.budget_stopped = budget.spent(
+            tool.name, time_limit, (omitted, first), (row.generated, second),
+            skipped=max_examples if max_examples and omitted.timed_out and first < time_limit else 0)
         result.diagnostics.extend(rule.diagnostics(tool, omitted, time_limit))
         if row.generated is not None:
             known = {e for r in omitted.refusals for e in r.outcome.errors}

@@ -21,6 +21,13 @@ thread, else abandoned in a daemon thread) and reported as a *timeout*. The limi
 budget of all a tool's calls: no call starts after it, and one that is running when it ends
 gets the rest of its own limit first, so a budget spent by many fast calls is no hang.
 hypothesis and hypothesis-jsonschema are imported only by :func:`generated_probe`.
+
+Every place that probes many tools shares a **run budget** (:class:`RunBudget`) among them:
+``check`` (SL107's ``run_budget``), ``probe`` (``--run-budget``) and the loaders' omission
+probes (:data:`LOAD_RUN_BUDGET` per source, :func:`load_budget`). Each tool gets what is left
+divided by the tools left (at most its own time limit), so time a fast tool does not use goes
+to the next; a tool whose probes the budget stopped is counted with the calls not made, and
+every report says so (a probe that did not run is not a pass).
 """
 
 from __future__ import annotations
@@ -46,6 +53,21 @@ Path = tuple[str | int, ...]
 
 DEFAULT_TIME_LIMIT = 2.0
 DEFAULT_MAX_EXAMPLES = 50
+DEFAULT_RUN_BUDGET = 30.0
+"""Seconds shared by the probes of all tools of one ``probe`` run (``--run-budget``): with the loading
+of a FastMCP server of 100 tools (25 s at load average 17 on 2 cores) the run stays under a minute.
+``check`` shares SL107's ``run_budget`` option (40 s: its omission probes alone, no generated calls)."""
+LOAD_RUN_BUDGET = 15.0
+"""Seconds shared by the omission probes a loader runs while loading one source (pydantic models,
+functions, AI SDK and MCP tools in the Node worker); ``SCHEMALINT_LOAD_PROBE_BUDGET`` overrides it."""
+
+
+def load_run_budget() -> float:
+    """:data:`LOAD_RUN_BUDGET`, or the seconds in ``SCHEMALINT_LOAD_PROBE_BUDGET`` when that is a number."""
+    try:
+        return max(float(os.environ["SCHEMALINT_LOAD_PROBE_BUDGET"]), 0.0)
+    except (KeyError, ValueError):
+        return LOAD_RUN_BUDGET
 MAX_FILLED_KEYS = 200
 MAX_DEPTH = 40
 
@@ -752,6 +774,104 @@ def _key_paths(value: Any, path: Path = ()) -> Iterator[Path]:
             yield from _key_paths(sub, (*path, i))
 
 
+@dataclass
+class RunBudget:
+    """Seconds shared by the probes of ``tools`` tools (see the module docstring).
+
+    :meth:`share` is the next tool's budget (call it just before probing the tool, once per tool);
+    :meth:`spent` records the tool's :class:`ProbeResult` values with the budget each was given.
+    ``cut``: the tools whose probes the budget stopped (a probe that ran out of a budget shorter
+    than its own time limit; one that used its whole time limit was stopped by that limit, as
+    without a budget); ``not_made``: the calls they planned and did not make."""
+
+    seconds: float
+    tools: int
+    started: float = field(default_factory=time.monotonic)
+    done: int = 0
+    cut: int = 0
+    not_made: int = 0
+    cut_names: list[str] = field(default_factory=list)
+
+    def left(self) -> float:
+        """Seconds left of the whole budget."""
+        return max(self.seconds - (time.monotonic() - self.started), 0.0)
+
+    def share(self, limit: float) -> float:
+        """The next tool's budget: what is left over the tools left, at most ``limit``."""
+        return min(limit, self.left() / max(self.tools - self.done, 1))
+
+    def spent(self, name: str, limit: float, *probes: tuple[ProbeResult | None, float], skipped: int = 0) -> bool:
+        """Record one tool's probes, each as ``(result, budget it was given)`` (``limit``: a probe's own
+        time limit; ``skipped``: calls of a probe not started because the budget was spent); True
+        when the budget stopped them."""
+        self.done += 1
+        stopped = [r for r, given in probes if r is not None and r.timed_out and given < limit]
+        if not stopped:
+            return False
+        self.cut += 1
+        self.cut_names.append(name)
+        self.not_made += sum(max(r.planned - r.calls, 0) for r in stopped) + skipped
+        return True
+
+    def diagnostic(self, file: str) -> Any:
+        """The ``SL000`` warning (``kind: "unchecked"``) for a source whose load-time probes this budget
+        stopped (``file``: the source), or ``None`` when it stopped none."""
+        if not self.cut:
+            return None
+        from schemalint.model import Diagnostic, Severity
+
+        return Diagnostic(
+            code="SL000", name="unreadable-source", severity=Severity.WARNING, tool=None, file=file, pointer="",
+            kind="unchecked",
+            message=f"the omission probes run while loading were cut short: {self.summary()}",
+            hint="the keys these tools' runtimes refuse when omitted may be incomplete, so SL101 may miss some; "
+            "check fewer tools at a time, or raise the load budget with SCHEMALINT_LOAD_PROBE_BUDGET (seconds)")
+
+    def summary(self) -> str:
+        """One sentence for a report: what the budget skipped (empty when nothing)."""
+        if not self.cut:
+            return ""
+        named = ", ".join(self.cut_names[:3]) + (f" and {self.cut - 3} more" if self.cut > 3 else "")
+        return (f"the run's probe budget ({self.seconds:g} s for {self.tools} tool(s)) stopped the probes of "
+                f"{self.cut} tool(s) ({named}): {self.not_made} planned call(s) not made; the calls not made are "
+                "not a pass")
+
+
+_LOAD_BUDGET: list[RunBudget] = []
+
+
+def load_share(limit: float) -> float:
+    """The budget of the next tool probed while loading: inside :func:`load_budget`, what is left
+    of the source's budget (at most ``limit``); outside it, ``limit``."""
+    if not _LOAD_BUDGET:
+        return limit
+    return min(limit, _LOAD_BUDGET[-1].left())
+
+
+def load_spent(name: str, share: float, limit: float, result: ProbeResult) -> bool:
+    """Record a load-time probe (:func:`load_share`); True when the load's budget stopped it."""
+    if not _LOAD_BUDGET:
+        return False
+    budget = _LOAD_BUDGET[-1]
+    budget.tools += 1
+    return budget.spent(name, limit, (result, share))
+
+
+class load_budget:
+    """``with load_budget(seconds) as budget:`` shares ``seconds`` among the omission probes the
+    loaders run inside the block (:func:`load_share`); ``budget`` counts what it stopped."""
+
+    def __init__(self, seconds: float | None = None) -> None:
+        self.budget = RunBudget(load_run_budget() if seconds is None else seconds, 0)
+
+    def __enter__(self) -> RunBudget:
+        _LOAD_BUDGET.append(self.budget)
+        return self.budget
+
+    def __exit__(self, *exc: object) -> None:
+        _LOAD_BUDGET.remove(self.budget)
+
+
 def omission_probe(schema: Any, validate: Callable[[Any], Any], *, omit: str = "optional",
                    time_limit: float = DEFAULT_TIME_LIMIT, budget: float | None = None) -> ProbeResult:
     """Omission probes of ``validate`` against ``schema`` (see the module docstring).
@@ -884,13 +1004,15 @@ def _remove_orphaned_homes(tmp: str) -> None:
 
 
 def generated_probe(schema: Any, validate: Callable[[Any], Any], *, max_examples: int = DEFAULT_MAX_EXAMPLES,
-                    time_limit: float = DEFAULT_TIME_LIMIT) -> ProbeResult:
+                    time_limit: float = DEFAULT_TIME_LIMIT, budget: float | None = None) -> ProbeResult:
     """Generated probes: up to ``max_examples`` calls drawn from ``schema`` with
     hypothesis-jsonschema (derandomized: the same calls every run), shrunk to the
     smallest call the runtime refuses. Records at most one ``generated`` refusal (and
-    a ``crash``/``timeout`` when that happened). Never raises for a bad schema.
+    a ``crash``/``timeout`` when that happened). ``budget``: a shorter budget than
+    ``time_limit`` for generating and making all the calls (a tool's share of a run's budget,
+    :class:`RunBudget`). Never raises for a bad schema.
     """
-    result = ProbeResult()
+    result = ProbeResult(planned=max_examples)
     try:
         _private_hypothesis_home()
         from hypothesis import HealthCheck, Phase, given, settings
@@ -941,7 +1063,7 @@ def generated_probe(schema: Any, validate: Callable[[Any], Any], *, max_examples
                 result.problems.append(f"generated probes stopped: {name}: {str(exc).splitlines()[0][:200]}"
                                        if str(exc) else f"generated probes stopped: {name}")
 
-    _run_bounded(work, validate, time_limit, result)
+    _run_bounded(work, validate, time_limit, result, budget)
     if failures:
         for status in ("crash", "refused"):
             found = [f for f in failures if f[1].status == status]

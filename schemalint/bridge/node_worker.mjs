@@ -793,7 +793,9 @@ async function enableTypeScript(request) {
   if (typeScriptReady === null) {
     typeScriptReady = (async () => {
       const api = await import(pathToFileURL(request.tsx).href);
-      api.register();
+      // The first module's own tsconfig.json (its `paths` aliases), not the working directory's,
+      // which tsx reads by default; one registration serves the run.
+      api.register(typeof request.tsconfig === "string" ? { tsconfig: request.tsconfig } : undefined);
       // CommonJS modules (a package without "type": "module") are loaded by require(): tsx's
       // CommonJS hook, beside its ESM one.
       const cjs = path.join(path.dirname(path.dirname(path.dirname(request.tsx))), "cjs", "api", "index.mjs");
@@ -811,11 +813,50 @@ let readyAt = null; // process.uptime() when the worker said it was ready
 // (Next.js' `server-only` throws unless the `react-server` condition is on).
 function conditionsHint(err) {
   const text = String(err?.message ?? err);
+  if (/\b(?:createContext|useState|useEffect|useContext|useRef|Component)\b.* is not a (?:function|constructor)/.test(text)
+      && process.execArgv.some((a) => a.includes("react-server"))) {
+    return " (with the react-server condition, which this project's server-only code needs, React leaves out its "
+      + "client APIs, and a package the module imports uses them: Next.js builds such a module its own way, Node "
+      + "cannot import it as is. Keep the tools in a module that imports only what they need (ai, zod, their "
+      + "schemas), export them, and name that module; a tool written inline in a request handler such as "
+      + "POST is created per request and cannot be read without calling the handler)";
+  }
   if (!/Client Component|server-only|react-server/.test(text)) return "";
   const on = process.execArgv.some((a) => a.includes("react-server"));
   return on ? "" : " (the module imports server-only code, which loads only with Node's react-server condition: "
     + "schemalint turns it on when the module's package.json depends on next or server-only; add server-only to "
     + "its dependencies, or run with NODE_OPTIONS=--conditions=react-server)";
+}
+
+// A hint for an import that failed because a package of the project's own workspace (a pnpm, npm or
+// yarn workspace link in node_modules) points its entry at build output that was never built.
+function buildHint(err) {
+  const match = /Cannot find (?:module|package) '([^']+)'/.exec(String(err?.message ?? err));
+  if (!match) return "";
+  const missing = match[1].replaceAll("\\", "/");
+  const at = missing.lastIndexOf("/node_modules/");
+  if (at < 0) return "";
+  const parts = missing.slice(at + "/node_modules/".length).split("/");
+  const name = parts[0].startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  let real;
+  try {
+    real = fs.realpathSync(missing.slice(0, at) + "/node_modules/" + name);
+  } catch {
+    return "";
+  }
+  if (real.replaceAll("\\", "/").includes("/node_modules/")) return ""; // an installed package, not a link
+  return ` (${name} is a package of this workspace, linked from ${real}: its entry points to build output that `
+    + `does not exist yet; build it first, e.g. pnpm --filter ${name} build, or the workspace's build script)`;
+}
+
+// A hint for an import of a file only a bundler loads (tsup/esbuild/webpack loaders for .sql, .css,
+// .svg, .md ...): Node refuses its extension.
+function bundlerHint(err) {
+  const match = /Unknown file extension "(\.[A-Za-z0-9]+)"/.exec(String(err?.message ?? err));
+  if (!match || /^\.(?:[cm]?[jt]sx?|json)$/.test(match[1])) return "";
+  return ` (the module imports a ${match[1]} file, which the project's bundler loads and Node cannot: check the `
+    + "built module instead (run the project's build, then name the file in dist/ and its export), or list the "
+    + "running server with --mcp-stdio)";
 }
 
 async function load(state, request) {
@@ -835,7 +876,7 @@ async function load(state, request) {
   try {
     ns = await import(pathToFileURL(file).href);
   } catch (err) {
-    return { ok: false, error: `${source}: cannot import: ${errText(err)}${conditionsHint(err)}` };
+    return { ok: false, error: `${source}: cannot import: ${errText(err)}${conditionsHint(err)}${buildHint(err)}${bundlerHint(err)}` };
   }
   phases.module_import = since(t);
   t = process.uptime();

@@ -57,6 +57,11 @@ def probe(
     max_examples: Annotated[
         int, typer.Option("--max-examples", help="Generated calls per tool (0: omission probes only).", min=0)
     ] = 50,
+    run_budget: Annotated[
+        float, typer.Option("--run-budget", help="Seconds shared by the probes of all tools (each tool gets what "
+                            "is left over the tools left, at most --time-limit per probe kind); the tools it "
+                            "stops are counted in the summary.", min=0.0)
+    ] = 30.0,
     output_format: Annotated[ViewFormat, format_option("Output format.")] = "text",
     fail_on: Annotated[
         str, typer.Option("--fail-on", help="Exit 1 when a diagnostic is at least this severe: "
@@ -88,7 +93,7 @@ def probe(
     try:
         result = probe_tools(sources, python_path=cfg.import_roots(python_path), time_limit=time_limit,
                              max_examples=max_examples, exclude=[*cfg.exclude, *(exclude or [])],
-                             **servers.load_kwargs())
+                             run_budget=run_budget, **servers.load_kwargs())
     except (SourceError, ConfigError) as exc:
         raise fail(str(exc)) from None
     if servers:

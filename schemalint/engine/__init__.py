@@ -39,6 +39,7 @@ from schemalint.loaders.files.documents import (
     read_document,
     reportable_problems,
 )
+from schemalint.loaders.files.evidence import held_back, held_note
 from schemalint.loaders.files.sources import (
     SourceError,
     expand_sources,
@@ -146,6 +147,7 @@ def load(
         raise
     gc.disable()
     traffic: list[str] = []
+    held: list[tuple[str, int, str]] = []
     repeated = 0
     if len(paths) > 1:
         progress.phase("reading files", len(paths))
@@ -159,7 +161,12 @@ def load(
             skipped += bool(doc.problems) and not problems
             result.diagnostics.extend(problem_diagnostic(path, p) for p in problems)
             tools = load_document_tools(doc)
-            if doc.values and holds_traffic(doc.text, doc.values, path):
+            is_traffic = bool(doc.values) and holds_traffic(doc.text, doc.values, path)
+            folder = held_back(path, os.path.normpath(path) in named, doc.values, tools, is_traffic)
+            if folder is not None:
+                held.append((path, len(tools), folder))
+                tools = []
+            if is_traffic:
                 traffic.append(path)
                 tools, repeats = distinct_declarations(tools)
                 repeated += repeats
@@ -173,6 +180,8 @@ def load(
         gc.freeze()
     if traffic:
         result.notes.append(traffic_note(traffic, repeated))
+    if held:
+        result.notes.append(held_note(held))
     if skipped:
         result.notes.append(f"{skipped} file(s) that do not parse and do not look like tool files were skipped "
                             "(name a file as a source to see why it does not parse)")
@@ -491,6 +500,8 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
     found = streaming.walk_problem_pairs(walk_kept, cfg) + checked.found
     diagnostics, fingerprints = streaming.sort_found(found)
     notes = [traffic_note(gathered.traffic, gathered.repeated)] if gathered.traffic else []
+    if gathered.held:
+        notes.append(held_note(gathered.held))
     if checked.skipped_files:
         notes.append(f"{len(checked.skipped_files)} file(s) that do not parse and do not look like tool files were "
                      "skipped (name a file as a source to see why it does not parse)")

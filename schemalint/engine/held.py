@@ -329,7 +329,7 @@ def _drive(conns: list[Connection], dealt: list[list[tuple[int, list[Piece]]]], 
             builder.merge_definitions(part)
     gathered = Gathered(builder.build(), files, share.count, dict(share.formats),
                         [*share.reps.values(), *([share.runtime] if share.runtime is not None else [])],
-                        share.traffic, share.repeated)
+                        share.traffic, share.repeated, share.held)
     active = choose(gathered)
     if rules is not None:
         index = {id(r): i for i, r in enumerate(rules)}

@@ -27,7 +27,7 @@ import os
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from schemalint.loaders.files.documents import (
     JSONL_SUFFIXES,
@@ -87,6 +87,9 @@ class Group:
     traffic: bool = False
     """The file holds recorded traffic; ``repeats``: repeated tool declarations left out of ``tools``."""
     repeats: int = 0
+    held: tuple[str, int, str] | None = None
+    """``(path, count, folder)`` when the file's tool-shaped objects were held back for lack of
+    evidence (:func:`schemalint.loaders.files.evidence.held_back`); ``tools`` is then empty."""
 
 
 @dataclass
@@ -171,6 +174,7 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, LinesInfo], part: in
     only every ``parts``-th batch from batch ``part`` on, so that workers can share one large file;
     ``batches``: only the batches of these numbers instead. The other batches are not read (the
     first read found where each batch starts). Other files have one part (batch ``0``)."""
+    from schemalint.loaders.files.evidence import held_back
     from schemalint.loaders.formats.json_tools import find_tools, load_document_tools
 
     def selected(index: int) -> bool:
@@ -185,10 +189,14 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, LinesInfo], part: in
             tools = load_document_tools(doc)
             traffic = bool(doc.values) and holds_traffic(doc.text, doc.values, path)
             repeats = 0
+            folder = held_back(path, explicit, doc.values, tools, traffic)
+            held = None if folder is None else (path, len(tools), folder)
+            if held is not None:
+                tools = []
             if traffic:
                 tools, repeats = distinct_declarations(tools)
             yield Group(path, tools, shown, bool(doc.problems) and not shown, document=doc, traffic=traffic,
-                        repeats=repeats)
+                        repeats=repeats, held=held)
         return
     info = infos.get(path)
     if info is None:
@@ -206,6 +214,7 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, LinesInfo], part: in
     def group(batch: dict[int, str], first: bool, index: int) -> Group:
         tools: list[Tool] = []
         problems: list[ParseProblem] = []
+        values: list[tuple[int | None, Any]] = []
         for lineno, line in batch.items():
             if not line.strip():
                 continue
@@ -213,9 +222,12 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, LinesInfo], part: in
             if problem is not None:
                 problems.append(problem)
             else:
+                values.append((lineno, value))
                 tools.extend(find_tools(value, path, lineno))
-        return Group(path, tools, problems if reported else [], bool(problems) and not reported, lines=batch,
-                     first=first, index=index)
+        folder = held_back(path, explicit, values, tools)
+        held = None if folder is None else (path, len(tools), folder)
+        return Group(path, [] if held else tools, problems if reported else [], bool(problems) and not reported,
+                     lines=batch, first=first, index=index, held=held)
 
     with open(path, "rb") as handle:
         for index, (start, end, first_line) in enumerate(info.batches):
@@ -242,6 +254,8 @@ class Gathered:
     """Files that hold recorded traffic (named in the summary's note, as on the in-memory route)."""
     repeated: int = 0
     """Repeated tool declarations in those files, left out (checked once)."""
+    held: list[tuple[str, int, str]] = field(default_factory=list)
+    """Data files whose tool-shaped objects were held back (:attr:`Group.held`), for the summary's note."""
 
 
 def property_names(tool: Tool) -> frozenset[str]:
@@ -262,6 +276,7 @@ class Share:
     count: int = 0
     traffic: list[str] = field(default_factory=list)
     repeated: int = 0
+    held: list[tuple[str, int, str]] = field(default_factory=list)
 
     def add(self, group: Group, tools: Sequence[Tool], ctx: Context, whole: bool = True) -> None:
         """Gather ``tools`` (those of ``group``, or a range of them); ``whole``: the file's traffic
@@ -279,6 +294,8 @@ class Share:
         if group.traffic and whole:
             self.traffic.append(group.path)
             self.repeated += group.repeats
+        if group.held is not None and whole:
+            self.held.append(group.held)
 
     def merge(self, later: Share) -> None:
         """Add ``later``, the share that follows this one in catalog order."""
@@ -291,6 +308,7 @@ class Share:
         self.count += later.count
         self.traffic.extend(later.traffic)
         self.repeated += later.repeated
+        self.held.extend(later.held)
 
 
 def file_size(path: str) -> int:

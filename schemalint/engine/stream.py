@@ -136,7 +136,7 @@ def gather(paths: Sequence[str], named: set[str], ctx: Context, infos: dict[str,
     ctx.run.last_targets[0] = None
     return Gathered(share.builder.build(), len(paths), share.count, dict(share.formats),
                     [*share.reps.values(), *([share.runtime] if share.runtime is not None else [])],
-                    share.traffic, share.repeated)
+                    share.traffic, share.repeated, share.held)
 
 
 def summarise(paths: Sequence[str], named: set[str], infos: dict[str, LinesInfo]) -> dict[str, Any]:

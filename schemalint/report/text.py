@@ -364,8 +364,10 @@ def render_probe(result: ProbeResult, stream: IO[str]) -> None:
         kinds = [r.kind + (f" {r.instance_path}" if r.instance_path else "") for p in phases for r in p.refusals]
         if row.generated_repeats_omission_findings:
             kinds.append("generated (same errors)")
-        table.add_row(escape(row.tool), _cell(row.omission), _cell(row.generated) if row.generated else "-",
-                      escape(", ".join(kinds) or "none"))
+        if row.budget_stopped:
+            kinds.append("stopped by the run's probe budget")
+        generated = _cell(row.generated) if row.generated else ("budget spent" if row.budget_stopped else "-")
+        table.add_row(escape(row.tool), _cell(row.omission), generated, escape(", ".join(kinds) or "none"))
     console.print(table)
     for d in result.diagnostics:
         # As check's lines: file:line:col, then the tool in brackets (escaped: rich would read
@@ -378,6 +380,8 @@ def render_probe(result: ProbeResult, stream: IO[str]) -> None:
             console.print(f"  hint: {escape(d.hint)}")
     console.print(f"{result.probed} of {len(result.rows)} tool(s) probed in {result.elapsed:.2f} s; "
                   f"{len(result.diagnostics)} diagnostic(s)")
+    if result.budget is not None and result.budget.cut:
+        console.print(f"note: {escape(result.budget.summary())}; raise it with --run-budget SECONDS")
 
 
 def _cell(phase: Any) -> str:

@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schemalint.loaders.files.evidence import TOOL_DIRS as _TOOL_DIRS
+from schemalint.loaders.files.evidence import TOOL_FILE_NAMES as _TOOL_FILE_NAMES
+from schemalint.loaders.files.evidence import TOOL_NAME_ENDINGS as _TOOL_NAME_ENDINGS
 from schemalint.loaders.files.overlay import overlay_bytes
 from schemalint.safe_read import MAX_FILE_BYTES as MAX_FILE_BYTES  # re-exported: the bound of a source
 from schemalint.safe_read import special_kind as special_kind  # re-exported for the loaders
@@ -503,12 +506,6 @@ def read_document(path: str | Path, display: str | None = None) -> Document:
     return parse_text(name, text)
 
 
-_TOOL_FILE_NAMES = frozenset({
-    "tools.json", "tools.yaml", "tools.yml", "tools.jsonl", "functions.json", "mcp.json", "server.json",
-    "tool.specs.json",
-})
-_TOOL_DIRS = frozenset({"tools", "tool-definitions"})
-_TOOL_NAME_ENDINGS = (".tools.json", "-tools.json", "_tools.json", ".tools.yaml", ".tools.yml", ".snap")
 _TOOL_TOKENS_JSON = ('"inputSchema"', '"input_schema"', '"parameters"', '"parametersJsonSchema"',
                      '"functionDeclarations"', '"function_declarations"', '"toolSpec"', '"schemalint"')
 _TOOL_LISTS_JSON = ('"tools"', '"functions"')

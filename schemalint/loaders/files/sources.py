@@ -72,6 +72,19 @@ def is_module_source(source: str) -> bool:
 
 
 def modules_hint(directory: str, exclude: Sequence[str] = (), limit: int = 10_000) -> str | None:
+    """A note for a directory whose walk found no tool definitions but which holds modules that
+    define tools: TypeScript/JavaScript modules (:func:`typescript_hint`), Python modules that create a
+    server, an agent or models at module level
+    (:func:`schemalint.loaders.files.python_hints.directory_hint`); both when it holds both.
+    ``None`` when it holds neither."""
+    from schemalint.loaders.files.python_hints import directory_hint
+
+    hints = [h for h in (typescript_hint(directory, exclude, limit),
+                         directory_hint(directory, lambda p: _excluded(p, exclude), limit)) if h]
+    return "; ".join(hints) or None
+
+
+def typescript_hint(directory: str, exclude: Sequence[str] = (), limit: int = 10_000) -> str | None:
     """A note for a directory whose walk found no tool definitions but which holds TypeScript or
     JavaScript modules (:data:`TYPESCRIPT_SUFFIXES`, declaration files ``.d.ts`` left out, walked
     as :func:`expand_sources` walks, ``exclude`` applied; at most ``limit`` files looked at):
@@ -99,14 +112,35 @@ def modules_hint(directory: str, exclude: Sequence[str] = (), limit: int = 10_00
         suffixes[suffix] = suffixes.get(suffix, 0) + 1
     suffix = max(suffixes, key=lambda k: (suffixes[k], k == ".ts"))
     stems = ("server", "index", "tools", "agent", "main")
+    defining = _defining_tools(likely)
     example = min((p for p in likely if p.endswith(suffix)),
-                  key=lambda p: (Path(p).stem not in stems,
+                  key=lambda p: (p not in defining, Path(p).stem not in stems,
                                  stems.index(Path(p).stem) if Path(p).stem in stems else 0, p.count(os.sep), p))
     root = directory.rstrip("/" + os.sep) or directory
     pattern = f"{root}/**/*{suffix}".replace(os.sep, "/")
     named = example.replace(os.sep, "/")
     return (f"{directory} holds {len(found)} TypeScript/JavaScript module(s), which are read only when named (a module "
             f"is never imported implicitly): e.g. schemalint check '{pattern}' or {named}:EXPORT")
+
+
+_TOOL_CALLS = ("registerTool(", ".tool(", "tool({", "McpServer(", "createTool(", "dynamicTool(", "parameters: z.",
+               "inputSchema: z.")
+
+
+def _defining_tools(paths: Sequence[str], limit: int = 400) -> set[str]:
+    """Those of ``paths`` (the first ``limit``) whose text calls a tool-defining API of a framework
+    (an MCP server's ``registerTool``/``tool``, the AI SDK's ``tool({...})``, ``new McpServer``): the
+    note's example is one of them when it can be (a monorepo's CLI ``index.ts`` defines none)."""
+    found = set()
+    for path in paths[:limit]:
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read(256 * 1024).decode("utf-8", "replace")
+        except OSError:
+            continue
+        if any(call in text for call in _TOOL_CALLS):
+            found.add(path)
+    return found
 
 
 _TEST_DIRS = frozenset({"test", "tests", "__tests__", "e2e", "spec", "specs", "fixtures", "testserver", "mocks"})
@@ -199,6 +233,10 @@ def expand_sources(sources: Sequence[str], exclude: Sequence[str] = (),
             for path in _walk_dir(source, problems, TOOL_FILE_SUFFIXES + extra_suffixes):
                 add(path)
         elif os.path.exists(source):
+            if source.lower().endswith((".py", ".pyw")) and os.path.isfile(source):
+                from schemalint.loaders.files.python_hints import python_file_message
+
+                raise SourceError(python_file_message(source))  # never parsed as JSON
             add(source)
         elif any(ch in source for ch in "*?["):
             matches = sorted(safe_glob(source))

@@ -92,6 +92,13 @@ def refused_when_omitted(validate: Callable[[Any], Any]) -> tuple[str, ...]:
     "/presentation/x")``, sorted; an empty tuple when the validator accepts ``{}`` or
     raises something other than a pydantic ``ValidationError``.
     """
+    from schemalint.loaders.python.phases import phase
+
+    with phase("probes"):
+        return _refused_when_omitted(validate)
+
+
+def _refused_when_omitted(validate: Callable[[Any], Any]) -> tuple[str, ...]:
     from schemalint.model import join_pointer
 
     found: set[str] = set()
@@ -150,10 +157,13 @@ def type_schema(tp: Any, mode: str = "validation", by_alias: bool = True) -> dic
     """JSON schema of the Python type ``tp`` in pydantic ``mode`` (``None`` if pydantic cannot)."""
     from pydantic import TypeAdapter
 
-    try:
-        return TypeAdapter(tp).json_schema(mode=mode, by_alias=by_alias)  # type: ignore[arg-type]
-    except Exception:
-        return None
+    from schemalint.loaders.python.phases import phase
+
+    with phase("schema rendering"):
+        try:
+            return TypeAdapter(tp).json_schema(mode=mode, by_alias=by_alias)  # type: ignore[arg-type]
+        except Exception:
+            return None
 
 
 def relative_file(file: str) -> str:

@@ -50,6 +50,7 @@ from schemalint.loaders.python.framework_common import (
     run_async,
     type_schema,
 )
+from schemalint.loaders.python.phases import phase
 from schemalint.model import Contract, Origin, Tool, join_pointer
 
 FORMAT = "mcp-server"
@@ -93,7 +94,7 @@ def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
         return None
     lister = {"mcp2": _list_mcp2, "mcp1": _list_mcp1, "lowlevel": _list_mcp2, "fastmcp": _list_fastmcp}[kind]
     try:
-        with _quiet_server_logs():
+        with _quiet_server_logs(), phase("schema rendering"):
             listed, runtimes = run_async(lambda: lister(obj), LIST_TIMEOUT)
     except SourceError:
         raise

@@ -97,10 +97,12 @@ def _own_doc(obj: Any) -> str | None:
 
 
 def _schema(call: Callable[[], Any], what: str, where: str) -> Any:
+    from schemalint.loaders.python.phases import phase
     from schemalint.schema.draft7 import to_draft7
 
     try:
-        return to_draft7(call()).schema
+        with phase("schema rendering"):
+            return to_draft7(call()).schema
     except RecursionError:
         raise ObjectProblem(f"{what} cannot produce a JSON schema: it is nested too deeply{where}") from None
     except Exception as exc:
@@ -109,10 +111,12 @@ def _schema(call: Callable[[], Any], what: str, where: str) -> Any:
 
 
 def _runtime_schema(call: Callable[[], Any], notes: list[str], mode: str) -> Any:
+    from schemalint.loaders.python.phases import phase
     from schemalint.schema.draft7 import to_draft7
 
     try:
-        return to_draft7(call()).schema
+        with phase("schema rendering"):
+            return to_draft7(call()).schema
     except Exception as exc:  # the runtime side stays unknown; rules then rely on probes
         notes.append(f"runtime {mode} schema unavailable: {type(exc).__name__}: {exc}")
         return None
@@ -131,12 +135,17 @@ def _build_tool(
     kind: str,
     notes: list[str],
 ) -> Tool:
-    from schemalint.probe import omission_probe
+    from schemalint.loaders.python.phases import phase
+    from schemalint.probe import load_share, load_spent, omission_probe
 
     file, line = defined_at(obj)
     refused: tuple[str, ...] = ()
     if isinstance(runtime_input, Mapping):
-        result = omission_probe(runtime_input, validate, omit="all", time_limit=LOAD_PROBE_SECONDS)
+        with phase("probes"):
+            share = load_share(LOAD_PROBE_SECONDS)
+            result = omission_probe(runtime_input, validate, omit="all", time_limit=LOAD_PROBE_SECONDS,
+                                    budget=share)
+            load_spent(name, share, LOAD_PROBE_SECONDS, result)
         refused = tuple(sorted({r.instance_path for r in result.refusals
                                 if r.kind == "omission" and r.instance_path is not None}))
         notes.extend(result.problems)

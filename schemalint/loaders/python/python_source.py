@@ -118,7 +118,9 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
     and the error.
     """
     label = label or module
-    with _import_roots(python_path):
+    from schemalint.loaders.python.phases import phase
+
+    with _import_roots(python_path), phase("import"):
         try:
             return importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -42,6 +42,19 @@ class _State:
     def __init__(self) -> None:
         self.validators: dict[str, Any] = {}
         self.count = 0
+        self.started: float | None = _process_age()
+
+
+def _process_age() -> float | None:
+    """Seconds since this process started (Linux: ``/proc``), or ``None`` where that cannot be read."""
+    try:
+        with open("/proc/self/stat", "rb") as stat_file:
+            fields = stat_file.read().rsplit(b")", 1)[1].split()
+        with open("/proc/uptime", "rb") as uptime_file:
+            uptime = float(uptime_file.read().split()[0])
+        return round(uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK"), 3)
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _load(state: _State, request: dict[str, Any]) -> dict[str, Any]:
@@ -57,8 +70,15 @@ def _load(state: _State, request: dict[str, Any]) -> dict[str, Any]:
     source = str(request["source"])
     python_path = [str(p) for p in request.get("python_path") or ()]
     problems: list[Any] = []
+    from schemalint.loaders.python.phases import measure
+    from schemalint.probe import load_budget
+
     try:
-        tools = load_python_source(source, python_path, problems=problems)
+        with measure() as phases, load_budget() as budget:
+            tools = load_python_source(source, python_path, problems=problems)
+        stopped = budget.diagnostic(source)
+        if stopped is not None:
+            problems.append(stopped)
     except SourceError as exc:
         _guard_fork()
         return {"ok": False, "error": str(exc)}
@@ -78,7 +98,10 @@ def _load(state: _State, request: dict[str, Any]) -> dict[str, Any]:
         if changed:
             wire["not_json"] = changed
         wires.append(wire)
-    return {"ok": True, "tools": wires, "problems": [p.to_json() for p in problems]}
+    if state.started is not None:  # the first load: how long the interpreter took to be ready
+        phases = {"python start": state.started, **phases}
+        state.started = None
+    return {"ok": True, "tools": wires, "problems": [p.to_json() for p in problems], "phases": phases}
 
 
 def _validate(state: _State, request: dict[str, Any]) -> dict[str, Any]:

@@ -49,7 +49,24 @@ def _plan(source: str, cwd: str | None) -> dict[str, str]:
     plan = {"file": str(full), "attr": attr, "loader": loader, "shown": path}
     if tsx is not None:
         plan["tsx"] = tsx
+        tsconfig = _nearest_tsconfig(full.parent)
+        if tsconfig is not None:
+            plan["tsconfig"] = tsconfig
     return plan
+
+
+def _nearest_tsconfig(folder: Path) -> str | None:
+    """The ``tsconfig.json`` nearest above ``folder`` (the module's own package's, whose ``paths``
+    aliases its imports use), or ``None``. tsx reads the working directory's otherwise: in a
+    monorepo checked from its root, a package's ``@tools``-style aliases were then unknown
+    ("is not a valid package name")."""
+    for candidate in (folder, *folder.parents):
+        found = candidate / "tsconfig.json"
+        if found.is_file():
+            return str(found)
+        if (candidate / ".git").exists():
+            return None
+    return None
 
 
 def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()) -> list[str]:
@@ -153,7 +170,13 @@ class PendingTypeScript:
                 got, found = worker.finish_load(pending)
                 tools.extend(_relative(t, self.cwd) for t in got)
                 problems.extend(dataclasses.replace(d, file=_shown(d.file, self.cwd)) for d in found)
-            tools = [_measured(t) for t in tools]
+            from schemalint.probe import load_budget
+
+            with load_budget() as budget:
+                tools = [_measured(t) for t in tools]
+            stopped = budget.diagnostic(", ".join(self.sources))
+            if stopped is not None:
+                problems.append(stopped)
         except BaseException:
             worker.close()
             raise
@@ -201,9 +224,11 @@ def _measured(tool: Tool) -> Tool:
     schema = runtime.input if isinstance(runtime.input, Mapping) else tool.advertised
     if not isinstance(schema, Mapping):
         return tool
-    from schemalint.probe import omission_probe
+    from schemalint.probe import load_share, load_spent, omission_probe
 
-    result = omission_probe(schema, runtime.validate, omit="all", time_limit=LOAD_PROBE_SECONDS)
+    share = load_share(LOAD_PROBE_SECONDS)
+    result = omission_probe(schema, runtime.validate, omit="all", time_limit=LOAD_PROBE_SECONDS, budget=share)
+    load_spent(tool.name, share, LOAD_PROBE_SECONDS, result)
     refused = tuple(sorted({r.instance_path for r in result.refusals
                             if r.kind == "omission" and r.instance_path is not None}))
     return dataclasses.replace(tool, runtime=dataclasses.replace(runtime, refused_when_omitted=refused))

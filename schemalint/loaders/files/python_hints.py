@@ -1,0 +1,119 @@
+"""What to write for Python code a user names as a path: the ``module:attr`` source of its tools.
+
+A Python tool source is an object imported by name (``module:attr``, docs/pydantic-and-probes.md);
+a ``.py`` file is never parsed as data and a directory walk never imports one. A user's first
+try is often the file (``schemalint check src/server.py``) or the folder (``schemalint check .``);
+these helpers read the files as text (nothing is imported) for the objects a tool framework
+creates at module level (``mcp = FastMCP(...)``, ``server = Server(...)``, an ``Agent``, a list
+of tools) and name the source to give, with the folder to put on ``--python-path`` when the
+package root is not the working directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+
+_SERVER = re.compile(
+    r"^(?P<name>[A-Za-z_]\w*)\s*(?::[^=\n]+)?=\s*(?:[\w.]+\.)?"
+    r"(?P<kind>FastMCP|McpServer|Server|Agent|MCPServer)\(", re.MULTILINE)
+_TOOL_DECORATOR = re.compile(r"^@(?P<name>[A-Za-z_]\w*)\.tool\b", re.MULTILINE)
+_MODEL = re.compile(r"^class\s+(?P<name>[A-Za-z_]\w*)\((?:[\w.]*\.)?BaseModel\)", re.MULTILINE)
+_SKIPPED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist",
+                      "tests", "test", "docs", "examples", ".mypy_cache"})
+MAX_BYTES = 512 * 1024
+
+
+def module_name(path: str) -> tuple[str, str]:
+    """``(dotted module, import root)`` of the Python file ``path``: the package folders above it
+    (those holding ``__init__.py``) make the module's dotted name; the first folder above them is
+    the root to put on ``--python-path`` (``"."`` for the working directory)."""
+    folder, filename = os.path.split(os.path.normpath(path))
+    parts = [] if filename == "__init__.py" else [filename[:-3]]
+    while folder and os.path.isfile(os.path.join(folder, "__init__.py")):
+        folder, package = os.path.split(folder)
+        parts.insert(0, package)
+        if not folder:
+            break
+    root = os.path.relpath(folder or ".") if folder else "."
+    return ".".join(parts), root
+
+
+def tool_objects(text: str) -> list[str]:
+    """Names of the module-level objects in Python ``text`` that hold tools, most likely first: a
+    server or agent created at module level (``mcp = FastMCP(...)``), the object whose ``.tool``
+    decorates functions, then pydantic models."""
+    found: list[str] = []
+    for match in (*_SERVER.finditer(text), *_TOOL_DECORATOR.finditer(text)):
+        if match.group("name") not in found:
+            found.append(match.group("name"))
+    for match in _MODEL.finditer(text):
+        if match.group("name") not in found:
+            found.append(match.group("name"))
+    return found
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def source_for(path: str) -> str | None:
+    """The ``module:attr`` source (with ``--python-path ROOT`` when needed) for the Python file
+    ``path``, or ``None`` when it creates no object that holds tools."""
+    names = tool_objects(_read(path))
+    if not names:
+        return None
+    module, root = module_name(path)
+    return f"{module}:{names[0]}" + ("" if root == "." else f" --python-path {root}")
+
+
+def python_file_message(path: str) -> str:
+    """The error for a ``.py`` file named as a source (it would otherwise be parsed as JSON)."""
+    suggestion = source_for(path)
+    module, root = module_name(path)
+    example = suggestion or f"{module}:OBJECT" + ("" if root == "." else f" --python-path {root}")
+    found = " (it creates that object at module level)" if suggestion else ""
+    elsewhere = ""
+    if suggestion is None:
+        near = directory_hint(root, limit=2000)
+        elsewhere = f" ({near.split('e.g. ', 1)[1]} names one found under {root})" if near else ""
+    return (f"{path} is a Python file: schemalint imports Python tools by the object that holds them, named "
+            f"module:attr, not by the file's path; try: schemalint check {example}{found}{elsewhere}. Run it in "
+            "the project's environment (its packages installed beside schemalint's extra, e.g. [mcp])")
+
+
+def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None, limit: int = 10_000) -> str | None:
+    """A note for a directory whose walk found no tool definitions but which holds Python modules
+    that create tool-holding objects at module level (tests, docs and examples folders left
+    out, and the paths ``excluded`` says so): modules are imported only when named, so the note names
+    the likeliest source. ``None`` when none is found (at most ``limit`` files looked at)."""
+    looked = 0
+    candidates: list[tuple[int, str, str]] = []
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED and not d.startswith("."))
+        for filename in sorted(filenames):
+            looked += 1
+            if not filename.endswith(".py") or filename.startswith("test_"):
+                continue
+            path = os.path.join(dirpath, filename)
+            if excluded is not None and excluded(path):
+                continue
+            text = _read(path)
+            names = tool_objects(text)
+            if names:
+                servers = bool(_SERVER.search(text)) or bool(_TOOL_DECORATOR.search(text))
+                candidates.append((0 if servers else 1, path, names[0]))
+        if looked >= limit:
+            break
+    if not candidates:
+        return None
+    candidates.sort(key=lambda c: (c[0], c[1].count(os.sep), c[1]))
+    suggestion = source_for(candidates[0][1])
+    return (f"{directory} holds {len(candidates)} Python module(s) that define tools, servers or models, which are "
+            "read only when named as module:attr (a module is never imported implicitly): e.g. schemalint "
+            f"check {suggestion}")

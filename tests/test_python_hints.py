@@ -1,0 +1,62 @@
+"""A Python project named as a folder or a file: the note or error names the module:attr source
+(schemalint/loaders/files/python_hints.py). The files are read as text; nothing is imported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import run_cli
+
+SERVER = '''\
+from mcp.server.fastmcp import FastMCP
+
+mcp: FastMCP = FastMCP("Inventory")
+
+
+@mcp.tool()
+def count(sku: str) -> int:
+    """How many items of a SKU are in stock."""
+    return 0
+'''
+
+MAIN = '''\
+from inventory.server import mcp
+
+if __name__ == "__main__":
+    mcp.run()
+'''
+
+
+def _project(root: Path) -> Path:
+    package = root / "src" / "inventory"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "server.py").write_text(SERVER)
+    (package / "main.py").write_text(MAIN)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_server.py").write_text("from inventory.server import mcp\nmcp2 = FastMCP('t')\n")
+    return root
+
+
+def test_a_folder_of_python_modules_names_the_source_to_give(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    proc = run_cli("check", ".", cwd=project)
+    assert proc.returncode == 0
+    out = proc.stdout + proc.stderr
+    assert "no tool definitions found in ." in out
+    assert ". holds 1 Python module(s) that define tools, servers or models" in out, out
+    assert "e.g. schemalint check inventory.server:mcp --python-path src" in out
+
+
+def test_a_python_file_named_as_a_source_is_not_parsed_as_json(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    proc = run_cli("check", "src/inventory/server.py", cwd=project)
+    assert proc.returncode == 2
+    assert "invalid JSON" not in proc.stderr and "SL000" not in proc.stdout
+    assert "src/inventory/server.py is a Python file" in proc.stderr
+    assert "try: schemalint check inventory.server:mcp --python-path src (it creates that object" in proc.stderr
+    # a file that only imports the server: the object found nearby is named
+    proc = run_cli("check", "src/inventory/main.py", cwd=project)
+    assert proc.returncode == 2
+    assert "inventory.main:OBJECT --python-path src" in proc.stderr
+    assert "inventory.server:mcp --python-path src names one found under src" in proc.stderr, proc.stderr
