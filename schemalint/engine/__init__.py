@@ -350,6 +350,7 @@ def check(
     if baseline is not None:
         apply_baseline_to(result, baseline, _baseline_scope(cfg, loaded))
     add_notes(result)
+    add_nothing_found(result, sources, exclude, mcp_stdio, mcp_url)
     result.elapsed = time.perf_counter() - started
     return result
 
@@ -516,6 +517,7 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
 
         apply_baseline_to(result, baseline, in_scope)
     add_notes(result)
+    add_nothing_found(result, sources, exclude)
     result.elapsed = time.perf_counter() - started
     return result
 
@@ -611,3 +613,24 @@ def add_notes(result: CheckResult) -> None:
                                     + (f" x{e.count}" if e.count > 1 else ""))
             if len(result.stale) > 20:
                 result.notes.append(f"  ... and {len(result.stale) - 20} more stale entries")
+
+def add_nothing_found(result: CheckResult, sources: Sequence[str], exclude: Sequence[str],
+                      mcp_stdio: Sequence[str] = (), mcp_url: Sequence[str] = ()) -> None:
+    """The summary's remark when a check found no tool definition and reported nothing: the
+    sources and MCP servers (commands; URLs without their userinfo) it read, and for a directory
+    holding TypeScript or JavaScript modules the source to try instead
+    (:func:`schemalint.loaders.files.sources.modules_hint`, ``exclude`` applied)."""
+    if result.tools or result.diagnostics:
+        return
+    from schemalint.loaders.files.sources import modules_hint
+
+    servers = list(mcp_stdio)
+    if mcp_url:
+        from schemalint.loaders.python.mcp_http import shown_url
+
+        servers.extend(shown_url(u) for u in mcp_url)
+    result.notes.append("no tool definitions found in " + ", ".join([*sources, *servers]))
+    for source in sources:
+        hint = modules_hint(source, exclude) if os.path.isdir(source) else None
+        if hint:
+            result.notes.append(hint)
