@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from schemalint import progress
-from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings, walk_problem
-from schemalint.engine.pipeline import Checked, FilePipeline, screen, sort_found
+from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings, walk_problem  # noqa: F401  (re-exported)
+from schemalint.engine.pipeline import Checked, FilePipeline, sort_found
 from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
 from schemalint.loaders.files.documents import (
     FREEZE_TOOLS,
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from schemalint.config import Config
     from schemalint.engine.baseline import Baseline
     from schemalint.engine.selection import RuleFilter
-    from schemalint.rules.base import Context, Rule
+    from schemalint.rules.base import Rule
     from schemalint.rules.facts import CatalogFacts
 
 __all__ = ["CheckResult", "LoadResult", "SourceError", "check", "load", "run_rules"]
@@ -312,24 +312,16 @@ def check(
     with running(run):
         active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
                   else [r for r in rules if rule_filter.rule_enabled(r.code)])
-        # the whole catalog is one group of the per-file pipeline, its files screened together
+        # the in-memory route drives the per-file pipeline with one group: every loaded file
         pipeline = FilePipeline(active, ctx, rule_filter, cfg)
-        if pipeline.screens:
-            ctx.cleared_files = screen(pipeline.screens, {p: doc.text for p, doc in loaded.documents.items()})
-        raw = list(loaded.diagnostics) + prev_problems
-        raw.extend(run_selected(active, loaded, ctx, jobs))
+        raw = [*loaded.diagnostics, *prev_problems, *pipeline.check_loaded(
+            loaded.tools, loaded.documents, _in_memory_jobs(loaded, jobs))]
     if any(is_module_source(s) for s in sources):
         from schemalint.bridge.client import stop_workers
 
         stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
-
-    from schemalint.engine.sites import locate_sources
-
     settled = Checked()
-    diagnostics, settled.suppressed = select_findings(raw, rule_filter)
-    diagnostics = locate_sources(locate_diagnostics(diagnostics, loaded.documents), loaded.tools,
-                                 loaded.documents, cfg)
-    pipeline.fingerprint(diagnostics, loaded.tools, settled)
+    pipeline.settle(raw, loaded.tools, settled, documents=loaded.documents, sites=True)
     diagnostics, fingerprints = sort_found(settled.found)
     suppressed = settled.suppressed
 
@@ -522,21 +514,14 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
     return result
 
 
-def run_selected(active: Sequence[Rule], loaded: LoadResult, ctx: Context, jobs: int | None) -> list[Diagnostic]:
-    """Diagnostics of the ``active`` rules on the loaded tools: in ``jobs`` forked processes
-    (:func:`schemalint.engine.parallel.run_rules_parallel`; ``None``: :func:`default_jobs`) when
-    more than one and a pool can be used, else serially (:func:`run_rules`); same result either way."""
+def _in_memory_jobs(loaded: LoadResult, jobs: int | None) -> int:
+    """The processes of the in-memory route's run of the rules: ``jobs``, else :func:`default_jobs`
+    by the loaded files, text and tools (the progress line names the tools checked)."""
     if jobs is None:
         jobs = default_jobs(loaded.files, sum(len(doc.text) for doc in loaded.documents.values()),
                             len(loaded.tools))
     progress.phase(f"checking {len(loaded.tools):,} tools")
-    if jobs > 1:
-        from schemalint.engine.parallel import run_rules_parallel
-
-        found = run_rules_parallel(active, loaded.tools, ctx, jobs, loaded.documents)
-        if found is not None:
-            return found
-    return list(run_rules(active, loaded.tools, ctx))
+    return jobs
 
 
 # ---------------------------------------------------------------------------- 3. run the rules
@@ -613,6 +598,7 @@ def add_notes(result: CheckResult) -> None:
                                     + (f" x{e.count}" if e.count > 1 else ""))
             if len(result.stale) > 20:
                 result.notes.append(f"  ... and {len(result.stale) - 20} more stale entries")
+
 
 def add_nothing_found(result: CheckResult, sources: Sequence[str], exclude: Sequence[str],
                       mcp_stdio: Sequence[str] = (), mcp_url: Sequence[str] = ()) -> None:
