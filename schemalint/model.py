@@ -228,7 +228,7 @@ class Diagnostic:
         return self.path or self.file
 
     def to_json(self) -> dict[str, Any]:
-        """The diagnostic as a JSON-ready dict (the report shape in DESIGN.md); ``path`` is
+        """The diagnostic as a JSON-ready dict (the report shape of docs/ci.md, "Report formats"); ``path`` is
         present only when set (a Python source or a server without a file)."""
         out = {
             "code": self.code,
@@ -344,6 +344,9 @@ class CheckResult:
     baselined: int = 0
     stale: list[BaselineEntry] = field(default_factory=list)
     """Baseline entries that matched no finding (fixed since the baseline was written)."""
+    baseline_written: int | None = None
+    """The number of entries recorded when the check wrote a baseline
+    (:func:`schemalint.engine.request.check_request` with ``write_baseline``), else ``None``."""
     catalog: Sequence[Tool] = field(default=(), repr=False, compare=False)
     """The tools that were checked, in load order."""
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from schemalint import progress
-from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings, walk_problem
-from schemalint.engine.pipeline import Checked, FilePipeline, screen, sort_found
+from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings, walk_problem  # noqa: F401  (re-exported)
+from schemalint.engine.pipeline import Checked, FilePipeline, sort_found
 from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
 from schemalint.loaders.files.documents import (
     FREEZE_TOOLS,
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from schemalint.config import Config
     from schemalint.engine.baseline import Baseline
     from schemalint.engine.selection import RuleFilter
-    from schemalint.rules.base import Context, Rule
+    from schemalint.rules.base import Rule
     from schemalint.rules.facts import CatalogFacts
 
 __all__ = ["CheckResult", "LoadResult", "SourceError", "check", "load", "run_rules"]
@@ -321,24 +321,16 @@ def check(
     with running(run):
         active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
                   else [r for r in rules if rule_filter.rule_enabled(r.code)])
-        # the whole catalog is one group of the per-file pipeline, its files screened together
+        # the in-memory route drives the per-file pipeline with one group: every loaded file
         pipeline = FilePipeline(active, ctx, rule_filter, cfg)
-        if pipeline.screens:
-            ctx.cleared_files = screen(pipeline.screens, {p: doc.text for p, doc in loaded.documents.items()})
-        raw = list(loaded.diagnostics) + prev_problems
-        raw.extend(run_selected(active, loaded, ctx, jobs))
+        raw = [*loaded.diagnostics, *prev_problems, *pipeline.check_loaded(
+            loaded.tools, loaded.documents, _in_memory_jobs(loaded, jobs))]
     if any(is_module_source(s) for s in sources):
         from schemalint.bridge.client import stop_workers
 
         stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
-
-    from schemalint.engine.sites import locate_sources
-
     settled = Checked()
-    diagnostics, settled.suppressed = select_findings(raw, rule_filter)
-    diagnostics = locate_sources(locate_diagnostics(diagnostics, loaded.documents), loaded.tools,
-                                 loaded.documents, cfg)
-    pipeline.fingerprint(diagnostics, loaded.tools, settled)
+    pipeline.settle(raw, loaded.tools, settled, documents=loaded.documents, sites=True)
     diagnostics, fingerprints = sort_found(settled.found)
     suppressed = settled.suppressed
 
@@ -359,6 +351,7 @@ def check(
     if baseline is not None:
         apply_baseline_to(result, baseline, _baseline_scope(cfg, loaded))
     add_notes(result)
+    add_nothing_found(result, sources, exclude, mcp_stdio, mcp_url)
     result.elapsed = time.perf_counter() - started
     return result
 
@@ -527,25 +520,19 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
 
         apply_baseline_to(result, baseline, in_scope)
     add_notes(result)
+    add_nothing_found(result, sources, exclude)
     result.elapsed = time.perf_counter() - started
     return result
 
 
-def run_selected(active: Sequence[Rule], loaded: LoadResult, ctx: Context, jobs: int | None) -> list[Diagnostic]:
-    """Diagnostics of the ``active`` rules on the loaded tools: in ``jobs`` forked processes
-    (:func:`schemalint.engine.parallel.run_rules_parallel`; ``None``: :func:`default_jobs`) when
-    more than one and a pool can be used, else serially (:func:`run_rules`); same result either way."""
+def _in_memory_jobs(loaded: LoadResult, jobs: int | None) -> int:
+    """The processes of the in-memory route's run of the rules: ``jobs``, else :func:`default_jobs`
+    by the loaded files, text and tools (the progress line names the tools checked)."""
     if jobs is None:
         jobs = default_jobs(loaded.files, sum(len(doc.text) for doc in loaded.documents.values()),
                             len(loaded.tools))
     progress.phase(f"checking {len(loaded.tools):,} tools")
-    if jobs > 1:
-        from schemalint.engine.parallel import run_rules_parallel
-
-        found = run_rules_parallel(active, loaded.tools, ctx, jobs, loaded.documents)
-        if found is not None:
-            return found
-    return list(run_rules(active, loaded.tools, ctx))
+    return jobs
 
 
 # ---------------------------------------------------------------------------- 3. run the rules
@@ -622,3 +609,25 @@ def add_notes(result: CheckResult) -> None:
                                     + (f" x{e.count}" if e.count > 1 else ""))
             if len(result.stale) > 20:
                 result.notes.append(f"  ... and {len(result.stale) - 20} more stale entries")
+
+
+def add_nothing_found(result: CheckResult, sources: Sequence[str], exclude: Sequence[str],
+                      mcp_stdio: Sequence[str] = (), mcp_url: Sequence[str] = ()) -> None:
+    """The summary's remark when a check found no tool definition and reported nothing: the
+    sources and MCP servers (commands; URLs without their userinfo) it read, and for a directory
+    holding TypeScript or JavaScript modules the source to try instead
+    (:func:`schemalint.loaders.files.sources.modules_hint`, ``exclude`` applied)."""
+    if result.tools or result.diagnostics:
+        return
+    from schemalint.loaders.files.sources import modules_hint
+
+    servers = list(mcp_stdio)
+    if mcp_url:
+        from schemalint.loaders.python.mcp_http import shown_url
+
+        servers.extend(shown_url(u) for u in mcp_url)
+    result.notes.append("no tool definitions found in " + ", ".join([*sources, *servers]))
+    for source in sources:
+        hint = modules_hint(source, exclude) if os.path.isdir(source) else None
+        if hint:
+            result.notes.append(hint)

@@ -55,7 +55,7 @@ def splittable_files(active: Sequence[Any], tools: Sequence[Tool]) -> set[str]:
     """The files of ``tools`` whose tools may be checked by different workers: all of them, except
     those a per-file catalog hook of ``active`` (:attr:`Rule.catalog_from_tools`) summarises from
     what ``check_tool`` gathered (:func:`schemalint.engine.pipeline.whole_files`)."""
-    from schemalint.engine.pipeline import whole_files
+    from schemalint.engine.declarations import whole_files
 
     whole = whole_files(active, tools)
     if whole is None:

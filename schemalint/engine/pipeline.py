@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from schemalint.engine.declarations import file_screens, screen, whole_files  # noqa: F401  (the routes use them)
 from schemalint.loaders.files.documents import (
     JSONL_SUFFIXES,
     Document,
@@ -42,7 +43,7 @@ from schemalint.model import FILE, TOOL, Diagnostic, Fingerprint, Tool, fingerpr
 if TYPE_CHECKING:
     from schemalint.config import Config
     from schemalint.engine.selection import RuleFilter
-    from schemalint.rules.base import Context, FileScreen, Rule
+    from schemalint.rules.base import Context, Rule
     from schemalint.rules.facts import CatalogFacts, FactsBuilder
 
 JSONL_STREAM_BYTES = 32 * 1024 * 1024
@@ -377,34 +378,6 @@ def sort_found(found: list[tuple[Diagnostic, Fingerprint]]) -> tuple[list[Diagno
     return [d for d, _ in found], [fp for _, fp in found]
 
 
-# ---------------------------------------------------------------------------- what the rules declare
-
-def file_screens(active: Iterable[Rule]) -> tuple[FileScreen, ...]:
-    """The distinct file screens the ``active`` rules declare (:attr:`Rule.file_screen`)."""
-    return tuple(dict.fromkeys(r.file_screen for r in active if r.file_screen is not None))
-
-
-def screen(screens: Sequence[FileScreen], texts: Mapping[str, str]) -> dict[str, frozenset[str]]:
-    """Per screen (by name), the paths of ``texts`` (path -> the file's text) it clears
-    (:attr:`Context.cleared_files`): one scan of each text per screen."""
-    return {s.name: frozenset(path for path, text in texts.items() if not s.may_hold(text)) for s in screens}
-
-
-def whole_files(active: Iterable[Rule], tools: Sequence[Tool] = (),
-                facts: CatalogFacts | None = None) -> Collection[str] | None:
-    """The files whose tools one process must check together, because a per-file summary of an
-    active rule (:attr:`Rule.catalog_from_tools`) needs all of them (:meth:`Rule.whole_files` of
-    ``tools`` or of the gathered ``facts``); ``None``: every file."""
-    out: set[str] = set()
-    for rule in active:
-        if rule.catalog_from_tools:
-            files = rule.whole_files(tools, facts)
-            if files is None:
-                return None
-            out.update(files)
-    return out
-
-
 # ---------------------------------------------------------------------------- the pipeline
 
 class FilePipeline:
@@ -452,13 +425,36 @@ class FilePipeline:
         ctx.catalog = ()
         ctx.run.drop(TOOL if group.document is None else FILE)
 
-    def settle(self, raw: list[Diagnostic], tools: Iterable[Tool], out: Checked, *,
+    def check_loaded(self, tools: Sequence[Tool], documents: Mapping[str, Document], jobs: int) -> list[Diagnostic]:
+        """The in-memory route's one group: every loaded file at once. The files' texts
+        (``documents``, path -> :class:`~schemalint.loaders.files.documents.Document`) are screened
+        together, the per-tool rules run on ``tools`` in ``jobs`` forked workers when more than one
+        and a pool can be used (:func:`schemalint.engine.parallel.run_rules_parallel`, which locates
+        what it can on the way), else serially, then the catalog rules on all of them
+        (:func:`schemalint.engine.run_loop.run_rules`); returns the raw diagnostics in that order
+        (the same for any ``jobs``), for :meth:`settle`."""
+        from schemalint.engine.run_loop import run_rules
+
+        ctx = self.ctx
+        ctx.catalog = tools
+        if self.screens:
+            ctx.cleared_files = screen(self.screens, {p: doc.text for p, doc in documents.items()})
+        if jobs > 1:
+            from schemalint.engine.parallel import run_rules_parallel
+
+            found = run_rules_parallel(self.active, tools, ctx, jobs, documents)
+            if found is not None:
+                return found
+        return list(run_rules(self.active, tools, ctx))
+
+    def settle(self, raw: list[Diagnostic], tools: Sequence[Tool], out: Checked, *,
                documents: Mapping[str, Document] | None = None,
-               lines: tuple[str, dict[int, str]] | None = None) -> list[Diagnostic]:
+               lines: tuple[str, dict[int, str]] | None = None, sites: bool = False) -> list[Diagnostic]:
         """Select the ``raw`` diagnostics (``rule_filter``: selection, suppressions, severities),
         locate them in ``documents`` or in the ``lines`` ``(path, lines by number)`` of a JSON Lines
-        batch, and fingerprint them (``tools``: the tools they may name) into ``out``; returns the
-        located diagnostics."""
+        batch (``sites``: also in the Python sources and servers ``tools`` came from,
+        :func:`schemalint.engine.sites.locate_sources`), and fingerprint them (``tools``: the tools
+        they may name) into ``out``; returns the located diagnostics."""
         from schemalint.engine.findings import locate_diagnostics, select_findings
 
         diagnostics, suppressed = select_findings(raw, self.rule_filter)
@@ -467,6 +463,10 @@ class FilePipeline:
             diagnostics = locate_diagnostics(diagnostics, dict(documents))
         elif lines is not None:
             diagnostics = locate_lines(diagnostics, *lines)
+        if sites:
+            from schemalint.engine.sites import locate_sources
+
+            diagnostics = locate_sources(diagnostics, tools, documents or {}, self.cfg)
         self.fingerprint(diagnostics, tools, out)
         return diagnostics
 
