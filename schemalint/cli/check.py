@@ -144,6 +144,13 @@ def check(
     scan: ScanOption = False,
     stdin_filename: StdinFilenameOption = None,
     statistics: StatisticsOption = False,
+    fix: Annotated[bool, typer.Option("--fix", help="Apply the safe fixes of the diagnostics to the tool files "
+                                      "read (JSON, JSON Lines, YAML; format kept), re-checking until nothing changes. "
+                                      "docs/fix.md.")] = False,
+    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix or --diff: apply the unsafe "
+                                               "fixes too (they change what a call may hold).")] = False,
+    show_diff: Annotated[bool, typer.Option("--diff", help="Print the unified diff --fix would write and change "
+                                            "nothing; exit 1 when something is to fix.")] = False,
     fail_rule: FailRuleOption = None,
 ) -> None:
     """Lint tool definitions and report diagnostics.
@@ -185,13 +192,21 @@ def check(
         typer.echo(f"schemalint: wrote the summary of {len(summary['tools'])} tool(s) in "
                    f"{len(summary['files'])} file(s) to {summary_out}", err=True)
         return
+    from schemalint.fix.run import FixRequest
+
+    fixing = FixRequest.of(fix, unsafe_fixes, show_diff, split_csv(target) or cfg.target, cfg.root)
     with _stdin_as(request, stdin_filename) as (request, as_named):
-        result = as_named(_api_call("check_request", request))
+        def run_request() -> Any:
+            return _api_call("check_request", request)
+
+        result = as_named(run_request() if fixing is None else fixing.wrap(run_request)())
     if result.baseline_written is not None:
         n = result.baseline_written
         typer.echo(f"schemalint: wrote {len(result.diagnostics)} finding(s) as {n} "
                    f"baseline entr{'y' if n == 1 else 'ies'} to {write_baseline}", err=True)
         return
+    if fixing is not None and (code := fixing.report(result, sys.stdout, sys.stderr)) is not None:
+        finish(code)
     if statistics:
         write_statistics(result.diagnostics, output_format, sys.stdout)
     else:
