@@ -121,6 +121,11 @@ def check(
                            "of the diagnostics, as ruff does: text lines `COUNT  CODE  name  severity`, or with "
                            "--format json a list of {code, name, severity, count}. The exit code is as without it.")
     ] = False,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Check, then check again each time a source file, the configuration or "
+                           "the baseline changes, until Ctrl-C (docs/watch.md). Needs the watchfiles library "
+                           "(the [watch] extra).")
+    ] = False,
     fail_rule: Annotated[
         str | None, typer.Option("--fail-rule", hidden=True, help="Testing aid: make this rule raise on every "
                                  "tool, to see an SL999 internal-error report.")
@@ -156,6 +161,9 @@ def check(
     cfg = config_or_fail(config)
     fail_level = fail_on or cfg.fail_on or "error"
     srcs, servers = read_what(sources, mcp_stdio, mcp_url, mcp_header, cfg)
+    if watch:
+        _watch(srcs, cfg, [*(previous or ()), *([str(baseline)] if baseline else [])], python_path,
+               writes=write_baseline is not None or summary_out is not None)
     if scan and sources and cfg.sources:
         srcs = within_sources(srcs, cfg)
         if not srcs and not servers:  # an empty report in the format asked for, exit 0
@@ -390,6 +398,21 @@ def _read_summaries(paths: Sequence[Path]) -> CatalogFacts:
         return merge_summaries(loaded)
     except SummaryError as exc:
         raise fail(f"--summaries: {exc}") from None
+
+
+def _watch(srcs: list[str], cfg: Config, named: list[str], python_path: list[str] | None, *, writes: bool) -> None:
+    """``--watch``: :func:`schemalint.commands.watch.watch_check` over the sources, the configuration
+    file, ``--previous``, the baseline and the import roots; exits with its code (0 on Ctrl-C)."""
+    from schemalint.commands.watch import WatchError, child_argv, watch_check, watched_paths
+
+    if writes or "-" in srcs:
+        raise fail("--watch only reports: it cannot be used with --write-baseline, --summary-out or `-`")
+    extra = [*named, *cfg.import_roots(python_path), *([str(cfg.path)] if cfg.path else []),
+             *([cfg.resolve_path(cfg.baseline)] if isinstance(cfg.baseline, str) and cfg.baseline else [])]
+    try:
+        raise typer.Exit(watch_check(child_argv(sys.argv[1:]), watched_paths(srcs, extra, cfg.root)))
+    except WatchError as exc:
+        raise fail(str(exc)) from None
 
 
 def _own_files(cfg: Config, baseline_file: str | None) -> list[str]:
