@@ -43,6 +43,7 @@ from schemalint.targets import MCP_REVISIONS, PROFILES
 
 if TYPE_CHECKING:
     from schemalint.api import CheckRequest
+    from schemalint.config import Config
 
 
 FailOnOption = Annotated[
@@ -151,6 +152,11 @@ def check(
                                                "fixes too (they change what a call may hold).")] = False,
     show_diff: Annotated[bool, typer.Option("--diff", help="Print the unified diff --fix would write and change "
                                             "nothing; exit 1 when something is to fix.")] = False,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Check, then check again each time a source file, the configuration or "
+                           "the baseline changes, until Ctrl-C (docs/watch.md). Needs the watchfiles library "
+                           "(the [watch] extra).")
+    ] = False,
     fail_rule: FailRuleOption = None,
 ) -> None:
     """Lint tool definitions and report diagnostics.
@@ -177,6 +183,9 @@ def check(
     check_level(fail_on, FAIL_LEVELS)
     cfg = config_or_fail(config)
     srcs, servers = read_what(sources, mcp_stdio, mcp_url, mcp_header, cfg)
+    if watch:
+        _watch(srcs, cfg, [*(previous or ()), *([str(baseline)] if baseline else [])], python_path,
+               writes=write_baseline is not None or summary_out is not None)
     request = CheckRequest(
         sources=tuple(srcs), config=cfg, exclude=tuple(exclude or ()), targets=tuple(split_csv(target)),
         dialect=dialect, python_path=tuple(python_path or ()), select=tuple(split_csv(select)) or None,
@@ -309,3 +318,19 @@ def write_statistics(diagnostics: Sequence[Any], output_format: str, out: Any) -
     width = len(f"{rows[0][1]}") if rows else 1
     for (code, name, severity), count in rows:
         out.write(f"{count:>{width}}  {code:<6} {name}  {severity}\n")
+
+
+def _watch(srcs: list[str], cfg: Config, named: list[str], python_path: list[str] | None, *, writes: bool) -> None:
+    """``--watch``: :func:`schemalint.commands.watch.watch_check` over the sources, the configuration
+    file, ``--previous``, the baseline and the import roots; exits with its code (0 on Ctrl-C)."""
+    from schemalint.commands.watch import WatchError, child_argv, watch_check, watched_paths
+
+    if writes or "-" in srcs:
+        raise fail("--watch only reports: it cannot be used with --write-baseline, --summary-out or `-`")
+    extra = [*named, *cfg.import_roots(python_path), *([str(cfg.path)] if cfg.path else []),
+             *([cfg.resolve_path(cfg.baseline)] if isinstance(cfg.baseline, str) and cfg.baseline else [])]
+    try:
+        raise typer.Exit(watch_check(child_argv(sys.argv[1:]), watched_paths(srcs, extra, cfg.root)))
+    except WatchError as exc:
+        raise fail(str(exc)) from None
+
