@@ -190,3 +190,29 @@ def directory_lock(directory: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+def write_source(target: str | os.PathLike[str], text: str, *, sources: Iterable[str | os.PathLike[str]],
+                 project: str | os.PathLike[str] | None = None) -> None:
+    """Write the fixed ``text`` of a tool file back (``schemalint check --fix``): the one write onto a
+    file the run read, allowed only when ``target`` is, through links, one of ``sources`` (the files
+    this run read as tool definitions); never through a link that leads out of ``project``, never
+    onto something that is not a regular file; atomic (:func:`atomic_write_text`, permission bits
+    kept, a link inside the project kept and its target replaced). Raises :class:`WriteRefused`
+    (nothing written) or ``OSError``."""
+    path = Path(target)
+    if project is not None:
+        out = leads_out_through_a_link(path, Path(project))
+        if out is not None:
+            raise WriteRefused(f"{target}: refusing to fix it through a symbolic link that leads out of the "
+                               f"project {project} (to {out})")
+    final = resolved(path)
+    if final not in {resolved(s) for s in sources}:
+        raise WriteRefused(f"{target}: refusing to write it: it is not a tool file this run read")
+    try:
+        st = os.stat(final)
+    except OSError as exc:
+        raise WriteRefused(f"{target}: cannot write it: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise WriteRefused(f"{target}: refusing to write it: it is {_kind_of(st.st_mode)}, not a regular file")
+    atomic_write_text(final, text)

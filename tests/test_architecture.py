@@ -19,7 +19,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("schemalint.config",),
     ("schemalint.engine",),
     ("schemalint.api", "schemalint.show"),
-    ("schemalint.commands", "schemalint.api_commands"),
+    ("schemalint.commands", "schemalint.api_commands", "schemalint.fix"),
     ("schemalint.report",),
     ("schemalint.cli", "schemalint.editor", "schemalint.__main__"),
 )

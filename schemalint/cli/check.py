@@ -121,6 +121,13 @@ def check(
                            "of the diagnostics, as ruff does: text lines `COUNT  CODE  name  severity`, or with "
                            "--format json a list of {code, name, severity, count}. The exit code is as without it.")
     ] = False,
+    fix: Annotated[bool, typer.Option("--fix", help="Apply the safe fixes of the diagnostics to the tool files "
+                                      "read (JSON, JSON Lines, YAML; format kept), re-checking until nothing changes. "
+                                      "docs/fix.md.")] = False,
+    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix or --diff: apply the unsafe "
+                                               "fixes too (they change what a call may hold).")] = False,
+    show_diff: Annotated[bool, typer.Option("--diff", help="Print the unified diff --fix would write and change "
+                                            "nothing; exit 1 when something is to fix.")] = False,
     fail_rule: Annotated[
         str | None, typer.Option("--fail-rule", hidden=True, help="Testing aid: make this rule raise on every "
                                  "tool, to see an SL999 internal-error report.")
@@ -204,8 +211,11 @@ def check(
         srcs, stdin_dir, stdin_path = _stdin_source(srcs, stdin_filename)
     elif stdin_filename is not None:
         raise fail("--stdin-filename names the source `-` (standard input), which is not among the sources")
+    from schemalint.fix.run import FixRequest
+
+    fixing = FixRequest.of(fix, unsafe_fixes, show_diff, targets, cfg.root)
     try:
-        result = run_check(
+        result = (run_check if fixing is None else fixing.wrap(run_check))(
             srcs,
             exclude=[*cfg.exclude, *(exclude or []), *_own_files(cfg, baseline_file), *own_outputs],
             targets=targets,
@@ -245,6 +255,8 @@ def check(
             hint = modules_hint(source, [*cfg.exclude, *(exclude or [])]) if os.path.isdir(source) else None
             if hint:
                 result.notes.append(hint)
+    if fixing is not None and (code := fixing.report(result, sys.stdout, sys.stderr)) is not None:
+        finish(code)
     if statistics:
         write_statistics(result.diagnostics, output_format, sys.stdout)
     else:

@@ -23,6 +23,7 @@ from schemalint.model import TOOL, Diagnostic, RunContext, Severity, Tool
 
 if TYPE_CHECKING:
     from schemalint.rules.facts import CatalogFacts
+    from schemalint.rules.fixes import Fix
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,11 @@ class Rule:
     that file (:class:`FileScreen`), or ``None``. The engine runs it once per file on every route
     when the rule is active; the rule asks :meth:`Context.cleared`. Like :attr:`keywords`, a
     declaration must be exact: its test checks the screen against what the rule finds."""
+    fix: ClassVar[Fix | None] = None
+    """How a finding of the rule is fixed (:class:`schemalint.rules.fixes.Fix`: safety, reason, the
+    plan that turns a diagnostic into JSON Patch operations on its document), or ``None`` when the
+    rule has no mechanical answer; ``schemalint check --fix`` (:mod:`schemalint.fix`) applies it,
+    and the rule's page says which, and why, in its ``## Fix`` section."""
     catalog_from_tools: ClassVar[bool] = False
     """True when :meth:`check_catalog` only reports what :meth:`check_tool` gathered per file
     (so with ``--jobs`` it runs in the worker that checked those files, not in the parent); such a

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import SAFE, Fix, empty_properties
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, where
 
 
@@ -25,6 +26,11 @@ class ObjectWithoutProperties(ProviderRule):
     """An object schema that has no ``properties`` (OpenAI) or no non-empty ``properties`` (Gemini)."""
 
     severity = E
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(SAFE,
+              "an empty `properties` constrains nothing, so every call valid before stays valid",
+              empty_properties)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         if not isinstance(tool.advertised, Mapping):

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import MIXED, Fix, close_object
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, where
 
 _MAP_HINT = (
@@ -27,6 +28,12 @@ class StrictAdditionalProperties(ProviderRule):
     """An object in a strict tool whose ``additionalProperties`` is missing or not ``false``."""
 
     severity = E
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(MIXED,
+              "closing an object that declares properties is what strict decoding does anyway (safe); closing a"
+              " free-form object or a map takes keys away (unsafe)",
+              close_object)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         if not isinstance(tool.advertised, Mapping):

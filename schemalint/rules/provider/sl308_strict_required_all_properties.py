@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import UNSAFE, Fix, require_all
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 from schemalint.schema import required_names
 
@@ -23,6 +24,12 @@ class StrictRequiredAllProperties(ProviderRule):
     keywords = frozenset({"properties"})  # only objects with `properties` are checked (Rule.keywords)
 
     severity = E
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(UNSAFE,
+              "optional properties become required and nullable: the model sends null where it left a key out, "
+              "and the runtime must accept null",
+              require_all)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)

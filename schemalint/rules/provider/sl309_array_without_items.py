@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from schemalint.model import Tool
 from schemalint.provider_facts import fact
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import MIXED, Fix, add_items
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, types_of, where
 
 _TYPING = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
@@ -27,6 +28,12 @@ class ArrayWithoutItems(ProviderRule):
     keywords = frozenset({"type"})  # only schemas with a `type` are checked (Rule.keywords)
 
     severity = E
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(MIXED,
+              "`items: {}` keeps any element (safe); where the target needs typed items, string elements are "
+              "assumed (unsafe)",
+              add_items)
     facts = ("gemini.array-items",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

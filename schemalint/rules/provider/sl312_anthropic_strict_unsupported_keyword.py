@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import (
     E,
     ProfileFault,
@@ -71,6 +72,12 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
     "list (warnings)."""
 
     severity = E
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(MIXED,
+              "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
+              "to enforce it (unsafe)",
+              drop_keyword)
     facts = ("anthropic-strict.client-derivation",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

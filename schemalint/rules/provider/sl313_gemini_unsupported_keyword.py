@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import (
     E,
     ProfileFault,
@@ -78,6 +79,12 @@ class GeminiUnsupportedKeyword(ProviderRule):
     """A schema key outside the Gemini ``parameters`` Schema fields, or a field value it cannot hold."""
 
     severity = E
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(MIXED,
+              "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
+              "to enforce it (unsafe)",
+              drop_keyword)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import SAFE, Fix, gemini_type
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 
 TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object", "null"))
@@ -32,6 +33,12 @@ class GeminiInvalidType(ProviderRule):
     keywords = frozenset({"anyOf", "type"})  # only `anyOf` and `type` are checked (Rule.keywords)
 
     severity = E
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(SAFE,
+              "each rewrite says the same values in Gemini's Schema: a nullable type, a type name's JSON Schema"
+              " spelling, the type every branch shares",
+              gemini_type)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import ProfileFault, ProviderRule, W, index_for, keyword_findings
 
 _WHY = (
@@ -40,6 +41,12 @@ class GeminiJsonUnsupportedKeyword(ProviderRule):
     """A keyword Gemini's ``parametersJsonSchema`` may ignore or refuse (UNCONFIRMED, warnings)."""
 
     severity = W
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(MIXED,
+              "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
+              "to enforce it (unsafe)",
+              drop_keyword)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         yield from keyword_findings(index_for(tool, ctx), TABLE, "gemini-json", skip_under_flagged=True)

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import SAFE, Fix, drop_ref_siblings
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, where
 from schemalint.schema.dialect import MCP_DIALECT, dialect_of
 
@@ -28,6 +29,11 @@ class RefWithSiblings(ProviderRule):
     keywords = frozenset({"$ref"})  # only references are checked (Rule.keywords)
 
     severity = E
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(SAFE,
+              "only annotations beside `$ref` are removed, and annotations constrain no call",
+              drop_ref_siblings)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         root = tool.advertised

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from schemalint.model import Tool
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import UNSAFE, Fix, drop_keyword
 from schemalint.rules.provider._common import (
     E,
     ProfileFault,
@@ -40,6 +41,12 @@ class BedrockStrictUnsupportedKeyword(ProviderRule):
     """Numeric bounds and array limits that Bedrock strict tools refuse."""
 
     severity = E
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(UNSAFE,
+              "every keyword it reports constrains values, so the runtime must enforce what the schema no "
+              "longer says",
+              drop_keyword)
     facts = ("bedrock-strict.refused-keywords",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

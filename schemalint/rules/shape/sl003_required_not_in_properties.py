@@ -30,6 +30,7 @@ from typing import Any
 import schemalint.schema as vocabulary
 from schemalint.model import Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.fixes import UNSAFE, Fix, remove_required_entry
 from schemalint.schema.index import SchemaNode, index_schema
 from schemalint.schema.patterns import search
 from schemalint.schema.walk import resolve_local_ref
@@ -109,6 +110,11 @@ class RequiredNotInProperties(Rule):
     keywords = frozenset({"required"})  # only `required` lists are checked (Rule.keywords)
 
     severity = Severity.ERROR
+
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(UNSAFE,
+              "removing the entry makes calls without that member valid, so the runtime must stop expecting it",
+              remove_required_entry)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         root = tool.advertised

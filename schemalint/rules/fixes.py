@@ -1,0 +1,394 @@
+"""What a rule declares about fixing its findings (``schemalint check --fix``, docs/fix.md).
+
+A rule that has a mechanical answer sets :attr:`schemalint.rules.base.Rule.fix` to a :class:`Fix`
+beside its other declarations: its safety (``"safe"``, ``"unsafe"``, or ``"mixed"`` when it
+depends on the finding), the reason, and ``plan(diagnostic, document, fix_ctx)``, which returns
+an :class:`Edit`: JSON Patch operations (RFC 6902 ``add``/``remove``/``replace``, :class:`Op`) on the
+parsed document the diagnostic's pointer points into, or ``None`` when this finding has no
+mechanical answer (the plan re-reads the document at the pointer and declines anything it does not
+recognise). The engine knows no fix: :mod:`schemalint.fix` asks each rule for its plan and applies
+the operations to the file's text without re-dumping it.
+
+Safety means what it means in ruff: a *safe* edit keeps the set of calls the model may send and
+the runtime accepts (a keyword the target ignores or strips removed, a type list rewritten as
+the target's nullable form); an *unsafe* edit changes the contract (a bound removed that the
+runtime must then enforce, an optional property made required and nullable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from schemalint.model import Diagnostic
+
+SAFE, UNSAFE, MIXED = "safe", "unsafe", "mixed"
+
+
+@dataclass(frozen=True)
+class Op:
+    """One JSON Patch operation (RFC 6902 §4.1-4.3) on a parsed document: ``op`` is ``"add"``
+    (``path`` names a key absent from an object, or ``-`` at the end of an array), ``"remove"``
+    or ``"replace"`` (``path`` names an existing member or element); ``value`` for add/replace."""
+
+    op: str
+    path: str
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    """The fix of one diagnostic: a short ``title`` (shown as the editor's code action and in
+    ``--diff`` summaries), the operations, and whether the edit is safe (see the module docstring)."""
+
+    title: str
+    ops: tuple[Op, ...]
+    safe: bool
+
+
+@dataclass(frozen=True)
+class FixContext:
+    """What a plan may know besides the diagnostic and the document: ``targets``, the provider
+    profiles the finding's tool is checked against (empty when unknown, e.g. a buffer in an editor
+    whose tools could not be found)."""
+
+    targets: frozenset[str] = frozenset()
+
+
+Plan = Callable[["Diagnostic", Any, FixContext], "Edit | None"]
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A rule's fix declaration: ``safety`` (:data:`SAFE`, :data:`UNSAFE` or :data:`MIXED`),
+    ``reason`` (one sentence: why that safety; the rule's page says it at length) and ``plan``."""
+
+    safety: str
+    reason: str
+    plan: Plan = field(compare=False)
+
+
+MISSING: Any = object()
+"""What :func:`resolve` returns for a pointer that names nothing."""
+
+
+def split_pointer(pointer: str) -> list[str]:
+    """The unescaped reference tokens of an RFC 6901 pointer (``""`` -> ``[]``)."""
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+
+
+def join(pointer: str, *tokens: str | int) -> str:
+    """``pointer`` extended by ``tokens`` (escaped)."""
+    return pointer + "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def parent(pointer: str) -> tuple[str, str]:
+    """``(parent pointer, last token unescaped)``; raises ``ValueError`` for the root pointer."""
+    if not pointer:
+        raise ValueError("the root has no parent")
+    head, _, last = pointer.rpartition("/")
+    return head, last.replace("~1", "/").replace("~0", "~")
+
+
+def resolve(document: Any, pointer: str) -> Any:
+    """The value at ``pointer`` in ``document``, or :data:`MISSING` (never raises)."""
+    node = document
+    for token in split_pointer(pointer):
+        if isinstance(node, dict):
+            if token not in node:
+                return MISSING
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                return MISSING
+            node = node[int(token)]
+        else:
+            return MISSING
+    return node
+
+
+ANNOTATIONS = frozenset({
+    "title", "description", "examples", "example", "default", "$comment", "deprecated", "readOnly",
+    "writeOnly", "$schema", "$id", "id", "contentMediaType", "contentEncoding", "markdownDescription",
+    "x-examples", "strict",
+})
+"""Keywords that annotate and never constrain (JSON Schema 2020-12 Meta-Data vocabulary §9 and the
+content annotations §8; ``$schema``/``$id`` identify): dropping one leaves every instance's validity
+as it was, so its removal is a safe fix."""
+
+STRUCTURAL = frozenset({
+    "$ref", "$defs", "definitions", "$dynamicRef", "$recursiveRef", "$anchor", "$dynamicAnchor",
+    "anyOf", "oneOf", "allOf", "properties", "items", "prefixItems", "type",
+})
+"""Keywords a fix never drops: removing one would leave a dangling reference or change what the
+schema is (an object without its properties, a union without its branches); such findings need an
+author's rewrite (inline the definition, flatten the union)."""
+
+
+def drop_keyword_plan(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """The plan of the "keyword the target refuses or ignores" rules: remove the keyword at the
+    diagnostic's pointer (``.../<schema>/<keyword>``). Safe for an annotation (:data:`ANNOTATIONS`),
+    unsafe for a validation keyword (the runtime must then enforce what the schema no longer says),
+    none for a structural keyword (:data:`STRUCTURAL`) or when the pointer names no keyword of an
+    object."""
+    try:
+        where, key = parent(diag.pointer)
+    except ValueError:
+        return None
+    holder = resolve(document, where)
+    if not isinstance(holder, dict) or key not in holder or key in STRUCTURAL:
+        return None
+    safe = key in ANNOTATIONS
+    return Edit(f"remove `{key}`" + ("" if safe else " (the runtime must enforce it)"),
+                (Op("remove", diag.pointer),), safe)
+
+
+def nullable(schema: Any) -> Any:
+    """``schema`` widened to also accept ``null`` the JSON Schema way (a ``type`` list or an ``anyOf``
+    branch; ``enum`` gains ``null``), or :data:`MISSING` when no such form is known (no ``type``,
+    ``anyOf`` or ``$ref``). A schema that already accepts null is returned unchanged."""
+    if not isinstance(schema, dict):
+        return MISSING
+    out = dict(schema)
+    t = schema.get("type")
+    if isinstance(t, str):
+        if t == "null":
+            return schema
+        out["type"] = [t, "null"]
+    elif isinstance(t, list) and all(isinstance(x, str) for x in t):
+        if "null" in t:
+            return schema
+        out["type"] = [*t, "null"]
+    elif t is None and isinstance(schema.get("anyOf"), list):
+        branches = schema["anyOf"]
+        if any(isinstance(b, dict) and b.get("type") == "null" for b in branches):
+            return schema
+        out["anyOf"] = [*branches, {"type": "null"}]
+        return out
+    elif t is None and isinstance(schema.get("$ref"), str) and len(schema) == 1:
+        return {"anyOf": [schema, {"type": "null"}]}
+    else:
+        return MISSING
+    enum = schema.get("enum")
+    if isinstance(enum, list) and None not in enum:
+        out["enum"] = [*enum, None]
+    return out
+
+
+def ops_count(edits: Iterable[Edit]) -> int:
+    """The number of operations in ``edits``."""
+    return sum(len(e.ops) for e in edits)
+
+
+# -- the plans the rules declare (each rule's page says why its safety is what it is) --------------
+
+NEVER_DROPPED = STRUCTURAL | {"enum"}
+""":data:`STRUCTURAL` and ``enum`` (the value set itself: dropping it is never the answer to a
+target refusing its values)."""
+
+
+def drop_keyword(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """The plan of the "keyword the target refuses or ignores" rules (SL311, SL312, SL313, SL315,
+    SL323, SL324): remove the keyword at the diagnostic's pointer (``.../<schema>/<keyword>``).
+    Safe for an annotation (:data:`ANNOTATIONS`: no instance changes validity), unsafe for a
+    validation keyword (what it forbade is then allowed by the schema, so a runtime that validates
+    with its own code must enforce it), none for :data:`NEVER_DROPPED` or when the pointer names no
+    keyword of a schema object."""
+    try:
+        where, key = parent(diag.pointer)
+    except ValueError:
+        return None
+    holder = resolve(document, where)
+    if not isinstance(holder, dict) or key not in holder or key in NEVER_DROPPED:
+        return None
+    safe = key in ANNOTATIONS
+    return Edit(f"remove `{key}`" + ("" if safe else " (the runtime must enforce it)"),
+                (Op("remove", diag.pointer),), safe)
+
+
+def close_object(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """SL307: ``"additionalProperties": false`` on the object at the pointer (added when missing:
+    safe on an object that declares properties, as strict decoding only emits declared ones, unsafe
+    on a free-form object, which becomes empty); an ``additionalProperties`` that is ``true`` or a
+    schema replaced by ``false`` (unsafe: the map's keys can no longer be sent)."""
+    if diag.pointer.endswith("/additionalProperties"):
+        where, _ = parent(diag.pointer)
+        holder = resolve(document, where)
+        if not isinstance(holder, dict) or holder.get("additionalProperties", False) is False:
+            return None
+        return Edit("set `additionalProperties` to false (the map's keys can no longer be sent)",
+                    (Op("replace", diag.pointer, False),), False)
+    node = resolve(document, diag.pointer)
+    if not isinstance(node, dict) or "additionalProperties" in node:
+        return None
+    props = node.get("properties")
+    declared = isinstance(props, dict) and bool(props)
+    return Edit('add "additionalProperties": false' + ("" if declared else " (a free-form object becomes empty)"),
+                (Op("add", join(diag.pointer, "additionalProperties"), False),), declared)
+
+
+def nullable_ops(pointer: str, schema: Any) -> list[Op] | None:
+    """The operations that make the schema at ``pointer`` also accept ``null`` the JSON Schema way
+    (``type`` list, ``anyOf`` branch, ``$ref`` wrapped; ``enum`` gains ``null``), ``[]`` when it
+    already does, ``None`` when no such form is known (:func:`nullable`)."""
+    widened = nullable(schema)
+    if widened is MISSING:
+        return None
+    if widened is schema:
+        return []
+    if isinstance(schema, dict) and "$ref" in schema and "anyOf" in widened and "anyOf" not in schema:
+        return [Op("replace", pointer, widened)]
+    ops = []
+    for key in ("type", "enum", "anyOf"):
+        if key in widened and widened.get(key) != schema.get(key):
+            ops.append(Op("replace", join(pointer, key), widened[key]))
+    return ops
+
+
+def require_all(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """SL308: list every property in ``required`` and make each one that was optional nullable
+    (unsafe: the model then sends ``null`` for what it used to leave out, and the runtime must
+    accept it); none when a property's schema has no known nullable form."""
+    pointer = diag.pointer
+    node = resolve(document, pointer)
+    if pointer.endswith("/required") and isinstance(node, list):
+        pointer = parent(pointer)[0]
+        node = resolve(document, pointer)
+    if not isinstance(node, dict) or not isinstance(node.get("properties"), dict):
+        return None
+    required = node.get("required", [])
+    if not isinstance(required, list):
+        return None
+    missing = [name for name in node["properties"] if name not in required]
+    if not missing:
+        return None
+    ops: list[Op] = []
+    for name in missing:
+        widened = nullable_ops(join(pointer, "properties", name), node["properties"][name])
+        if widened is None:
+            return None
+        ops.extend(widened)
+    listed = [*required, *missing]
+    ops.append(Op("replace" if "required" in node else "add", join(pointer, "required"), listed))
+    names = ", ".join(f"`{m}`" for m in missing)
+    return Edit(f"require {names} and make {'it' if len(missing) == 1 else 'them'} nullable", tuple(ops), False)
+
+
+def add_items(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """SL309: give an array without ``items`` its items. ``{}`` (any element: the contract as it was,
+    safe) where the tool's targets accept untyped items (OpenAI without strict mode); where they
+    do not (OpenAI strict, Gemini), ``{"type": "string"}`` (unsafe: it narrows the elements to
+    strings; the finding's hint says to name the real element type). Untyped ``items`` already
+    present: no fix (the element type is not known)."""
+    node = resolve(document, diag.pointer)
+    if not isinstance(node, dict) or "items" in node or "prefixItems" in node:
+        return None
+    t = node.get("type")
+    if not (t == "array" or t == "ARRAY" or (isinstance(t, list) and ("array" in t or "ARRAY" in t))):
+        return None
+    if fix_ctx.targets and fix_ctx.targets.isdisjoint({"openai-strict", "gemini"}):
+        return Edit('add "items": {} (any element, as before)', (Op("add", join(diag.pointer, "items"), {}),), True)
+    string = "STRING" if t == "ARRAY" else "string"
+    return Edit(f'add "items": {{"type": "{string}"}} (assumes string elements)',
+                (Op("add", join(diag.pointer, "items"), {"type": string}),), False)
+
+
+def remove_required_entry(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """SL003: remove the ``required`` entry that names no property (unsafe: a call without that
+    member becomes valid, so the runtime must no longer expect it)."""
+    try:
+        where, index = parent(diag.pointer)
+    except ValueError:
+        return None
+    listed = resolve(document, where)
+    if not isinstance(listed, list) or not where.endswith("/required") or not index.isdigit():
+        return None
+    if int(index) >= len(listed):
+        return None
+    return Edit(f"remove {listed[int(index)]!r} from `required`", (Op("remove", diag.pointer),), False)
+
+
+_GEMINI_NAMES = {"dict": "object", "float": "number", "double": "number", "int": "integer", "long": "integer",
+                 "bool": "boolean", "list": "array", "tuple": "array", "str": "string"}
+
+
+def gemini_type(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """SL314, safe in each case: a ``type`` list of one type and ``null`` rewritten as Gemini's
+    nullable form (``"type": T, "nullable": true``: the same values in Gemini's Schema); a
+    programming-language type name (``dict``, ``float``, ``int`` ...) renamed to the JSON Schema type
+    it means; an ``anyOf`` without ``type`` whose non-null branches share one type given that type
+    (plus ``nullable`` when a branch is ``null``). Lists of several types and other names: none."""
+    if diag.pointer.endswith("/type"):
+        where, _ = parent(diag.pointer)
+        holder = resolve(document, where)
+        if not isinstance(holder, dict):
+            return None
+        t = holder.get("type")
+        if isinstance(t, list):
+            others = [x for x in t if x != "null"]
+            if len(others) != 1 or not isinstance(others[0], str) or len(t) != 2:
+                return None
+            ops = [Op("replace", diag.pointer, others[0])]
+            if holder.get("nullable") is not True:
+                ops.append(Op("replace" if "nullable" in holder else "add", join(where, "nullable"), True))
+            return Edit(f'write the type list as "type": "{others[0]}", "nullable": true', tuple(ops), True)
+        if isinstance(t, str) and t.lower() in _GEMINI_NAMES:
+            name = _GEMINI_NAMES[t.lower()]
+            return Edit(f'rename type "{t}" to "{name}"', (Op("replace", diag.pointer, name),), True)
+        return None
+    node = resolve(document, diag.pointer)
+    if not isinstance(node, dict) or "type" in node or not isinstance(node.get("anyOf"), list):
+        return None
+    branches = node["anyOf"]
+    types = set()
+    has_null = False
+    for b in branches:
+        if not isinstance(b, dict) or not isinstance(b.get("type"), str):
+            return None
+        if b["type"] == "null":
+            has_null = True
+        else:
+            types.add(b["type"])
+    if len(types) != 1:
+        return None
+    shared = types.pop()
+    ops = [Op("add", join(diag.pointer, "type"), shared)]
+    if has_null and "nullable" not in node:
+        ops.append(Op("add", join(diag.pointer, "nullable"), True))
+    return Edit(f'add "type": "{shared}" beside anyOf', tuple(ops), True)
+
+
+def empty_properties(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """SL306 for OpenAI: ``"properties": {}`` on an object without properties (safe: an empty
+    ``properties`` constrains nothing). None for a Gemini target, which refuses empty properties
+    too (there a tool without arguments leaves ``parameters`` out: an author's change)."""
+    if "gemini" in fix_ctx.targets:
+        return None
+    node = resolve(document, diag.pointer)
+    if not isinstance(node, dict) or "properties" in node:
+        return None
+    return Edit('add "properties": {}', (Op("add", join(diag.pointer, "properties"), {}),), True)
+
+
+def drop_ref_siblings(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """SL316: remove the annotations beside a ``$ref`` (safe: annotations constrain nothing; the
+    Anthropic SDK drops them anyway). A validating sibling (``minLength`` beside ``$ref``): none,
+    the constraint belongs in the definition."""
+    node = resolve(document, diag.pointer)
+    if not isinstance(node, dict) or "$ref" not in node:
+        where = parent(diag.pointer)[0] if diag.pointer else ""
+        node = resolve(document, where)
+        if not isinstance(node, dict) or "$ref" not in node:
+            return None
+        pointer = where
+    else:
+        pointer = diag.pointer
+    siblings = [k for k in node if k != "$ref"]
+    if not siblings or any(k not in ANNOTATIONS for k in siblings):
+        return None
+    return Edit("remove " + ", ".join(f"`{k}`" for k in siblings) + " beside `$ref`",
+                tuple(Op("remove", join(pointer, k)) for k in siblings), True)

@@ -1,0 +1,365 @@
+"""``schemalint check --fix / --unsafe-fixes / --diff`` (issue 30, docs/fix.md).
+
+Each fix: a before/after pair run through the real CLI on a file in a temporary directory, the
+lines the fix does not touch byte-identical, a second run that changes nothing (idempotence) and a
+re-check clean of the rule. Then the formats (JSON styles and line endings, YAML comments and
+anchors, JSON Lines), the write policy, baselines and ignores, --diff, code sources left alone, and
+the editor API (:func:`schemalint.fix.edits_for`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import run_cli
+
+
+def _openai(params: dict[str, Any], name: str = "find_pets") -> list[dict[str, Any]]:
+    return [{"type": "function", "function": {"name": name, "description": "Finds pets by tag.",
+                                              "parameters": params}}]
+
+
+def _mcp(schema: dict[str, Any], name: str = "find_pets") -> list[dict[str, Any]]:
+    return [{"name": name, "description": "Finds pets by tag.", "inputSchema": schema}]
+
+
+def _codes(path: Path, *args: str) -> list[str]:
+    proc = run_cli("check", str(path), *args, "--format", "json", "--fail-on", "never")
+    assert proc.returncode == 0, proc.stderr
+    return [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
+
+
+def _kept_lines(before: str, after: str) -> None:
+    """Every line of ``before`` that is in no changed hunk is in ``after``, byte for byte and in order."""
+    import difflib
+
+    a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    kept = sum(size for _, _, size in matcher.get_matching_blocks())
+    changed = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
+    assert kept + changed >= len(a)
+    assert changed <= 12, f"the fix moved {changed} lines:\n" + "".join(difflib.unified_diff(a, b))
+
+
+# (id, tool document, --target, --unsafe-fixes?, rule, what the fixed schema must say)
+CASES: list[tuple[str, Any, str, bool, str, Any]] = [
+    ("SL309-openai-any-items", _openai({"type": "object", "properties": {"tags": {"type": "array"}},
+                                        "required": ["tags"]}), "openai", False, "SL309",
+     ("/0/function/parameters/properties/tags/items", {})),
+    ("SL309-gemini-string-items", [{"name": "find_pets", "description": "Finds pets by tag.", "parameters": {
+        "type": "OBJECT", "properties": {"tags": {"type": "ARRAY"}}, "required": ["tags"]}}], "gemini", True,
+     "SL309", ("/0/parameters/properties/tags/items", {"type": "STRING"})),
+    ("SL307-close-declared-object", _openai({"type": "object", "properties": {"tag": {"type": "string"}},
+                                             "required": ["tag"]}), "openai-strict", False, "SL307",
+     ("/0/function/parameters/additionalProperties", False)),
+    ("SL307-map-unsafe", _openai({"type": "object", "properties": {"tag": {"type": "string"}}, "required": ["tag"],
+                                  "additionalProperties": {"type": "string"}}), "openai-strict", True, "SL307",
+     ("/0/function/parameters/additionalProperties", False)),
+    ("SL308-require-all-nullable", _openai({"type": "object", "properties": {
+        "tag": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["tag"],
+        "additionalProperties": False}), "openai-strict", True, "SL308",
+     ("/0/function/parameters/properties/limit/type", ["integer", "null"])),
+    ("SL311-drop-annotation", _openai({"type": "object", "properties": {"tag": {
+        "type": "string", "format": "uri"}}, "required": ["tag"], "additionalProperties": False}),
+     "openai-strict", True, "SL311", ("/0/function/parameters/properties/tag", {"type": "string"})),
+    ("SL313-drop-title", [{"name": "find_pets", "description": "Finds pets by tag.", "parameters": {
+        "type": "OBJECT", "properties": {"tag": {"type": "STRING", "examples": ["cat"], "title": "Tag"}},
+        "required": ["tag"]}}], "gemini", False, "SL313",
+     ("/0/parameters/properties/tag", {"type": "STRING", "title": "Tag"})),
+    ("SL314-nullable-form", [{"name": "find_pets", "description": "Finds pets by tag.", "parameters": {
+        "type": "object", "properties": {"tag": {"type": ["string", "null"]}}, "required": ["tag"]}}], "gemini",
+     False, "SL314", ("/0/parameters/properties/tag", {"type": "string", "nullable": True})),
+    ("SL314-type-name", [{"name": "find_pets", "description": "Finds pets by tag.", "parameters": {
+        "type": "object", "properties": {"limit": {"type": "float"}}, "required": ["limit"]}}], "gemini",
+     False, "SL314", ("/0/parameters/properties/limit/type", "number")),
+    ("SL003-unsafe-required-entry", _mcp({"type": "object", "properties": {"tag": {"type": "string"}},
+                                          "required": ["tag", "tga"]}), "mcp", True, "SL003",
+     ("/0/inputSchema/required", ["tag"])),
+    ("SL316-ref-siblings", _openai({"type": "object", "properties": {"place": {
+        "$ref": "#/$defs/Place", "description": "Where."}}, "required": ["place"], "additionalProperties": False,
+        "$defs": {"Place": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
+                            "additionalProperties": False}}}), "openai-strict", False, "SL316",
+     ("/0/function/parameters/properties/place", {"$ref": "#/$defs/Place"})),
+]
+
+
+def _at(doc: Any, pointer: str) -> Any:
+    for token in pointer.split("/")[1:]:
+        doc = doc[int(token)] if isinstance(doc, list) else doc[token]
+    return doc
+
+
+def _fix(path: Path, target: str, code: str | None, *, unsafe: bool, diff: bool = False) -> Any:
+    """``check PATH --target TARGET --select CODE --fix`` in this process: (first, last result, outcome)."""
+    from schemalint.api import check
+    from schemalint.fix.run import check_and_fix
+    from schemalint.targets import parse_targets
+
+    def run() -> Any:
+        return check([str(path)], targets=[target], select=[code] if code else None, jobs=1, catalog=False)
+
+    return check_and_fix(run, unsafe=unsafe, diff=diff, targets=parse_targets([target]), project=str(path.parent))
+
+
+@pytest.mark.parametrize(("name", "doc", "target", "unsafe", "code", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_fix_pair(tmp_path: Path, name: str, doc: Any, target: str, unsafe: bool, code: str,
+                  expected: tuple[str, Any]) -> None:
+    path = tmp_path / "tools.json"
+    before = json.dumps(doc, indent=2) + "\n"
+    path.write_text(before)
+    first, last, outcome = _fix(path, target, code, unsafe=False)
+    assert code in [d.code for d in first.diagnostics]
+    if unsafe:  # safe --fix alone leaves an unsafe fix, says so and writes nothing
+        assert path.read_text() == before and outcome.unsafe_left and not outcome.written
+        first, last, outcome = _fix(path, target, code, unsafe=True)
+    after = path.read_text()
+    assert outcome.written == [str(path)] and outcome.fixed[code] >= 1
+    pointer, value = expected
+    assert _at(json.loads(after), pointer) == value, after
+    _kept_lines(before, after)
+    assert code not in [d.code for d in last.diagnostics], after
+    stat = path.stat()
+    again = _fix(path, target, code, unsafe=True)
+    assert code not in [d.code for d in again[0].diagnostics]
+    assert not again[2].written and again[2].total == 0
+    assert path.read_text() == after and path.stat().st_mtime_ns == stat.st_mtime_ns
+
+
+def test_cli_fix_summary_and_idempotence(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_openai({"type": "object", "properties": {"tags": {"type": "array"}},
+                                        "required": ["tags", "ghost"]}), indent=2) + "\n")
+    proc = run_cli("check", str(path), "--target", "openai", "--fix")
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # SL003 (unsafe fix only) remains, an error
+    assert "fixed 1 diagnostic(s) in 1 file(s), 1 remaining" in proc.stderr, proc.stderr
+    assert "1 diagnostic(s) have only an unsafe fix: add --unsafe-fixes" in proc.stderr
+    assert "SL003" in proc.stdout and "SL309" not in proc.stdout
+    proc = run_cli("check", str(path), "--target", "openai", "--unsafe-fixes")
+    assert proc.returncode == 0 and "fixed 1 diagnostic(s) in 1 file(s), 0 remaining" in proc.stderr, proc.stderr
+    text = path.read_text()
+    proc = run_cli("check", str(path), "--target", "openai", "--fix", "--unsafe-fixes")
+    assert proc.returncode == 0 and "fixed 0 diagnostic(s) in 0 file(s), 0 remaining" in proc.stderr
+    assert path.read_text() == text
+
+
+def test_json_styles_and_line_endings_are_kept(tmp_path: Path) -> None:
+    doc = _openai({"type": "object", "properties": {"tags": {"type": "array", "description": "Tags, é."}},
+                   "required": ["tags"]})
+    for style, text in {
+        "four-crlf": json.dumps(doc, indent=4, ensure_ascii=False).replace("\n", "\r\n") + "\r\n",
+        "tabs-no-final-newline": json.dumps(doc, indent="\t", ensure_ascii=False),
+        "one-line": json.dumps(doc, ensure_ascii=False) + "\n",
+        "compact": json.dumps(doc, separators=(",", ":"), ensure_ascii=False),
+    }.items():
+        path = tmp_path / f"{style}.json"
+        path.write_bytes(text.encode())
+        proc = run_cli("check", str(path), "--target", "openai", "--select", "SL309", "--fix")
+        assert proc.returncode == 0, proc.stderr
+        after = path.read_bytes().decode()
+        assert json.loads(after)[0]["function"]["parameters"]["properties"]["tags"]["items"] == {}
+        assert after.endswith("\r\n") == text.endswith("\r\n") and after.endswith("\n") == text.endswith("\n")
+        if "\r\n" in text:
+            assert after.count("\r\n") == after.count("\n")
+        assert after.count("\n") - text.count("\n") <= 1, style
+        if style == "compact":
+            assert ',"items":{}' in after
+        if style.startswith("tabs"):
+            assert '\t\t\t\t\t\t"items": {}' in after, after
+
+
+YAML = """\
+# tools for the pet shop
+- name: find_pets        # the search
+  description: Finds pets by tag.
+  inputSchema: &schema
+    type: object
+    properties:
+      tags:
+        type: array    # a list of tags
+    required: [tags]
+- name: find_pets_again
+  description: Finds pets by tag, again.
+  inputSchema: *schema
+"""
+
+
+def test_yaml_round_trip_keeps_comments_and_anchors(tmp_path: Path) -> None:
+    pytest.importorskip("ruamel.yaml")
+    path = tmp_path / "tools.yaml"
+    path.write_text(YAML)
+    proc = run_cli("check", str(path), "--target", "openai", "--select", "SL309", "--fix")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    after = path.read_text()
+    assert "# tools for the pet shop" in after and "# the search" in after and "# a list of tags" in after
+    assert "&schema" in after and "*schema" in after
+    assert "required: [tags]" in after
+    import yaml
+
+    loaded = yaml.safe_load(after)
+    assert loaded[0]["inputSchema"]["properties"]["tags"]["items"] == {}
+    assert loaded[1]["inputSchema"]["properties"]["tags"]["items"] == {}
+    _kept_lines(YAML, after)
+    assert "SL309" not in _codes(path, "--target", "openai", "--select", "SL309")
+
+
+def test_json_lines_keep_one_record_per_line(tmp_path: Path) -> None:
+    records = [{"name": f"tool_{i}", "description": "Does one thing.", "parameters": {
+        "type": "object", "properties": {"xs": {"type": "array"}}, "required": ["xs"]}} for i in range(3)]
+    lines = [json.dumps(r) for r in records]
+    lines[1] = json.dumps({"name": "clean", "description": "Clean.", "parameters": {"type": "object",
+                                                                                      "properties": {}}})
+    text = "\n".join(lines) + "\n"
+    path = tmp_path / "tools.jsonl"
+    path.write_text(text)
+    proc = run_cli("check", str(path), "--target", "openai", "--select", "SL309", "--fix")
+    assert proc.returncode == 0, proc.stderr
+    after = path.read_text().splitlines()
+    assert len(after) == 3 and after[1] == lines[1]
+    assert all(json.loads(line)["parameters"]["properties"]["xs"]["items"] == {} for line in (after[0], after[2]))
+
+
+def test_diff_prints_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    text = json.dumps(_openai({"type": "object", "properties": {"tags": {"type": "array"}}}), indent=2) + "\n"
+    path.write_text(text)
+    proc = run_cli("check", str(path), "--target", "openai", "--diff")
+    assert proc.returncode == 1, proc.stderr
+    assert path.read_text() == text
+    assert f"--- a/{str(path).lstrip('/')}" in proc.stdout and '+            "items": {}' in proc.stdout, proc.stdout
+    run_cli("check", str(path), "--target", "openai", "--fix")
+    clean = run_cli("check", str(path), "--target", "openai", "--diff")
+    assert clean.returncode == 0 and clean.stdout == "", clean.stdout + clean.stderr
+
+
+def test_clean_file_is_not_written(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_openai({"type": "object", "properties": {}}), indent=2))
+    before = path.stat().st_mtime_ns
+    os.utime(path, ns=(before - 10**9, before - 10**9))
+    proc = run_cli("check", str(path), "--target", "openai", "--fix")
+    assert proc.returncode == 0
+    assert path.stat().st_mtime_ns == before - 10**9
+
+
+def test_ignored_and_baselined_findings_are_not_fixed(tmp_path: Path) -> None:
+    tools = _openai({"type": "object", "properties": {"tags": {"type": "array"}}}, name="a") + _openai(
+        {"type": "object", "properties": {"ids": {"type": "array"}}}, name="b")
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools, indent=2) + "\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["openai"]\n'
+                                             '[[tool.schemalint.per-tool-ignores]]\ntools = ["a"]\nrules = ["SL309"]\n'
+                                             'reason = "kept open on purpose"\n')
+    proc = run_cli("check", "tools.json", "--fix", cwd=tmp_path)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    fixed = json.loads(path.read_text())
+    assert "items" not in fixed[0]["function"]["parameters"]["properties"]["tags"], "an ignored finding was fixed"
+    assert fixed[1]["function"]["parameters"]["properties"]["ids"]["items"] == {}
+    # a baselined finding is not fixed either
+    path.write_text(json.dumps(tools, indent=2) + "\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["openai"]\n')
+    run_cli("check", "tools.json", "--write-baseline", "baseline.json", cwd=tmp_path)
+    proc = run_cli("check", "tools.json", "--baseline", "baseline.json", "--fix", cwd=tmp_path)
+    assert json.loads(path.read_text()) == tools, proc.stderr
+
+
+def test_link_out_of_the_project_is_not_written(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = outside / "tools.json"
+    text = json.dumps(_openai({"type": "object", "properties": {"tags": {"type": "array"}}}), indent=2)
+    target.write_text(text)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[tool.schemalint]\n")
+    (project / "tools.json").symlink_to(target)
+    proc = run_cli("check", "tools.json", "--target", "openai", "--fix", cwd=project)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "not fixed" in proc.stderr and "leads out" in proc.stderr and target.read_text() == text
+    assert "fixed 0 diagnostic(s) in 0 file(s)" in proc.stderr, proc.stderr
+
+
+def test_write_source_refuses_a_file_not_read(tmp_path: Path) -> None:
+    from schemalint.safe_write import WriteRefused, write_source
+
+    readme = tmp_path / "README.md"
+    readme.write_text("hello")
+    with pytest.raises(WriteRefused):
+        write_source(readme, "x", sources=[str(tmp_path / "tools.json")], project=tmp_path)
+    assert readme.read_text() == "hello"
+
+
+def test_code_sources_are_left_with_a_hint(tmp_path: Path) -> None:
+    pytest.importorskip("pydantic")
+    (tmp_path / "models.py").write_text(
+        "from pydantic import BaseModel\n\n\nclass Search(BaseModel):\n    \"\"\"Search pets.\"\"\"\n\n"
+        "    query: str\n    limit: int = 10\n")
+    before = (tmp_path / "models.py").read_text()
+    proc = run_cli("check", "models:Search", "--python-path", ".", "--target", "openai-strict", "--fix",
+                   "--unsafe-fixes", cwd=tmp_path)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "Python/TypeScript sources were left" in proc.stderr, proc.stderr
+    assert (tmp_path / "models.py").read_text() == before
+
+
+def test_target_fix_converges(tmp_path: Path) -> None:
+    """Several rules' fixes together, for one target: the re-check is clean of every fixable rule."""
+    doc = _openai({"type": "object", "title": "Args", "properties": {
+        "tags": {"type": "array"}, "limit": {"type": "integer", "minimum": 1},
+        "where": {"type": "object", "properties": {"city": {"type": "string"}}}}, "required": ["tags", "ghost"]})
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    for target in ("openai-strict", "gemini", "anthropic-strict"):
+        path.write_text(json.dumps(doc, indent=2) + "\n")
+        proc = run_cli("check", str(path), "--target", f"={target}", "--fix", "--unsafe-fixes",
+                       "--format", "json", "--fail-on", "never")
+        assert "Traceback" not in proc.stderr and "stopped after" not in proc.stderr, proc.stderr
+        from schemalint.fix.plan import fix_of
+
+        left = [d for d in json.loads(proc.stdout)["diagnostics"] if fix_of(d["code"]) is not None]
+        text = path.read_text()
+        assert not edits_for_all(left, text, path), (target, left)
+
+
+def edits_for_all(diagnostics: list[dict[str, Any]], text: str, path: Path) -> list[Any]:
+    """The fix actions still offered for ``diagnostics`` (report dicts) on ``text``."""
+    from schemalint.fix import edits_for
+    from schemalint.model import Diagnostic, Severity
+
+    diags = [Diagnostic(code=d["code"], name=d["name"], severity=Severity(d["severity"]), tool=d["tool"],
+                        file=d["file"], pointer=d["pointer"], message=d["message"], line=d["line"])
+             for d in diagnostics]
+    return edits_for(diags, text, "json", path=str(path))
+
+
+def test_edits_for_is_the_language_server_api(tmp_path: Path) -> None:
+    """The function the language server calls for code actions: one action per fixable diagnostic,
+    with its safety, as offsets into the buffer; applying an action's edits gives the fixed text."""
+    from schemalint.editor.checking import check_paths, workspace_config
+    from schemalint.fix import edits_for
+    from schemalint.fix.jsontext import apply_edits
+
+    doc = _openai({"type": "object", "properties": {"tags": {"type": "array"}, "n": {"type": "integer"}},
+                   "required": ["tags", "nope"]})
+    path = tmp_path / "tools.json"
+    text = json.dumps(doc, indent=2) + "\n"
+    path.write_text(text)
+    result = check_paths([str(path)], workspace_config(tmp_path), targets=["openai"])
+    codes = sorted(d.code for d in result.diagnostics)
+    assert "SL309" in codes and "SL003" in codes, codes
+    actions = edits_for(result.diagnostics, text, "json", path=str(path))
+    by_code = {a.diagnostic.code: a for a in actions}
+    assert by_code["SL309"].safe and not by_code["SL003"].safe
+    assert by_code["SL309"].title.startswith("SL309: add")
+    for action in actions:
+        for edit in action.edits:
+            assert 0 <= edit.start <= edit.end <= len(text)
+        fixed = json.loads(apply_edits(text, action.edits))
+        assert fixed != doc
+    fixed = json.loads(apply_edits(text, by_code["SL309"].edits))
+    assert fixed[0]["function"]["parameters"]["properties"]["tags"]["items"] == {}
+    assert edits_for(result.diagnostics, "not json", "json", path=str(path)) == []
