@@ -23,7 +23,8 @@ import pytest
 pytest.importorskip("pygls", reason="the language server needs the editor extra (pygls)")
 
 NVIM = shutil.which("nvim")
-pytestmark = pytest.mark.skipif(NVIM is None, reason="Neovim (nvim) is not installed; the headless editor test needs it")
+pytestmark = pytest.mark.skipif(NVIM is None,
+                                reason="Neovim (nvim) is not installed; the headless editor test needs it")
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -89,7 +90,8 @@ def documented_snippet(version: tuple[int, int]) -> str:
         high = numbers[1] if len(numbers) > 1 else (low if "newer" not in label else (99, 99))
         if low <= version <= high:
             return code
-    pytest.fail(f"docs/editors.md has no Neovim snippet for {version[0]}.{version[1]} (labels: {[b[0] for b in blocks]})")
+    labels = [b[0] for b in blocks]
+    pytest.fail(f"docs/editors.md has no Neovim snippet for {version[0]}.{version[1]} (labels: {labels})")
 
 
 def test_neovim_runs_the_documented_snippet_and_shows_the_cli_findings(tmp_path: Path) -> None:
@@ -104,8 +106,8 @@ def test_neovim_runs_the_documented_snippet_and_shows_the_cli_findings(tmp_path:
     env = {**os.environ, "SCHEMALINT_NVIM_OUT": str(out),
            "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
            "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(tmp_path / "data")}
-    run = subprocess.run([NVIM or "nvim", "--headless", "-u", "init.lua", "-c", "luafile harness.lua", "tools/weather.json"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
+    command = [NVIM or "nvim", "--headless", "-u", "init.lua", "-c", "luafile harness.lua", "tools/weather.json"]
+    run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
     assert out.exists(), f"Neovim wrote no result: {run.stdout}\n{run.stderr}"
     result = json.loads(out.read_text())
     assert result["filetype"] == "json"
