@@ -264,3 +264,63 @@ def test_saving_a_python_source_checks_the_configured_modules(tmp_path: Path) ->
     expected = cli_json(tmp_path, "shop:TOOLS")
     assert sorted(str(d.code) for d in found) == sorted(e["code"] for e in expected)
     assert found, "the fixture's description asks for an undeclared parameter"
+
+
+def _apply(text: str, edits: list[types.TextEdit]) -> str:
+    """``edits`` applied to ``text`` as an editor applies them (UTF-16 positions; ASCII here)."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(p: types.Position) -> int:
+        return starts[p.line] + p.character
+
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[:offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end):]
+    return text
+
+
+def test_fixes_are_code_actions_safe_ones_preferred(workspace: Path) -> None:
+    """The fixes of ``check --fix`` as code actions: the safe fix (Gemini's nullable form for a
+    type list) preferred, the unsafe one (dropping a ``required`` entry that names no property)
+    offered but not preferred, and "fix all safe" as a ``source.fixAll`` action. Applied as the
+    editor would, each leaves a buffer whose check no longer has that finding."""
+    (workspace / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\ntarget = ["gemini"]\n')
+    tool = json.loads(json.dumps(TOOL))
+    tool["function"]["parameters"]["properties"]["city"]["type"] = ["string", "null"]
+    path = workspace / "tools" / "weather.json"
+    text = json.dumps([tool], indent=2) + "\n"
+    path.write_text(text)
+
+    async def body(s: Session) -> tuple[list[types.Diagnostic], Any, Any]:
+        uri = s.open(path)
+        found = await s.published(uri)
+        end = types.Position(line=len(text.splitlines()), character=0)
+        whole = types.Range(start=types.Position(line=0, character=0), end=end)
+        actions = await s.client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=whole,
+            context=types.CodeActionContext(diagnostics=[])))
+        only_fix_all = await s.client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=whole,
+            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+        return found, actions, only_fix_all
+
+    found, actions, only_fix_all = run(workspace, body)
+    codes = {d.code for d in found}
+    assert {"SL003", "SL314"} <= codes, codes
+    quick = {a.diagnostics[0].code: a for a in actions if a.kind == types.CodeActionKind.QuickFix}
+    assert quick["SL314"].is_preferred is True
+    assert quick["SL003"].is_preferred is False and "unsafe" in quick["SL003"].title
+    uri = next(iter(quick["SL314"].edit.changes))
+    for code, action in quick.items():
+        fixed = _apply(text, action.edit.changes[uri])
+        json.loads(fixed)  # still JSON
+        path.write_text(fixed)
+        assert code not in {e["code"] for e in cli_json(workspace, "tools/weather.json")}, (code, fixed)
+        path.write_text(text)
+    assert [a.kind for a in only_fix_all] == ["source.fixAll.schemalint"]
+    fixed_all = _apply(text, only_fix_all[0].edit.changes[uri])
+    path.write_text(fixed_all)
+    remaining = {e["code"] for e in cli_json(workspace, "tools/weather.json")}
+    assert "SL314" not in remaining and "SL003" in remaining, "fix all applies the safe fixes only"

@@ -82,25 +82,76 @@ def module_sources(cfg: Config) -> list[str]:
     return [s for s in cfg.sources if is_module_source(s)]
 
 
+@dataclass(frozen=True)
+class QuickFix:
+    """One diagnostic's fix as edits of the buffer it was checked on: ``title``, ``safe`` (ruff's
+    meaning, docs/fix.md), and ``edits``: ``(start, end, new_text)`` in code-point offsets of
+    that buffer (:func:`schemalint.fix.edits_for`)."""
+
+    title: str
+    safe: bool
+    edits: tuple[tuple[int, int, str], ...]
+
+
 @dataclass
 class Checked:
     """What an editor needs of a :class:`~schemalint.model.CheckResult`, small enough to send
     from the checking process (a result of module sources holds the runtime's live validators,
-    which cannot cross a process boundary)."""
+    which cannot cross a process boundary). For a buffer, ``fixes`` maps the index of a
+    diagnostic in ``diagnostics`` to its :class:`QuickFix`, and ``fix_all`` is the one edit
+    ``(start, end, new_text)`` that applies every safe fix of one ``--fix`` round (``None``
+    when there is none)."""
 
     tools: int
     files: int
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    fixes: dict[int, QuickFix] = field(default_factory=dict)
+    fix_all: tuple[int, int, str] | None = None
 
     @classmethod
     def of(cls, result: CheckResult) -> Checked:
         return cls(result.tools, result.files, list(result.diagnostics), list(result.notes))
 
 
+FIX_KINDS = {".json": "json", ".snap": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
+"""The text kind :mod:`schemalint.fix` edits, by a tool file's suffix."""
+
+
+def buffer_fixes(checked: Checked, path: str, text: str, cfg: Config) -> Checked:
+    """``checked`` with the fixes of its diagnostics on ``text`` (the buffer of ``path``), as
+    ``schemalint check --fix`` would plan them with ``cfg``'s targets: one :class:`QuickFix`
+    per fixable diagnostic, each planned alone on the buffer, and the safe fixes of one round
+    together as ``fix_all``. A buffer whose fixes cannot be planned keeps none (never raises)."""
+    kind = FIX_KINDS.get(os.path.splitext(path)[1].lower())
+    if kind is None or not checked.diagnostics:
+        return checked
+    from schemalint.fix import edits_for
+    from schemalint.fix.plan import minimal_edit, plan_text
+    from schemalint.targets import parse_targets
+
+    try:
+        targets = parse_targets(part for value in cfg.target for part in value.split(",")) if cfg.target else None
+    except Exception:
+        targets = None
+    index = {id(d): i for i, d in enumerate(checked.diagnostics)}
+    for action in edits_for(checked.diagnostics, text, kind, path=path, targets=targets):
+        at = index.get(id(action.diagnostic))
+        if at is not None and action.edits:
+            checked.fixes[at] = QuickFix(action.title, action.safe,
+                                         tuple((e.start, e.end, e.new_text) for e in action.edits))
+    if any(f.safe for f in checked.fixes.values()):
+        planned = plan_text(checked.diagnostics, path, text, kind, targets=targets, unsafe=False)
+        if planned.problem is None and planned.text != text:
+            edit = minimal_edit(text, planned.text)
+            checked.fix_all = (edit.start, edit.end, edit.new_text)
+    return checked
+
+
 def checked_buffer(path: str, text: str, cfg: Config) -> Checked:
-    """:func:`check_buffer`, as a :class:`Checked` (the language server's job)."""
-    return Checked.of(check_buffer(path, text, cfg))
+    """:func:`check_buffer`, as a :class:`Checked` with the buffer's fixes (the language
+    server's job)."""
+    return buffer_fixes(Checked.of(check_buffer(path, text, cfg)), path, text, cfg)
 
 
 def checked_paths(paths: Sequence[str], cfg: Config) -> Checked:

@@ -29,6 +29,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,12 +44,13 @@ from schemalint.editor.checking import (
     SOURCE_SUFFIXES,
     TOOL_FILE_SUFFIXES,
     Checked,
+    QuickFix,
     checked_buffer,
     checked_paths,
     module_sources,
     workspace_config,
 )
-from schemalint.editor.ranges import span
+from schemalint.editor.ranges import Positions, span
 
 if TYPE_CHECKING:
     from schemalint.config import Config
@@ -87,6 +89,8 @@ class _Published:
     text: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     lsp: list[types.Diagnostic] = field(default_factory=list)
+    fixes: list[QuickFix | None] = field(default_factory=list)
+    fix_all: tuple[int, int, str] | None = None
 
 
 class SchemalintServer(LanguageServer):
@@ -161,7 +165,9 @@ class SchemalintServer(LanguageServer):
         current = self.workspace.get_text_document(uri)
         if current.version != version:
             return  # the buffer changed while it was checked: a newer run follows
-        self.publish(uri, version, text, self.diagnostics_for(result, path, text))
+        found = self.diagnostics_for(result, path, text)
+        by_id = {id(d): result.fixes.get(i) for i, d in enumerate(result.diagnostics)}
+        self.publish(uri, version, text, found, [by_id.get(id(d)) for d in found], result.fix_all)
 
     async def run_job(self, job: Any, *args: Any) -> Checked:
         """``job(*args)`` in the checking process. A process that died (a crash in native code, a
@@ -198,10 +204,11 @@ class SchemalintServer(LanguageServer):
                 kept.append(d)
         return kept
 
-    def publish(self, uri: str, version: int | None, text: str, found: list[Diagnostic]) -> None:
+    def publish(self, uri: str, version: int | None, text: str, found: list[Diagnostic],
+                fixes: list[QuickFix | None] | None = None, fix_all: tuple[int, int, str] | None = None) -> None:
         lines = text.splitlines()
         lsp = [to_lsp(d, lines) for d in found]
-        self.published[uri] = _Published(version, text, found, lsp)
+        self.published[uri] = _Published(version, text, found, lsp, fixes or [None] * len(found), fix_all)
         params = types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=lsp)
         self.text_document_publish_diagnostics(params)
 
@@ -270,6 +277,54 @@ def to_lsp(d: Diagnostic, lines: list[str]) -> types.Diagnostic:
     )
 
 
+FIX_ALL_KIND = "source.fixAll.schemalint"
+"""The code action kind of "apply every safe fix" (a ``source.fixAll`` kind, as editors run on save)."""
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and \
+        (b.start.line, b.start.character) <= (a.end.line, a.end.character)
+
+
+def _workspace_edit(uri: str, positions: Positions, edits: tuple[tuple[int, int, str], ...]) -> types.WorkspaceEdit:
+    text_edits = []
+    for start, end, new_text in edits:
+        (sl, sc), (el, ec) = positions.at(start), positions.at(end)
+        text_edits.append(types.TextEdit(range=types.Range(start=types.Position(line=sl, character=sc),
+                                                            end=types.Position(line=el, character=ec)),
+                                         new_text=new_text))
+    return types.WorkspaceEdit(changes={uri: text_edits})
+
+
+def code_actions(uri: str, published: _Published, within: types.Range,
+                 only: Sequence[str] | None = None) -> list[types.CodeAction]:
+    """The code actions for ``within`` of a published document: a quick fix per diagnostic there
+    that has a fix (the safe ones preferred, the unsafe ones titled so), and "fix all safe" over the
+    whole buffer. ``only``: the kinds the client asked for (LSP ``CodeActionContext.only``)."""
+    def wanted(kind: str) -> bool:
+        return not only or any(kind == k or kind.startswith(k + ".") for k in only)
+
+    positions = Positions(published.text)
+    actions: list[types.CodeAction] = []
+    if wanted(types.CodeActionKind.QuickFix):
+        for lsp, fix in zip(published.lsp, published.fixes, strict=True):
+            if fix is None or not _overlaps(lsp.range, within):
+                continue
+            actions.append(types.CodeAction(
+                title=fix.title if fix.safe else f"{fix.title} (unsafe: changes what the model may send)",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[lsp],
+                is_preferred=fix.safe,
+                edit=_workspace_edit(uri, positions, fix.edits)))
+    if published.fix_all is not None and wanted(FIX_ALL_KIND):
+        safe = sum(1 for f in published.fixes if f is not None and f.safe)
+        actions.append(types.CodeAction(
+            title=f"schemalint: fix all safe ({safe})",
+            kind=FIX_ALL_KIND,
+            edit=_workspace_edit(uri, positions, (published.fix_all,))))
+    return actions
+
+
 def _contains(rng: types.Range, pos: types.Position) -> bool:
     start, end = (rng.start.line, rng.start.character), (rng.end.line, rng.end.character)
     return start <= (pos.line, pos.character) <= end
@@ -318,6 +373,23 @@ def build_server() -> SchemalintServer:
     def did_change_configuration(ls: SchemalintServer, params: types.DidChangeConfigurationParams) -> None:
         ls.configs.clear()
         ls.recheck_open_documents()
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND]),
+    )
+    def code_action(ls: SchemalintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        uri = params.text_document.uri
+        published = ls.published.get(uri)
+        if published is None or not any(published.fixes):
+            return None
+        try:
+            current = ls.workspace.get_text_document(uri)
+            if current.version != published.version or current.source != published.text:
+                return None  # the buffer moved on: the offsets of these fixes no longer hold
+        except Exception:
+            return None
+        return code_actions(uri, published, params.range, params.context.only)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: SchemalintServer, params: types.HoverParams) -> types.Hover | None:

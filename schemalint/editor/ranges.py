@@ -58,3 +58,24 @@ def span(text: str | list[str], line: int | None, column: int | None) -> tuple[i
     if end <= start:
         end = len(content)
     return row, utf16_column(content, start), row, utf16_column(content, end)
+
+
+
+class Positions:
+    """LSP positions of code-point offsets into one text: its line starts are found once (LSP
+    lines end at ``\\n``, ``\\r\\n`` or ``\\r``), so each offset costs a binary search."""
+
+    def __init__(self, text: str) -> None:
+        import re
+
+        self.text = text
+        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+
+    def at(self, offset: int) -> tuple[int, int]:
+        """``(line, character)``, 0-based in UTF-16 units, of ``offset`` (clamped to the text)."""
+        from bisect import bisect_right
+
+        offset = min(max(offset, 0), len(self.text))
+        line = bisect_right(self.starts, offset) - 1
+        start = self.starts[line]
+        return line, utf16_column(self.text[start:offset], offset - start)
