@@ -86,6 +86,10 @@ CASES = [
     ("SL205", STR, "One of the most common formats: 'csv', 'tsv', ...", {}, False),
     ("SL205", STR, "Use either 'p' or 'other' to set the position.", {}, False),
     ("SL205", INT, "Priority, one of: 1, 2, 3.", {}, False),
+    # one value stated by a marker: a later "either" speaks about another thing (issue 26, npm servers)
+    ("SL205", STR, "Field to group by. Possible values include `kind`. Groups by kind of record (either "
+                   "`file` or `folder`).", {}, False),
+    ("SL205", STR, "Group by kind of record: either `file` or `folder`.", {}, True),
 ]
 
 

@@ -76,13 +76,68 @@ FALSE_KINDS = {
         "    temp_min: lowest\n",
         {"city": S},
     ),
+    # kinds found on MCP servers published on npm (issue 26, reviewed in real_repos_reviewed.json)
+    "result field named again outside the returns section": (
+        "Submit a rating.\n\n**Returns:** `{ ok, refundId, limitHit? }`\n\nStop for today when you see "
+        "`limitHit: true`.",
+        {"rating": S},
+    ),
+    "a colon inside a code span ends no sentence": (
+        "Submitting twice returns `duplicate: true` with `charged: 0`.",
+        {"id": S},
+    ),
+    "another tool's parameter after 'with'": (
+        "If the page is unknown, use `list_pages` with a `prefix` parameter first; or use the 'open_page' "
+        "tool with the page_ref.",
+        {"url": S},
+    ),
+    "a key of a named thing after 'with'": (
+        "For typed exports add a `tsv` format with `separator: \"tab\"` to the job's options.",
+        {"url": S, "options": {"type": "object"}},
+    ),
+    "keys of a nested JSON value": (
+        'Schedule a job, e.g. {"name": "nightly", "options": {"cron": "0 3 * * *", "zone": "UTC"}}.',
+        {"name": S, "options": {"type": "object"}},
+    ),
+    "last item of a such-as list": (
+        "Use `raw` only for rare needs such as proxies, retries, custom headers, or manual `backoffMs` tuning.",
+        {"raw": {"type": "object"}, "url": S},
+    ),
+    "items of a statement about the result": (
+        "Each entry in `items[]` has `id`, `state`, optional `score` when ranking ran.",
+        {"query": S},
+    ),
 }
 
 
 @pytest.mark.parametrize("kind", sorted(FALSE_KINDS))
 def test_false_alarm_kind_is_quiet(tmp_path: Path, kind: str) -> None:
     desc, props = FALSE_KINDS[kind]
-    assert _run(tmp_path, [_mcp(desc, props, closed=True)]) == []
+    others = [_mcp("Another tool of the server.", {}, name=n) for n in ("list_pages", "open_page")]
+    assert _run(tmp_path, [_mcp(desc, props, closed=True), *others]) == []
+
+
+def test_keys_of_a_value_that_accepts_any_key_are_its_content(tmp_path: Path) -> None:
+    """The description of an array of free-form objects (a pipeline of stages) names the stages'
+    keys; "the `x` parameter" there still names a parameter."""
+    stages = {"type": "array", "items": {"anyOf": [{"type": "object", "properties": {"$match": {"type": "object"}}},
+                                                   {"type": "object", "additionalProperties": {}}]},
+              "description": "Stages to run.\n- Set `keepTop` as the number of documents `$rerank` keeps."}
+    assert _run(tmp_path, [_mcp("Run a pipeline.", {"stages": stages, "db": S}, closed=True)]) == []
+    stages = dict(stages, description="Stages to run. Set the `dryRun` parameter to only plan them.")
+    diags = _run(tmp_path, [_mcp("Run a pipeline.", {"stages": stages, "db": S}, closed=True)])
+    assert [d.message.split("`")[3] for d in diags] == ["dryRun"]
+
+
+@pytest.mark.parametrize("desc,token", [
+    ("Run it. Call it with `cadence: \"hourly\"` to set how often.", "cadence"),
+    ('Search. Example: {"query": "refunds", "top_k": 5}', "top_k"),
+    ("Rate a search.\n\nReturns: `{ ok }`\n\nAlways include a `reason` with a bad rating.", "reason"),
+    ("Fetch a page, such as a product page, and include `locale` so prices come localised.", "locale"),
+])
+def test_kinds_above_leave_requests_reported(tmp_path: Path, desc: str, token: str) -> None:
+    diags = _run(tmp_path, [_mcp(desc, {"query": S, "url": S, "searchId": S}, closed=True)])
+    assert token in [d.message.split("`")[1] for d in diags]
 
 
 def test_assignment_to_an_unknown_key_still_reported(tmp_path: Path) -> None:

@@ -338,8 +338,13 @@ VALUE_WORDS = lazy_re(r"one of|value|option|choice|either")
 def read_values(text: str) -> Claim | None:
     """An exhaustive list of allowed values: a marker ("one of", "allowed values:", "either")
     followed by two or more quoted/backticked values, or after a colon by bare words ended by
-    ``.``/``)``/a line end. Lists left open ("etc.", "...") and examples are not claims."""
+    ``.``/``)``/a line end. Lists left open ("etc.", "...") and examples are not claims. Once a
+    marker other than "either" names one value ("Possible values include `object`"), a later
+    "either a or b" speaks about something else ("filters by type of object (either `page` or ...)")."""
+    one_value_stated = False
     for m in _VALUES_MARKER.finditer(text):
+        if one_value_stated and m.group(0).lower().startswith("either"):
+            continue
         if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 20) : m.start()]):
             continue
         items: list[str] = []
@@ -362,6 +367,8 @@ def read_values(text: str) -> Claim | None:
             end = text[pos : pos + 2]
             if not (end == "" or end[:1] in ".)\n;" ):
                 continue  # the list runs into prose: not a list of values
+        if len(items) == 1 and not m.group(0).lower().startswith("either"):
+            one_value_stated = True
         if len(items) < 2 or _OPEN_LIST.match(text[pos:]):
             continue
         if m.group(0).lower().startswith("either") and (

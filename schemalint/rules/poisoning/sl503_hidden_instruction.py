@@ -60,11 +60,64 @@ def _placeholder(text: str, m: re.Match[str]) -> bool:
     return name is None or re.search(rf"<\s*/\s*{re.escape(name.group(1))}\s*>", text, re.I) is None
 
 
+_TURN_ROLES = frozenset(("assistant", "ai", "model", "llm"))
+"""Tag names that are the model's side of a conversation: quoted in an example transcript, they
+mark a turn of the dialogue, not a block addressed to the model (``system`` is not one: a system
+block is the form the attacks take, inside a transcript or not)."""
+_OTHER_TURN = lazy_re(
+    r"<\s*/?\s*(?:user|human|customer)\s*>|^[ \t>*_-]*(?:user|human|customer|q)\s*[:>]|<\s*examples?\s*>",
+    re.I | re.M)
+"""What shows a quoted dialogue: the other side's turn (``<user>``, ``</human>``, a line ``User:``)
+or an ``<example>`` block."""
+
+
+def _transcript_turn(text: str, m: re.Match[str]) -> bool:
+    """The markup ``m`` is a turn tag of the model's side (``<assistant>``, ``</assistant>``) in a
+    text that quotes a dialogue: the user's side appears too (``<user>``, ``User:``) or the text
+    holds an ``<example>`` block. A description quoting a conversation to show when a tool is used
+    is not a hidden instruction; a lone ``<assistant>`` block still is."""
+    name = _TAG_NAME.match(m.group(0))
+    if name is None or name.group(1).lower() not in _TURN_ROLES:
+        return False
+    return _OTHER_TURN.search(text) is not None
+
+
+_SECTION_TAG = lazy_re(r"<([A-Za-z][\w-]{1,40})>")
+_ALWAYS = frozenset(("important", "system", "hidden", "secret", "admin", "sys", "override", "critical"))
+"""Tag names that stay markup addressed to the model in any layout: the attacks' own blocks."""
+
+
+def _sectioned(text: str) -> bool:
+    """The text is laid out as XML sections (``<use_case>``, ``<workflow>``, ``<next_steps>``): at
+    least three distinct tag names outside the model-addressing ones, each opened and closed."""
+    if text.count("</") < 3:
+        return False
+    names = {m.group(1).lower() for m in _SECTION_TAG.compiled().finditer(text)}
+    closed = {n for n in names if f"</{n}>" in text.lower()}
+    return len({n for n in closed if not _TAG_RE.compiled().fullmatch(f"<{n}>")}) >= 3
+
+
+_TAG_RE = lazy_re(rf"<\s*/?\s*(?:{_TAG_NAMES})(?:[-_ ][\w-]+)?\s*/?\s*>", re.I)
+
+
+def _section_tag(text: str, m: re.Match[str]) -> bool:
+    """The markup ``m`` is one section of a description laid out as XML sections (:func:`_sectioned`):
+    ``<instructions>``, ``<important_notes>`` among ``<use_case>`` and ``<workflow>`` are headings the
+    reader sees, not a block slipped in. ``<IMPORTANT>``, ``<system>``, ``<secret>`` ... are reported in
+    any layout."""
+    name = _TAG_NAME.match(m.group(0))
+    if name is None or name.group(1).lower() in _ALWAYS:
+        return False
+    return _sectioned(text)
+
+
 def instruction_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
     """(label, match) of every hidden-instruction form in ``text``, by offset; a placeholder of a
-    command line or a value (``--client-secret <secret>``) is not markup."""
+    command line or a value (``--client-secret <secret>``) and a turn tag of a quoted dialogue
+    (``User: ... </user> ... </assistant>``) are not markup."""
     found = [(m.start(), label, m) for label, pattern in PATTERNS for m in pattern.finditer(text)
-             if not (label == "markup addressed to the model" and _placeholder(text, m))]
+             if not (label == "markup addressed to the model" and (
+                 _placeholder(text, m) or _transcript_turn(text, m) or _section_tag(text, m)))]
     for _, label, m in sorted(found, key=lambda f: f[0]):
         yield label, m
 
@@ -77,7 +130,11 @@ class HiddenInstruction(Rule):
     published tool-poisoning attacks use; a description needs none of them. Not flagged:
     ``IMPORTANT:`` as a plain word, placeholders such as ``<user value>`` and those of a command line
     or a value (``--client-secret <secret>``, ``token=<secret>``, in a code span) with no closing tag,
-    HTML in general.
+    the model's turn tags (``<assistant>``) in a quoted dialogue that shows the user's side too or
+    sits in an ``<example>`` block, section tags (``<instructions>``, ``<important_notes>``) of a
+    description laid out as XML sections (three or more other tags, each closed: ``<use_case>``,
+    ``<workflow>``), HTML in general. ``<IMPORTANT>``, ``<system>``, ``<secret>`` are reported in any
+    layout.
 
     Source: Invariant Labs tool-poisoning notification (2025-04) and mcp-scan; OWASP MCP Top 10,
     MCP03 and MCP06.

@@ -48,7 +48,7 @@ from schemalint.rules.description.mentions.backticks import backticked
 from schemalint.rules.description.mentions.examples import call_examples, json_examples
 from schemalint.rules.description.mentions.forms import code_assignments, colon_names, label_lists, tables
 from schemalint.rules.description.mentions.found import Found
-from schemalint.rules.description.mentions.imperatives import imperative_objects
+from schemalint.rules.description.mentions.imperatives import _NOT_NAME_AFTER, imperative_objects
 from schemalint.rules.description.mentions.near_misses import _near_miss_table, _near_misses
 from schemalint.rules.description.mentions.nearest import NEAREST_FUZZY_LIMIT, nearest
 from schemalint.rules.description.mentions.patterns import (
@@ -81,6 +81,7 @@ from schemalint.rules.description.mentions.text import (
     _mostly_non_latin,
     _sentence,
     _words_of_ascii,
+    result_section_names,
 )
 from schemalint.rules.tool_text import tool_text
 from schemalint.schema.index import index_schema
@@ -134,7 +135,9 @@ def extract_mentions(
     if latin:
         _latin_kinds(clean, is_value=is_value, property_level=property_level, level=level, found=found, low=low,
                      plain=plain)
-    out = [m for m in found.by_token.values() if not _another_thing(text, m, tool_names, tool_name)]
+    results = result_section_names(text)
+    out = [m for m in found.by_token.values()
+           if m.token not in results and not _another_thing(text, m, tool_names, tool_name)]
     out.sort(key=lambda x: x.start)
     return out
 
@@ -166,16 +169,33 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
         assignments(clean, found)
 
 
+_RE_OWNER_WITH = _lazy(r"`([^`\n]{1,60})`(?:\s+[A-Za-z]+){0,2}\s+with\s+(?:an?\s+|the\s+)?`?$")
+"""A name handed to a thing named just before it: "`other_tool` with a `search` parameter", "a
+`changeTracking` format with `modes: [...]`"."""
+
+
+_RE_WITH_BEFORE = _lazy(r"\bwith\s+(?:(?:a|an|the|its|their)\s+)?[`'\"]?$")
+
+
 def _another_thing(text: str, mention: Mention, tool_names: frozenset[str] | set[str], tool_name: str) -> bool:
     """Whether ``mention`` is really another thing ("the `foo` tool", "x parameter of ..."), or
     another tool's parameter ("the `x` of `other_tool`")."""
     rest = _RE_LEAD_QUOTES.sub("", text[mention.end : mention.end + 40])
     if _OTHER_THING.match(rest) or _RE_NOUN_OF.match(rest):
         return True
+    if mention.kind.startswith("backtick") and _NOT_NAME_AFTER.match(rest):
+        return True  # "add a `changeTracking` format": a value of some kind, named by the noun after it
+    owner = _RE_OWNER_WITH.search(text, max(0, mention.start - 80), mention.start)
+    if owner is not None and owner.group(1) != tool_name and mention.kind.startswith(
+            ("code-assign", "colon", "backtick", "phrase")):
+        return True  # "a `changeTracking` format with `modes: [...]`": the key belongs to that thing
+    before = text[max(0, mention.start - 40) : mention.start]
+    if _RE_WITH_BEFORE.search(before) and _after_other_tool(text, mention.start, tool_names, tool_name):
+        return True  # "use the 'complete_migration' tool with the migration_id": that tool's argument
     return (
         mention.kind in ("backtick", "phrase")
         and _after_other_tool(text, mention.start, tool_names, tool_name)
-        and bool(_RE_PREP_BEFORE.search(text[max(0, mention.start - 40) : mention.start]))
+        and bool(_RE_PREP_BEFORE.search(before))
     )
 
 # ---------------------------------------------------------------- analysis
@@ -449,17 +469,23 @@ def _site_mentions(site: Site, tool_name: str, catalog_names: frozenset[str],
     slot = RunContext.current.table("description.mentions.by_text", lambda: [None, {}], RUN)
     if slot[0] is not catalog_names:
         slot[0], slot[1] = catalog_names, {}
-    cache: dict[tuple[str, str, bool, bool, tuple[str, ...], bool], tuple[Mention, ...]] = slot[1]
+    cache: dict[tuple[str, str, bool, bool, tuple[str, ...], bool, bool], tuple[Mention, ...]] = slot[1]
     property_level = not site.of_tool
-    key = (site.text, tool_name, site.is_value, property_level, site.level, plain)
+    key = (site.text, tool_name, site.is_value, property_level, site.level, plain, site.open_content)
     found = cache.get(key)
     if found is None:
         if len(cache) > 50_000:
             cache.clear()
-        found = cache[key] = tuple(extract_mentions(
+        found = cache[key] = tuple(m for m in extract_mentions(
             site.text, tool_name=tool_name, tool_names=catalog_names, is_value=site.is_value,
-            property_level=property_level, level=site.level, plain=plain))
+            property_level=property_level, level=site.level, plain=plain)
+            if not site.open_content or m.kind.startswith(_NAMED_AS_PARAMETER))
     return found
+
+
+_NAMED_AS_PARAMETER = ("phrase", "arglist", "list", "label-list", "table")
+"""The forms that name a parameter as one even in the description of a value that accepts any key
+(:attr:`Site.open_content`): "the `x` parameter", an ``Args:`` entry, a parameter table."""
 
 
 def _declared_pointer(tool: Tool, name: str) -> tuple[str | None, str | None]:

@@ -33,10 +33,16 @@ def call_examples(text: str, found: Found) -> None:
         at = text.find(tool_name, at + 1)
 
 
+_RE_KEY_BEFORE = re.compile(r"[\"']([A-Za-z_][\w.-]*)[\"']\s*:\s*\[?\s*(?:\{[^{}]*\}\s*,\s*)*$")
+_ARGUMENT_KEYS = frozenset(("arguments", "args", "input", "inputs", "parameters", "params", "kwargs", "body_args"))
+"""The keys whose value is a call's argument object (``"arguments": {...}``)."""
+
+
 def json_examples(text: str, level: Sequence[str], found: Found) -> None:
     """Keys of JSON argument examples ``{"action": "x", "other": 1}`` that use at least one
     declared key (``level``), or that an instruction hands over ("Send {"limit": 50}"), unless the
-    line before speaks about output."""
+    line before speaks about output or the object is the value of another key (``"schedule": {...}``,
+    an item of ``"pages": [{...}]``; ``"arguments": {...}`` is the call's own)."""
     for m in _RE_JSON_OBJ.finditer(text):
         try:
             obj = json.loads(m.group(0))
@@ -44,6 +50,9 @@ def json_examples(text: str, level: Sequence[str], found: Found) -> None:
             continue
         if not isinstance(obj, dict) or not obj:
             continue
+        key_before = _RE_KEY_BEFORE.search(text, max(0, m.start() - 60), m.start())
+        if key_before is not None and key_before.group(1).lower() not in _ARGUMENT_KEYS:
+            continue  # {"schedule": {"text": ...}}: the value of a key, its keys are that value's own
         kind = "json"
         if not any(k in level for k in obj):
             from schemalint.rules.description.mentions.imperatives import instruction_before

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from schemalint.rules.description.mentions.found import Found
-from schemalint.rules.description.mentions.patterns import _OTHER_THING, _lazy
+from schemalint.rules.description.mentions.patterns import _OTHER_THING, _OUTPUT_WORDS, _lazy
 from schemalint.rules.description.mentions.text import _is_identifier_like, _value_shaped
 
 
@@ -69,6 +69,8 @@ _LEAVE_OUT = _words("omit forget skip drop neglect leave miss")
 _AVOIDANCE = _words("avoid avoids avoiding refrain refraining stop stopping cease quit prevent")
 """Verbs whose object is what the caller must not do or send ("avoid using `grep`", "by avoiding
 usage of `cd`"): a negation in a verb, so neither they nor an "-ing" verb they govern ask for a name."""
+_EXAMPLE_LEADS = _words("such including e.g e.g. like namely")
+"""Words that open a list of examples: what follows "or"/"and" in it is an item, not a verb."""
 _PARTICLES = _words("in over out back along on up down it them through")
 """Words that may follow the verb before its object ("pass in a `where` clause", "give it `depth`")."""
 _ROLE_PREPS = _words("as in into under via through with using")
@@ -81,6 +83,7 @@ the grammar of "to + verb", limited to the hosts that make it an instruction to 
 
 _RE_TOKEN = _lazy(r"(`{1,2})([^`\n]{1,80})\1|([\"'])([A-Za-z_][A-Za-z0-9_]*)\3(?!\w)|([A-Za-z_][\w'’-]*)|(\S)")
 _RE_IDENT_FULL = _lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_RE_CODE_SPAN = _lazy(r"(`{1,2})[^`\n]+?\1")
 _RE_SENTENCE_END = _lazy(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?;](?=\s|$)|\n|:(?=\s)")
 _NOT_NAME_AFTER = _lazy(
     r"\s*(?:`|'|\")?\s*(?:expressions?|syntax|style|notation|patterns?|queries|query|language|format|"
@@ -150,7 +153,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     (:func:`_verb_positions`)."""
     spans = []
     pos = 0
+    code = [(c.start(), c.end()) for c in _RE_CODE_SPAN.compiled().finditer(text)] if "`" in text else []
     for m in _RE_SENTENCE_END.finditer(text):
+        if code and m.group(0) != "\n" and any(lo < m.start() < hi for lo, hi in code):
+            continue  # "`alreadySubmitted: true`": a colon or a dot inside a code span ends nothing
         if m.start() > pos:
             spans.append((pos, m.start()))
         pos = m.end()
@@ -179,15 +185,33 @@ def _clause_verb(toks: list[_Tok], i: int) -> int | None:
     return None
 
 
-def _verb_positions(toks: list[_Tok]) -> list[int]:
-    """Indexes of the tokens of one sentence that stand where an instruction's verb stands."""
+def _in_example_list(toks: list[_Tok], lo: int, hi: int) -> bool:
+    """Tokens ``lo`` to ``hi`` run from a word opening examples ("such as", "including") through at
+    least two commas: a list of three or more items, whose "or"/"and" joins its last item
+    ("such as a, b, c, or manual `x` control"), unlike a closed aside ("such as a page, and include ...")."""
+    for q in range(lo, hi):
+        if toks[q].low in _EXAMPLE_LEADS:
+            return sum(1 for r in range(q, hi + 1) if toks[r].word == ",") >= 2
+    return False
+
+
+def _verb_positions(toks: list[_Tok], initial_only: bool = False) -> list[int]:
+    """Indexes of the tokens of one sentence that stand where an instruction's verb stands
+    (``initial_only``: only those first in their clause)."""
     out: list[int] = []
     n = len(toks)
     starts = [0] + [j + 1 for j in range(n) if toks[j].kind == "punct" and toks[j].word == ","]
+    listing = False
     for st in starts:
+        listing = listing or any(toks[q].low in _EXAMPLE_LEADS for q in range(max(0, st - 12), st))
         v = _clause_verb(toks, st)
-        if v is not None:
-            out.append(v)
+        if v is None or (st and listing and not _marked(toks, v)):
+            continue  # after "such as a, b,": "custom retention" is an item of the list
+        if st and _OUTPUT_WORDS.search(" ".join(t.word for t in toks[:st])):
+            continue  # "Each entry has `url`, `status`, optional `judgment`": items of a statement about the result
+        out.append(v)
+    if initial_only:
+        return out
     for j in range(1, n):
         t = toks[j]
         if t.kind != "word" or j in out or t.low in _AVOIDANCE:
@@ -212,15 +236,15 @@ def _verb_positions(toks: list[_Tok]) -> list[int]:
             out.append(j)  # "you must pass", "remember to include"
         elif low.endswith("ing") and len(low) > 4 and (pl == "by" or p in out):
             out.append(j)  # "by passing in", "prefer sending"
-        elif pl in ("and", "then", "or") and out and p > out[-1] and _base_shaped(t.word) and not _subject(toks, j):
-            out.append(j)  # "confirm ... and put it in"
+        elif pl in ("and", "then", "or") and out and p > out[-1] and _base_shaped(t.word) and not _subject(toks, j) \
+                and not _in_example_list(toks, out[-1] + 1, p):
+            out.append(j)  # "confirm ... and put it in"; not the last item of "such as a, b, or manual `c`"
     return sorted(set(out))
 
 
 def _clause_initial(toks: list[_Tok]) -> set[int]:
     """The verbs found first in their clause (:func:`_clause_verb`)."""
-    starts = [0] + [j + 1 for j in range(len(toks)) if toks[j].kind == "punct" and toks[j].word == ","]
-    return {v for st in starts if (v := _clause_verb(toks, st)) is not None}
+    return set(_verb_positions(toks, initial_only=True))
 
 
 def _marked(toks: list[_Tok], i: int) -> bool:
@@ -287,11 +311,14 @@ def name_shaped(word: str) -> bool:
     return _RE_SNAKE.fullmatch(word) is not None or _RE_LOWER_CAMEL.match(word) is not None
 
 
-def _add(clean: str, tok: _Tok, kind: str, found: Found, property_level: bool) -> bool:
-    """Record ``tok``; ``False`` when it reads as something other than a parameter name."""
+def _add(clean: str, tok: _Tok, kind: str, found: Found, property_level: bool, demote: bool = False) -> bool:
+    """Record ``tok``; ``False`` when it reads as something other than a parameter name. ``demote``:
+    record a quoted name as a plain mention (:func:`_permitted_command`)."""
     strength = _name(tok)
     if not strength:
         return False
+    if demote and strength == "strong" and not name_shaped(tok.word):
+        strength = "plain"
     q = 1 if tok.kind in ("code", "quoted") else 0
     rest = clean[tok.end + q: tok.end + q + 40]
     if _OTHER_THING.match(rest) or _NOT_NAME_AFTER.match(rest) or _ELSEWHERE_AFTER.match(rest):
@@ -426,9 +453,29 @@ def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: 
         coordinated = _coordinated_object(toks, items[-1] + 1)
         if coordinated is not None:
             items.append(coordinated)
+    demote = _permission(toks, v)
     for k in items:
-        if not _add(clean, toks[k], "imperative", found, property_level):
+        if not _add(clean, toks[k], "imperative", found, property_level, demote=demote):
             return
+
+
+_PERMISSION_MODALS = _words("may can could might")
+_PERMISSION_ADJECTIVES = _words("free allowed welcome permitted")
+
+
+def _permission(toks: list[_Tok], v: int) -> bool:
+    """The verb at ``v`` is granted, not asked for: "you may use", "you can also run", "feel free to
+    use", "you are allowed to invoke". What a permission names in a code span without the shape of
+    a key (``cd``, ``grep``, ``git``) is something the model may do or write (a command, a program, a
+    keyword), not a parameter to send; it is recorded as a plain mention, trusted only by SL202. A
+    key-shaped name (``run_in_background``), a name followed by "parameter", and an assignment
+    (``verbose=true``) keep their form."""
+    p = v - 1
+    while p >= 0 and _lead(toks[p]):
+        p -= 1
+    if p >= 1 and toks[p].low in _PERMISSION_MODALS and toks[p - 1].low == "you":
+        return True
+    return p >= 1 and toks[p].low == "to" and toks[p - 1].low in _PERMISSION_ADJECTIVES
 
 
 def _coordinated_object(toks: list[_Tok], start: int) -> int | None:

@@ -40,7 +40,9 @@ class Site:
     ``x:`` inside it are value syntax, e.g. a search query, and are not read).
     ``instance_parent``: instance path of the object a mentioned key would be sent in
     (``""`` for the call's arguments, ``None`` when unknown, e.g. under array items).
-    ``of_tool``: ``where`` is the tool description.
+    ``of_tool``: ``where`` is the tool description. ``open_content``: the text describes a value
+    that accepts any key (a free-form object, an array of them: a pipeline of stage objects), so
+    the names it hands over are that value's own keys.
 
     A property's site (:meth:`of_property`) works out its pointer, label and instance path on
     first use: most sites hold no mention and are never reported. Sites compare and hash by
@@ -48,7 +50,7 @@ class Site:
     """
 
     __slots__ = ("_file_pointer", "_instance_parent", "_label", "_node", "_tool", "_where", "closed", "is_value",
-                 "level", "of_tool", "text")
+                 "level", "of_tool", "open_content", "text")
 
     def __init__(self, text: str, file_pointer: str, where: str, level: tuple[str, ...], closed: bool,
                  is_value: bool = False, instance_parent: str | None = "") -> None:
@@ -63,6 +65,7 @@ class Site:
         self._node: Any = None
         self._tool: Any = None
         self.of_tool = where == _TOOL_DESCRIPTION
+        self.open_content = False
 
     @classmethod
     def of_property(cls, text: str, tool: Tool, node: SchemaNode, label: str, level: tuple[str, ...], closed: bool,

@@ -199,11 +199,30 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
         typ = sub.get("type")
         is_value = typ in ("string", "array") or (isinstance(typ, list) and "string" in typ) or (
             typ == "object" and not isinstance(sub.get("properties"), Mapping))  # a free-form object: its keys are data
-        sites.append(Site.of_property(
+        site = Site.of_property(
             desc, tool, node, label,
             tuple(dict.fromkeys(level + own)) if own else level,  # level holds no repeats
-            closed, is_value))
+            closed, is_value)
+        site.open_content = _accepts_any_key(sub)
+        sites.append(site)
     return sites
+
+
+def _accepts_any_key(schema: Mapping[str, Any], depth: int = 0) -> bool:
+    """The value of ``schema`` (or its items, or a branch of its ``anyOf``/``oneOf``) is an object
+    that accepts keys it does not declare: ``additionalProperties`` true or ``{}``, or an object type
+    with neither ``properties`` nor ``additionalProperties``."""
+    if depth > 3 or not isinstance(schema, Mapping):
+        return False
+    extra = schema.get("additionalProperties")
+    if schema.get("type") == "object" and (extra is True or extra == {} or (
+            extra is None and not schema.get("properties") and "patternProperties" not in schema)):
+        return True
+    items = schema.get("items")
+    if isinstance(items, Mapping) and _accepts_any_key(items, depth + 1):
+        return True
+    return any(_accepts_any_key(b, depth + 1) for u in ("anyOf", "oneOf") for b in schema.get(u) or ()
+               if isinstance(b, Mapping))
 
 
 _SAME_LABEL = frozenset(("then", "else", "not", "anyOf", "oneOf", "allOf", "$defs", "definitions",

@@ -27,6 +27,7 @@ from schemalint.rules.description.mentions.patterns import (
     _RE_TYPE_PLACEHOLDER,
     _RE_UPPER_OR_DIGIT,
     _RESERVED,
+    _lazy,
     _LazyPattern,
 )
 from schemalint.rules.tool_text import TO_WORDS
@@ -234,17 +235,16 @@ def _after_other_tool(text: str, start: int, tool_names: frozenset[str] | set[st
     return any(m.group(0) != tool_name and m.group(0) in tool_names for m in _RE_IDENT.finditer(clause))
 
 
-def _blank_output_sections(text: str) -> str:
-    """Blank the response parts of a description (offsets stay valid): the rest of a line
-    ``Returns: ...`` / ``Example response: ...`` (every spelling of :data:`~.patterns._OUTPUT_HEADER`),
-    and when that header ends its line, the lines after it up to a blank line or an
-    ``Args:``/``Parameters:`` header (a numpy underline of dashes right after the header does not
-    end it). What sits there describes what the tool gives back, never what to pass."""
+def _output_section_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each response part of a description: the rest of a line ``Returns: ...`` /
+    ``Example response: ...`` (every spelling of :data:`~.patterns._OUTPUT_HEADER`), and when that
+    header ends its line, the lines after it up to a blank line or an ``Args:``/``Parameters:``
+    header (a numpy underline of dashes right after the header does not end it)."""
     low = text.lower()
     if "return" not in low and "respon" not in low and "output" not in low and "result" not in low and (
             "yield" not in low):
-        return text
-    out = text
+        return []
+    spans = []
     for m in _OUTPUT_HEADER.finditer(text):
         rest = 1 if m.group(1) is not None else 2
         if m.group(rest) is not None and m.group(rest).strip():
@@ -260,8 +260,40 @@ def _blank_output_sections(text: str) -> str:
                     hi = pos
                     break
                 pos = nxt
+        spans.append((lo, hi))
+    return spans
+
+
+def _blank_output_sections(text: str) -> str:
+    """Blank the response parts of a description (:func:`_output_section_spans`; offsets stay
+    valid). What sits there describes what the tool gives back, never what to pass."""
+    out = text
+    for lo, hi in _output_section_spans(text):
         out = out[:lo] + _RE_NOT_NL.sub(" ", out[lo:hi]) + out[hi:]
     return out
+
+
+_RE_RESULT_NAME = _lazy(r"(?<![\w/.-])[A-Za-z_][A-Za-z0-9_]*(?![\w/-])")
+_RE_QUOTED_PART = _lazy(r"`[^`\n]{1,400}`|\"[A-Za-z_]\w*\"|'[A-Za-z_]\w*'|\{[^{}\n]{1,400}\}")
+_RE_KEY_SHAPED = _lazy(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{2,}[0-9]*[A-Z]\w*")
+
+
+def result_section_names(text: str) -> frozenset[str]:
+    """The key-like names written in the response parts of ``text`` (identifiers inside code spans,
+    quotes or braces there, and snake_case/lowerCamel words: ``Returns: `{ id, dailyCapReached? }```):
+    fields of the result. The same name elsewhere in the description ("when you see
+    `dailyCapReached: true`") is the result field again, not a parameter, as a name of the
+    ``outputSchema`` is. Ordinary words of the section ("Returns the list of ...") are not taken."""
+    spans = _output_section_spans(text)
+    if not spans:
+        return frozenset()
+    out: set[str] = set()
+    for lo, hi in spans:
+        for q in _RE_QUOTED_PART.compiled().finditer(text, lo, hi):
+            out.update(m.group(0) for m in _RE_RESULT_NAME.compiled().finditer(q.group(0)))
+        out.update(m.group(0) for m in _RE_RESULT_NAME.compiled().finditer(text, lo, hi)
+                   if _RE_KEY_SHAPED.compiled().fullmatch(m.group(0)))
+    return frozenset(out)
 
 
 def _inside_other_call(text: str, start: int, tool_name: str) -> bool:
