@@ -366,6 +366,8 @@ def classify_tool(old: Tool, new: Tool) -> list[Change]:
             classify_schema(
                 old.advertised,
                 new.advertised,
+                old_dialect=_dialect(old, old.advertised),
+                new_dialect=_dialect(new, new.advertised),
                 tool=name,
                 old_base=_schema_base(old),
                 new_base=_schema_base(new),
@@ -378,6 +380,8 @@ def classify_tool(old: Tool, new: Tool) -> list[Change]:
             classify_schema(
                 old.output_schema,
                 new.output_schema,
+                old_dialect=_dialect(old, old.output_schema),
+                new_dialect=_dialect(new, new.output_schema),
                 tool=name,
                 old_base=f"{_field_base(old)}/outputSchema",
                 new_base=f"{base}/outputSchema",
@@ -387,6 +391,14 @@ def classify_tool(old: Tool, new: Tool) -> list[Change]:
             )
         )
     return out
+
+
+def _dialect(tool: Tool, schema: Any) -> str:
+    """The dialect ``schema`` (a schema of ``tool``) is read in: its ``$schema``, else the default of
+    the tool's format (2020-12 for MCP, draft-07 for the others; :func:`default_dialect`)."""
+    from schemalint.schema.dialect import default_dialect, dialect_of
+
+    return dialect_of(schema, None, default_dialect(tool.origin.format)).dialect
 
 
 def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> list[Change]:

@@ -91,6 +91,21 @@ class SchemaClassifier(Classifier):
         module.check(site)
 
 
-def classify_schema(old: Any, new: Any, **kwargs: Any) -> list[Change]:
-    """Classify every difference between schemas ``old`` and ``new``; see :class:`SchemaClassifier`."""
-    return SchemaClassifier(old, new, **kwargs).run()
+def classify_schema(old: Any, new: Any, *, old_dialect: str | None = None, new_dialect: str | None = None,
+                    **kwargs: Any) -> list[Change]:
+    """Classify every difference between schemas ``old`` and ``new``; see :class:`SchemaClassifier`.
+
+    ``old_dialect``/``new_dialect``: the dialect each side is read in (a key of
+    :data:`schemalint.schema.dialect.DIALECTS`). When given, both sides are compared in the 2020-12
+    spelling (:func:`schemalint.diff.dialects.to_2020`: a draft-07 tuple ``items: [...]`` is a
+    ``prefixItems``, its ``additionalItems`` the rest ``items``) and each change is reported at the
+    tokens its side's text holds; ``None`` compares the schemas as written."""
+    if old_dialect is None and new_dialect is None:
+        return SchemaClassifier(old, new, **kwargs).run()
+    from schemalint.diff.dialects import to_2020
+
+    od, nd = old_dialect or "2020-12", new_dialect or "2020-12"
+    a, b = to_2020(old, od), to_2020(new, nd)
+    if same_meaning(a, b):
+        return []
+    return SchemaClassifier(a, b, old_text=old, new_text=new, old_dialect=od, new_dialect=nd, **kwargs).run()

@@ -18,7 +18,7 @@ The transformation is iterative: deeply nested schemas do not recurse.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +101,17 @@ def to_draft7(schema: Any) -> Rendered:
     ``enum``, ``const``, ``default`` or ``examples`` stay as written. Key order is kept.
     Non-dict values are returned unchanged. Never raises on malformed schemas.
     """
+    return transform_objects(schema, _convert_object)
+
+
+def transform_objects(schema: Any,
+                      convert: Callable[[dict[str, Any], str, list[tuple[str, str]]], dict[str, Any]]) -> Rendered:
+    """A copy of ``schema`` with every schema object (not a property named like a keyword, not data
+    under ``enum``/``const``/``default``/``examples``) passed through ``convert(copy, pointer,
+    unsupported)``, bottom-up, iteratively (any depth; a cycle is cut to ``null``). ``convert`` may
+    append ``(pointer, keyword)`` pairs to ``unsupported``; they come back sorted in
+    :attr:`Rendered.unsupported`. Used by :func:`to_draft7` and by the diff's one-spelling view
+    (:mod:`schemalint.diff.dialects`). Never raises on malformed schemas."""
     unsupported: list[tuple[str, str]] = []
     # Iterative post-order copy: (value, pointer, parent container, key in parent, mode, expanded).
     root_box: list[Any] = [None]
@@ -120,7 +131,7 @@ def to_draft7(schema: Any) -> Rendered:
                     stack.append((value[k], f"{pointer}/{escape_token(k)}", copy, k, _child_mode(mode, k), False))
                 continue
             copy = built.pop(id(value))
-            parent[key] = _convert_object(copy, pointer, unsupported) if mode == _SCHEMA else copy
+            parent[key] = convert(copy, pointer, unsupported) if mode == _SCHEMA else copy
         elif isinstance(value, list):
             if not expanded:
                 lst: list[Any] = [None] * len(value)

@@ -11,8 +11,16 @@ drafts say) and computes an over-approximation of the values it admits:
   the ``anyOf``/``oneOf`` branches admit;
 - numbers removed when ``minimum``/``exclusiveMinimum`` exceed ``maximum``/``exclusiveMaximum``
   (draft-04 boolean ``exclusive*`` understood), integers when the range holds none;
-- strings removed when ``minLength > maxLength``; arrays when ``minItems > maxItems`` or
-  ``minItems >= 1`` with ``items: false``; objects when ``minProperties > maxProperties``, when
+- strings removed when ``minLength > maxLength``; arrays when ``minItems > maxItems``, when
+  ``minItems >= 1`` with ``items: false`` (every item refused), or when ``minItems`` exceeds the
+  positions of a closed tuple, read in the schema's dialect: 2020-12 ``prefixItems`` with
+  ``items: false``, draft-04 to 2019-09 an array ``items`` with ``additionalItems: false`` (Core
+  2020-12 section 10.3.1.1-2, draft-07 Validation section 6.4.1-2). A ``prefixItems`` is read as
+  the tuple its author wrote unless the schema declares a draft-0x ``$schema`` (a draft-07
+  validator ignores it, and an ``items: false`` beside it then refuses every item): pydantic v2
+  writes ``prefixItems`` without ``$schema`` in every format; an array ``items`` is a tuple only
+  in the dialects that have one (in 2020-12 it is invalid: SL001); objects when
+  ``minProperties > maxProperties``, when
   more distinct names are required than ``maxProperties`` allows, or when a required property's
   subschema admits nothing (``false``, or any of these reasons below it);
 - ``const`` and ``enum`` intersected (JSON equality: ``1`` equals ``1.0``, ``true`` is not ``1``)
@@ -169,6 +177,7 @@ class _Facts:
         self.items_lo: tuple[int, str] | None = None
         self.items_hi: tuple[int, str] | None = None
         self.items_false: str | None = None
+        self.items_closed: tuple[int, str] | None = None
         self.props_lo: tuple[int, str] | None = None
         self.props_hi: tuple[int, str] | None = None
         self.required: dict[str, str] = {}
@@ -187,11 +196,14 @@ class _Facts:
 
 
 class _Reader:
-    def __init__(self, root: Any, budget: int) -> None:
+    def __init__(self, root: Any, budget: int, dialect: str | None = None) -> None:
         self.root = root
         self.budget = budget
         declared = root.get("$schema") if isinstance(root, Mapping) else None
         self.old_draft = isinstance(declared, str) and "/draft-0" in declared
+        if dialect is None:
+            dialect = "draft-07" if self.old_draft else "2020-12"
+        self.old_tuples = dialect in ("draft-04", "draft-06", "draft-07", "2019-09")
 
     # -- one subschema -----------------------------------------------------------------
 
@@ -311,8 +323,20 @@ class _Reader:
             old = getattr(facts, slot)
             if old is None or (n > old[0] if low else n < old[0]):
                 setattr(facts, slot, (n, f"{at}/{kw}"))
-        if schema.get("items") is False and not isinstance(schema.get("prefixItems"), list):
+        items, prefix = schema.get("items"), schema.get("prefixItems")
+        if isinstance(items, list):
+            if self.old_tuples and schema.get("additionalItems") is False:
+                self._closed(facts, len(items), f"{at}/additionalItems")
+        elif isinstance(prefix, list) and not self.old_draft:
+            if items is False:
+                self._closed(facts, len(prefix), f"{at}/items")
+        elif items is False:
             facts.items_false = f"{at}/items"
+
+    @staticmethod
+    def _closed(facts: _Facts, positions: int, at: str) -> None:
+        if facts.items_closed is None or positions < facts.items_closed[0]:
+            facts.items_closed = (positions, at)
 
     def _values(self, facts: _Facts, schema: Mapping[str, Any], at: str) -> None:
         for kw in ("const", "enum"):
@@ -386,6 +410,12 @@ class _Reader:
             if kind in kinds and low is not None and high is not None and low[0] > high[0]:
                 kinds.discard(kind)
                 gone[kind] = (low[1], f"`min{what}` {low[0]} is above `max{what}` {high[0]}")
+        closed = facts.items_closed
+        if "array" in kinds and closed is not None and facts.items_lo is not None and facts.items_lo[0] > closed[0]:
+            kinds.discard("array")
+            keyword = closed[1].rsplit("/", 1)[-1]
+            gone["array"] = (closed[1], f"the tuple is closed after {closed[0]} item(s) (`{keyword}: false`) "
+                                        f"but `minItems` is {facts.items_lo[0]}")
         if "array" in kinds and facts.items_false and facts.items_lo is not None and facts.items_lo[0] >= 1:
             kinds.discard("array")
             gone["array"] = (facts.items_false, f"`items: false` admits no item but `minItems` is {facts.items_lo[0]}")
@@ -486,14 +516,17 @@ def written_pointer(pointer: str) -> str:
     return head + "/$ref" if sep else pointer
 
 
-def why_empty(schema: Any, root: Any = None, *, budget: int = BUDGET) -> Empty | None:
+def why_empty(schema: Any, root: Any = None, *, budget: int = BUDGET, dialect: str | None = None) -> Empty | None:
     """Why ``schema`` admits no JSON value, or ``None`` when it may admit some.
 
     ``schema``: a subschema (dict or boolean) of ``root`` (the document its local ``$ref``\\ s
-    resolve against; ``schema`` itself when ``None``). Never raises on malformed schemas; the
-    answer is ``None`` whenever the module cannot decide (see the module docstring).
+    resolve against; ``schema`` itself when ``None``). ``dialect``: the dialect ``root`` is read in
+    (a key of :data:`schemalint.schema.dialect.DIALECTS`; ``None``: draft-07 when ``root`` declares a
+    draft-0x ``$schema``, else 2020-12), which decides how a tuple is spelled. Never raises on
+    malformed schemas; the answer is ``None`` whenever the module cannot decide (see the module
+    docstring).
     """
-    reader = _Reader(schema if root is None else root, budget)
+    reader = _Reader(schema if root is None else root, budget, dialect)
     return reader.empty(schema, (), 0)
 
 

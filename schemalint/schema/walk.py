@@ -10,7 +10,23 @@ Keywords covered (JSON Schema draft-07 and 2020-12, "Applicator" vocabulary):
 ``properties``, ``patternProperties``, ``additionalProperties``, ``items`` (schema
 and array form), ``additionalItems``, ``prefixItems``, ``contains``,
 ``propertyNames``, ``anyOf``/``oneOf``/``allOf``, ``not``, ``if``/``then``/``else``,
-``dependencies``/``dependentSchemas``, ``$defs``/``definitions``.
+``dependencies``/``dependentSchemas``, ``$defs``/``definitions``, ``unevaluatedProperties``/
+``unevaluatedItems``.
+
+Dialects (:mod:`schemalint.schema.dialect`; the caller passes the one the schema is read in, MCP
+tools 2020-12, other formats draft-07, a declared ``$schema`` first). Both spellings of a tuple
+are walked at their own pointers, with the instance path of the position they govern: 2020-12
+``prefixItems/N`` (``/N``) with ``items`` for the rest (``*``), draft-07 array ``items/N``
+(``/N``) with ``additionalItems`` for the rest (``*``). Where the dialect changes what a
+reference means, :func:`walk` follows the dialect: a plain-name fragment ``$ref: "#name"``
+resolves to the ``$anchor``/``$dynamicAnchor`` of that name in 2019-09 and 2020-12 and to the
+``$id: "#name"`` in draft-06/07 (``id`` in draft-04; JSON Schema Core 2020-12 section 8.2.2,
+draft-07 section 8.2.3); ``$dynamicRef`` (2020-12 section 8.2.3.2) is followed like ``$ref`` to its
+same-document target (the initial resolution: a tool schema is one document, so no other dynamic
+scope exists), and 2019-09 ``$recursiveRef: "#"`` to the root. Without a dialect, anchors of
+either spelling resolve. Keywords of another dialect (``definitions`` in a 2020-12 schema,
+``$defs`` in a draft-07 one) are still walked: a ``$ref`` by JSON pointer may target any
+location, and SDKs mix the spellings (pydantic v2 writes ``$defs`` without ``$schema``).
 """
 
 from __future__ import annotations
@@ -55,7 +71,7 @@ class Node:
 _UNION = vocabulary.UNION
 _DEF_KEYWORDS = vocabulary.DEFINITIONS
 _ANY_CHILD = vocabulary.ANY_MEMBER & vocabulary.SINGLE
-_SIMPLE_KEYWORDS = (vocabulary.WALKED - {"properties"}) | {"$ref"}
+_SIMPLE_KEYWORDS = (vocabulary.WALKED - {"properties"}) | {"$ref", "$dynamicRef", "$recursiveRef"}
 """Keywords (besides ``properties``) whose values :func:`walk` may descend into."""
 
 
@@ -94,12 +110,59 @@ def resolve_local_ref(root: Any, ref: str) -> tuple[bool, Any, str]:
     return True, node, frag
 
 
+_NEW_ANCHORS = frozenset({"2019-09", "2020-12"})
+_REF_KEYWORDS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
+
+
+def anchors_of(root: Any, dialect: str | None = None) -> dict[str, tuple[Any, str]]:
+    """Plain-name fragments defined in ``root`` -> ``(subschema, pointer)``, as ``dialect`` defines
+    them: ``$anchor``/``$dynamicAnchor`` in 2019-09 and 2020-12, ``$id: "#name"`` in draft-06/07 and
+    ``id: "#name"`` in draft-04 (both kinds when ``dialect`` is ``None``). The first definition of a
+    name wins. Never raises; walks ``root`` once (without following references)."""
+    new = dialect is None or dialect in _NEW_ANCHORS
+    old = dialect is None or dialect not in _NEW_ANCHORS
+    found: dict[str, tuple[Any, str]] = {}
+    id_keys = ("$id", "id") if dialect in (None, "draft-04") else ("$id",)
+    for node in walk(root):
+        schema = node.schema
+        if not isinstance(schema, Mapping):
+            continue
+        if new:
+            for key in ("$anchor", "$dynamicAnchor"):
+                name = schema.get(key)
+                if isinstance(name, str) and name:
+                    found.setdefault(name, (schema, node.pointer))
+        if old:
+            for key in id_keys:
+                name = schema.get(key)
+                if isinstance(name, str) and name.startswith("#") and len(name) > 1:
+                    found.setdefault(name[1:], (schema, node.pointer))
+    return found
+
+
+def resolve_ref(root: Any, ref: Any, dialect: str | None = None,
+                anchors: Mapping[str, tuple[Any, str]] | None = None) -> tuple[bool, Any, str]:
+    """Resolve a same-document reference ``ref`` against ``root`` in ``dialect``: a JSON-pointer
+    fragment (:func:`resolve_local_ref`) or a plain-name fragment ``#name`` (:func:`anchors_of`;
+    ``anchors`` may pass them pre-computed). Returns ``(found, value, pointer)``; never fetches,
+    never raises."""
+    found = resolve_local_ref(root, ref)
+    if found[0] or not isinstance(ref, str) or not ref.startswith("#") or ref.startswith("#/") or len(ref) < 2:
+        return found
+    table = anchors_of(root, dialect) if anchors is None else anchors
+    hit = table.get(ref[1:])
+    if hit is None:
+        return False, None, ""
+    return True, hit[0], hit[1]
+
+
 def walk(  # noqa: C901  (the shared walk: one loop on the hot path, kept flat)
     root: Any,
     *,
     follow_refs: bool = False,
     include_definitions: bool = True,
     max_nodes: int = 200_000,
+    dialect: str | None = None,
 ) -> Iterator[Node]:
     """Yield every subschema of ``root``, the root first, depth-first in key order.
 
@@ -109,10 +172,17 @@ def walk(  # noqa: C901  (the shared walk: one loop on the hot path, kept flat)
     ``include_definitions``: also visit ``$defs``/``definitions`` entries in place (with
     ``instance_path=None``), so that every schema text is seen once.
     ``max_nodes``: stop after this many nodes (guards exponential ``$ref`` fan-out).
+    ``dialect``: the dialect ``root`` is read in (a key of
+    :data:`schemalint.schema.dialect.DIALECTS`, or ``None``): with ``follow_refs``, which anchors a
+    ``#name`` reference may name, and whether ``$dynamicRef`` (2020-12) and ``$recursiveRef``
+    (2019-09) are references (see the module docstring).
 
     Never raises on malformed schemas: non-dict values are yielded and not descended.
     """
     stack: list[Node] = [Node(root, "", "")]
+    ref_keys = ("$ref", "$dynamicRef") if dialect in (None, "2020-12") else (
+        ("$ref", "$recursiveRef") if dialect == "2019-09" else ("$ref",))
+    anchors: dict[str, tuple[Any, str]] | None = None
     seen = 0
     pop = stack.pop
     while stack:
@@ -126,8 +196,8 @@ def walk(  # noqa: C901  (the shared walk: one loop on the hot path, kept flat)
             follow_refs
             and is_map
             and node.via_ref
-            and schema.get("$ref") in node.via_ref
             and node.instance_path is not None
+            and any(schema.get(k) in node.via_ref for k in ref_keys if isinstance(schema.get(k), str))
         ):
             node = Node(schema, node.pointer, node.instance_path, node.branch, node.keyword, node.via_ref,
                         node.depth, recursion_cut=True)
@@ -184,10 +254,17 @@ def walk(  # noqa: C901  (the shared walk: one loop on the hot path, kept flat)
                     if include_definitions and isinstance(value, Mapping):
                         for name, sub in value.items():
                             out(Node(sub, f"{kptr}/{escape_token(name)}", None, branch, key, via_ref, depth))
-                elif key == "$ref" and follow_refs and ipath is not None:
-                    if value in via_ref:
+                elif key in ref_keys and follow_refs and ipath is not None:
+                    if not isinstance(value, str) or value in via_ref:
                         continue
-                    found, target, target_ptr = resolve_local_ref(root, value)
+                    if key == "$recursiveRef":
+                        found, target, target_ptr = value == "#", root, ""
+                    elif value.startswith("#/") or value == "#" or not value.startswith("#"):
+                        found, target, target_ptr = resolve_local_ref(root, value)
+                    else:
+                        if anchors is None:
+                            anchors = anchors_of(root, dialect)
+                        found, target, target_ptr = resolve_ref(root, value, dialect, anchors)
                     if found:
                         out(Node(target, target_ptr, ipath, branch, key, (*via_ref, value), depth))
         if children:

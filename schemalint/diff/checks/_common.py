@@ -284,6 +284,9 @@ def label(tokens: Iterable[Any]) -> str:
             name = str(toks[i + 1])
             parts.append(name if t == "properties" else f"{t}[{name}]")
             i += 2
+        elif t == "prefixItems" and i + 1 < len(toks):
+            parts.append(f"[{toks[i + 1]}]")
+            i += 2
         elif t in LISTED and i + 1 < len(toks):
             parts.append(f"({t} {toks[i + 1]})")
             i += 2
@@ -396,7 +399,11 @@ class Classifier:
     tool definitions (``/inputSchema``); ``old_file``/``new_file`` go into the changes.
     ``what``: ``"input"`` or ``"output"`` (output changes are wrapped in SD110).
     ``old_prefix``/``new_prefix``: schema tokens of these schemas inside the tool's (a branch
-    compared with an unwrapped schema). :meth:`classify` is the dispatcher
+    compared with an unwrapped schema). ``old_text``/``new_text`` with ``old_dialect``/
+    ``new_dialect``: when ``old``/``new`` are the one-spelling copies of the schemas the files hold
+    (:func:`schemalint.diff.dialects.to_2020`), those originals and the dialects they are read in;
+    a change is then reported at the original's tokens (:func:`schemalint.diff.dialects.text_tokens`).
+    :meth:`classify` is the dispatcher
     (:class:`schemalint.diff.classify.SchemaClassifier`).
     """
 
@@ -413,8 +420,14 @@ class Classifier:
         what: str = "input",
         old_prefix: tuple[Any, ...] = (),
         new_prefix: tuple[Any, ...] = (),
+        old_text: Any = MISSING,
+        new_text: Any = MISSING,
+        old_dialect: str = "2020-12",
+        new_dialect: str = "2020-12",
     ) -> None:
         self.old, self.new = old, new
+        self.old_text, self.new_text = old_text, new_text
+        self.old_dialect, self.new_dialect = old_dialect, new_dialect
         self.old_prefix, self.new_prefix = old_prefix, new_prefix
         self.shifted: dict[tuple[Any, ...], bool] = {}
         """Schema positions already compared as wrapped into (or unwrapped from) a union."""
@@ -442,6 +455,10 @@ class Classifier:
             what=self.what,
             old_prefix=(*self.old_prefix, *old_prefix),
             new_prefix=(*self.new_prefix, *new_prefix),
+            old_text=self.old_text,
+            new_text=self.new_text,
+            old_dialect=self.old_dialect,
+            new_dialect=self.new_dialect,
         )
 
     def label(self, tokens: Iterable[Any]) -> str:
@@ -467,11 +484,17 @@ class Classifier:
         if self.what == "output":
             chk, message = as_output(chk, message)
         base, prefix = (self.new_base, self.new_prefix) if side == "new" else (self.old_base, self.old_prefix)
+        at = (*prefix, *tokens)
+        text, dialect = (self.new_text, self.new_dialect) if side == "new" else (self.old_text, self.old_dialect)
+        if text is not MISSING:
+            from schemalint.diff.dialects import text_tokens
+
+            at = text_tokens(text, at, dialect)
         self.changes.append(
             Change(
                 check=chk,
                 tool=self.tool,
-                pointer=base + "".join("/" + escape_token(t) for t in (*prefix, *tokens)),
+                pointer=base + "".join("/" + escape_token(t) for t in at),
                 message=message,
                 hint=hint,
                 file=self.new_file if side == "new" else self.old_file,

@@ -74,6 +74,8 @@ def check(site: Site) -> None:
     ptr = (*tokens, keyword, sub)
     if old_b is not MISSING and new_b is not MISSING:
         c.classify(ptr, None, None)
+    elif keyword == "prefixItems":
+        _position(site, sub, old_b, new_b)
     elif keyword in ("anyOf", "oneOf"):
         if old_b is MISSING:
             c.emit("union-branch-added", ptr, f"`{where}` accepts a new `{keyword}` branch {fmt(new_b)}", after=new_b)
@@ -86,6 +88,45 @@ def check(site: Site) -> None:
     else:
         c.emit("constraint-loosened", ptr, f"`{keyword}` entry {sub} of `{where}` was removed", side="old",
                before=old_b)
+
+
+def _open(schema: Any) -> bool:
+    return schema is MISSING or schema is True or (isinstance(schema, Mapping) and not schema)
+
+
+def _position(site: Site, index: Any, old_b: Any, new_b: Any) -> None:
+    """A tuple position that one side names and the other leaves to its rest schema (``items``
+    beside ``prefixItems``; draft-07 ``additionalItems`` beside an array ``items``, compared in the
+    2020-12 spelling): the positional schema is compared with the rest schema of the other side
+    (absent: any value), as a caller sees it -- a position now named by a narrower schema than the
+    rest that governed it refuses calls valid before (Core 2020-12 section 10.3.1.2)."""
+    c, tokens, where = site.c, site.tokens, site.where
+    added = old_b is MISSING
+    rest_tokens = (*tokens, "items")
+    rest = resolve(site.old_s if added else site.new_s, ("items",))
+    ptr = (*tokens, "prefixItems", index)
+    item = new_b if added else old_b
+    if same_meaning(rest, item) or (_open(rest) and _open(item)):
+        return
+    if added:
+        if rest is False:
+            c.emit("constraint-loosened", ptr, f"`{where}` accepts an item at position {index} now (the tuple was "
+                   f"closed there): {fmt(new_b)}", after=new_b)
+        elif _open(rest):
+            c.emit("constraint-tightened", ptr, f"`{where}` has a new positional item {index}: {fmt(new_b)}",
+                   after=new_b, hint="calls valid before may be refused now")
+        else:
+            c.changes.extend(c.nested(rest, new_b, old_prefix=rest_tokens, new_prefix=ptr).run())
+        return
+    if rest is False:
+        c.emit("constraint-tightened", rest_tokens, f"`{where}` no longer accepts an item at position {index} "
+               f"(it was {fmt(old_b)}; the rest of the tuple is closed)", before=old_b, after=False,
+               hint="calls valid before may be refused now")
+    elif _open(rest):
+        c.emit("constraint-loosened", ptr, f"positional item {index} of `{where}` was removed (any value is "
+               "accepted there now)", side="old", before=old_b)
+    else:
+        c.changes.extend(c.nested(old_b, rest, old_prefix=ptr, new_prefix=rest_tokens).run())
 
 
 def union_shift(c: Classifier, tokens: tuple[Any, ...], old_s: Any, new_s: Any) -> bool:

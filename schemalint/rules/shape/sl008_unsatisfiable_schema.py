@@ -25,6 +25,7 @@ from typing import Any
 
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.schema.dialect import default_dialect, dialect_of
 from schemalint.schema.index import SchemaNode, index_schema
 from schemalint.schema.satisfiable import why_empty, written_pointer
 
@@ -48,7 +49,9 @@ class UnsatisfiableSchema(Rule):
     """A subschema admits no JSON value: contradictory types (``allOf`` of ``string`` and
     ``number``), ``enum``/``const`` values outside ``type`` or outside each other, ``minimum`` above
     ``maximum`` (and the exclusive forms, integers included), ``minLength`` above ``maxLength``,
-    ``minItems`` above ``maxItems``, a required property whose schema is ``false``, ``not: {}``.
+    ``minItems`` above ``maxItems``, ``minItems`` beyond a closed tuple (2020-12 ``prefixItems`` with
+    ``items: false``; draft-07 array ``items`` with ``additionalItems: false``, read in the tool's
+    dialect), a required property whose schema is ``false``, ``not: {}``.
 
     Source: JSON Schema Validation 2020-12 §6.1-6.5; Core 2020-12 §10.2.1, §4.3.2.
     """
@@ -58,17 +61,20 @@ class UnsatisfiableSchema(Rule):
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one diagnostic per subschema that is empty on its own account."""
-        yield from self._check(tool, tool.advertised, None, "call")
+        yield from self._check(tool, tool.advertised, None, "call", ctx)
         if tool.output_schema is not None:
-            yield from self._check(tool, tool.output_schema, tool.origin.pointer + "/outputSchema", "result")
+            yield from self._check(tool, tool.output_schema, tool.origin.pointer + "/outputSchema", "result", ctx)
 
-    def _check(self, tool: Tool, root: Any, file_base: str | None, what: str) -> Iterator[Diagnostic]:
+    def _check(self, tool: Tool, root: Any, file_base: str | None, what: str, ctx: Context) -> Iterator[Diagnostic]:
         if not isinstance(root, dict):
             return
+        dialect: str | None = None
         for node in index_schema(root).nodes:
             if node.conditional or not _may_be_empty(node.schema) or _undefined_branch(node):
                 continue
-            empty = why_empty(node.schema, root)
+            if dialect is None:
+                dialect = dialect_of(root, ctx.dialect, default_dialect(tool.origin.format)).dialect
+            empty = why_empty(node.schema, root, dialect=dialect)
             if empty is None or empty.inherited:
                 continue
             whole = _essential(node)
