@@ -85,3 +85,16 @@ def test_a_file_only_a_bundler_loads_is_named_with_the_way_out(monorepo: Path) -
     assert proc.returncode == 2
     assert 'Unknown file extension ".sql"' in proc.stderr, proc.stderr
     assert "the module imports a .sql file, which the project's bundler loads and Node cannot" in proc.stderr
+
+
+def test_a_low_level_server_from_a_factory_says_how_to_list_it(monorepo: Path) -> None:
+    src = monorepo / "packages" / "agent" / "src"
+    (src / "server.ts").write_text(
+        'import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n'
+        'export function createServer(options: { token: string }) {\n'
+        '  return new Server({ name: "x", version: "1" }, { capabilities: { tools: {} } });\n'
+        '}\n')
+    proc = run_cli("check", "packages/agent/src/server.ts:createServer", cwd=monorepo)
+    assert proc.returncode == 2
+    assert "createServer is a low-level MCP Server" in proc.stderr, proc.stderr
+    assert "holds no tool" not in proc.stderr and "--mcp-stdio" in proc.stderr

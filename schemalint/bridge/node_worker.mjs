@@ -399,6 +399,10 @@ const isAiTool = (v) => v !== null && typeof v === "object" && !isZod(v) && !isA
 const isAiAgent = (v) => v !== null && typeof v === "object" && !isPlainObject(v) && typeof v.generate === "function"
   && typeof v.stream === "function" && v.settings !== null && typeof v.settings === "object"
   && v.settings.tools !== null && typeof v.settings.tools === "object";
+// The MCP SDK's low-level Server (setRequestHandler, connect) and not an McpServer: tools/list is a
+// handler of its own, answered only when a client asks.
+const isLowLevelServer = (v) => v !== null && typeof v === "object" && typeof v.setRequestHandler === "function"
+  && typeof v.connect === "function" && v._registeredTools === undefined;
 const isMcpServer = (v) => v !== null && typeof v === "object" && typeof v.registerTool === "function"
   && typeof v.connect === "function" && v._registeredTools !== undefined;
 
@@ -908,6 +912,11 @@ async function listTools(state, request, source, file, ns, before) {
       }
       await collect(state, value, String(attr).split(".").pop(), attr, ctx, found, 0, true);
       if (!found.framework.length && !found.schemas.length && !ctx.problems.length) {
+        if (isLowLevelServer(value)) {
+          return { ok: false, error: `${source}: ${attr} is a low-level MCP Server (its tools are answered by a `
+            + "tools/list request handler, not registered on it), which is read only over a transport: list the running "
+            + "server with --mcp-stdio CMD (its advertised side; the command that starts it over stdio)" };
+        }
         return { ok: false, error: importsSdk2(file) ? SDK2_NOTE(source) : `${source}: ${attr} holds no tool (an AI SDK `
           + "tool, an MCP McpServer, a zod object schema, or an object or array of them)" };
       }

@@ -152,8 +152,36 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
             if isinstance(exc, KeyboardInterrupt):
                 raise
             versions = _framework_versions(module) if isinstance(exc, (TypeError, AttributeError, ImportError)) else ""
-            raise SourceError(f"{label}: cannot import: {type(exc).__name__} raised while importing: "
-                              f"{exc}{versions}") from None
+            lacks = import_environment(exc)
+            raise SourceError(f"{label}: cannot import: {lacks + ': ' if lacks else ''}{type(exc).__name__} raised "
+                              f"while importing: {exc}{versions}") from None
+
+
+def import_environment(exc: BaseException) -> str:
+    """What the environment lacks when an import failed for that reason (the module's settings
+    class found required values missing, the network is unreachable), else ``""``: the cause is
+    named before the exception, so that it does not read as a fault of the code. Read from the
+    exception's class and the frames it passed through; never raises."""
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame.f_code.co_filename.replace("\\", "/"))
+        tb = tb.tb_next
+    chain: list[BaseException] = []
+    seen: BaseException | None = exc
+    while seen is not None and len(chain) < 10:
+        chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    names = {type(e).__name__ for e in chain}
+    if type(exc).__name__ == "ValidationError" and any("/pydantic_settings/" in f for f in frames):
+        return ("the environment lacks the module's configuration (its pydantic-settings class found required "
+                "values missing: set them as environment variables or in the .env file it reads)")
+    network = {"ConnectionError", "NameResolutionError", "ConnectError", "gaierror", "ConnectionRefusedError",
+               "MaxRetryError", "ConnectTimeout"}
+    if names & network:
+        return ("the environment lacks a network service the module reaches at import (a download or a "
+                "connection, which fails here)")
+    return ""
 
 
 def _framework_versions(module: str) -> str:
