@@ -8,7 +8,9 @@ editable install or a source checkout reads the repository's ``rules/`` director
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +85,43 @@ def page_text(rule: Documented) -> str | None:
     ``None`` when the page is missing."""
     page = find_page(rule)
     return None if page is None else split_page(page.read_text(encoding="utf-8"))[0]
+
+
+_SECTION = re.compile(r"^## (.+?)[ \t]*$", re.M)
+_BLOCK = re.compile(
+    r"(?:<!--\s*args:(?P<args>.*?)-->\s*\n)?```(?P<lang>json|text)[ \t]*\n(?P<body>.*?)^```[ \t]*$",
+    re.S | re.M,
+)
+
+
+def page_sections(text: str) -> dict[str, str]:
+    """A page's ``## Heading`` -> body text (up to the next ``## `` heading; the catalog block is
+    part of the last section)."""
+    parts = _SECTION.split(text)
+    return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+
+
+@dataclass(frozen=True)
+class PageExample:
+    """One fenced example block of a rule page's ``## Bad`` or ``## Good`` section: ``lang``
+    (``json``, or ``text`` for input that is not JSON), ``body`` (the file's content, as written),
+    ``args`` (the CLI arguments of an ``<!-- args: ... -->`` comment right above the block)."""
+
+    lang: str
+    body: str
+    args: tuple[str, ...] = ()
+
+
+def page_examples(text: str, section: str) -> list[PageExample]:
+    """The example blocks of the ``section`` (``"Bad"``, ``"Good"``) of the page ``text``, in page
+    order: one for a check rule (SLxxx), two for a diff check (SDxxx: base, then revision).
+    The one loader of a page's examples: the page tests run them, and the rule case files
+    (``tests/rules/cases/``) name them (``page: bad``) instead of copying them. Raises
+    ``KeyError`` when the page has no such section."""
+    import shlex
+
+    return [PageExample(m["lang"], m["body"], tuple(shlex.split(m["args"] or "")))
+            for m in _BLOCK.finditer(page_sections(text)[section])]
 
 
 _FIELDS: dict[str, dict[str, str]] = {}

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from pathlib import Path
 
 import pytest
 
-from schemalint.rule_docs import diff_checks
+from schemalint.rule_docs import PageExample, diff_checks, page_examples, page_sections
 from schemalint.rules.registry import all_rules
 from tests.conftest import ROOT, run_cli
 
@@ -32,34 +31,23 @@ PAGES = ROOT / "rules"
 REQUIRED_SECTIONS = ("What it catches", "Why it matters", "Bad", "Good")
 ALLOWED_SECTIONS = (*REQUIRED_SECTIONS, "Source", "Options")
 _PAGE_NAME = re.compile(r"^(SL|SD)\d{3}-[a-z0-9]+(-[a-z0-9]+)*\.md$")
-_BLOCK = re.compile(
-    r"(?:<!--\s*args:(?P<args>.*?)-->\s*\n)?```(?P<lang>json|text)[ \t]*\n(?P<body>.*?)^```[ \t]*$",
-    re.S | re.M,
-)
-
-
 def _pages() -> list[Path]:
     return sorted(p for p in PAGES.glob("*.md") if _PAGE_NAME.match(p.name))
 
 
-def _sections(text: str) -> dict[str, str]:
-    """``## Heading`` -> body text (up to the next ``## `` heading)."""
-    parts = re.split(r"^## (.+?)[ \t]*$", text, flags=re.M)
-    return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+def _example(text: str, section: str) -> PageExample:
+    """The first fenced example block of a page's section (:func:`schemalint.rule_docs.page_examples`)."""
+    examples = page_examples(text, section)
+    assert examples, f"no ```json or ```text block in the section {section!r}"
+    return examples[0]
 
 
-def _example(section: str) -> tuple[str, str, list[str]]:
-    """(language, body, extra CLI args) of the first fenced example block of a section."""
-    m = _BLOCK.search(section)
-    assert m, "no ```json or ```text block in the section"
-    return m["lang"], m["body"], shlex.split(m["args"] or "")
-
-
-def _codes_for(tmp_path: Path, name: str, lang: str, body: str, code: str, args: list[str]) -> list[str]:
+def _codes_for(tmp_path: Path, name: str, example: PageExample, code: str) -> list[str]:
     path = tmp_path / f"{name}.json"
-    if lang == "json":
-        json.loads(body)  # a ```json example must itself be valid JSON
-    path.write_text(body, encoding="utf-8")
+    if example.lang == "json":
+        json.loads(example.body)  # a ```json example must itself be valid JSON
+    path.write_text(example.body, encoding="utf-8")
+    args = example.args
     command = "replay" if code.startswith("SL4") else "check"  # traffic rules run in replay (docs/traffic.md)
     proc = run_cli(command, str(path), "--select", code, *args, "--format", "json", "--fail-on", "never")
     assert "Traceback" not in proc.stderr, proc.stderr
@@ -82,7 +70,7 @@ def test_page_structure(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     code, name = page.stem.split("-", 1)
     assert text.splitlines()[0] == f"# {code} {name}", "first line must be '# CODE name'"
-    sections = _sections(text)
+    sections = page_sections(text)
     missing = [s for s in REQUIRED_SECTIONS if s not in sections]
     assert not missing, f"missing sections: {missing}"
     unknown = [s for s in sections if s not in ALLOWED_SECTIONS]
@@ -93,17 +81,17 @@ def test_page_structure(page: Path) -> None:
         assert len(sections[s].split()) >= 10, f"section {s!r} is too short to explain anything"
 
 
-def _diff_codes(tmp_path: Path, name: str, section: str, code: str) -> list[str]:
+def _diff_codes(tmp_path: Path, name: str, text: str, section: str, code: str) -> list[str]:
     """Codes ``schemalint diff`` reports for the two blocks (base, revision) of a section."""
-    blocks = list(_BLOCK.finditer(section))
+    blocks = page_examples(text, section)
     assert len(blocks) == 2, "a diff check's example is two ```json blocks: base, then revision"
     paths = []
-    for label, m in zip(("base", "revision"), blocks, strict=True):
+    for label, block in zip(("base", "revision"), blocks, strict=True):
         path = tmp_path / f"{name}-{label}.json"
-        json.loads(m["body"])
-        path.write_text(m["body"], encoding="utf-8")
+        json.loads(block.body)
+        path.write_text(block.body, encoding="utf-8")
         paths.append(str(path))
-    args = shlex.split(blocks[0]["args"] or "")
+    args = blocks[0].args
     proc = run_cli("diff", *paths, "--select", code, *args, "--format", "json", "--fail-on", "never")
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 0, proc.stderr
@@ -113,17 +101,15 @@ def _diff_codes(tmp_path: Path, name: str, section: str, code: str) -> list[str]
 @pytest.mark.parametrize("page", _pages(), ids=lambda p: p.stem)
 def test_page_examples(page: Path, tmp_path: Path) -> None:
     code = page.stem.split("-", 1)[0]
+    text = page.read_text(encoding="utf-8")
     if code.startswith("SD"):
-        sections = _sections(page.read_text(encoding="utf-8"))
-        bad = _diff_codes(tmp_path, "bad", sections["Bad"], code)
+        bad = _diff_codes(tmp_path, "bad", text, "Bad", code)
         assert code in bad, f"the Bad pair of {page.name} does not make diff report {code} (got {bad})"
-        good = _diff_codes(tmp_path, "good", sections["Good"], code)
+        good = _diff_codes(tmp_path, "good", text, "Good", code)
         assert code not in good, f"the Good pair of {page.name} makes diff report {code}"
         return
-    sections = _sections(page.read_text(encoding="utf-8"))
-    lang, body, args = _example(sections["Bad"])
-    bad = _codes_for(tmp_path, "bad", lang, body, code, args)
+    bad = _codes_for(tmp_path, "bad", _example(text, "Bad"), code)
     assert code in bad, f"the Bad example of {page.name} does not trigger {code} (got {bad})"
-    lang, body, args = _example(sections["Good"])
-    good = _codes_for(tmp_path, "good", lang, body, code, args)
+    good = _codes_for(tmp_path, "good", _example(text, "Good"), code)
     assert code not in good, f"the Good example of {page.name} triggers {code}"
+

@@ -3,6 +3,9 @@
 ``tests/rules/cases/<CODE>.yaml`` holds ``rule: <CODE>`` and ``cases:``, a list of:
 
 ``name``       what the case shows (the test id is ``<CODE>-<name>``);
+``page``       ``bad`` or ``good``: the example of the rule page's ``## Bad`` or ``## Good`` section,
+               read from the page (:func:`schemalint.rule_docs.page_examples`, with the CLI
+               arguments of its ``<!-- args: -->`` comment): the page is the one copy; or
 ``tool``       the file's content as a YAML/JSON value, written as ``<name>.json`` (or
 ``text``       the file's content as is, for input that is not JSON, written as ``<name>.json``);
 ``source``     a non-file source instead (``module:attr``; with ``python_path``, relative to the repo);
@@ -27,10 +30,20 @@ from typing import Any
 import pytest
 import yaml
 
+from schemalint.rule_docs import PageExample, page_examples
 from schemalint.rules.registry import all_rules
 from tests.conftest import ROOT, run_cli
 
 CASES = Path(__file__).parent / "cases"
+PAGES = ROOT / "rules"
+
+
+def page_example(code: str, which: str) -> PageExample:
+    """The first example of the ``## Bad`` (``which="bad"``) or ``## Good`` section of ``code``'s page."""
+    (page,) = PAGES.glob(f"{code}-*.md")
+    examples = page_examples(page.read_text(encoding="utf-8"), which.capitalize())
+    assert examples, f"{page.name}: no example under ## {which.capitalize()}"
+    return examples[0]
 
 
 def _load_cases() -> list[tuple[str, dict[str, Any]]]:
@@ -56,7 +69,12 @@ def test_every_rule_has_a_failing_and_a_passing_case() -> None:
 
 def _run(code: str, case: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]]:
     args: list[str] = []
-    if "source" in case:
+    if "page" in case:
+        example = page_example(code, case["page"])
+        path = tmp_path / f"{case['name']}.json"
+        path.write_text(example.body, encoding="utf-8")
+        args += [str(path), *example.args]
+    elif "source" in case:
         args.append(case["source"])
     else:
         path = tmp_path / f"{case['name']}.json"
@@ -85,3 +103,21 @@ def test_rule_case(code: str, case: dict[str, Any], tmp_path: Path) -> None:
         assert g["pointer"] == w["pointer"], g
         assert g["severity"] == w["severity"], g
         assert w["message"] in g["message"], g
+
+
+def test_no_case_copies_its_pages_example() -> None:
+    """The page's Bad and Good examples are named (``page: bad``), never copied into a case file:
+    a copy would go stale when the page's example is edited."""
+    copies = []
+    for code, case in ALL_CASES:
+        if "page" in case:
+            assert case["page"] in ("bad", "good"), f"{code}-{case['name']}: page is bad or good"
+            continue
+        for which in ("bad", "good"):
+            example = page_example(code, which)
+            same_text = "text" in case and case["text"] == example.body
+            same_value = "tool" in case and example.lang == "json" and json.loads(example.body) == case["tool"]
+            if same_text or same_value:
+                copies.append(f"{code}-{case['name']}")
+    assert not copies, f"cases that copy their page's example instead of `page: bad|good`: {copies}"
+    assert sum("page" in case for _, case in ALL_CASES) >= 2 * len({code for code, _ in ALL_CASES})
