@@ -100,8 +100,8 @@ def _fix(path: Path, target: str, code: str | None, *, unsafe: bool, diff: bool 
     from schemalint.fix.run import check_and_fix
     from schemalint.targets import parse_targets
 
-    def run() -> Any:
-        return check([str(path)], targets=[target], select=[code] if code else None, jobs=1, catalog=False)
+    def run(files: Any = None) -> Any:
+        return check(files or [str(path)], targets=[target], select=[code] if code else None, jobs=1, catalog=False)
 
     return check_and_fix(run, unsafe=unsafe, diff=diff, targets=parse_targets([target]), project=str(path.parent))
 

@@ -1,11 +1,12 @@
 """Every registered rule has a page in rules/, every page a rule, and every page's examples work.
 
 A page is ``rules/<CODE>-<name>.md`` with the sections ``# CODE name``, ``## What it
-catches``, ``## Why it matters``, ``## Bad`` and ``## Good`` (optionally ``## Source``,
-``## Options``). The first fenced block under ``## Bad`` (```json, or ```text for input
-that is not JSON, written to the file as is) must make ``schemalint check FILE --select
-CODE`` report CODE; the block under ``## Good`` must not. An HTML comment
-``<!-- args: --target gemini -->`` right above a block adds CLI arguments.
+catches``, ``## Why it matters``, ``## Bad`` and ``## Good`` (optionally ``## Fix``,
+``## Source``, ``## Options``; tests/test_fix_pages.py checks ``## Fix``). The first fenced
+block under ``## Bad`` (```json, or ```text for input that is not JSON, written to the file
+as is) must make ``schemalint check FILE --select CODE`` report CODE; the block under
+``## Good`` must not. An HTML comment ``<!-- args: --target gemini -->`` right above a block
+adds CLI arguments.
 
 A traffic rule's page (``SL4xx``) holds recorded traffic: ``schemalint replay FILE --select CODE``
 instead of ``check``.
@@ -29,7 +30,7 @@ from tests.conftest import ROOT, run_cli
 
 PAGES = ROOT / "rules"
 REQUIRED_SECTIONS = ("What it catches", "Why it matters", "Bad", "Good")
-ALLOWED_SECTIONS = (*REQUIRED_SECTIONS, "Source", "Options")
+ALLOWED_SECTIONS = (*REQUIRED_SECTIONS, "Fix", "Source", "Options")  # Fix: tests/test_fix_pages.py
 _PAGE_NAME = re.compile(r"^(SL|SD)\d{3}-[a-z0-9]+(-[a-z0-9]+)*\.md$")
 def _pages() -> list[Path]:
     return sorted(p for p in PAGES.glob("*.md") if _PAGE_NAME.match(p.name))

@@ -38,6 +38,14 @@ def fix_of(code: str) -> Fix | None:
     return None
 
 
+class Records(list[tuple[int | None, int, int, Any]]):
+    """``(line, start, end, value)`` of each document of a text, and the ``kind`` it parsed as."""
+
+    def __init__(self, kind: str, items: Iterable[tuple[int | None, int, int, Any]]) -> None:
+        super().__init__(items)
+        self.kind = kind
+
+
 @dataclass
 class FixAction:
     """One diagnostic's fix as edits of the text it was planned on: ``title`` (the code action's
@@ -63,19 +71,21 @@ class Planned:
     problem: str | None = None
 
 
-def _records(path: str, text: str, kind: str) -> list[tuple[int | None, int, int, Any]]:
-    """``(line, start, end, value)`` of each document in ``text``: the whole text for JSON and YAML,
-    each non-blank line of JSON Lines (offsets of ``text``). Raises :class:`FixError` when it does
-    not parse."""
+def _records(path: str, text: str, kind: str) -> tuple[str, list[tuple[int | None, int, int, Any]]]:
+    """The kind the text parsed as (a ``.json`` file holding JSON Lines, as datasets do, is
+    ``jsonl``) and ``(line, start, end, value)`` of each document in ``text``: the whole text for
+    JSON and YAML, each non-blank line of JSON Lines (offsets of ``text``). Raises
+    :class:`FixError` when it does not parse."""
     from schemalint.loaders.files.documents import parse_text
 
     doc = parse_text(path, text, kind)
     if doc.problems and not doc.values:
         raise FixError(doc.problems[0].message)
+    kind = doc.kind
     if kind != "jsonl":
         if doc.problems:
             raise FixError(doc.problems[0].message)
-        return [(None, 0, len(text), doc.values[0][1])] if doc.values else []
+        return kind, ([(None, 0, len(text), doc.values[0][1])] if doc.values else [])
     starts = [0]
     for i, ch in enumerate(text):
         if ch == "\n":
@@ -90,7 +100,7 @@ def _records(path: str, text: str, kind: str) -> list[tuple[int | None, int, int
         if end > start and text[end - 1] == "\r":
             end -= 1
         out.append((line, start, end, value))
-    return out
+    return kind, out
 
 
 def _tools(path: str, records: Sequence[tuple[int | None, int, int, Any]]) -> dict[int | None, list[Tool]]:
@@ -139,13 +149,14 @@ def _line_of(diag: Diagnostic, kind: str) -> int | None:
 
 def plan_edits(diagnostics: Iterable[Diagnostic], path: str, text: str, kind: str, *,
                targets: TargetSpec | None = None, unsafe: bool = True,
-               ) -> tuple[list[tuple[Diagnostic, Edit, int | None]], Planned, list[tuple[int | None, int, int, Any]]]:
+               ) -> tuple[list[tuple[Diagnostic, Edit, int | None]], Planned, Records]:
     """The edits of ``diagnostics`` (those of the file ``path`` whose text is ``text``, of ``kind``
     json/jsonl/yaml) that do not touch a place an earlier one changes: ``(diagnostic, edit, line)``
     (``line``: the JSON Lines record), the :class:`Planned` bookkeeping so far, and the records.
     ``unsafe``: whether unsafe edits are taken. Raises :class:`FixError` when the text does not parse."""
     body, bom = (text[1:], 1) if text.startswith("\ufeff") else (text, 0)
-    records = [(line, start + bom, end + bom, value) for line, start, end, value in _records(path, body, kind)]
+    kind, found = _records(path, body, kind)
+    records = Records(kind, [(line, start + bom, end + bom, value) for line, start, end, value in found])
     tools = _tools(path, records)
     by_line = {line: value for line, _, _, value in records}
     planned = Planned(text)
@@ -187,6 +198,7 @@ def plan_text(diagnostics: Iterable[Diagnostic], path: str, text: str, kind: str
         chosen, planned, records = plan_edits(diagnostics, path, text, kind, targets=targets, unsafe=unsafe)
         if not chosen:
             return planned
+        kind = records.kind
         if kind == "yaml":
             from schemalint.fix.yamltext import apply_yaml
 
@@ -227,13 +239,13 @@ def edits_for(diagnostics: Sequence[Diagnostic], text: str, kind: str, *, path: 
             continue
         _, edit, line = chosen[0]
         try:
-            if kind == "yaml":
+            if records.kind == "yaml":
                 from schemalint.fix.yamltext import apply_yaml
 
                 edits = [minimal_edit(text, apply_yaml(text, list(edit.ops)))]
             else:
                 start, end = next((s, e) for at, s, e, _ in records if at == line)
-                edits = text_edits(text, edit.ops, start=start, end=end, one_line=kind == "jsonl")
+                edits = text_edits(text, edit.ops, start=start, end=end, one_line=records.kind == "jsonl")
         except FixError:
             continue
         out.append(FixAction(diag, f"{diag.code}: {edit.title}", edit.safe, edits))

@@ -92,19 +92,21 @@ def _read(path: str) -> str | None:
         return None
 
 
-def check_and_fix(check: Callable[[], CheckResult], *, unsafe: bool = False, diff: bool = False,
-                  targets: TargetSpec | None = None, project: str | None = None,
+def check_and_fix(check: Callable[[Sequence[str] | None], CheckResult], *, unsafe: bool = False,
+                  diff: bool = False, targets: TargetSpec | None = None, project: str | None = None,
                   max_rounds: int = MAX_ROUNDS) -> tuple[CheckResult, CheckResult, FixOutcome]:
-    """Run ``check()`` (the caller's check, with every option it was given), fix what it reports,
-    check again, until nothing changes; return ``(first result, last result, outcome)``. The last
-    result is the check of the fixed texts (with ``diff``: of the texts that would be written).
-    ``unsafe``: apply unsafe fixes too. ``targets``: the run's ``--target`` (fix plans choose
-    per target). ``project``: the project root (no write through a link leading out of it).
-    Raises what ``check`` raises, and :class:`schemalint.safe_write.WriteRefused` (nothing of that
-    file written; files before it in path order are written)."""
+    """Run ``check(None)`` (the caller's check, with every source and option it was given), fix what
+    it reports, check the changed files again (``check(paths)``: the same check of only those files),
+    until nothing changes; then check everything once more over the fixed texts. Return
+    ``(first result, last result, outcome)``; the last result is the check of the fixed texts (with
+    ``diff``: of the texts that would be written). ``unsafe``: apply unsafe fixes too.
+    ``targets``: the run's ``--target`` (fix plans choose per target). ``project``: the project root
+    (no write through a link leading out of it). Raises what ``check`` raises; a file the write
+    policy refuses is reported in :attr:`FixOutcome.problems` and left as it was."""
     from schemalint.loaders.files.overlay import overlaid
 
-    first = result = check()
+    first = check(None)
+    diagnostics = first.diagnostics
     originals: dict[str, str] = {}
     texts: dict[str, str] = {}
     outcome = FixOutcome()
@@ -112,44 +114,19 @@ def check_and_fix(check: Callable[[], CheckResult], *, unsafe: bool = False, dif
     per_file: dict[str, Counter[str]] = {}
     for round_ in range(max_rounds):
         outcome.rounds = round_ + 1
-        by_file: dict[str, list[Diagnostic]] = {}
-        unsafe_left = code_left = 0
-        for d in result.diagnostics:
-            if fix_of(d.code) is None:
-                continue
-            if kind_of(d.file) is None or not os.path.isfile(d.file):
-                code_left += 1
-                continue
-            by_file.setdefault(d.file, []).append(d)
-        changed = False
-        for path, found in sorted(by_file.items()):
-            if path in outcome.problems:
-                continue
-            if path not in texts:
-                text = _read(path)
-                if text is None:
-                    outcome.problems[path] = "cannot read it as UTF-8 text"
-                    continue
-                originals[path] = texts[path] = text
-            kind = kind_of(path)
-            assert kind is not None
-            planned = plan_text(found, path, texts[path], kind, targets=targets, unsafe=unsafe)
-            unsafe_left += len(planned.unsafe)
-            if planned.problem:
-                outcome.problems[path] = planned.problem
-                continue
-            if planned.text != texts[path]:
-                texts[path] = planned.text
-                changed = True
-                for d, _ in planned.applied:
-                    per_file.setdefault(path, Counter())[d.code] += 1
-        outcome.unsafe_left, outcome.code_left = unsafe_left, code_left
+        changed = _fix_round(diagnostics, texts, originals, per_file, outcome, unsafe=unsafe, targets=targets)
         if not changed:
             break
         with overlaid({p: t for p, t in texts.items() if t != originals[p]}):
-            result = check()
+            diagnostics = check(changed).diagnostics
     else:
         outcome.converged = False
+    if any(t != originals[p] for p, t in texts.items()):
+        with overlaid({p: t for p, t in texts.items() if t != originals[p]}):
+            result = check(None)
+    else:
+        result = first
+    _count_left(result.diagnostics, texts, outcome, unsafe=unsafe, targets=targets)
     changed_paths = sorted(p for p, t in texts.items() if t != originals[p])
     for path in changed_paths:
         outcome.diffs[path] = unified_diff(path, originals[path], texts[path])
@@ -172,8 +149,69 @@ def check_and_fix(check: Callable[[], CheckResult], *, unsafe: bool = False, dif
         outcome.written.append(path)
         outcome.fixed.update(per_file.get(path, Counter()))
     if refused:  # what remains is what the files on disk hold
-        result = check()
+        result = check(None)
     return first, result, outcome
+
+
+def _fixable_by_file(diagnostics: Sequence[Diagnostic], outcome: FixOutcome) -> dict[str, list[Diagnostic]]:
+    by_file: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        if fix_of(d.code) is None or d.file in outcome.problems:
+            continue
+        if kind_of(d.file) is None or not os.path.isfile(d.file):
+            continue
+        by_file.setdefault(d.file, []).append(d)
+    return by_file
+
+
+def _fix_round(diagnostics: Sequence[Diagnostic], texts: dict[str, str], originals: dict[str, str],
+               per_file: dict[str, Counter[str]], outcome: FixOutcome, *, unsafe: bool,
+               targets: TargetSpec | None) -> list[str]:
+    """One round: plan and apply the fixes of ``diagnostics`` to ``texts`` (read from disk on first
+    use into ``originals`` too); the paths whose text changed."""
+    changed = []
+    for path, found in sorted(_fixable_by_file(diagnostics, outcome).items()):
+        if path not in texts:
+            text = _read(path)
+            if text is None:
+                outcome.problems[path] = "cannot read it as UTF-8 text"
+                continue
+            originals[path] = texts[path] = text
+        kind = kind_of(path)
+        assert kind is not None
+        planned = plan_text(found, path, texts[path], kind, targets=targets, unsafe=unsafe)
+        if planned.problem:
+            outcome.problems[path] = planned.problem
+            continue
+        if planned.text != texts[path]:
+            texts[path] = planned.text
+            changed.append(path)
+            for d, _ in planned.applied:
+                per_file.setdefault(path, Counter())[d.code] += 1
+    return changed
+
+
+def _count_left(diagnostics: Sequence[Diagnostic], texts: dict[str, str], outcome: FixOutcome, *, unsafe: bool,
+                targets: TargetSpec | None) -> None:
+    """Count, in what remains, the diagnostics in code sources that have a fix (never rewritten) and,
+    without ``unsafe``, those whose only fix is unsafe."""
+    from schemalint.fix.jsontext import FixError
+    from schemalint.fix.plan import plan_edits
+
+    outcome.code_left = sum(1 for d in diagnostics if fix_of(d.code) is not None
+                            and (kind_of(d.file) is None or not os.path.isfile(d.file)))
+    if unsafe:
+        return
+    for path, found in _fixable_by_file(diagnostics, outcome).items():
+        text = texts.get(path) or _read(path)
+        kind = kind_of(path)
+        if text is None or kind is None:
+            continue
+        try:
+            _, planned, _ = plan_edits(found, path, text, kind, targets=targets, unsafe=False)
+        except FixError:
+            continue
+        outcome.unsafe_left += len(planned.unsafe)
 
 
 def fixable(diagnostics: Sequence[Diagnostic]) -> int:
@@ -215,9 +253,12 @@ class FixRequest:
         """``run`` (the check function and its arguments) as check, fix, re-check; the returned
         function gives the last check's result (what remains)."""
 
-        def fixing(*args: Any, **kwargs: Any) -> CheckResult:
-            self.before, last, self.outcome = check_and_fix(lambda: run(*args, **kwargs), unsafe=self.unsafe,
-                                                            diff=self.diff, targets=self.targets, project=self.project)
+        def fixing(sources: Sequence[str], *args: Any, **kwargs: Any) -> CheckResult:
+            def again(files: Sequence[str] | None) -> CheckResult:
+                return run(list(sources) if files is None else list(files), *args, **kwargs)
+
+            self.before, last, self.outcome = check_and_fix(again, unsafe=self.unsafe, diff=self.diff,
+                                                            targets=self.targets, project=self.project)
             return last
 
         return fixing

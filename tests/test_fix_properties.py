@@ -1,0 +1,119 @@
+"""Properties of ``--fix`` on real and generated tool files (issue 30), bounded to a few seconds.
+
+For a file and a target: fix with ``--unsafe-fixes`` to the fixed point, then check. The fix never
+raises and never produces an internal error (SL999); it leaves the file valid JSON, JSON Lines or
+YAML; it never adds a diagnostic of a rule that was not there for that tool; and a second fix
+changes nothing. The real files are a sample of the shared corpus (copied to a temporary
+directory: the corpus is read-only); the generated ones are tool schemas built from the keywords the
+fixes touch, written in several JSON styles.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import CORPUS, needs_shared
+
+TARGETS = ("openai-strict", "gemini", "anthropic-strict", "openai")
+
+
+def _fix_and_check(path: Path, target: str) -> tuple[Any, Any, Any]:
+    from schemalint.api import check
+    from schemalint.fix.run import check_and_fix
+    from schemalint.targets import parse_targets
+
+    def run(files: Any = None) -> Any:
+        return check(files or [str(path)], targets=[f"={target}"], jobs=1, catalog=False)
+
+    return check_and_fix(run, unsafe=True, targets=parse_targets([f"={target}"]), project=str(path.parent))
+
+
+def _valid(path: Path) -> None:
+    """The file parses as it did (a .json file of JSON Lines, as datasets write them, stays JSON Lines)."""
+    from schemalint.loaders.files.documents import parse_text
+
+    doc = parse_text(str(path), path.read_text(encoding="utf-8"))
+    assert not [p for p in doc.problems if p.severity == "error"], doc.problems
+
+
+def _assert_properties(path: Path, target: str) -> None:
+    first, last, _ = _fix_and_check(path, target)
+    assert "SL999" not in {d.code for d in [*first.diagnostics, *last.diagnostics]}
+    _valid(path)
+    before = {(d.tool, d.code) for d in first.diagnostics}
+    added = {(d.tool, d.code) for d in last.diagnostics} - before
+    assert not added, f"--fix added diagnostics of rules that were not there: {sorted(added)[:5]}"
+    text = path.read_text(encoding="utf-8")
+    _, _, again = _fix_and_check(path, target)
+    assert again.total == 0 and path.read_text(encoding="utf-8") == text, "a second --fix changed the file"
+
+
+def _corpus_sample() -> list[Path]:
+    if not CORPUS.is_dir():
+        return []
+    files = [p for p in sorted(CORPUS.rglob("*")) if p.is_file() and p.suffix in (".json", ".jsonl", ".snap")
+             and "revisions" not in p.parts and p.name != "index.json" and p.stat().st_size < 60_000]
+    return files[:: max(1, len(files) // 40)]
+
+
+@needs_shared
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(index=st.integers(min_value=0, max_value=10_000), target=st.sampled_from(TARGETS))
+def test_corpus_files(tmp_path: Path, index: int, target: str) -> None:
+    sample = _corpus_sample()
+    if not sample:
+        pytest.skip("no corpus files")
+    source = sample[index % len(sample)]
+    import tempfile
+
+    copy = Path(tempfile.mkdtemp(dir=tmp_path)) / source.name
+    shutil.copyfile(source, copy)
+    _assert_properties(copy, target)
+
+
+_SCALAR = st.sampled_from([{"type": "string"}, {"type": "integer", "minimum": 1}, {"type": ["string", "null"]},
+                           {"type": "string", "format": "uri", "title": "T"}, {"type": "array"},
+                           {"type": "number", "examples": [1.5]}, {"type": "float"},
+                           {"anyOf": [{"type": "string"}, {"type": "null"}]}, {"$ref": "#/$defs/D", "description": "d"},
+                           {"type": "string", "pattern": "^a(?=b)"}, {"type": "object"},
+                           {"type": "array", "items": {"type": "string"}, "maxItems": 3}])
+
+
+@st.composite
+def _schema(draw: Any) -> dict[str, Any]:
+    names = draw(st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), min_size=0, max_size=4, unique=True))
+    props = {n: draw(_SCALAR) for n in names}
+    if draw(st.booleans()) and names:
+        props[names[0]] = {"type": "object", "properties": {"x": draw(_SCALAR)}}
+    schema: dict[str, Any] = {"type": "object", "properties": props,
+                              "$defs": {"D": {"type": "object", "properties": {"k": {"type": "string"}}}}}
+    required = draw(st.lists(st.sampled_from([*names, "ghost"]), unique=True, max_size=3))
+    if required:
+        schema["required"] = required
+    if draw(st.booleans()):
+        schema["title"] = "Args"
+    return schema
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(schema=_schema(), target=st.sampled_from(TARGETS),
+       style=st.sampled_from([2, 4, "\t", None, "compact"]), crlf=st.booleans())
+def test_generated_schemas(tmp_path_factory: pytest.TempPathFactory, schema: dict[str, Any], target: str,
+                           style: Any, crlf: bool) -> None:
+    tools = [{"type": "function", "function": {"name": "tool_a", "description": "Does one thing.",
+                                               "parameters": schema}}]
+    text = json.dumps(tools, separators=(",", ":")) if style == "compact" else json.dumps(tools, indent=style)
+    if crlf:
+        text = text.replace("\n", "\r\n") + "\r\n"
+    path = tmp_path_factory.mktemp("gen") / "tools.json"
+    path.write_bytes(text.encode())
+    _assert_properties(path, target)
+    after = path.read_bytes().decode()
+    assert ("\r\n" in after) == ("\r\n" in text) and after.endswith("\r\n") == text.endswith("\r\n")
