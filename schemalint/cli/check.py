@@ -205,10 +205,10 @@ def check(
 
     fixing = FixRequest.of(fix, unsafe_fixes, show_diff, split_csv(target) or cfg.target, cfg.root)
     with _stdin_as(request, stdin_filename) as (request, as_named):
-        def run_request() -> Any:
-            return _api_call("check_request", request)
+        def run_request(sources: Sequence[str]) -> Any:
+            return _api_call("check_request", request.with_(sources=tuple(sources)))
 
-        result = as_named(run_request() if fixing is None else fixing.wrap(run_request)())
+        result = as_named((run_request if fixing is None else fixing.wrap(run_request))(request.sources))
     if result.baseline_written is not None:
         n = result.baseline_written
         typer.echo(f"schemalint: wrote {len(result.diagnostics)} finding(s) as {n} "
