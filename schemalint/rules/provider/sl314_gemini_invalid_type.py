@@ -20,10 +20,12 @@ import json
 from collections.abc import Iterable
 
 from schemalint.model import Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 
-TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object", "null"))
+TYPES = frozenset(value("gemini.types"))
+"""The names ``Schema.type`` takes: the provider-facts row ``gemini.types``."""
 
 
 class GeminiInvalidType(ProviderRule):
@@ -32,6 +34,8 @@ class GeminiInvalidType(ProviderRule):
     keywords = frozenset({"anyOf", "type"})  # only `anyOf` and `type` are checked (Rule.keywords)
 
     severity = E
+
+    facts = ("gemini.types",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
