@@ -44,6 +44,7 @@ class Fact:
         return str(self.value)
 
 
+_OPENAI_SO = "https://developers.openai.com/api/docs/guides/structured-outputs"
 _MCP_SPEC = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/docs/specification"
 
 FACTS: tuple[Fact, ...] = (
@@ -54,7 +55,72 @@ FACTS: tuple[Fact, ...] = (
     Fact("openai-strict.observed-depth", "OpenAI", "response_format / strict", "o3 (2025)",
          "'6 levels of nesting exceeds limit of 5' was answered for a strict schema", 5, "OBS",
          "https://github.com/tidyverse/ellmer/issues/671", "2025-07"),
+    Fact("openai.tool-name", "OpenAI", "function tools name", "current docs",
+         "characters a tool name may use, and its maximum length (^[a-zA-Z0-9_-]{1,64}$)", ("A-Za-z0-9_-", 64),
+         "DOC",
+         "https://github.com/openai/openai-python/blob/main/src/openai/types/shared_params/function_definition.py",
+         "2026-08"),
+    Fact("openai.description-max-length", "OpenAI", "function tools description",
+         "gpt-4o, o3-mini, Azure (2024-11 to 2025-04)",
+         "400 string_above_max_length 'Expected a string with maximum length 1024' for a longer tool description; "
+         "not in the API reference, current enforcement UNCONFIRMED", 1024, "OBS",
+         "https://github.com/getsentry/sentry-mcp/issues/106", "2025-04"),
+    Fact("openai.max-tools", "OpenAI", "Chat Completions tools", "current API",
+         "'A max of 128 functions are supported' in one request", 128, "DOC",
+         "https://github.com/openai/openai-openapi/pull/76", "2026-08"),
+    Fact("openai-strict.max-properties", "OpenAI", "function tools, strict", "current docs",
+         "object properties in total across the schema", 5000, "DOC", _OPENAI_SO, "2026-08"),
+    Fact("openai-strict.max-enum-values", "OpenAI", "function tools, strict", "current docs",
+         "enum values across all enum properties", 1000, "DOC", _OPENAI_SO, "2026-08"),
+    Fact("openai-strict.max-string-budget", "OpenAI", "function tools, strict", "current docs",
+         "total characters of property names, definition names, enum values and const values", 120000, "DOC",
+         _OPENAI_SO, "2026-08"),
+    Fact("openai-strict.large-enum", "OpenAI", "function tools, strict", "current docs",
+         "a string enum of more than the first number of values may total at most the second number of characters",
+         (250, 15000), "DOC", _OPENAI_SO, "2026-08"),
+    Fact("openai-strict.refused-keywords", "OpenAI", "function tools, strict", "current docs",
+         "keywords strict mode refuses (400 \"'oneOf' is not permitted\" and the like): composition other than "
+         "anyOf, conditionals, dependencies", ("allOf", "oneOf", "not", "if", "then", "else", "dependentRequired",
+                                                 "dependentSchemas", "dependencies"), "DOC",
+         _OPENAI_SO, "2026-08"),
+    Fact("openai-strict.unlisted-keywords", "OpenAI", "function tools, strict", "current docs and SDKs",
+         "keywords the supported-schema list does not name; SDKs strip them, whether the server refuses or ignores "
+         "them is UNCONFIRMED", ("minLength", "maxLength", "patternProperties", "propertyNames", "minProperties",
+                                 "maxProperties", "uniqueItems", "contains", "unevaluatedProperties",
+                                 "unevaluatedItems", "definitions"), "UNCONFIRMED",
+         "https://github.com/pydantic/pydantic-ai/blob/main/pydantic_ai_slim/pydantic_ai/profiles/openai.py",
+         "2026-08"),
+    Fact("openai-strict.default", "OpenAI", "function tools, strict", "2024 refusal; 2025-12 acceptance",
+         "default is not applied in strict mode; once refused ('default' is not permitted), accepted by a "
+         "2025-12 gpt-5-mini answer", ("default",), "OBS", "https://zenn.dev/nicopin/scraps/a8d8f53f5faebb",
+         "2026-08"),
+    Fact("openai-strict.formats", "OpenAI", "function tools, strict", "current docs",
+         "string formats strict mode supports", ("date-time", "time", "date", "duration", "email", "hostname",
+                                                  "ipv4", "ipv6", "uuid"), "DOC", _OPENAI_SO, "2026-08"),
     # --- Gemini
+    Fact("gemini.tool-name", "Google", "Gemini functionDeclarations[].name", "Gemini API (2025-11)",
+         "a letter or _ first, then these characters, at most 64", ("A-Za-z0-9_.:-", 64), "OBS",
+         "https://github.com/kaitranntt/ccs/issues/25", "2025-11"),
+    Fact("gemini.max-tools", "Google", "Gemini functionDeclarations", "Gemini API (2026)",
+         "'At most 512 function declarations can be specified' (Vertex's current value UNCONFIRMED)", 512, "OBS",
+         "https://github.com/google-gemini/gemini-cli/issues/19083", "2026-08"),
+    Fact("gemini.schema-fields", "Google", "Gemini functionDeclarations[].parameters", "v1beta / Vertex v1",
+         "the fields of the Schema proto; any other key is 400 'Unknown name ... Cannot find field'",
+         ("type", "format", "title", "description", "nullable", "enum", "items", "minItems", "maxItems",
+          "properties", "propertyOrdering", "required", "minProperties", "maxProperties", "minLength", "maxLength",
+          "pattern", "example", "anyOf", "default", "minimum", "maximum"), "DOC",
+         "https://googleapis.github.io/js-genai/interfaces/types.Schema.html", "2026-08"),
+    Fact("gemini.types", "Google", "Gemini functionDeclarations[].parameters", "v1beta / Vertex v1",
+         "Schema.type is one value of this enum (a list is 400 'Proto field is not repeating')",
+         ("string", "number", "integer", "boolean", "array", "object", "null"), "DOC",
+         "https://googleapis.github.io/js-genai/interfaces/types.Schema.html", "2026-08"),
+    Fact("gemini-json.unconfirmed-keywords", "Google", "Gemini functionDeclarations[].parametersJsonSchema",
+         "since 2025-11", "keywords an SDK still drops or rewrites before sending parametersJsonSchema; whether "
+         "Gemini ignores or refuses them is UNCONFIRMED", ("allOf", "oneOf", "not", "if", "dependentRequired",
+                                                           "dependentSchemas", "dependencies", "exclusiveMinimum",
+                                                           "exclusiveMaximum", "const", "$schema"), "UNCONFIRMED",
+         "https://github.com/pydantic/pydantic-ai/blob/main/pydantic_ai_slim/pydantic_ai/profiles/google.py",
+         "2026-08"),
     Fact("gemini.array-items", "Google", "Gemini functionDeclarations[].parameters", "2026",
          "an ARRAY schema without items is refused: 400 '...items: missing field'", "required", "OBS",
          "https://github.com/AstrBotDevs/AstrBot/issues/6029", "2026-03"),
@@ -62,11 +128,17 @@ FACTS: tuple[Fact, ...] = (
          "declarations beyond a maximum nesting depth are refused; the value is not documented", 5,
          "UNCONFIRMED", "https://github.com/google-gemini/gemini-cli/issues/6031", "2025-08"),
     # --- Bedrock
+    Fact("bedrock.tool-name", "AWS", "Bedrock Converse toolSpec.name", "current API reference",
+         "characters a tool name may use ([a-zA-Z0-9_-]+), and its maximum length", ("A-Za-z0-9_-", 64), "DOC",
+         "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html", "2026-08"),
     Fact("bedrock-strict.refused-keywords", "AWS", "Bedrock Converse toolSpec, strict", "Claude 4.5+ on Bedrock",
          "keywords a strict tool schema may not use (ValidationException for the whole request)",
          ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems", "oneOf"),
          "OBS", "https://github.com/strands-agents/harness-sdk/issues/2664", "2026-07-14"),
     # --- Anthropic
+    Fact("anthropic.tool-name", "Anthropic", "tools[].name", "current docs",
+         "characters a tool name may use (^[a-zA-Z0-9_-]{1,64}$), and its maximum length", ("A-Za-z0-9_-", 64),
+         "DOC", "https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools", "2026-08"),
     Fact("anthropic-strict.client-derivation", "Anthropic", "strict tools, client-side derivation",
          "Claude Code / SDK transform (2026)",
          "shapes a strict-schema derivation refuses before sending: const (a subschema with no type: "
@@ -103,6 +175,9 @@ FACTS: tuple[Fact, ...] = (
          "protocol revisions schemalint checks, oldest first (the last is what --target mcp means)",
          ("2025-06-18", "2025-11-25", "2026-07-28"), "SPEC",
          "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/docs/docs.json", "2026-08-22"),
+    Fact("mcp.tool-name", "MCP", "Tool.name", "2025-11-25, 2026-07-28",
+         "tool names SHOULD use only these characters and at most this many (SEP-986)", ("A-Za-z0-9_.-", 128),
+         "SPEC", f"{_MCP_SPEC}/2025-11-25/server/tools.mdx", "2026-08-22"),
     Fact("mcp.default-dialect", "MCP", "inputSchema / outputSchema", "2025-11-25, 2026-07-28",
          "a schema without $schema is JSON Schema 2020-12 (SEP-1613)", "2020-12", "SPEC",
          f"{_MCP_SPEC}/2025-11-25/basic/index.mdx", "2026-08-22"),
@@ -125,6 +200,11 @@ FACTS: tuple[Fact, ...] = (
          "clients whose validator knows only 2020-12 refuse a tool that declares draft-07 "
          "('JSON Schema declares an unsupported dialect')", "draft-07", "OBS",
          "https://github.com/nataliapc/mcp-openmsx/issues/22", "2026-09-15"),
+    Fact("mcp.draft07-tuple-reading", "MCP clients", "outputSchema / structuredContent", "2026",
+         "a client validating structuredContent with draft-07 semantics ignores prefixItems and applies the "
+         "items: false beside it to every element, refusing every result that holds the tuple "
+         "('boolean schema is false')", ("prefixItems", "items: false"), "OBS",
+         "https://github.com/ScriptedAlchemy/agent-bundle/issues/563", "2026-09-04"),
     Fact("mcp.unknown-schema-id", "MCP clients", "inputSchema / outputSchema", "2026",
          "a $schema that is no meta-schema's id is fetched by some clients; a failed fetch dropped "
          "most of a server's tools", "fetch", "OBS",

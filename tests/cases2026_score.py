@@ -51,6 +51,9 @@ MAP: dict[str, Callable[[dict[str, Any]], bool]] = {
     "result-breaks-output-schema": _code("SL410"),
     "unsatisfiable-schema": _code("SL008"),
     "foreign-schema-key": _code("SL009"),
+    "mcp-output-tuple-draft07-reading": _mentions(("SL3",), "prefixItems"),
+    "bedrock-strict-unsupported-keyword": _code("SL323"),
+    "anthropic-strict-grammar-size": _code("SL335"),
 }
 
 

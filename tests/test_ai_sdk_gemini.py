@@ -67,3 +67,35 @@ def test_keys_the_ai_sdk_removes_are_not_reported_for_gemini(tmp_path: Path) -> 
 ])
 def test_what_the_converter_sends(schema: dict, pointer: str, sent: bool) -> None:
     assert ai_sdk_google_sends(schema, pointer) is sent
+
+
+_DEF = {"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                                         "w": {"type": "integer", "minimum": 0}}}
+
+
+@pytest.mark.parametrize(("schema", "pointer", "sent"), [
+    # @ai-sdk/google 3.x inlines a referenced definition where the $ref is: its content is sent there
+    ({"type": "object", "properties": {"a": {"$ref": "#/$defs/D"}}, "$defs": {"D": _DEF}},
+     "/$defs/D/properties/v", True),
+    ({"type": "object", "properties": {"a": {"$ref": "#/$defs/D"}}, "$defs": {"D": _DEF}},
+     "/$defs/D/properties/w/minimum", False),
+    ({"type": "object", "properties": {"a": {"$ref": "#/definitions/D"}}, "definitions": {"D": _DEF}},
+     "/definitions/D/properties/v", True),
+    # a definition nothing references is never sent
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "$defs": {"D": _DEF}},
+     "/$defs/D/properties/v", False),
+    # a recursive reference: the whole schema goes out as parametersJsonSchema, nothing as parameters
+    ({"type": "object", "properties": {"node": {"$ref": "#/$defs/N"}},
+      "$defs": {"N": {"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                                                      "kids": {"type": "array", "items": {"$ref": "#/$defs/N"}}}}}},
+     "/$defs/N/properties/v", False),
+    ({"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                                       "node": {"$ref": "#/$defs/N"}},
+      "$defs": {"N": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/N"}}}}}},
+     "/properties/v", False),
+])
+def test_references_as_the_converter_resolves_them(schema: dict, pointer: str, sent: bool) -> None:
+    """Read in ``@ai-sdk/google@3.0.141`` dist/index.js: ``convertJSONSchemaReference`` inlines
+    ``#/$defs/X`` and ``#/definitions/X``; a recursive one makes ``prepareFunctionDeclaration`` send
+    ``parametersJsonSchema`` instead."""
+    assert ai_sdk_google_sends(schema, pointer) is sent

@@ -88,3 +88,77 @@ def test_annotations_of_a_real_mcp_server(tmp_path: Path) -> None:
     found = [(d.tool, d.code, d.severity.value) for d in result.diagnostics]
     assert found == [("read_note", "SL333", "warning")]
     assert "readOnlyHint: true and destructiveHint: true" in result.diagnostics[0].message
+
+
+def test_every_rule_with_an_mcp_profile_names_its_revisions(tmp_path: Path) -> None:
+    """Each rule that reports for the `mcp` profile says which revisions it applies to, in its page
+    (a `Revisions:` sentence) and in its message (`(MCP ...)`); SL301's name rule starts at 2025-11-25."""
+    from schemalint.rule_docs import find_page
+    from schemalint.rules.registry import all_rules
+
+    mcp_rules = [r for r in all_rules() if "mcp" in (getattr(r, "targets", ()) or ())]
+    assert {r.code for r in mcp_rules} >= {"SL301", "SL304", "SL305", "SL310", "SL316", "SL322", "SL325",
+                                           "SL330", "SL331", "SL332", "SL333"}
+    for rule in mcp_rules:
+        page = find_page(rule)
+        assert page is not None and "Revisions:" in Path(page).read_text(encoding="utf-8"), rule.code
+    tools = [
+        {"name": "get_weather", "description": "Weather.", "inputSchema": {"type": "object", "properties": {
+            "city": {"description": "A city."}, "filter[id]": {"type": "string"}}}},
+        {"name": "pick", "description": "Pick one.", "inputSchema": {"anyOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}},
+            {"type": "object", "properties": {"b": {"type": "string"}}}]}},
+    ]
+    src = _file(tmp_path, tools)
+    found = check([src], select=["SL305", "SL310", "SL325"]).diagnostics
+    assert {d.code for d in found} == {"SL305", "SL310", "SL325"}
+    for d in found:  # the rule's own wording names the revisions, or the suffix does
+        assert d.message.startswith("[MCP]") and "MCP 20" in d.message, d.message
+        assert d.code == "SL305" or d.message.endswith(f"(MCP {LATEST_MCP})"), d.message
+    older = check([src], targets=["=mcp@2025-06-18"], select=["SL310"]).diagnostics
+    assert [d.message.endswith("(MCP 2025-06-18)") for d in older] == [True]
+    # a Gemini declaration forwarded to MCP: ':' is outside MCP's SHOULD pattern (SEP-986, 2025-11-25)
+    gemini = tmp_path / "gemini.json"
+    gemini.write_text(json.dumps({"tools": [{"functionDeclarations": [{
+        "name": "notes:search", "description": "Search notes.",
+        "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}]}]}), encoding="utf-8")
+    named = check([str(gemini)], targets=["mcp"], select=["SL301"]).diagnostics
+    assert [d.code for d in named] == ["SL301"] and named[0].message.endswith(f"(MCP {LATEST_MCP})")
+    assert check([str(gemini)], targets=["=mcp@2025-06-18"], select=["SL301"]).diagnostics == []
+
+
+def test_an_output_tuple_closed_with_items_false_is_a_warning(tmp_path: Path) -> None:
+    """zod 4 writes a tuple as prefixItems + items: false; a client reading structuredContent with
+    draft-07 semantics refuses every element (ScriptedAlchemy/agent-bundle#563)."""
+    tuple_ = {"type": "array", "prefixItems": [{"type": "number"}, {"type": "integer"}], "minItems": 2}
+    tool = {"name": "stats", "description": "Stats.", "inputSchema": {"type": "object", "properties": {}},
+            "outputSchema": {"type": "object", "properties": {"buckets": {"type": "array", "items": {
+                **tuple_, "items": False}}}}}
+    found = check([_file(tmp_path, [tool])], select=["SL330"]).diagnostics
+    assert [(d.code, d.severity.name, d.pointer) for d in found] == [
+        ("SL330", "WARNING", "/tools/0/outputSchema/properties/buckets/items/items")]
+    assert "prefixItems" in found[0].message and '"maxItems": 2' in (found[0].hint or "")
+    clean = {**tool, "outputSchema": {"type": "object", "properties": {"buckets": {"type": "array", "items": {
+        **tuple_, "maxItems": 2}}}}}
+    assert check([_file(tmp_path, [clean])], select=["SL330"]).diagnostics == []
+    same_in_input = {**tool, "inputSchema": tool["outputSchema"], "outputSchema": clean["outputSchema"]}
+    assert check([_file(tmp_path, [same_in_input])], select=["SL330"]).diagnostics == []
+
+
+def test_the_revision_is_a_configuration_key_too(tmp_path: Path) -> None:
+    """`target = ["=mcp@2025-11-25"]` in pyproject.toml does what `--target =mcp@2025-11-25` does, and an
+    unknown revision there is a configuration error naming the key."""
+    tool = {"name": "rows", "description": "Lists rows.", "inputSchema": {"type": "object", "properties": {}},
+            "outputSchema": {"type": "array", "items": {"type": "string"}}}
+    (tmp_path / "tools.json").write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["=mcp@2025-11-25"]\n', encoding="utf-8")
+    proc = run_cli("check", "tools.json", "--select", "SL331", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    (diag,) = json.loads(proc.stdout)["diagnostics"]
+    assert diag["code"] == "SL331" and "MCP 2025-11-25" in diag["message"]
+    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["mcp"]\n', encoding="utf-8")
+    latest = run_cli("check", "tools.json", "--select", "SL331", "--format", "json", cwd=tmp_path)
+    assert latest.returncode == 0 and json.loads(latest.stdout)["diagnostics"] == []
+    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["mcp@2024-01-01"]\n', encoding="utf-8")
+    bad = run_cli("check", "tools.json", cwd=tmp_path)
+    assert bad.returncode == 2 and "target" in bad.stderr and "mcp@2024-01-01" in bad.stderr

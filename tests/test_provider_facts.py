@@ -82,6 +82,90 @@ def test_code_reads_its_rows() -> None:
     assert NestingDepth.options["openai_max_depth"] == fact("openai-strict.max-depth").value
 
 
+def test_migrated_limits_and_keyword_lists_are_read_from_the_rows() -> None:
+    """SL301, SL302, SL319, SL321 (limits) and SL311, SL313-SL315 (keyword lists) take their values
+    from the table: a rule's defaults and lists equal the rows, and each rule declares them."""
+    from schemalint.rules.provider import (
+        sl301_tool_name_pattern as sl301,
+    )
+    from schemalint.rules.provider import (
+        sl302_description_too_long as sl302,
+    )
+    from schemalint.rules.provider import (
+        sl311_openai_strict_unsupported_keyword as sl311,
+    )
+    from schemalint.rules.provider import (
+        sl313_gemini_unsupported_keyword as sl313,
+    )
+    from schemalint.rules.provider import (
+        sl314_gemini_invalid_type as sl314,
+    )
+    from schemalint.rules.provider import (
+        sl315_gemini_json_unsupported_keyword as sl315,
+    )
+    from schemalint.rules.provider import (
+        sl319_strict_schema_size as sl319,
+    )
+    from schemalint.rules.provider import (
+        sl321_too_many_tools as sl321,
+    )
+
+    v = lambda key: fact(key).value  # noqa: E731
+    assert sl301.ToolNamePattern.options == {"max_length": v("openai.tool-name")[1],
+                                             "mcp_max_length": v("mcp.tool-name")[1]}
+    assert sl301._GEMINI_CHARS.pattern == f"[^{v('gemini.tool-name')[0]}]"
+    assert sl301._MCP_CHARS.pattern == f"[^{v('mcp.tool-name')[0]}]"
+    assert sl302.DescriptionTooLong.options["max_length"] == v("openai.description-max-length") == 1024
+    assert sl319.StrictSchemaSize.options == {
+        "max_properties": v("openai-strict.max-properties"), "max_enum_values": v("openai-strict.max-enum-values"),
+        "max_string_budget": v("openai-strict.max-string-budget"),
+        "large_enum_values": v("openai-strict.large-enum")[0], "large_enum_chars": v("openai-strict.large-enum")[1]}
+    assert sl321.TooManyTools.options == {"openai_max_tools": v("openai.max-tools"),
+                                          "gemini_max_tools": v("gemini.max-tools")}
+    errors = {k for k, (sev, _, _) in sl311.TABLE.items() if sev.name == "ERROR"}
+    assert errors == set(v("openai-strict.refused-keywords"))
+    assert set(sl311.TABLE) - errors == set(v("openai-strict.unlisted-keywords")) | set(v("openai-strict.default"))
+    assert frozenset(v("openai-strict.formats")) == sl311.FORMATS
+    assert frozenset(v("gemini.schema-fields")) == sl313.ALLOWED
+    assert frozenset(v("gemini.types")) == sl314.TYPES
+    assert set(sl315.TABLE) == set(v("gemini-json.unconfirmed-keywords"))
+    for rule, keys in ((sl301.ToolNamePattern, ("openai.tool-name", "mcp.tool-name")),
+                       (sl302.DescriptionTooLong, ("openai.description-max-length",)),
+                       (sl319.StrictSchemaSize, ("openai-strict.max-properties",)),
+                       (sl321.TooManyTools, ("openai.max-tools", "gemini.max-tools")),
+                       (sl311.OpenAIStrictUnsupportedKeyword, ("openai-strict.refused-keywords",)),
+                       (sl313.GeminiUnsupportedKeyword, ("gemini.schema-fields",)),
+                       (sl314.GeminiInvalidType, ("gemini.types",)),
+                       (sl315.GeminiJsonUnsupportedKeyword, ("gemini-json.unconfirmed-keywords",))):
+        assert set(keys) <= set(rule.facts), rule
+
+
+def test_a_moved_row_moves_the_rule(tmp_path: Path) -> None:
+    """The rules read the rows when they are imported: a row that moves (here OpenAI's tool count)
+    changes what a fresh interpreter reports, with no change to the rule's code."""
+    import json
+    import subprocess
+    import sys
+
+    tools = [{"type": "function", "function": {"name": f"t{i}", "description": "d",
+                                                "parameters": {"type": "object", "properties": {}}}}
+             for i in range(6)]
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools), encoding="utf-8")
+    code = ("import sys, dataclasses, schemalint.provider_facts as pf\n"
+            "i = next(i for i, f in enumerate(pf.FACTS) if f.key == 'openai.max-tools')\n"
+            "rows = list(pf.FACTS); rows[i] = dataclasses.replace(rows[i], value=5); pf.FACTS = tuple(rows)\n"
+            "pf._BY_KEY.update({f.key: f for f in pf.FACTS})\n"
+            "from schemalint.api import check\n"
+            "print(sorted(d.code for d in check([sys.argv[1]], select=['SL321']).diagnostics))\n")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300)
+    assert out.stdout.strip() == "['SL321']", out.stderr
+    plain = subprocess.run([sys.executable, "-c", code.replace("value=5", "value=128"), str(path)],
+                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert plain.stdout.strip() == "[]", plain.stderr
+
+
 def test_a_changed_row_is_caught() -> None:
     """The page check fails when the table moves on and the page does not (the check can fail)."""
     rule = next(r for r in _rules_with_facts() if r.code == "SL318")

@@ -165,6 +165,12 @@ class ProviderRule(Rule):
     """
 
     targets: ClassVar[tuple[str, ...]] = ()
+    mcp_revisions: ClassVar[tuple[str, ...] | None] = None
+    """The MCP protocol revisions whose text the rule's ``mcp`` findings enforce (``None``: every
+    revision, :data:`schemalint.targets.MCP_REVISIONS`). For the ``mcp`` profile the rule runs only
+    when a revision the tool is checked against (``--target mcp@<revision>``) is one of these, and
+    its message ends with the revisions it applies to, e.g. ``(MCP 2025-11-25, 2026-07-28)``; the
+    rule's page says the same in a ``Revisions:`` sentence (``tests/test_mcp_revisions.py``)."""
     facts: ClassVar[tuple[str, ...]] = ()
     """Keys of the :mod:`schemalint.provider_facts` rows the rule enforces; its page must name each
     row's source and value (``tests/test_provider_facts.py``)."""
@@ -173,12 +179,25 @@ class ProviderRule(Rule):
         self._active: dict[frozenset[str], tuple[str, ...]] = {}
 
     def active_targets(self, tool: Tool, ctx: Context) -> tuple[str, ...]:
-        """The rule's profiles that ``tool`` is checked against, in :data:`PROFILES` order."""
+        """The rule's profiles that ``tool`` is checked against, in :data:`PROFILES` order (``mcp``
+        only when one of the MCP revisions checked is one of :attr:`mcp_revisions`)."""
         mine = ctx.targets_for(tool)
         found = self._active.get(mine)
         if found is None:
-            found = self._active[mine] = tuple(t for t in PROFILES if t in mine and t in self.targets)
+            found = tuple(t for t in PROFILES if t in mine and t in self.targets)
+            if "mcp" in found and not self.revisions_applying(mine):
+                found = tuple(t for t in found if t != "mcp")
+            self._active[mine] = found
         return found
+
+    def revisions_applying(self, targets: frozenset[str]) -> tuple[str, ...]:
+        """The MCP revisions checked for a tool with ``targets`` (:func:`schemalint.targets.mcp_revisions`)
+        that this rule applies to (:attr:`mcp_revisions`), oldest first."""
+        from schemalint.targets import mcp_revisions
+
+        checked = mcp_revisions(targets)
+        own = self.mcp_revisions
+        return checked if own is None else tuple(r for r in checked if r in own)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         active = self._active.get(ctx.targets_for(tool))
@@ -194,7 +213,7 @@ class ProviderRule(Rule):
             found = [f for f in found if not _framework_removes(tool, f)]
         if not found:
             return ()
-        return self.merge(tool, found)
+        return self.merge(tool, found, ctx)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         """Findings for ``tool`` against ``targets`` (a non-empty subset of ``self.targets``)."""
@@ -205,8 +224,10 @@ class ProviderRule(Rule):
         cls = type(self)
         return cls.check_tool is not ProviderRule.check_tool or cls.findings is not ProviderRule.findings
 
-    def merge(self, tool: Tool, findings: Iterable[ProfileFault]) -> list[Diagnostic]:
-        """One diagnostic per (location, key), naming every profile that reports it."""
+    def merge(self, tool: Tool, findings: Iterable[ProfileFault], ctx: Context | None = None) -> list[Diagnostic]:
+        """One diagnostic per (location, key), naming every profile that reports it; with ``ctx``, a
+        finding for the ``mcp`` profile whose message names no MCP revision ends with the revisions it
+        applies to (:meth:`revisions_applying`)."""
         groups: dict[tuple[str | None, str | None, str], list[ProfileFault]] = {}
         for f in findings:
             groups.setdefault((f.pointer, f.file_pointer, f.key), []).append(f)
@@ -214,11 +235,16 @@ class ProviderRule(Rule):
         for group in groups.values():
             first = max(group, key=lambda f: f.severity.rank)
             names = label(f.target for f in group)
+            message = first.message
+            if ctx is not None and "MCP 20" not in message and any(f.target == "mcp" for f in group):
+                revisions = self.revisions_applying(ctx.targets_for(tool))
+                if revisions:
+                    message = f"{message} (MCP {', '.join(revisions)})"
             out.append(
                 self.diag(
                     tool,
                     first.pointer,
-                    f"[{names}] {first.message}",
+                    f"[{names}] {message}",
                     hint=first.hint,
                     instance_path=first.instance_path,
                     severity=first.severity,

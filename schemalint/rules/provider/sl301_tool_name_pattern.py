@@ -1,6 +1,8 @@
 """SL301 tool-name-pattern: the tool name breaks the provider's name pattern or length.
 
-Source: reference/provider-constraints.md §0, §1.1, §2.1, §3.1, §4.2, §5.1 (read 2026-08):
+Source: the provider-facts rows ``openai.tool-name``, ``anthropic.tool-name``, ``bedrock.tool-name``,
+``gemini.tool-name`` and ``mcp.tool-name`` (:mod:`schemalint.provider_facts`), from
+reference/provider-constraints.md §0, §1.1, §2.1, §3.1, §4.2, §5.1 (read 2026-08):
 OpenAI ``^[a-zA-Z0-9_-]{1,64}$`` (function_definition.py @ e43b422, server errors
 llama_index#16093, ailoy#109); Anthropic the same (define-tools page); Bedrock
 ``[a-zA-Z0-9_-]+`` length 1-64 (API_runtime_ToolSpecification); Gemini: letter or ``_``
@@ -19,14 +21,22 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from schemalint.model import Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W
 from schemalint.rules.shape._common import reports
 from schemalint.targets import label
 
-_STRICT_CHARS = re.compile(r"[^A-Za-z0-9_-]")
-_GEMINI_CHARS = re.compile(r"[^A-Za-z0-9_.:-]")
-_MCP_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
+
+def _outside(fact_key: str) -> re.Pattern[str]:
+    """The characters outside the class the provider-facts row ``fact_key`` allows (its value's first part)."""
+    return re.compile(f"[^{value(fact_key)[0]}]")
+
+
+_STRICT_CHARS = _outside("openai.tool-name")
+_CHARS = {"anthropic": _outside("anthropic.tool-name"), "bedrock": _outside("bedrock.tool-name")}
+_GEMINI_CHARS = _outside("gemini.tool-name")
+_MCP_CHARS = _outside("mcp.tool-name")
 
 
 _PORTABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -53,9 +63,13 @@ class ToolNamePattern(ProviderRule):
 
     severity = E
 
+    facts = ("openai.tool-name", "anthropic.tool-name", "bedrock.tool-name", "gemini.tool-name", "mcp.tool-name")
+
+    mcp_revisions = ("2025-11-25", "2026-07-28")  # SEP-986 tool names (row mcp.tool-name)
+
     options: ClassVar[Mapping[str, Any]] = {
-        "max_length": 64,
-        "mcp_max_length": 128,
+        "max_length": value("openai.tool-name")[1],
+        "mcp_max_length": value("mcp.tool-name")[1],
     }
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
@@ -77,7 +91,8 @@ class ToolNamePattern(ProviderRule):
                     bad.insert(0, f"leading {name[0]!r}")
                 limit = max_len
             else:
-                bad = sorted(set(_STRICT_CHARS.findall(name)))
+                family = next((f for f in _CHARS if target.startswith(f)), "")
+                bad = sorted(set(_CHARS.get(family, _STRICT_CHARS).findall(name)))
                 limit = max_len
             why = []
             if not name:

@@ -1,6 +1,7 @@
 """SL302 description-too-long: the tool description exceeds OpenAI's observed 1024-character limit.
 
-Source: reference/provider-constraints.md §1.1 and §1.7 (read 2026-08): server error
+Source: the provider-facts row ``openai.description-max-length`` (:mod:`schemalint.provider_facts`);
+reference/provider-constraints.md §1.1 and §1.7 (read 2026-08): server error
 ``string_above_max_length`` "Expected a string with maximum length 1024" on gpt-4o, o3-mini
 and Azure, Nov 2024 - Apr 2025 (getsentry/sentry-mcp#106, OpenHands#4838). Not in the API
 reference and UNCONFIRMED today (§8 item 1), so a warning. Option ``max_length``.
@@ -12,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from schemalint.model import Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import ProfileFault, ProviderRule, W
 
@@ -21,8 +23,10 @@ class DescriptionTooLong(ProviderRule):
 
     severity = W
 
+    facts = ("openai.description-max-length",)
+
     options: ClassVar[Mapping[str, Any]] = {
-        "max_length": 1024,
+        "max_length": value("openai.description-max-length"),
     }
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

@@ -1,5 +1,9 @@
 """SL311 openai-strict-unsupported-keyword: a keyword outside OpenAI's strict-mode subset.
 
+The keyword lists are the provider-facts rows ``openai-strict.refused-keywords`` (errors),
+``openai-strict.unlisted-keywords`` (warnings, UNCONFIRMED), ``openai-strict.default`` and
+``openai-strict.formats`` (:mod:`schemalint.provider_facts`); this module only words each finding.
+
 Source: reference/provider-constraints.md §1.3 and §1.7 (read 2026-08), OpenAI
 structured-outputs "Supported schemas" (developers.openai.com, via a verbatim mirror):
 unsupported composition ``allOf``, ``not``, ``dependentRequired``, ``dependentSchemas``,
@@ -23,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from schemalint.model import Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.fixes import MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import (
@@ -37,7 +42,7 @@ from schemalint.rules.provider._common import (
     where,
 )
 
-FORMATS = frozenset(("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"))
+FORMATS = frozenset(value("openai-strict.formats"))
 
 _NOT_PERMITTED = "{where} uses `{key}`, which OpenAI strict mode refuses (400 \"'{key}' is not permitted\")"
 _RULE_HINT = (
@@ -48,7 +53,7 @@ _UNCONFIRMED = (
     "{where} uses `{key}`, which is not in OpenAI's strict-mode list of supported keywords "
     "(may be refused or ignored; UNCONFIRMED)"
 )
-TABLE = {
+_KNOWN = {
     "allOf": (E, _NOT_PERMITTED, "merge the allOf branches into a single schema"),
     "oneOf": (
         E,
@@ -91,6 +96,16 @@ TABLE = {
         "rename `definitions` to `$defs` and rewrite the `$ref`s to #/$defs/...",
     ),
 }
+"""How each keyword is worded; which keywords are reported, and at which severity, is the rows'."""
+
+_MOVE = "move the constraint into the description and enforce it in the tool"
+TABLE = {
+    **{k: (E, *_KNOWN.get(k, (E, _NOT_PERMITTED, _RULE_HINT))[1:]) for k in value("openai-strict.refused-keywords")},
+    **{k: (W, *_KNOWN[k][1:]) for k in value("openai-strict.default")},
+    **{k: (W, *_KNOWN.get(k, (W, _UNCONFIRMED, _MOVE))[1:]) for k in value("openai-strict.unlisted-keywords")},
+}
+"""Keyword -> (severity, message, hint): errors for ``openai-strict.refused-keywords``, warnings for
+``openai-strict.unlisted-keywords`` and ``openai-strict.default``."""
 
 
 class OpenAIStrictUnsupportedKeyword(ProviderRule):
@@ -103,6 +118,8 @@ class OpenAIStrictUnsupportedKeyword(ProviderRule):
               "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
               "to enforce it (unsafe)",
               drop_keyword)
+    facts = ("openai-strict.refused-keywords", "openai-strict.unlisted-keywords", "openai-strict.default",
+             "openai-strict.formats")
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from schemalint.model import Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.fixes import MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import (
@@ -29,33 +30,8 @@ from schemalint.rules.provider._common import (
     where,
 )
 
-ALLOWED = frozenset(
-    (
-        "type",
-        "format",
-        "title",
-        "description",
-        "nullable",
-        "enum",
-        "items",
-        "minItems",
-        "maxItems",
-        "properties",
-        "propertyOrdering",
-        "required",
-        "minProperties",
-        "maxProperties",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "example",
-        "anyOf",
-        "default",
-        "minimum",
-        "maximum",
-    )
-)
-"""Fields of the Gemini API ``Schema`` message (reference §3.2)."""
+ALLOWED = frozenset(value("gemini.schema-fields"))
+"""Fields of the Gemini API ``Schema`` message: the provider-facts row ``gemini.schema-fields`` (reference §3.2)."""
 
 HINTS = {
     "additionalProperties": "remove it (Gemini has no such field; objects only carry their declared "
@@ -85,6 +61,7 @@ class GeminiUnsupportedKeyword(ProviderRule):
               "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
               "to enforce it (unsafe)",
               drop_keyword)
+    facts = ("gemini.schema-fields",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)

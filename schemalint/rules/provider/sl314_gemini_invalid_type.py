@@ -20,11 +20,13 @@ import json
 from collections.abc import Iterable
 
 from schemalint.model import Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.fixes import SAFE, Fix, gemini_type
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 
-TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object", "null"))
+TYPES = frozenset(value("gemini.types"))
+"""The names ``Schema.type`` takes: the provider-facts row ``gemini.types``."""
 
 
 class GeminiInvalidType(ProviderRule):
@@ -39,6 +41,7 @@ class GeminiInvalidType(ProviderRule):
               "each rewrite says the same values in Gemini's Schema: a nullable type, a type name's JSON Schema"
               " spelling, the type every branch shares",
               gemini_type)
+    facts = ("gemini.types",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from schemalint.model import Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.fixes import MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import ProfileFault, ProviderRule, W, index_for, keyword_findings
@@ -22,7 +23,7 @@ _WHY = (
     "ignored, so the model never sees the rule, or refused; UNCONFIRMED)"
 )
 _MOVE = "drop `{key}`, state the rule in the description and enforce it in the tool"
-TABLE = {
+_HINTS = {
     "allOf": (W, _WHY, "merge the allOf branches into one schema"),
     "oneOf": (W, _WHY, "use `anyOf` with the same branches"),
     "not": (W, _WHY, _MOVE),
@@ -35,6 +36,9 @@ TABLE = {
     "const": (W, _WHY, 'use a one-value enum: "enum": [value]'),
     "$schema": (W, _WHY, "remove `$schema`"),
 }
+TABLE = {k: _HINTS.get(k, (W, _WHY, _MOVE)) for k in value("gemini-json.unconfirmed-keywords")}
+"""Keyword -> (severity, message, hint), for the keywords of the provider-facts row
+``gemini-json.unconfirmed-keywords`` (all warnings: the row is UNCONFIRMED)."""
 
 
 class GeminiJsonUnsupportedKeyword(ProviderRule):
@@ -47,6 +51,7 @@ class GeminiJsonUnsupportedKeyword(ProviderRule):
               "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
               "to enforce it (unsafe)",
               drop_keyword)
+    facts = ("gemini-json.unconfirmed-keywords",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         yield from keyword_findings(index_for(tool, ctx), TABLE, "gemini-json", skip_under_flagged=True)

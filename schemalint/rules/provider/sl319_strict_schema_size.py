@@ -1,6 +1,8 @@
 """SL319 strict-schema-size: an OpenAI strict schema above the documented size limits.
 
-Source: reference/provider-constraints.md §1.3 (read 2026-08), OpenAI structured-outputs
+Source: the provider-facts rows ``openai-strict.max-properties``, ``openai-strict.max-enum-values``,
+``openai-strict.max-string-budget`` and ``openai-strict.large-enum`` (:mod:`schemalint.provider_facts`);
+reference/provider-constraints.md §1.3 (read 2026-08), OpenAI structured-outputs
 "Objects have limitations on nesting depth and size": at most 5000 object properties in total,
 1000 enum values across all enum properties, a total string length of 120,000 characters for
 property names, definition names, enum values and const values, and for a single string enum
@@ -14,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from schemalint.model import Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 
@@ -28,12 +31,15 @@ class StrictSchemaSize(ProviderRule):
 
     severity = E
 
+    facts = ("openai-strict.max-properties", "openai-strict.max-enum-values", "openai-strict.max-string-budget",
+             "openai-strict.large-enum")
+
     options: ClassVar[Mapping[str, Any]] = {
-        "max_properties": 5000,
-        "max_enum_values": 1000,
-        "max_string_budget": 120_000,
-        "large_enum_values": 250,
-        "large_enum_chars": 15_000,
+        "max_properties": value("openai-strict.max-properties"),
+        "max_enum_values": value("openai-strict.max-enum-values"),
+        "max_string_budget": value("openai-strict.max-string-budget"),
+        "large_enum_values": value("openai-strict.large-enum")[0],
+        "large_enum_chars": value("openai-strict.large-enum")[1],
     }
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

@@ -1,6 +1,7 @@
 """SL321 too-many-tools: more tools in one request than the provider accepts.
 
-Source: reference/provider-constraints.md §1.1 and §3.1 (read 2026-08). OpenAI Chat
+Source: the provider-facts rows ``openai.max-tools`` and ``gemini.max-tools``
+(:mod:`schemalint.provider_facts`); reference/provider-constraints.md §1.1 and §3.1 (read 2026-08). OpenAI Chat
 Completions: "A max of 128 functions are supported" (openai-python
 ``evals/create_eval_completions_run_data_source_param.py`` @ e43b422; openai-openapi PR #76).
 Gemini: "At most 512 function declarations can be specified" (google-gemini/gemini-cli#19083,
@@ -17,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from schemalint.model import Diagnostic, Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, catalog_members
 
@@ -42,9 +44,11 @@ class TooManyTools(ProviderRule):
 
     severity = E
 
+    facts = ("openai.max-tools", "gemini.max-tools")
+
     options: ClassVar[Mapping[str, Any]] = {
-        "openai_max_tools": 128,
-        "gemini_max_tools": 512,
+        "openai_max_tools": value("openai.max-tools"),
+        "gemini_max_tools": value("gemini.max-tools"),
     }
 
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from schemalint.model import Diagnostic, Tool
+from schemalint.provider_facts import value
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import (
     ProfileFault,
@@ -23,8 +24,10 @@ from schemalint.rules.provider._common import (
     catalog_members,
 )
 
-_PATTERNS = {"gemini": re.compile(r"[^A-Za-z0-9_.:-]"), "mcp": re.compile(r"[^A-Za-z0-9_.-]")}
-_DEFAULT = re.compile(r"[^A-Za-z0-9_-]")
+_PATTERNS = {"gemini": re.compile(f"[^{value('gemini.tool-name')[0]}]"),
+             "mcp": re.compile(f"[^{value('mcp.tool-name')[0]}]")}
+_DEFAULT = re.compile(f"[^{value('openai.tool-name')[0]}]")
+"""The characters a sanitising client replaces, per target: the provider-facts rows ``*.tool-name``."""
 
 
 def fitted_name(name: str, target: str, max_length: int) -> str:
@@ -38,9 +41,13 @@ class NameCollision(ProviderRule):
 
     severity = W
 
+    facts = ("openai.tool-name", "gemini.tool-name", "mcp.tool-name")
+
+    mcp_revisions = ("2025-11-25", "2026-07-28")  # SEP-986 tool names (row mcp.tool-name)
+
     options: ClassVar[Mapping[str, Any]] = {
-        "max_length": 64,
-        "mcp_max_length": 128,
+        "max_length": value("openai.tool-name")[1],
+        "mcp_max_length": value("mcp.tool-name")[1],
     }
 
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterable[Diagnostic]:
@@ -73,4 +80,4 @@ class NameCollision(ProviderRule):
                     )
                 )
         for tool, findings in out.values():
-            yield from self.merge(tool, findings)
+            yield from self.merge(tool, findings, ctx)

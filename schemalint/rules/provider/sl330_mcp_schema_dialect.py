@@ -16,6 +16,13 @@ For the root ``$schema`` of ``inputSchema`` and ``outputSchema``:
   ``https://`` for draft-07): a warning naming the dialect it was checked as;
 - an exact id of a dialect other than 2020-12: a warning, for revisions 2025-11-25 and later
   (2025-06-18 states no dialect).
+
+And, in an ``outputSchema`` read as 2020-12, a tuple closed with ``items: false`` beside
+``prefixItems`` (zod 4's rendering of ``z.tuple``): a warning, every revision. Row
+``mcp.draft07-tuple-reading``: a client that validates ``structuredContent`` with draft-07 semantics
+ignores ``prefixItems`` and applies ``items: false`` to every element, so every result holding the
+tuple fails ("boolean schema is false", Cursor, ScriptedAlchemy/agent-bundle#563, 2026-09-04). The
+same shape in an ``inputSchema`` is not reported: no client was seen validating arguments that way.
 """
 
 from __future__ import annotations
@@ -29,14 +36,15 @@ from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W
 from schemalint.rules.provider._mcp import named, revisions_for
 from schemalint.schema.dialect import MCP_DIALECT, META_SCHEMA_IDS, dialect_of
+from schemalint.schema.index import index_schema
 
 
 class McpSchemaDialect(ProviderRule):
     """A ``$schema`` an MCP client cannot use as given: unknown, loosely spelled, or not 2020-12."""
 
     severity = E
-    keywords = frozenset({"$schema"})  # only a declared $schema is checked (Rule.keywords)
-    facts = ("mcp.default-dialect", "mcp.draft07-refused", "mcp.unknown-schema-id")
+    keywords = frozenset({"$schema", "prefixItems"})  # a declared $schema, a 2020-12 tuple (Rule.keywords)
+    facts = ("mcp.default-dialect", "mcp.draft07-refused", "mcp.unknown-schema-id", "mcp.draft07-tuple-reading")
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         revisions = revisions_for(tool, ctx)
@@ -44,6 +52,29 @@ class McpSchemaDialect(ProviderRule):
         if tool.output_schema is not None:
             yield from self._one(tool.output_schema, tool.origin.pointer + "/outputSchema", "outputSchema",
                                  revisions)
+            yield from self._closed_tuples(tool.output_schema, tool.origin.pointer + "/outputSchema", revisions)
+
+    def _closed_tuples(self, schema: Any, base: str, revisions: tuple[str, ...]) -> Iterator[ProfileFault]:
+        """``prefixItems`` + ``items: false`` in an output schema read as 2020-12 (row
+        ``mcp.draft07-tuple-reading``)."""
+        if not isinstance(schema, dict) or dialect_of(schema, None, MCP_DIALECT).dialect != MCP_DIALECT:
+            return
+        for node in index_schema(schema).having("prefixItems"):
+            prefix = node.schema.get("prefixItems")
+            if node.schema.get("items") is not False or not isinstance(prefix, list):
+                continue
+            where = f"`{node.pointer}`" if node.pointer else "the outputSchema root"
+            yield ProfileFault(
+                "mcp", W, None, f"tuple{node.pointer}",
+                f"the tuple at {where} is closed with `items: false` beside `prefixItems`; a client that "
+                "validates structuredContent with draft-07 semantics ignores `prefixItems` and applies "
+                "`items: false` to every element, so every result holding the tuple is refused (\"boolean "
+                f"schema is false\", seen in Cursor) ({named(revisions)})",
+                f"drop `items: false` and bound the tuple with `\"maxItems\": {len(prefix)}`: 2020-12 clients "
+                "still check each position, draft-07 ones accept the tuple",
+                instance_path=node.instance_path,
+                file_pointer=f"{base}{node.pointer}/items",
+            )
 
     def _one(self, schema: Any, base: str, what: str, revisions: tuple[str, ...]) -> Iterator[ProfileFault]:
         if not isinstance(schema, Mapping) or not isinstance(schema.get("$schema"), str):
