@@ -19,7 +19,9 @@ import pytest
 
 from schemalint.rules.catalog import CATALOG
 from schemalint.rules.fixes import MIXED, SAFE, UNSAFE
-from tests.test_rule_pages import _BLOCK, _pages, _sections
+from schemalint.rule_docs import _BLOCK
+from schemalint.rule_docs import page_sections as _sections
+from tests.test_rule_pages import _pages
 
 OPENING = {None: "No fix:", SAFE: "Safe (", UNSAFE: "Unsafe (", MIXED: "Safe or unsafe ("}
 RULES = {entry.code: entry for entry in CATALOG}
