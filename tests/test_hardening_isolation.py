@@ -190,12 +190,17 @@ def _git(repo: Path, *args: str) -> str:
 
 
 def _repo_with_slow_base(tmp_path: Path) -> Path:
+    """A repository whose committed ``slow_tools`` touches ``<tmp_path>/base-importing`` when it is
+    imported, then sleeps ten minutes (longer than any wait of these tests: a worker left behind is
+    still alive when it is looked for); the working tree's version imports at once."""
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q")
     _git(repo, "config", "user.email", "t@example.com")
     _git(repo, "config", "user.name", "t")
-    write(repo, "slow_tools.py", 'import time\nprint("BASE PRINTS")\ntime.sleep(60)\n' + textwrap.dedent(MODEL))
+    marker = tmp_path / "base-importing"
+    write(repo, "slow_tools.py", f'import pathlib, time\nprint("BASE PRINTS")\npathlib.Path({str(marker)!r}).touch()\n'
+          'time.sleep(600)\n' + textwrap.dedent(MODEL))
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "base")
     write(repo, "slow_tools.py", textwrap.dedent(MODEL))  # the working tree imports quickly
@@ -211,27 +216,40 @@ def test_diff_base_import_has_the_time_limit(tmp_path: Path) -> None:
     assert _git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
 
 
+HANG_GUARD_S = 600
+"""How long a wait below may last before the test calls it a hang. The waits end on events (the
+base revision's import has begun, the run has exited, its worker is gone), never on a guess of how
+long a step takes: on a loaded machine starting the run alone took 37 s, past the 30 s deadline
+this test once had (its flakiness)."""
+
+
+def _wait_for(condition: Any, what: str, proc: subprocess.Popen[str] | None = None) -> None:
+    """Poll ``condition`` until it holds; fail when ``proc`` (if given) ends first or after the guard."""
+    deadline = time.monotonic() + HANG_GUARD_S
+    while not condition():
+        assert proc is None or proc.poll() is None, (f"the run ended before the {what}", proc.communicate())
+        assert time.monotonic() < deadline, f"no {what} within {HANG_GUARD_S} s"
+        time.sleep(0.05)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_during_diff_base_leaves_no_worktree_behind(tmp_path: Path, signum: int) -> None:
     repo = _repo_with_slow_base(tmp_path)
     mark = _run_mark()
     proc = subprocess.Popen([*SCHEMALINT, "diff", "--base", "HEAD", "slow_tools:"], cwd=repo,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **mark})
-    deadline = time.monotonic() + 30
-    while _git(repo, "worktree", "list", "--porcelain").count("worktree ") < 2:  # the base checkout exists
-        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
-        time.sleep(0.05)
-    while not _worker_pids(mark):  # the worker that imports the base revision (the check below can see it)
-        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
-        time.sleep(0.05)
-    time.sleep(0.5)  # the worker is importing the base revision now
+    # the worker is importing the base revision, from the temporary checkout: the state under test
+    _wait_for((tmp_path / "base-importing").exists, "import of the base revision", proc)
+    assert _git(repo, "worktree", "list", "--porcelain").count("worktree ") == 2
+    assert _worker_pids(mark)
     proc.send_signal(signum)
-    _out, err = proc.communicate(timeout=30)
+    _out, err = proc.communicate(timeout=HANG_GUARD_S)
     assert proc.returncode != 0 and "Traceback" not in err, err
     assert _git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
     assert not list(Path(repo, ".git", "worktrees").glob("*"))
-    time.sleep(0.5)
-    assert not _worker_pids(mark)
+    # the run killed its worker before exiting; the kernel may take a moment to finish it (it sleeps
+    # ten minutes when left alive, so this wait cannot pass by outliving a leaked worker)
+    _wait_for(lambda: not _worker_pids(mark), "end of the worker")
 
 
 # ------------------------------------------------------------------ one escaping step for untrusted text

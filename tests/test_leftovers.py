@@ -21,6 +21,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 SLOW_BASE_MODULE = textwrap.dedent('''
     import os, time
     from pydantic import BaseModel
@@ -43,13 +45,17 @@ def _worktrees(repo: Path) -> int:
     return _git(repo, "worktree", "list", "--porcelain").count("worktree ")
 
 
-def test_a_sigkilled_diff_base_leaves_are_pruned_by_the_next_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("next_source", ["tools:", "tools.json"])
+def test_a_sigkilled_diff_base_leaves_are_pruned_by_the_next_run(tmp_path: Path, next_source: str) -> None:
+    """The next ``diff --base`` prunes what a killed one left, whether it compares module sources
+    (a checkout of its own) or tool files (read with git, no checkout)."""
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q")
     _git(repo, "config", "user.email", "t@example.com")
     _git(repo, "config", "user.name", "t")
     (repo / "tools.py").write_text(SLOW_BASE_MODULE)
+    (repo / "tools.json").write_text('[{"name": "t", "description": "T.", "input_schema": {"type": "object"}}]')
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "base")
     tmp = tmp_path / "tmp"
@@ -70,7 +76,7 @@ def test_a_sigkilled_diff_base_leaves_are_pruned_by_the_next_run(tmp_path: Path)
         proc.wait()
     left = [p for p in tmp.glob("schemalint-base-*") if p != unrelated]
     assert len(left) == 1 and _worktrees(repo) == 2  # what SIGKILL leaves (no handler can run)
-    done = subprocess.run([sys.executable, "-m", "schemalint", "diff", "--base", "HEAD", "tools:"], cwd=repo,
+    done = subprocess.run([sys.executable, "-m", "schemalint", "diff", "--base", "HEAD", next_source], cwd=repo,
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert _worktrees(repo) == 1

@@ -458,6 +458,9 @@ def load_base(
     """
     cwd = Path.cwd()
     root = git_root(cwd)
+    from schemalint.loaders.git.worktree import prune_leftovers
+
+    prune_leftovers(root)  # what killed earlier runs left, whichever sources this run compares
     if rev == "HEAD" and _unborn(cwd):
         if notes is not None:
             notes.append("HEAD: no commit yet (the first commit): every tool counts as added")
