@@ -165,3 +165,19 @@ def test_sl203_units_separators_and_spelled_defaults_are_quiet(tmp_path: Path, d
                                                                extra: dict[str, Any]) -> None:
     """Seen on the corpus (BFCL events_api, livemcpbench alphagenome, BFCL game_score)."""
     assert _run(tmp_path, "SL203", dict({"type": INT, "description": desc}, **extra)) == []
+
+
+@pytest.mark.parametrize("desc,reported", [
+    ("The folder of the linked file. Defaults to 'workspace' when omitted.", False),  # the sibling's value
+    ("The folder of the linked file. Defaults to `workspace`.", False),
+    ("The folder of the linked file. Defaults to 'inbox' when omitted.", True),  # a literal
+])
+def test_sl203_default_naming_a_sibling_is_its_value(tmp_path: Path, desc: str, reported: bool) -> None:
+    """Issue 26, the defaults review: "Defaults to 'owner'" beside a declared `owner` is that
+    parameter's value, not the literal string."""
+    tool = {"name": "link", "description": "Link a file.", "inputSchema": {"type": "object", "properties": {
+        "workspace": {"type": "string"}, "folder": {"type": "string", "description": desc}}}}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps([tool]))
+    diags = check([str(path)], select=["SL203"]).diagnostics
+    assert bool(diags) is reported, [d.message for d in diags]

@@ -44,10 +44,18 @@ def _bound_values(schema: Mapping[str, Any], key: str) -> list[int | float]:
     return found
 
 
+def _sibling_names(site: PropertySite) -> frozenset[str]:
+    """The names declared beside the property of ``site`` (its parent object's ``properties``)."""
+    parent = site.parent.schema if site.parent is not None else None
+    props = parent.get("properties") if isinstance(parent, Mapping) else None
+    return frozenset(props) if isinstance(props, Mapping) else frozenset()
+
+
 class DescriptionRangeMismatch(Rule):
     """A numeric property whose description says "(1-50)", "between 1 and 50", "max 100" or
     "default: 10" while the schema declares no such bound (or another one), or another
-    ``default``. Warning.
+    ``default``. Warning. A stated default that is the name of a sibling property ("Defaults to
+    'owner' when omitted") is that property's value, not a literal, and is not reported.
 
     Source: JSON Schema draft-07 validation 6.2, 10.2; issue 13.
     """
@@ -110,6 +118,8 @@ class DescriptionRangeMismatch(Rule):
         if isinstance(default.value, bool) != ("boolean" in types) or (isinstance(default.value, (int, float)) and \
                 not isinstance(default.value, bool)):
             return None  # "default: 10" on a string: a value of another kind, not this rule's
+        if isinstance(default.value, str) and default.value in _sibling_names(site):
+            return None  # "Defaults to 'owner' when omitted": the value of the sibling `owner`, not a literal
         schema = site.node.schema
         omission = "default" not in schema
         if omission:
