@@ -85,10 +85,12 @@ def test_probe_command_shares_its_run_budget_and_counts_what_it_stopped(tmp_path
 @needs_generator
 def test_a_large_budget_stops_nothing(tmp_path: Path) -> None:
     (tmp_path / "fast_tools.py").write_text(SLOW.replace("time.sleep(0.1)", "pass"))
+    # a budget that gives every tool its whole time limit (the default 30 s gives 12 tools 2.5 s
+    # each, which a starved machine's hypothesis can spend: then counted, rightly)
     proc = run_cli("probe", "fast_tools:TOOLS", "--python-path", str(tmp_path), "--max-examples", "5",
-                   "--format", "json", "--fail-on", "never", cwd=tmp_path)
+                   "--run-budget", "300", "--format", "json", "--fail-on", "never", cwd=tmp_path)
     report = json.loads(proc.stdout)
-    assert report["summary"]["budget"] == {"seconds": 30.0, "tools_stopped": 0, "calls_not_made": 0}
+    assert report["summary"]["budget"] == {"seconds": 300.0, "tools_stopped": 0, "calls_not_made": 0}
     assert all(row["generated"] is not None and not row["budget_stopped"] for row in report["tools"])
 
 
