@@ -13,9 +13,10 @@ Severity: an error when the whole schema admits nothing (no call can ever pass; 
 schema, no result can ever conform), a warning when only a part does (an optional property the
 model can never send, a union branch that never matches, an unused ``$defs`` entry).
 
-Source: JSON Schema Validation 2020-12 §6.1-6.5 (draft-07 §6.1-6.5), Core 2020-12 §10.2.1 and
-§4.3.2; oasdiff's unsatisfiable-schema check for OpenAPI (2026); zod 4 renders ``z.string().pipe(
-z.number())`` and intersections of disjoint types as an ``allOf`` no value satisfies.
+zod 4 renders ``z.string().pipe(z.number())`` and intersections of disjoint types as an ``allOf``
+no value satisfies.
+
+Source: rules/SL008-unsatisfiable-schema.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -49,8 +50,6 @@ class UnsatisfiableSchema(Rule):
     ``number``), ``enum``/``const`` values outside ``type`` or outside each other, ``minimum`` above
     ``maximum`` (and the exclusive forms, integers included), ``minLength`` above ``maxLength``,
     ``minItems`` above ``maxItems``, a required property whose schema is ``false``, ``not: {}``.
-
-    Source: JSON Schema Validation 2020-12 §6.1-6.5; Core 2020-12 §10.2.1, §4.3.2.
     """
 
     keywords = _LOCAL_CAUSES | {"required"}
