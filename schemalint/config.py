@@ -204,18 +204,12 @@ def git_root(start: Path) -> Path | None:
     return None
 
 
-def find_config(start: Path | None = None) -> Path | None:
-    """The nearest ``schemalint.toml``, or ``pyproject.toml`` with a ``[tool.schemalint]`` table.
-
-    Walks up from ``start`` (default: the working directory). Raises :class:`ConfigError`
-    when a candidate ``pyproject.toml`` is not valid TOML.
-    """
-    return _find_config(start)[0]
-
-
 def _find_config(start: Path | None) -> tuple[Path | None, dict[str, Any] | None]:
-    """:func:`find_config`, with the parsed TOML of a ``pyproject.toml`` it found (``None`` for a
-    ``schemalint.toml``, which is read later) so that :func:`load_config` does not parse it twice."""
+    """The nearest ``schemalint.toml``, or ``pyproject.toml`` with a ``[tool.schemalint]`` table,
+    walking up from ``start`` (default: the working directory), with the parsed TOML of a
+    ``pyproject.toml`` it found (``None`` for a ``schemalint.toml``, which is read later) so that
+    :func:`load_config` does not parse it twice. Raises :class:`ConfigError` when a candidate
+    ``pyproject.toml`` is not valid TOML."""
     here = (start or Path.cwd()).resolve()
     repository = git_root(here)
     for directory in (here, *here.parents):

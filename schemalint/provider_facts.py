@@ -18,7 +18,6 @@ was read, or the date of the report). Rows are plain data: nothing here imports 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -235,7 +234,3 @@ def markdown_table() -> str:
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
-
-def iter_facts(prefix: str = "") -> Iterator[Fact]:
-    """The facts whose key starts with ``prefix``, in table order."""
-    return (f for f in FACTS if f.key.startswith(prefix))

@@ -58,26 +58,40 @@ def find_page(rule: Documented) -> Path | None:
 
 
 CATALOG_BLOCK = "\n<!-- catalog\n"
-"""Start of the block that ends a rule page and holds the rule's one-line ``summary`` and its
-``source``, one ``key: text`` line each, up to ``-->``. The page is the one place a rule's prose
-is written: the rule's :attr:`~schemalint.rules.base.Rule.summary` and ``source``, the catalog,
-SARIF and ``schemalint rule`` read it from there (an HTML comment: a rendered page hides it)."""
+"""Start of the block that ends a rule page and holds the rule's one-line ``summary``, one
+``key: text`` line each, up to ``-->`` (an HTML comment: a rendered page hides it). The page is
+the one place a rule's prose is written: the rule's :attr:`~schemalint.rules.base.Rule.summary`
+comes from this block and its ``source`` from the ``## Source`` section (:func:`split_page`); the
+catalog, SARIF and ``schemalint rule`` read them from there."""
 
 
 def split_page(text: str) -> tuple[str, dict[str, str]]:
     """``(page text shown to a reader, catalog fields)`` of a rule page's text: the text before
-    the :data:`CATALOG_BLOCK` and its ``key: text`` lines (no block: the whole text and ``{}``)."""
+    the :data:`CATALOG_BLOCK` and its ``key: text`` lines (no block: the whole text and ``{}``).
+    The ``source`` field is the page's ``## Source`` section (its words on one line): a rule's
+    provenance is written there once, and the rule's :attr:`~schemalint.rules.base.Rule.source`,
+    ``schemalint rules --format json`` and SARIF read it from there (:func:`source_of`)."""
     at = text.rfind(CATALOG_BLOCK)
-    if at < 0:
-        return text, {}
+    shown = text if at < 0 else text[:at]
     fields: dict[str, str] = {}
-    for line in text[at + len(CATALOG_BLOCK):].splitlines():
-        if line.strip() == "-->":
-            break
-        key, sep, value = line.partition(": ")
-        if sep:
-            fields[key.strip()] = value
-    return text[:at], fields
+    if at >= 0:
+        for line in text[at + len(CATALOG_BLOCK):].splitlines():
+            if line.strip() == "-->":
+                break
+            key, sep, value = line.partition(": ")
+            if sep:
+                fields[key.strip()] = value
+    source = source_of(shown)
+    if source:
+        fields["source"] = source
+    return shown, fields
+
+
+def source_of(text: str) -> str:
+    """The provenance of a rule page's ``text`` (without its catalog block): the words of its
+    ``## Source`` section on one line (a list's items joined as written); ``""`` when it has none."""
+    section = page_sections(text).get("Source")
+    return " ".join(section.split()) if section else ""
 
 
 def page_text(rule: Documented) -> str | None:

@@ -114,3 +114,37 @@ def test_page_examples(page: Path, tmp_path: Path) -> None:
     good = _codes_for(tmp_path, "good", _example(text, "Good"), code)
     assert code not in good, f"the Good example of {page.name} triggers {code}"
 
+
+# ---------------------------------------------------------------------------- provenance, written once
+
+PROVENANCE_IN_MODULE = frozenset({f"sl{n}" for n in (
+    301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 311, 312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 322,
+    323, 324, 325, 332, 333, 334, 335)})
+"""Provider rules whose module docstring still holds their research notes under ``Source:`` (the
+facts each limit rests on, more than the page says): to move into their pages' Source sections,
+then out of this set. No other rule module may state a source."""
+
+
+def test_a_rules_provenance_is_written_once_in_its_page() -> None:
+    """The ``## Source`` section of a rule's page is the one place its provenance is written: the
+    catalog block holds no ``source:`` line, the rule's ``source`` (catalog, SARIF, ``rules
+    --format json``) is read from the section, and a rule module's docstring points to the page."""
+    import ast
+
+    from schemalint.rule_docs import source_of, split_page
+
+    for rule in all_rules():
+        page = PAGES / f"{rule.code}-{rule.name}.md"
+        text = page.read_text(encoding="utf-8")
+        shown, _fields = split_page(text)
+        assert "\nsource: " not in text[len(shown):], f"{page.name}: the catalog block repeats the Source section"
+        assert source_of(shown), f"{page.name}: no ## Source section"
+        assert rule.source == source_of(shown)
+        module = Path(__import__(type(rule).__module__, fromlist=["_"]).__file__ or "")
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        pointer = f'Source: rules/{page.name}, section "Source"'
+        docs = [ast.get_docstring(tree) or ""]
+        docs += [ast.get_docstring(n) or "" for n in tree.body if isinstance(n, ast.ClassDef)]
+        if module.stem[:5] not in PROVENANCE_IN_MODULE:
+            stated = [d for d in docs if "Source:" in d.replace(pointer, "")]
+            assert not stated, f"{module.name} states a source besides its page's: {stated[0][:200]}"

@@ -29,7 +29,7 @@ def write_case_tools(case: dict[str, Any], tmp_path: Path) -> Path:
 
     ``openai``/``anthropic``/``gemini``/``mcp`` cases hold a provider-shaped list;
     ``pydantic``/``schema-pair``/``zod-pair`` cases hold one tool's schemas and become a
-    contract manifest (DESIGN.md, Formats).
+    contract manifest (docs/contract-analysis.md, "Contract manifest").
     """
     tools = case["tools"]
     if case["format"] in ("pydantic", "schema-pair", "zod-pair"):

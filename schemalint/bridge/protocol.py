@@ -6,7 +6,7 @@ stdin/stdout; whatever the imported code prints goes elsewhere. schemalint gener
 every candidate call; the worker only says whether the runtime accepts it.
 
 This module holds the pure conversions both ends share: tools to and from their wire form
-(the contract-manifest entry of DESIGN.md plus ``handle``, ``origin``, ``schema_path``,
+(the contract-manifest entry of docs/contract-analysis.md plus ``handle``, ``origin``, ``schema_path``,
 ``output_schema`` and ``raw``), probe outcomes, diagnostics, and :func:`jsonable`, which
 makes any Python value JSON (deterministically) and records what it had to change.
 Nothing here imports a framework.

@@ -6,7 +6,7 @@ imported only when run; what they share is in :mod:`schemalint.cli._common`. Eac
 parses its options, calls :mod:`schemalint.api` or :mod:`schemalint.api_commands`, and hands
 the result to a reporter of :mod:`schemalint.report`.
 
-Exit codes (DESIGN.md): 0 nothing at or above ``--fail-on``; 1 diagnostics at or
+Exit codes (docs/ci.md, "Exit codes"): 0 nothing at or above ``--fail-on``; 1 diagnostics at or
 above it; 2 usage or configuration error, missing path, failed import.
 Heavy modules are imported inside the commands so that start-up stays fast.
 """

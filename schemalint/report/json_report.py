@@ -1,5 +1,5 @@
 """The JSON reports: ``check``'s ``{"version": 1, "diagnostics": [...], "summary": {...}}``
-(DESIGN.md, Formats), ``diff``'s (:meth:`schemalint.diff.result.DiffResult.to_json`), ``show``'s
+(docs/ci.md, "Report formats"), ``diff``'s (:meth:`schemalint.diff.result.DiffResult.to_json`), ``show``'s
 (:meth:`schemalint.show.ToolView.to_json`) and ``probe``'s
 (:meth:`schemalint.api_commands.ProbeResult.to_json`); one document, indent 2, then a newline.
 """

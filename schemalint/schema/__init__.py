@@ -116,14 +116,6 @@ def required_names(schema: object) -> list[str]:
     return list(dict.fromkeys(r for r in req if isinstance(r, str)))
 
 
-def property_map(schema: object) -> Mapping[str, object]:
-    """``schema``'s ``properties`` when it is an object (``{}`` otherwise)."""
-    if not isinstance(schema, Mapping):
-        return {}
-    props = schema.get("properties")
-    return props if isinstance(props, Mapping) else {}
-
-
 def type_names(schema: object) -> tuple[str, ...]:
     """``schema``'s ``type`` as a tuple of its string names (``()`` when absent or malformed:
     a number, an object, an array holding non-strings keeps only its strings)."""

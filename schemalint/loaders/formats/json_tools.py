@@ -6,7 +6,7 @@ searched further, so a schema property called ``name`` is never taken for a tool
 ==================  ==========================================================
 format              shape
 ==================  ==========================================================
-manifest            ``{"schemalint": 1, "tools": [...]}`` (DESIGN.md, Formats; an entry's
+manifest            ``{"schemalint": 1, "tools": [...]}`` (docs/contract-analysis.md, "Contract manifest"; an entry's
                     ``outputSchema`` is the advertised output schema, and then
                     ``runtime.output`` the schema of the result the tool emits)
 openai-chat         ``{"type": "function", "function": {name, parameters, strict}}``

@@ -54,9 +54,6 @@ def _refused_keys(tool: Tool) -> frozenset[str]:
 
 class ProbeRefusal(Rule):
     """The runtime refused (or crashed on, or hung on) a call its advertised schema admits.
-
-    Source: JSON Schema draft-07 Validation section 6.5.3 (``required``: a key not listed
-    may be omitted); incident 1 in ``context/incidents.md``.
     """
 
     severity = Severity.ERROR

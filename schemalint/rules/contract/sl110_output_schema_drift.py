@@ -20,9 +20,7 @@ serialization-mode schema of the return type (``Contract.output``, read by the P
 at every depth and in every union branch. The advertised side is the wrong one: it describes the
 model's *input* shape, not the emitted one.
 
-Source: MCP specification 2025-06-18 / 2025-11-25 / 2026-07-28 server/tools ("Servers MUST provide
-structured results that conform to this schema. Clients SHOULD validate"); pydantic 2 JSON Schema
-docs, "mode" (validation vs serialization); observed with the ``mcp`` 2.3.0 client (2026-12-02).
+Source: rules/SL110-output-schema-drift.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -46,8 +44,6 @@ def _fmt(types: frozenset[str] | None) -> str:
 class OutputSchemaDrift(Rule):
     """The advertised ``outputSchema`` refuses (or does not describe) what the server emits as
     ``structuredContent``: keys renamed by a serialization alias, computed fields, changed types.
-
-    Source: MCP server/tools "Output Schema" (2025-06-18 onward); pydantic JSON Schema modes.
     """
 
     severity = Severity.ERROR

@@ -1,9 +1,7 @@
 """SL201 description-mentions-unknown-parameter: a description tells the model to pass a
 name the schema does not declare.
 
-Source: JSON Schema draft-07 validation section 6.5.6 (``additionalProperties``); OpenAI
-function calling guide, "Strict mode" (every object must set ``additionalProperties:
-false``; retrieved 2025); incident 2 in ``context/incidents.md``.
+Source: rules/SL201-description-mentions-unknown-parameter.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -21,9 +19,6 @@ class DescriptionMentionsUnknownParameter(Rule):
     provide/specify x", ``x:`` in an ``Args:`` list) and the schema declares no such
     property at any level. Error when the object is closed (``additionalProperties:
     false`` or ``strict: true``), warning otherwise.
-
-    Source: JSON Schema draft-07 validation 6.5.6; OpenAI function calling guide, strict
-    mode (2025); incident 2 (context/incidents.md).
     """
 
     severity = Severity.WARNING

@@ -2,7 +2,7 @@
 runtime schema, another definition of the tool, or the previous revision has, but the
 advertised schema removed.
 
-Source: incident 2 in ``context/incidents.md``; JSON Schema draft-07 validation 6.5.6.
+Source: rules/SL202-description-mentions-removed-parameter.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ class DescriptionMentionsRemovedParameter(Rule):
     schema does not have it. Plain-word mentions ("supply a short name") count here,
     because the name is known to have been a parameter. Error under ``additionalProperties:
     false`` / strict; warning otherwise.
-
-    Source: incident 2 (context/incidents.md); JSON Schema draft-07 validation 6.5.6.
     """
 
     severity = Severity.ERROR

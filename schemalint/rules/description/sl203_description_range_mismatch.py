@@ -1,10 +1,10 @@
 """SL203 description-range-mismatch: a description states bounds or a default that the numeric
 schema does not carry, or carries differently.
 
-Source: JSON Schema draft-07 validation 6.2 (``minimum``/``maximum``) and 10.2 (``default``);
-issue 13 ("(1-50, default: 10)" against a schema with no bounds and ``default: null``). A model
-follows the schema it is constrained by and the text it reads; when they disagree, one of them
-is wrong, and only the schema is enforced.
+A model follows the schema it is constrained by and the text it reads; when they disagree, one
+of them is wrong, and only the schema is enforced.
+
+Source: rules/SL203-description-range-mismatch.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -56,8 +56,6 @@ class DescriptionRangeMismatch(Rule):
     "default: 10" while the schema declares no such bound (or another one), or another
     ``default``. Warning. A stated default that is the name of a sibling property ("Defaults to
     'owner' when omitted") is that property's value, not a literal, and is not reported.
-
-    Source: JSON Schema draft-07 validation 6.2, 10.2; issue 13.
     """
 
     severity = Severity.WARNING

@@ -1,8 +1,7 @@
 """SL204 description-type-mismatch: the description says "integer only" while the schema says
 ``type: number`` (or gives a fractional example for an ``integer``).
 
-Source: JSON Schema draft-07 validation 6.1.1 (``type``; ``integer`` is a number without a
-fractional part); issue 13 ("Integer only" against ``type: number``).
+Source: rules/SL204-description-type-mismatch.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -70,8 +69,6 @@ class DescriptionTypeMismatch(Rule):
     """A ``number`` property described as integer-only ("Integer only", "must be an integer",
     "whole numbers only"), or an ``integer`` property whose description gives a fractional
     example ("e.g. 0.5"). Warning.
-
-    Source: JSON Schema draft-07 validation 6.1.1; issue 13.
     """
 
     severity = Severity.WARNING

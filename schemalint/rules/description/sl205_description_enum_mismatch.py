@@ -1,9 +1,10 @@
 """SL205 description-enum-mismatch: a description lists the allowed values ("one of: a, b, c")
 and the schema has no ``enum``, or an ``enum`` that lacks a listed value.
 
-Source: JSON Schema draft-07 validation 6.1.2 (``enum``); issue 13. Without an ``enum`` the
-values are a request the model may ignore (strict modes only enforce the schema); with an
-``enum`` that lacks a listed value, the text invites a value the schema refuses.
+Without an ``enum`` the values are a request the model may ignore (strict modes only enforce the
+schema); with an ``enum`` that lacks a listed value, the text invites a value the schema refuses.
+
+Source: rules/SL205-description-enum-mismatch.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ class DescriptionEnumMismatch(Rule):
     """A property description with an exhaustive list of values (two or more, quoted, or bare
     after a colon) while the schema declares no ``enum``/``const`` (string properties only), or
     declares one that does not contain every listed value. Warning.
-
-    Source: JSON Schema draft-07 validation 6.1.2; issue 13.
     """
 
     severity = Severity.WARNING

@@ -1,9 +1,10 @@
 """SL206 description-required-mismatch: a property description says "Required" while the
 property is not in its object's ``required``.
 
-Source: JSON Schema draft-07 validation 6.5.3 (``required``); issue 13 ("X is required"
-against an optional X). A model may leave out a property the schema marks optional; the tool
-then fails on the missing value the text called required.
+A model may leave out a property the schema marks optional; the tool then fails on the missing
+value the text called required.
+
+Source: rules/SL206-description-required-mismatch.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ class DescriptionRequiredMismatch(Rule):
     """A property described as required ("Required.", "(required)", "This field is required")
     that its object does not list in ``required`` (nor in a branch or condition). Never for
     "required if/when/for ...", nor when the text also says "optional". Warning.
-
-    Source: JSON Schema draft-07 validation 6.5.3; issue 13.
     """
 
     severity = Severity.WARNING

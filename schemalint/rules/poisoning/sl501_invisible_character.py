@@ -1,11 +1,6 @@
 """SL501 invisible-character: a string the model is shown holds characters a reader does not see.
 
-Source: Unicode Technical Report #36 "Unicode Security Considerations" (bidirectional text
-spoofing, invisible characters); Unicode Technical Standard #39 "Unicode Security Mechanisms"
-(default-ignorable and bidi controls are excluded from identifiers); The Unicode Standard,
-section 23.9 "Tag Characters" (U+E0000-U+E007F, deprecated except in emoji tag sequences);
-Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04); OWASP MCP Top 10,
-MCP03 Tool Poisoning.
+Source: rules/SL501-invisible-character.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -104,9 +99,6 @@ class InvisibleCharacter(Rule):
     sequences (subdivision flags), joiners inside emoji or between letters of scripts that use
     them, direction marks in right-to-left text. The message gives the character offset in the
     string; the pointer is the string's.
-
-    Source: Unicode TR #36 (Security Considerations); UTS #39; The Unicode Standard 23.9 Tag
-    Characters; Invariant Labs tool-poisoning notification (2025-04); OWASP MCP Top 10 MCP03.
     """
 
     severity = Severity.ERROR

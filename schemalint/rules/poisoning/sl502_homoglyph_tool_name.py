@@ -1,11 +1,9 @@
 """SL502 homoglyph-tool-name: a tool name that looks like another tool's name in the catalog.
 
-Source: Unicode Technical Standard #39 "Unicode Security Mechanisms", section 4 "Confusable
-Detection" (the skeleton transform: two strings are confusable when their skeletons are equal)
-and its data file ``confusables.txt`` (https://www.unicode.org/Public/security/latest/confusables.txt),
-from which :data:`_PROTOTYPES` takes the Cyrillic, Greek and Armenian letters whose prototype is
-one Latin letter; Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04,
-tool shadowing across servers); OWASP MCP Top 10, MCP03 Tool Poisoning.
+:data:`_PROTOTYPES` takes from Unicode's ``confusables.txt`` (UTS #39, section 4) the Cyrillic,
+Greek and Armenian letters whose prototype is one Latin letter.
+
+Source: rules/SL502-homoglyph-tool-name.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -66,9 +64,6 @@ class HomoglyphToolName(Rule):
     reviewer read both as the same tool; a server that imitates a trusted tool this way receives
     the calls meant for it. Reported on the imitating tool, with the offsets of its deceptive
     characters.
-
-    Source: UTS #39 section 4 and confusables.txt; Invariant Labs tool-poisoning notification
-    (2025-04); OWASP MCP Top 10 MCP03.
     """
 
     severity = Severity.ERROR

@@ -1,10 +1,6 @@
 """SL503 hidden-instruction: a description carries instructions addressed to the model.
 
-Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04: the
-``<IMPORTANT>`` block and "do not mention" instructions of the proof of concept) and its scanner
-mcp-scan (https://github.com/invariantlabs-ai/mcp-scan); OWASP MCP Top 10
-(https://owasp.org/www-project-mcp-top-10/), MCP03 Tool Poisoning and MCP06 Prompt Injection via
-Contextual Payloads.
+Source: rules/SL503-hidden-instruction.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -135,9 +131,6 @@ class HiddenInstruction(Rule):
     description laid out as XML sections (three or more other tags, each closed: ``<use_case>``,
     ``<workflow>``), HTML in general. ``<IMPORTANT>``, ``<system>``, ``<secret>`` are reported in any
     layout.
-
-    Source: Invariant Labs tool-poisoning notification (2025-04) and mcp-scan; OWASP MCP Top 10,
-    MCP03 and MCP06.
     """
 
     severity = Severity.ERROR

@@ -1,9 +1,6 @@
 """SL504 secret-request: a description tells the model to read a secret or pass one in a parameter.
 
-Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04: the proof
-of concept reads ``~/.cursor/mcp.json`` and ``~/.ssh/id_rsa`` and passes them in a parameter) and
-mcp-scan; OWASP MCP Top 10 (https://owasp.org/www-project-mcp-top-10/), MCP01 Token
-Mismanagement and Secret Exposure, MCP03 Tool Poisoning.
+Source: rules/SL504-secret-request.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -114,9 +111,6 @@ class SecretRequest(Rule):
     does not say it carries one ("pass the user's API key in `notes`"). An error when a secret
     file is to be read, a warning otherwise. A parameter that *is* the secret (``api_key``,
     ``password``), and a path given as an example ("the key file, e.g. ~/.ssh/id_rsa") are fine.
-
-    Source: Invariant Labs tool-poisoning notification (2025-04) and mcp-scan; OWASP MCP Top 10,
-    MCP01 and MCP03.
     """
 
     severity = Severity.WARNING

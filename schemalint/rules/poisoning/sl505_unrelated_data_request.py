@@ -1,9 +1,6 @@
 """SL505 unrelated-data-request: a parameter asks for data the tool has no business with.
 
-Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04) and the
-WhatsApp exfiltration experiment (a tool description that has the model send the message
-history through a parameter); OWASP MCP Top 10 (https://owasp.org/www-project-mcp-top-10/),
-MCP03 Tool Poisoning and MCP10 Context Injection and Over-Sharing.
+Source: rules/SL505-unrelated-data-request.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -98,9 +95,6 @@ class UnrelatedDataRequest(Rule):
     exfiltrates what the model has seen. Not flagged when the data is the tool's subject: the
     tool's name (or, for a parameter, the tool description) is about conversations, memory,
     messages, prompts, agents, tools or workflows. Secrets are SL504's.
-
-    Source: Invariant Labs tool-poisoning notification and WhatsApp experiment (2025-04); OWASP
-    MCP Top 10, MCP03 and MCP10.
     """
 
     severity = Severity.WARNING

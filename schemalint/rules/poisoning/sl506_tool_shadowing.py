@@ -1,10 +1,6 @@
 """SL506 tool-shadowing: a description tells the model how to use *another* tool of the catalog.
 
-Source: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025-04: "shadowing",
-a tool of one server whose description changes how the model calls a trusted tool of another,
-e.g. redirecting every ``send_email`` to the attacker) and mcp-scan's cross-reference check
-(https://github.com/invariantlabs-ai/mcp-scan); OWASP MCP Top 10
-(https://owasp.org/www-project-mcp-top-10/), MCP03 Tool Poisoning.
+Source: rules/SL506-tool-shadowing.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -110,9 +106,6 @@ class ToolShadowing(Rule):
     touching it. Only names of tools loaded in the same run count, and only instructions that
     change the other call (add, send, set, redirect, bcc ...), not the ordinary cross-reference
     ("call `list_issues` first to get the number").
-
-    Source: Invariant Labs tool-poisoning notification (2025-04) and mcp-scan; OWASP MCP Top 10,
-    MCP03.
     """
 
     severity = Severity.WARNING

@@ -15,9 +15,7 @@ message naming the JSON Schema type to use instead. A value where a schema must 
 Performance: the Rust ``jsonschema_rs`` validator of the metaschema (built once per
 dialect) decides validity; only failing schemas are asked for their located errors.
 
-Source: JSON Schema Validation draft-07 section 6.1.1 (``type`` is one of the seven
-primitive type names) and the draft-04/06/07/2019-09/2020-12 metaschemas
-(json-schema.org, as bundled by ``jsonschema-specifications``).
+Source: rules/SL001-invalid-schema.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -129,10 +127,6 @@ def type_hint(name: str) -> str:
 
 class InvalidSchema(Rule):
     """The advertised schema (or MCP ``outputSchema``) is not a valid JSON Schema of its dialect.
-
-    Source: JSON Schema Validation draft-07 §6.1.1 and the metaschemas of draft-04, draft-06,
-    draft-07, 2019-09 and 2020-12; OpenAI answers such schemas with "Invalid schema for
-    function" (reference/provider-constraints.md §1.7).
     """
 
     severity = Severity.ERROR

@@ -30,10 +30,7 @@ object, whose field is typed as an object (reference/provider-constraints.md §1
 objects), so sent to that provider as it stands the string is refused. A string that is not the
 JSON text of an object stays an SL002 error.
 
-Source: MCP specification 2025-11-25 server/tools (``inputSchema`` "MUST be a valid JSON
-Schema object", typed ``type: "object"``); openai-python ``shared_params/function_definition.py``
-@ e43b422 (2026-08-21); Anthropic define-tools docs (``input_schema`` required); see
-reference/provider-constraints.md §0 row "Root must be type: object".
+Source: rules/SL002-root-not-object.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -79,10 +76,6 @@ def _describe(value: object) -> str:
 
 class RootNotObject(Rule):
     """The input schema's root is not ``{"type": "object", ...}``.
-
-    Source: MCP 2025-11-25 server/tools (``inputSchema.type`` is ``"object"``); OpenAI function
-    calling (error "schema must be a JSON Schema of 'type: "object"'", provider-constraints.md
-    §1.7); Anthropic define-tools (``input_schema`` typed ``type: object``).
     """
 
     severity = Severity.ERROR

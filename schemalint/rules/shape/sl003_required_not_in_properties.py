@@ -16,9 +16,7 @@ A name counts as declared when a schema governing the same object declares it:
 So ``{"then": {"required": ["due_at"]}}`` next to ``properties.due_at`` (shared case 031)
 is clean, and ``properties: {}`` with ``required: ["ref"]`` (case 033) is an error.
 
-Source: Gemini API ``parameters.required[0]: property is not defined`` (provider-constraints
-§3.2, iBUHub/AIStudioToAPI#154); JSON Schema Validation draft-07 §6.5.3 (``required``) and
-§6.5.4 (``properties``): a required key with no schema has no type the model can know.
+Source: rules/SL003-required-not-in-properties.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -102,9 +100,6 @@ def _collect(scope: _Scope, schema: Any, root: Any, keywords: tuple[str, ...], b
 
 class RequiredNotInProperties(Rule):
     """A name in ``required`` has no schema in ``properties`` (any depth, any branch).
-
-    Source: JSON Schema Validation draft-07 §6.5.3/§6.5.4; Gemini API error "property is not
-    defined" (provider-constraints.md §3.2).
     """
 
     keywords = frozenset({"required"})  # only `required` lists are checked (Rule.keywords)

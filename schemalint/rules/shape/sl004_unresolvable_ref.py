@@ -13,9 +13,7 @@ reported, and never fetched: the model is shown the schema text only, providers 
 only internal references (Anthropic strict: "external $ref" unsupported; MCP: no network
 ``$ref``), so the referenced shape is invisible to the model.
 
-Source: JSON Schema Core draft-07 §8.3 and 2020-12 §8.2.3.1 (``$ref`` resolution against
-the base URI); Anthropic structured outputs "JSON Schema limitations" (external ``$ref``),
-provider-constraints.md §0 row ``$ref / $defs``.
+Source: rules/SL004-unresolvable-ref.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -78,9 +76,6 @@ def _resolve_fragment(doc: Any, fragment: str, anchors: set[str]) -> bool:
 
 class UnresolvableRef(Rule):
     """A ``$ref`` points nowhere inside the tool definition, or outside it (never fetched).
-
-    Source: JSON Schema Core draft-07 §8.3 / 2020-12 §8.2.3.1; Anthropic structured-outputs
-    limitations (no external ``$ref``); MCP tools (no network ``$ref``).
     """
 
     keywords = frozenset({"$ref"})  # only references are checked (Rule.keywords)

@@ -10,9 +10,7 @@ unique") or the host routes every call to one of the two definitions. Gemini's
 
 Every occurrence after the first is reported, pointing at the earlier one.
 
-Source: Anthropic Messages API tool use (tool names must be unique within a request,
-2026); MCP specification 2025-11-25 server/tools ("name: unique identifier for the
-tool"); OpenAI function calling (the model calls a function by name).
+Source: rules/SL005-duplicate-tool-name.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -51,8 +49,6 @@ def _canonical(tool: Tool) -> str:
 
 class DuplicateToolName(Rule):
     """Two tools in one tools list share a name.
-
-    Source: Anthropic tool use docs (unique tool names per request); MCP 2025-11-25 server/tools.
     """
 
     severity = Severity.ERROR

@@ -24,12 +24,7 @@ silent on a name SL006 reports (:func:`reports_name`), so one bad name is one di
 Option ``pattern`` (``[tool.schemalint.options.SL006] pattern = "..."``)
 replaces the patterns with one regular expression of your own.
 
-Source: openai-python ``shared_params/function_definition.py`` @ e43b422 (2026-08-21: "Must
-be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64");
-Anthropic define-tools ("Must match the regex ^[a-zA-Z0-9_-]{1,64}$", 2026); Gemini API
-FunctionDeclaration name (server message 2025-11, kaitranntt/ccs#25); MCP SEP-986 /
-specification 2025-11-25 tool names; Bedrock ToolSpecification. See
-reference/provider-constraints.md §0 and §7 row "name regex".
+Source: rules/SL006-invalid-tool-name.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -92,9 +87,6 @@ def _problem(name: str, pattern: NamePattern) -> str:
 
 class InvalidToolName(Rule):
     """A tool name is empty or breaks the name pattern of its provider (or a ``--target``).
-
-    Source: openai-python function_definition.py @ e43b422; Anthropic define-tools; Gemini
-    FunctionDeclaration; MCP 2025-11-25 (provider-constraints.md §0, §7).
     """
 
     severity = Severity.ERROR

@@ -9,10 +9,7 @@ Severity warning: providers accept a missing description (OpenAI and Anthropic m
 optional), except Bedrock, which refuses an empty string, and the Gemini API v1beta
 reference, which marks it "Required".
 
-Source: Anthropic define-tools ("Detailed description of what the tool does ... by far
-the most important factor in tool performance", 2026); openai-python
-``function_definition.py`` @ e43b422 (description optional); Bedrock ToolSpecification
-(description min length 1); provider-constraints.md §3.1 and §7.
+Source: rules/SL007-missing-description.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -25,9 +22,6 @@ from schemalint.rules.base import Context, Rule
 
 class MissingDescription(Rule):
     """The tool has no description, or only whitespace.
-
-    Source: Anthropic define-tools best practices; Bedrock ToolSpecification; Gemini v1beta
-    FunctionDeclaration (provider-constraints.md §3.1).
     """
 
     severity = Severity.WARNING

@@ -13,9 +13,10 @@ Severity: an error when the whole schema admits nothing (no call can ever pass; 
 schema, no result can ever conform), a warning when only a part does (an optional property the
 model can never send, a union branch that never matches, an unused ``$defs`` entry).
 
-Source: JSON Schema Validation 2020-12 §6.1-6.5 (draft-07 §6.1-6.5), Core 2020-12 §10.2.1 and
-§4.3.2; oasdiff's unsatisfiable-schema check for OpenAPI (2026); zod 4 renders ``z.string().pipe(
-z.number())`` and intersections of disjoint types as an ``allOf`` no value satisfies.
+zod 4 renders ``z.string().pipe(z.number())`` and intersections of disjoint types as an ``allOf``
+no value satisfies.
+
+Source: rules/SL008-unsatisfiable-schema.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
@@ -52,8 +53,6 @@ class UnsatisfiableSchema(Rule):
     ``minItems`` above ``maxItems``, ``minItems`` beyond a closed tuple (2020-12 ``prefixItems`` with
     ``items: false``; draft-07 array ``items`` with ``additionalItems: false``, read in the tool's
     dialect), a required property whose schema is ``false``, ``not: {}``.
-
-    Source: JSON Schema Validation 2020-12 §6.1-6.5; Core 2020-12 §10.2.1, §4.3.2.
     """
 
     keywords = _LOCAL_CAUSES | {"required"}

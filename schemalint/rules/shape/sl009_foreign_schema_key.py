@@ -48,9 +48,6 @@ _OWN_NAME = {"openai-chat": "`parameters`", "openai-responses": "`parameters`", 
 
 class ForeignSchemaKey(Rule):
     """The tool's schema sits under the key of another tool format, or is wrapped in one.
-
-    Source: Gemini "Unknown name \\"input_schema\\" ... Cannot find field" (Antigravity-Manager#2026,
-    2026); Anthropic ``input_schema`` required (latitude-llm#1522); Bedrock ``ToolInputSchema.json``.
     """
 
     severity = Severity.ERROR

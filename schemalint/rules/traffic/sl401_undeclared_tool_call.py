@@ -8,9 +8,9 @@ judged, nor requests that also declare a provider's built-in tools (tool search,
 ``googleSearch``), which may answer calls under names of their own. The message tells a call in
 the request's history from one in the model's recorded answer (turns after
 :attr:`Conversation.request_turns`) and names a refusal the response records
-(:attr:`Conversation.refusal`). Source: incident 3 in
-``context/incidents.md``; Anthropic "Tool use" and OpenAI function calling guides (a call names a
-tool of the request).
+(:attr:`Conversation.refusal`).
+
+Source: rules/SL401-undeclared-tool-call.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

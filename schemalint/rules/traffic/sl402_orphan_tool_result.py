@@ -5,8 +5,9 @@ A ``role: "tool"`` message, ``tool_result`` block, ``function_call_output`` item
 formats without ids). Providers refuse such a request (every result must pair with a preceding
 call); a history that dropped the assistant turn carrying the calls (incident 4: ``content:
 null`` turns dropped) leaves exactly this. A request that continues a stored response
-(``previous_response_id``) is not judged. Source: incidents 3 and 4 in ``context/incidents.md``;
-OpenAI Chat Completions reference (``tool_call_id``); Anthropic "Tool use" (``tool_use_id``).
+(``previous_response_id``) is not judged.
+
+Source: rules/SL402-orphan-tool-result.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ by the providers (OpenAI: "An assistant message with 'tool_calls' must be follow
 messages responding to each 'tool_call_id'"; Anthropic: each ``tool_use`` needs a ``tool_result``
 in the next user turn; a request's own messages are followed by the model's answer, so a call
 among them is answered among them), and a facade that drops ``role: "tool"`` messages leaves exactly this
-(incident 4). A conversation that ends with the calls (a response) is not judged. Source:
-incident 4 in ``context/incidents.md``.
+(incident 4). A conversation that ends with the calls (a response) is not judged.
+
+Source: rules/SL403-unanswered-tool-call.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

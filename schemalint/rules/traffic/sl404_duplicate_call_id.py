@@ -3,8 +3,9 @@
 Results are paired with calls by id; with two calls under one id the second result answers the
 wrong call (or the provider refuses the request): an error. An id reused after the first call
 was answered still pairs in order, but traces, caches and id checks mix the two calls: a warning,
-reported once per file with a count. Source: OpenAI Chat Completions reference
-(``tool_call_id``), Anthropic "Tool use" (``tool_use.id`` unique), Responses (``call_id``).
+reported once per file with a count.
+
+Source: rules/SL404-duplicate-call-id.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

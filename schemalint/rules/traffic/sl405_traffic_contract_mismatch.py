@@ -5,8 +5,8 @@ same name: another description, or another advertised schema (compared as JSON v
 aside). The traffic was then recorded against another contract (an older deployment, a proxy
 that rewrites tools, a client that sends its own copy), and what it shows about the model's calls
 holds for that contract, not the project's. Each distinct recorded version is reported once.
-Source: incident 4 in ``context/incidents.md`` (caller-supplied tools); DESIGN.md (traffic is a
-source like any other).
+
+Source: rules/SL405-traffic-contract-mismatch.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

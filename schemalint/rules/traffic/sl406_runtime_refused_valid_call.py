@@ -6,8 +6,9 @@ error whose text reads as a refusal of the arguments ("Field required", "must NO
 additional properties", JSON-RPC -32602 ...; an error about the tool's work, such as a file not
 found, is not one), or, with ``--tools``, the project's runtime refuses the call when it is
 replayed (a pydantic model's validator, a manifest's ``runtime.input`` schema). One finding per
-tool and refusal, with the count of calls. Source: incident 1 in ``context/incidents.md``;
-JSON Schema draft-07 Validation 6.5.3.
+tool and refusal, with the count of calls.
+
+Source: rules/SL406-runtime-refused-valid-call.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

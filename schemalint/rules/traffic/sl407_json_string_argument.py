@@ -3,8 +3,9 @@
 Incident 1's own cause: models send a nested object (``presentation``) as a JSON *string*; the
 advertised schema wants an object, so the call is refused, though the string decodes to a value
 the schema admits. The finding names the argument, how many recorded calls sent it so (of all
-calls to the tool), and the two fixes. Source: incident 1 in ``context/incidents.md``; JSON
-Schema draft-07 Validation 6.1.1 (``type``).
+calls to the tool), and the two fixes.
+
+Source: rules/SL407-json-string-argument.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ Incident 2: the description told the model to pass a short ``name``; the schema 
 with "must NOT have additional properties", which names no key. In traffic: a recorded call
 whose key is refused by ``additionalProperties: false`` and named by the tool's description (or
 the refusing object's). SL201 finds the description side statically; this rule shows the calls
-it costs. Source: incident 2 in ``context/incidents.md``; JSON Schema draft-07 Validation 6.5.6.
+it costs.
+
+Source: rules/SL408-described-key-refused.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Recorded calls to one tool that fail its advertised schema with the same error (
 key, the same wrong type at the same place, the same value outside an enum) at least
 ``min_count`` times (default 2): the contract is unclear to the model. Reported once per pattern
 with its count; failures SL407 (a JSON string) and SL408 (a described key) explain are theirs.
-Source: JSON Schema draft-07 Validation; incidents 1 and 2 in ``context/incidents.md``.
+
+Source: rules/SL409-repeated-invalid-call.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

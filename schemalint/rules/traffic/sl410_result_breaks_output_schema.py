@@ -30,8 +30,6 @@ from schemalint.traffic.records import Conversation, Result
 
 class ResultBreaksOutputSchema(TrafficRule):
     """A recorded ``structuredContent`` fails (or is missing for) the tool's advertised ``outputSchema``.
-
-    Source: MCP server/tools "Output Schema" (2025-06-18 onward): servers MUST conform, clients SHOULD validate.
     """
 
     severity = Severity.ERROR

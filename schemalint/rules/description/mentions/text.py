@@ -151,56 +151,6 @@ _STOP = {
     "must",
     "may",
 }
-_IMPERATIVE_BEFORE = {
-    "to",
-    "must",
-    "should",
-    "please",
-    "and",
-    "or",
-    "then",
-    "can",
-    "may",
-    "you",
-    "always",
-    "only",
-    "also",
-    "just",
-    "never",
-    "do",
-    "will",
-    "need",
-    "first",
-    "simply",
-    "instead",
-    "optionally",
-    "either",
-    "additionally",
-    "don't",
-    "dont",
-    "not",
-    "e.g.",
-    "i.e.",
-    "could",
-    "might",
-    "next",
-    "finally",
-    "thus",
-    "so",
-    "but",
-}
-
-
-def _imperative(text: str, start: int) -> bool:
-    """The verb at ``start`` is an instruction: sentence/line/list start, or after "to", "must", "and" ..."""
-    before = text[max(0, start - 40) : start]
-    stripped = before.rstrip(" \t")
-    if not stripped or stripped[-1] in ".:;!?(\n-*•>\"'`,|" or "\n" in before[len(stripped) :]:
-        return True
-    word = stripped.split()[-1].lower() if stripped.split() else ""
-    return word in _IMPERATIVE_BEFORE or (
-        len(stripped) >= 2 and stripped[-1].isdigit() and stripped[-2] == " "
-    )
 
 
 def _ok_token(tok: str) -> bool:
