@@ -303,6 +303,7 @@ def test_code_sources_are_left_with_a_hint(tmp_path: Path) -> None:
                    "--unsafe-fixes", cwd=tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "Python/TypeScript sources were left" in proc.stderr, proc.stderr
+    assert 'in the Pydantic model: model_config = ConfigDict(extra="forbid")' in proc.stdout, proc.stdout
     assert (tmp_path / "models.py").read_text() == before
 
 
