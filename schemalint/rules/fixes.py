@@ -151,14 +151,21 @@ def drop_keyword_plan(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> E
                 (Op("remove", diag.pointer),), safe)
 
 
+JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+"""The JSON Schema type names (Validation §6.1.1)."""
+
+
 def nullable(schema: Any) -> Any:
     """``schema`` widened to also accept ``null`` the JSON Schema way (a ``type`` list or an ``anyOf``
     branch; ``enum`` gains ``null``), or :data:`MISSING` when no such form is known (no ``type``,
-    ``anyOf`` or ``$ref``). A schema that already accepts null is returned unchanged."""
+    ``anyOf`` or ``$ref``, or a ``type`` that is no JSON Schema type name). A schema that already
+    accepts null is returned unchanged."""
     if not isinstance(schema, dict):
         return MISSING
     out = dict(schema)
     t = schema.get("type")
+    if (isinstance(t, str) and t not in JSON_TYPES) or (isinstance(t, list) and not set(t) <= JSON_TYPES):
+        return MISSING  # a type dialect (BFCL's "dict", "float"): SL001's finding, no nullable form to write
     if isinstance(t, str):
         if t == "null":
             return schema
