@@ -303,6 +303,7 @@ def test_code_sources_are_left_with_a_hint(tmp_path: Path) -> None:
                    "--unsafe-fixes", cwd=tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "Python/TypeScript sources were left" in proc.stderr, proc.stderr
+    assert 'in the Pydantic model: model_config = ConfigDict(extra="forbid")' in proc.stdout, proc.stdout
     assert (tmp_path / "models.py").read_text() == before
 
 
@@ -363,3 +364,17 @@ def test_edits_for_is_the_language_server_api(tmp_path: Path) -> None:
     fixed = json.loads(apply_edits(text, by_code["SL309"].edits))
     assert fixed[0]["function"]["parameters"]["properties"]["tags"]["items"] == {}
     assert edits_for(result.diagnostics, "not json", "json", path=str(path)) == []
+
+
+def test_nullable_forms() -> None:
+    """SL308's nullable form: a JSON Schema type list, an anyOf branch, a wrapped $ref; none for a
+    type dialect (BFCL's "float"), whose finding is SL001's (found on the corpus: the fix turned one
+    dialect finding per file into one invalid type list per property)."""
+    from schemalint.rules.fixes import MISSING, nullable
+
+    assert nullable({"type": "string", "enum": ["a"]}) == {"type": ["string", "null"], "enum": ["a", None]}
+    assert nullable({"anyOf": [{"type": "string"}]}) == {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    assert nullable({"$ref": "#/$defs/A"}) == {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}
+    assert nullable({"type": ["string", "null"]}) == {"type": ["string", "null"]}
+    assert nullable({"type": "float"}) is MISSING and nullable({"type": ["dict"]}) is MISSING
+    assert nullable({"description": "untyped"}) is MISSING

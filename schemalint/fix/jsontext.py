@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from schemalint.rules.fixes import Op, parent, split_pointer
+from schemalint.rules.fixes import Op, Taken, parent, split_pointer
 
 
 class FixError(Exception):
@@ -149,8 +149,9 @@ def _indent_at(text: str, at: int) -> str:
     return text[start:i]
 
 
-def _style(text: str, root: Node, one_line: bool) -> _Style:
-    newline = "\r\n" if "\r\n" in text else "\n"
+def _style(text: str, root: Node, one_line: bool, newline: str | None) -> _Style:
+    if newline is None:
+        newline = "\r\n" if "\r\n" in text else "\n"
     colon, comma, unit = ": ", ", ", "  "
     stack = [root]
     found_colon = found_unit = False
@@ -189,21 +190,22 @@ def _key_text(key: str) -> str:
 
 
 def text_edits(text: str, ops: Sequence[Op], *, start: int = 0, end: int | None = None,
-               one_line: bool = False) -> list[TextEdit]:
+               one_line: bool = False, newline: str | None = None) -> list[TextEdit]:
     """The edits of ``text`` that apply ``ops`` to the JSON value in ``text[start:end]`` (offsets of
     the whole ``text``), sorted, never overlapping. ``one_line``: the value must stay on one line (a
-    JSON Lines record). An operation under a path another operation removes or replaces, or a
+    JSON Lines record). ``newline``: the text's line ending, when the caller knows it (else looked up).
+    An operation under a path another operation removes or replaces, or a
     repeat of an operation, is dropped (the next round of ``--fix`` sees it again). Raises
     :class:`FixError` when the text does not scan or an operation names no place in it."""
     root = scan(text, start, end)
-    style = _style(text, root, one_line)
-    taken: list[str] = []
+    style = _style(text, root, one_line, newline)
+    taken = Taken()
     chosen: list[Op] = []
     for op in ops:
-        if any(op.path == p or op.path.startswith(p + "/") for p in taken):
+        if op.path in taken.paths or any(a in taken.paths for a in Taken._ancestors(op.path)):
             continue
         if op.op in ("remove", "replace"):
-            taken.append(op.path)
+            taken.add(op.path)
         chosen.append(op)
     edits: list[TextEdit] = []
     groups: dict[str, list[Op]] = {}

@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from schemalint.fix.jsontext import FixError, TextEdit, apply_edits, text_edits
-from schemalint.rules.fixes import Edit, Fix, FixContext
+from schemalint.rules.fixes import Edit, Fix, FixContext, Op, Taken
 
 if TYPE_CHECKING:
     from schemalint.model import Diagnostic, Tool
@@ -87,9 +87,10 @@ def _records(path: str, text: str, kind: str) -> tuple[str, list[tuple[int | Non
             raise FixError(doc.problems[0].message)
         return kind, ([(None, 0, len(text), doc.values[0][1])] if doc.values else [])
     starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
     out: list[tuple[int | None, int, int, Any]] = []
     for line, value in doc.values:
         if line is None:
@@ -135,12 +136,8 @@ def _targets(tool: Tool | None, spec: TargetSpec | None) -> frozenset[str]:
     return ctx.targets_for(tool)
 
 
-def _conflicts(edit: Edit, taken: list[str]) -> bool:
-    for op in edit.ops:
-        for path in taken:
-            if op.path == path or op.path.startswith(path + "/") or path.startswith(op.path + "/"):
-                return True
-    return False
+def _conflicts(edit: Edit, taken: Taken) -> bool:
+    return any(taken.clashes(op.path) for op in edit.ops)
 
 
 def _line_of(diag: Diagnostic, kind: str) -> int | None:
@@ -161,7 +158,7 @@ def plan_edits(diagnostics: Iterable[Diagnostic], path: str, text: str, kind: st
     by_line = {line: value for line, _, _, value in records}
     planned = Planned(text)
     chosen: list[tuple[Diagnostic, Edit, int | None]] = []
-    taken: dict[int | None, list[str]] = {}
+    taken: dict[int | None, Taken] = {}
     for diag in diagnostics:
         fix = fix_of(diag.code)
         line = _line_of(diag, kind)
@@ -182,10 +179,11 @@ def plan_edits(diagnostics: Iterable[Diagnostic], path: str, text: str, kind: st
         if not edit.safe and not unsafe:
             planned.unsafe.append(diag)
             continue
-        done = taken.setdefault(line, [])
+        done = taken.setdefault(line, Taken())
         if _conflicts(edit, done):
             continue  # the next round sees it again
-        done.extend(op.path for op in edit.ops)
+        for op in edit.ops:
+            done.add(op.path)
         chosen.append((diag, edit, line))
     return chosen, planned, records
 
@@ -205,10 +203,15 @@ def plan_text(diagnostics: Iterable[Diagnostic], path: str, text: str, kind: str
             planned.text = apply_yaml(text, [op for _, edit, _ in chosen for op in edit.ops])
         else:
             edits: list[TextEdit] = []
+            by_line: dict[int | None, list[Op]] = {}
+            for _, edit, at in chosen:
+                by_line.setdefault(at, []).extend(edit.ops)
+            newline = "\r\n" if "\r\n" in text else "\n"
             for line, start, end, _ in records:
-                ops = [op for _, edit, at in chosen if at == line for op in edit.ops]
+                ops = by_line.get(line)
                 if ops:
-                    edits.extend(text_edits(text, ops, start=start, end=end, one_line=kind == "jsonl"))
+                    edits.extend(text_edits(text, ops, start=start, end=end, one_line=kind == "jsonl",
+                                            newline=newline))
             planned.text = apply_edits(text, edits)
         planned.applied = [(d, e) for d, e, _ in chosen]
     except FixError as exc:

@@ -127,6 +127,7 @@ def check_and_fix(check: Callable[[Sequence[str] | None], CheckResult], *, unsaf
     else:
         result = first
     _count_left(result.diagnostics, texts, outcome, unsafe=unsafe, targets=targets)
+    result.diagnostics = code_hints(result.diagnostics)
     changed_paths = sorted(p for p, t in texts.items() if t != originals[p])
     for path in changed_paths:
         outcome.diffs[path] = unified_diff(path, originals[path], texts[path])
@@ -212,6 +213,27 @@ def _count_left(diagnostics: Sequence[Diagnostic], texts: dict[str, str], outcom
         except FixError:
             continue
         outcome.unsafe_left += len(planned.unsafe)
+
+
+_TYPESCRIPT = (".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx")
+
+
+def code_hints(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` with the hint of each one in a Python or TypeScript source (never rewritten)
+    extended by what its rule's fix means in that code (:attr:`schemalint.rules.fixes.Fix.in_code`:
+    the Pydantic model or zod schema to change)."""
+    from dataclasses import replace
+
+    out = []
+    for d in diagnostics:
+        fix = fix_of(d.code)
+        if fix is None or not fix.in_code or (kind_of(d.file) is not None and os.path.isfile(d.file)):
+            out.append(d)
+            continue
+        where = (d.path or d.file).split(":", 1)[0].lower()
+        text = fix.in_code.get("typescript" if where.endswith(_TYPESCRIPT) else "python")
+        out.append(replace(d, hint=f"{d.hint}; {text}" if d.hint and text else (d.hint or text)))
+    return out
 
 
 def fixable(diagnostics: Sequence[Diagnostic]) -> int:

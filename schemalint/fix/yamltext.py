@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from schemalint.fix.jsontext import FixError
-from schemalint.rules.fixes import Op, parent, split_pointer
+from schemalint.rules.fixes import Op, Taken, parent, split_pointer
 
 
 def _yaml() -> Any:
@@ -62,6 +62,19 @@ def _walk(root: Any, tokens: list[str]) -> Any:
     return node
 
 
+def _in_order(ops: Sequence[Op]) -> list[Op]:
+    """``ops`` with the removals of sequence elements last, highest index first, so that removing
+    one element does not shift the index of another (the operations were planned on the same
+    document)."""
+    def element_removal(op: Op) -> bool:
+        return op.op == "remove" and parent(op.path)[1].isdigit() if op.path else False
+
+    rest = [op for op in ops if not element_removal(op)]
+    removals = sorted((op for op in ops if element_removal(op)),
+                      key=lambda op: (parent(op.path)[0], -int(parent(op.path)[1])))
+    return rest + removals
+
+
 def apply_yaml(text: str, ops: Sequence[Op]) -> str:
     """``text`` (one YAML document) with ``ops`` applied, dumped by ruamel.yaml's round trip (an
     operation under a path another removes or replaces is dropped). Raises :class:`FixError` when
@@ -73,12 +86,12 @@ def apply_yaml(text: str, ops: Sequence[Op]) -> str:
         root = yaml.load(text)
     except YAMLError as exc:
         raise FixError(f"cannot load the YAML: {exc}") from None
-    taken: list[str] = []
-    for op in ops:
-        if any(op.path == p or op.path.startswith(p + "/") for p in taken):
+    taken = Taken()
+    for op in _in_order(ops):
+        if op.path in taken.paths or any(a in taken.paths for a in Taken._ancestors(op.path)):
             continue
         if op.op in ("remove", "replace"):
-            taken.append(op.path)
+            taken.add(op.path)
         if not op.path:
             raise FixError("cannot change the whole document")
         where, token = parent(op.path)

@@ -17,7 +17,7 @@ runtime must then enforce, an optional property made required and nullable).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -68,6 +68,10 @@ class Fix:
     safety: str
     reason: str
     plan: Plan = field(compare=False)
+    in_code: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """What to change instead when the tool is defined in code, which ``--fix`` never rewrites:
+    ``{"python": ..., "typescript": ...}`` (a Pydantic model, a zod schema); ``--fix`` adds it to
+    the hint of such a diagnostic."""
 
 
 MISSING: Any = object()
@@ -147,14 +151,21 @@ def drop_keyword_plan(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> E
                 (Op("remove", diag.pointer),), safe)
 
 
+JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+"""The JSON Schema type names (Validation §6.1.1)."""
+
+
 def nullable(schema: Any) -> Any:
     """``schema`` widened to also accept ``null`` the JSON Schema way (a ``type`` list or an ``anyOf``
     branch; ``enum`` gains ``null``), or :data:`MISSING` when no such form is known (no ``type``,
-    ``anyOf`` or ``$ref``). A schema that already accepts null is returned unchanged."""
+    ``anyOf`` or ``$ref``, or a ``type`` that is no JSON Schema type name). A schema that already
+    accepts null is returned unchanged."""
     if not isinstance(schema, dict):
         return MISSING
     out = dict(schema)
     t = schema.get("type")
+    if (isinstance(t, str) and t not in JSON_TYPES) or (isinstance(t, list) and not set(t) <= JSON_TYPES):
+        return MISSING  # a type dialect (BFCL's "dict", "float"): SL001's finding, no nullable form to write
     if isinstance(t, str):
         if t == "null":
             return schema
@@ -179,6 +190,30 @@ def nullable(schema: Any) -> Any:
     return out
 
 
+class Taken:
+    """JSON pointers already changed by the operations taken so far: :meth:`clashes` says whether a
+    new pointer is one of them, under one, or above one (in pointer depth, not in their number)."""
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()
+        self.above: set[str] = set()
+
+    @staticmethod
+    def _ancestors(pointer: str) -> list[str]:
+        return [pointer[:i] for i in range(len(pointer)) if pointer[i] == "/"]
+
+    def clashes(self, pointer: str) -> bool:
+        """Whether ``pointer`` is, is under, or is above a taken pointer."""
+        if pointer in self.paths or pointer in self.above:
+            return True
+        return any(a in self.paths for a in self._ancestors(pointer))
+
+    def add(self, pointer: str) -> None:
+        """Take ``pointer``."""
+        self.paths.add(pointer)
+        self.above.update(self._ancestors(pointer))
+
+
 def ops_count(edits: Iterable[Edit]) -> int:
     """The number of operations in ``edits``."""
     return sum(len(e.ops) for e in edits)
@@ -189,6 +224,15 @@ def ops_count(edits: Iterable[Edit]) -> int:
 NEVER_DROPPED = STRUCTURAL | {"enum"}
 """:data:`STRUCTURAL` and ``enum`` (the value set itself: dropping it is never the answer to a
 target refusing its values)."""
+
+
+KEYWORD_IN_CODE = {
+    "python": "in the Pydantic model, drop the constraint from Field(...) (ge=, le=, pattern=, max_length=, ...) "
+              "and check it in the tool, saying it in the field's description",
+    "typescript": "in the zod schema, drop the .min()/.max()/.regex()/... call and check it in the tool, saying it "
+                  "in .describe()",
+}
+"""What the keyword rules' fix (:func:`drop_keyword`) means in code."""
 
 
 def drop_keyword(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:

@@ -33,7 +33,9 @@ class StrictAdditionalProperties(ProviderRule):
     fix = Fix(MIXED,
               "closing an object that declares properties is what strict decoding does anyway (safe); closing a"
               " free-form object or a map takes keys away (unsafe)",
-              close_object)
+              close_object,
+              in_code={"python": 'in the Pydantic model: model_config = ConfigDict(extra="forbid")',
+                       "typescript": "in the zod schema: z.object({...}).strict()"})
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         if not isinstance(tool.advertised, Mapping):

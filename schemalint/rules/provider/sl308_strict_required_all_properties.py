@@ -29,7 +29,10 @@ class StrictRequiredAllProperties(ProviderRule):
     fix = Fix(UNSAFE,
               "optional properties become required and nullable: the model sends null where it left a key out, "
               "and the runtime must accept null",
-              require_all)
+              require_all,
+              in_code={"python": "in the Pydantic model: give each optional field a type admitting None and no "
+                                 "default (limit: int | None)",
+                       "typescript": "in the zod schema: .nullable() in place of .optional()"})
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)

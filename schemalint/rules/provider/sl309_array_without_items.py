@@ -33,7 +33,9 @@ class ArrayWithoutItems(ProviderRule):
     fix = Fix(MIXED,
               "`items: {}` keeps any element (safe); where the target needs typed items, string elements are "
               "assumed (unsafe)",
-              add_items)
+              add_items,
+              in_code={"python": "in the Pydantic model: type the elements (list[str], not list or list[Any])",
+                       "typescript": "in the zod schema: z.array(z.string()), not z.array(z.any())"})
     facts = ("gemini.array-items",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

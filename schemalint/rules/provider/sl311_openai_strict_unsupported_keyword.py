@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from schemalint.model import Tool
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import MIXED, Fix, drop_keyword
+from schemalint.rules.fixes import KEYWORD_IN_CODE, MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import (
     E,
     ProfileFault,
@@ -117,7 +117,8 @@ class OpenAIStrictUnsupportedKeyword(ProviderRule):
     fix = Fix(MIXED,
               "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
               "to enforce it (unsafe)",
-              drop_keyword)
+              drop_keyword,
+              in_code=KEYWORD_IN_CODE)
     facts = ("openai-strict.refused-keywords", "openai-strict.unlisted-keywords", "openai-strict.default",
              "openai-strict.formats")
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import MIXED, Fix, drop_keyword
+from schemalint.rules.fixes import KEYWORD_IN_CODE, MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import (
     E,
     ProfileFault,
@@ -77,7 +77,8 @@ class AnthropicStrictUnsupportedKeyword(ProviderRule):
     fix = Fix(MIXED,
               "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
               "to enforce it (unsafe)",
-              drop_keyword)
+              drop_keyword,
+              in_code=KEYWORD_IN_CODE)
     facts = ("anthropic-strict.client-derivation",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from schemalint.model import Tool
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import MIXED, Fix, drop_keyword
+from schemalint.rules.fixes import KEYWORD_IN_CODE, MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import ProfileFault, ProviderRule, W, index_for, keyword_findings
 
 _WHY = (
@@ -50,7 +50,8 @@ class GeminiJsonUnsupportedKeyword(ProviderRule):
     fix = Fix(MIXED,
               "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
               "to enforce it (unsafe)",
-              drop_keyword)
+              drop_keyword,
+              in_code=KEYWORD_IN_CODE)
     facts = ("gemini-json.unconfirmed-keywords",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

@@ -33,7 +33,10 @@ class RefWithSiblings(ProviderRule):
     # docs/fix.md; the page's "## Fix" says the same at length
     fix = Fix(SAFE,
               "only annotations beside `$ref` are removed, and annotations constrain no call",
-              drop_ref_siblings)
+              drop_ref_siblings,
+              in_code={"python": "in the Pydantic model: describe the nested model in its docstring, not in "
+                                 "the field that uses it",
+                       "typescript": "in the zod schema: put .describe() on the nested schema itself"})
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         root = tool.advertised

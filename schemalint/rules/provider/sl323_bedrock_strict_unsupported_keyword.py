@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from schemalint.model import Tool
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import UNSAFE, Fix, drop_keyword
+from schemalint.rules.fixes import KEYWORD_IN_CODE, UNSAFE, Fix, drop_keyword
 from schemalint.rules.provider._common import (
     E,
     ProfileFault,
@@ -46,7 +46,8 @@ class BedrockStrictUnsupportedKeyword(ProviderRule):
     fix = Fix(UNSAFE,
               "every keyword it reports constrains values, so the runtime must enforce what the schema no "
               "longer says",
-              drop_keyword)
+              drop_keyword,
+              in_code=KEYWORD_IN_CODE)
     facts = ("bedrock-strict.refused-keywords",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
