@@ -35,8 +35,38 @@ def page_name(rule: Documented) -> str:
 
 
 def help_uri(rule: Documented) -> str:
-    """The absolute URL of ``rule``'s page (:data:`HELP_URI_BASE` + page name)."""
-    return HELP_URI_BASE + page_name(rule)
+    """The absolute URL of ``rule``'s page: :data:`HELP_URI_BASE` + page name for schemalint's own
+    rules and diff checks; for a plugin's rule, its catalog row's ``help_base`` + page name, else the
+    ``file:`` URI of the page installed with the plugin (``""`` when it has none)."""
+    entry = _plugin_entry(rule)
+    if entry is None:
+        return HELP_URI_BASE + page_name(rule)
+    if entry.help_base:
+        return entry.help_base + page_name(rule)
+    page = find_page(rule)
+    return page.resolve().as_uri() if page is not None else ""
+
+
+def _plugin_entry(rule: Documented) -> Any:
+    """The catalog row of ``rule`` when a plugin declares it (:mod:`schemalint.rules.plugins`), else ``None``."""
+    cls = rule if isinstance(rule, type) else type(rule)
+    if cls.__module__.startswith("schemalint."):
+        return None
+    from schemalint.rules.catalog import entry_for
+
+    return entry_for(cls)
+
+
+def _plugin_pages(rule: Documented) -> list[Path]:
+    """Where a plugin's rule page lives: beside the rule's module (the page format is the same)."""
+    import sys
+
+    if _plugin_entry(rule) is None:
+        return []
+    cls = rule if isinstance(rule, type) else type(rule)
+    module = sys.modules.get(cls.__module__)
+    file = getattr(module, "__file__", None)
+    return [Path(file).resolve().parent] if file else []
 
 
 def pages_dirs() -> list[Path]:
@@ -46,8 +76,9 @@ def pages_dirs() -> list[Path]:
 
 
 def find_page(rule: Documented) -> Path | None:
-    """The page of ``rule`` (``<CODE>-<name>.md``, else any ``<CODE>-*.md``), or ``None``."""
-    for directory in pages_dirs():
+    """The page of ``rule`` (``<CODE>-<name>.md``, else any ``<CODE>-*.md``), or ``None``. A plugin's
+    rule has its page beside its module (docs/plugins.md)."""
+    for directory in _plugin_pages(rule) or pages_dirs():
         exact = directory / page_name(rule)
         if exact.is_file():
             return exact

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from schemalint.model import Contract, Origin, Tool, escape_token
 from schemalint.rules.base import Context
 from schemalint.rules.contract.sl101_required_drift import RequiredDrift
+from tests.conftest import examples
 
 NAMES = st.sampled_from(["a", "b", "c", "id", "spec", "x/y", "t~1", "options"])
 SCALARS = st.sampled_from([{"type": "string"}, {"type": "integer", "minimum": 0}, {"type": "boolean"}, {}])
@@ -91,7 +92,7 @@ def sl101_paths(advertised: Any, contract: Contract) -> list[str]:
     return sorted(p for p in paths if p is not None)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), schema=SCHEMAS, use_refs=st.booleans(), via_probes=st.booleans())
 def test_sl101_reports_exactly_the_keys_made_required(
     data: st.DataObject, schema: dict[str, Any], use_refs: bool, via_probes: bool

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from schemalint.diff.checks._common import diff_locations, normalise, share_equal
+from tests.conftest import examples
 
 KEYS = ["type", "properties", "required", "enum", "items", "anyOf", "description", "minimum", "a", "b"]
 
@@ -77,7 +78,7 @@ def deepdiff_paths(old: Any, new: Any) -> list[list[Any]]:
     return [list(level.path(output_format="list")) for report in sorted(tree) for level in tree[report]]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edited())
 def test_sharing_equal_subtrees_changes_no_deepdiff_path(pair: tuple[Any, Any]) -> None:
     old, new = pair
@@ -299,7 +300,7 @@ odd_values = st.recursive(
 )
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(odd_values)
 def test_fast_rendering_is_byte_for_byte_the_documented_one(value: Any) -> None:
     from schemalint.diff.render import render_value
@@ -332,7 +333,7 @@ def _plain_reference(value: Any) -> bool:
     return True
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(odd_values, json_values))
 def test_the_level_walk_types_every_node_as_the_plain_walk_did(value: Any) -> None:
     from schemalint.diff.render import _plain
@@ -466,7 +467,7 @@ def _odd(value: Any) -> Any:
     return value
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values, st.booleans())
 def test_normalise_is_the_isinstance_walk(value: Any, odd: bool) -> None:
     value = _odd(value) if odd else value
@@ -475,7 +476,7 @@ def test_normalise_is_the_isinstance_walk(value: Any, odd: bool) -> None:
     assert got == want or json.dumps(got, default=repr) == json.dumps(want, default=repr)  # NaN != NaN
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values, st.booleans())
 def test_canonical_is_json_dumps_with_sorted_keys(value: Any, odd: bool) -> None:
     from schemalint.diff.checks._common import canonical

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,9 +114,9 @@ def test_expand_sources_glob_exclude_and_missing(tmp_path: Path) -> None:
 
 
 @needs_shared
-def test_corpus_tool_counts_match_the_sources() -> None:
+def test_corpus_tool_counts_match_the_sources(corpus_loaded: Any) -> None:
     """Counts each corpus SOURCE.md states (tools with a schema or argument list)."""
-    result = load([str(CORPUS)])
+    result = corpus_loaded
     per_source: dict[str, int] = {}
     for tool in result.tools:
         source = Path(tool.origin.file).relative_to(CORPUS).parts[0]

@@ -170,8 +170,8 @@ def test_cli_jobs_2_output_is_byte_identical(tmp_path: Path) -> None:
 
 
 @needs_shared
-def test_corpus_by_held_workers_as_serially(taken: list[int]) -> None:
-    serial = check([str(CORPUS)], jobs=1)
+def test_corpus_by_held_workers_as_serially(taken: list[int], corpus_checked: Any) -> None:
+    serial = corpus_checked
     _same(check([str(CORPUS)], jobs=2, catalog=False), serial)
     assert taken
 

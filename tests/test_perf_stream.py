@@ -31,9 +31,9 @@ def test_examples_streamed_as_in_memory(jobs: int) -> None:
 
 
 @needs_shared
-def test_corpus_streamed_as_in_memory() -> None:
+def test_corpus_streamed_as_in_memory(corpus_checked: Any) -> None:
     # many names defined in several files (SL201/SL202 "another definition"), BFCL type dialect files (SL001)
-    whole = check([str(CORPUS)], stream=False, jobs=1)
+    whole = corpus_checked
     _same(whole, check([str(CORPUS)], stream=True, jobs=2))
     assert any("another definition" in d.message for d in whole.diagnostics)
     assert any("non-standard type dialect" in d.message for d in whole.diagnostics)

@@ -22,7 +22,7 @@ from schemalint.model import Diagnostic, Origin, Tool, running
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.registry import all_rules
 from schemalint.targets import PROFILES
-from tests.conftest import CORPUS, needs_shared
+from tests.conftest import examples, needs_shared
 
 RULES = all_rules()
 GATED = [r for r in RULES if r.keywords is not None]
@@ -149,10 +149,8 @@ def test_generated_schemas_skipping_changes_nothing(cases: list[tuple[Any, str, 
 
 
 @pytest.fixture(scope="module")
-def corpus_tools() -> list[Tool]:
-    from schemalint.engine import load
-
-    return load([str(CORPUS)]).tools
+def corpus_tools(corpus_loaded: Any) -> list[Tool]:
+    return corpus_loaded.tools
 
 
 @needs_shared
@@ -192,7 +190,7 @@ _OBJECTS = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(_OBJECTS, _schemas()))
 def test_sl003_fast_path_answers_as_the_full_check(schema: Any) -> None:
     from schemalint.schema.index import index_schema
@@ -206,7 +204,7 @@ def test_sl003_fast_path_answers_as_the_full_check(schema: Any) -> None:
         assert list(sl003.check_tool(tool, ctx)) == full
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(_schemas(), st.sampled_from(_FORMATS)), min_size=1, max_size=3))
 def test_sl310_without_loose_properties_finds_nothing(cases: list[tuple[Any, str]]) -> None:
     """SL310 returns at once for a schema whose every property has `type`, `anyOf` or `$ref`
@@ -227,7 +225,7 @@ def test_sl310_without_loose_properties_finds_nothing(cases: list[tuple[Any, str
 _NAME_CHARS = st.sampled_from([*"aZ_09-.:é ~[", "ß", "名"])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(_NAME_CHARS, max_size=70).map("".join), min_size=1, max_size=4),
        st.sampled_from(_FORMATS), st.sampled_from([None, 3, 64, 200]))
 def test_sl301_plainly_portable_names_find_nothing(names: list[str], fmt: str, limit: int | None) -> None:

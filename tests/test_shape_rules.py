@@ -15,7 +15,7 @@ from schemalint.rules.base import Context
 from schemalint.rules.shape.sl001_invalid_schema import token_role, type_hint
 from schemalint.rules.shape.sl006_invalid_tool_name import InvalidToolName, suggest
 from schemalint.schema.dialect import DEFAULT_DIALECT, dialect_of, fast_validator, normalize_dialect
-from tests.conftest import CORPUS, needs_shared
+from tests.conftest import needs_shared
 
 
 def lint(tmp_path: Path, doc: Any, code: str, name: str = "tools.json", **kwargs: Any) -> list[Diagnostic]:
@@ -448,12 +448,12 @@ def test_sl007(tmp_path: Path) -> None:
 
 
 @needs_shared
-def test_fast_validator_agrees_with_python_jsonschema_on_corpus_sample() -> None:
+def test_fast_validator_agrees_with_python_jsonschema_on_corpus_sample(corpus_loaded: Any) -> None:
     """jsonschema-rs decides SL001's validity; python-jsonschema is the reference. Same verdict
     on a deterministic sample of real schemas from every corpus source."""
     from schemalint.schema.dialect import python_validator
 
-    tools = [t for t in load([str(CORPUS)]).tools if isinstance(t.advertised, dict)]
+    tools = [t for t in corpus_loaded.tools if isinstance(t.advertised, dict)]
     sample = tools[:: max(1, len(tools) // 600)]
     disagree = []
     verdicts = set()

@@ -23,7 +23,7 @@ from schemalint.engine import check, load
 from schemalint.engine.pipeline import screen
 from schemalint.loaders.files.documents import may_hold_lone_surrogates, parse_text
 from schemalint.rules.shape.sl001_invalid_schema import SURROGATES, _lone_surrogate
-from tests.conftest import CORPUS, needs_shared
+from tests.conftest import examples, needs_shared
 
 
 def _cleared(documents: Any) -> frozenset[str]:
@@ -49,7 +49,7 @@ def _texts(value: Any) -> list[tuple[str, str]]:
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_JSON)
 def test_a_text_said_to_hold_no_lone_surrogate_parses_to_none(value: Any) -> None:
     for name, text in _texts(value):
@@ -90,8 +90,8 @@ def test_both_routes_find_the_surrogate_of_the_one_file_that_holds_one(tmp_path:
 
 
 @needs_shared
-def test_corpus_files_said_to_hold_no_lone_surrogate_hold_none() -> None:
-    loaded = load([str(CORPUS)])
+def test_corpus_files_said_to_hold_no_lone_surrogate_hold_none(corpus_loaded: Any) -> None:
+    loaded = corpus_loaded
     free = _cleared(loaded.documents)
     assert len(free) > len(loaded.documents) // 2  # the skip is real
     for tool in loaded.tools:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from schemalint import api
 from schemalint.rules.provider.sl325_property_key_pattern import KEY
+from tests.conftest import examples
 
 
 def _reported(tmp: Path, keys: list[str]) -> int:
@@ -32,7 +33,7 @@ _PARTS = st.lists(st.sampled_from(["ab", "x-y.z", "k" * 63, ""]), min_size=1, ma
 _KEYS = st.builds(lambda parts, sep: sep.join(parts), _PARTS, st.sampled_from(["\n", "", "_", "\n", " [", "é"]))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(_KEYS, min_size=1, max_size=5, unique=True))
 def test_the_fast_path_reports_what_the_per_key_test_reports(tmp_path: Path, keys: list[str]) -> None:
     assert _reported(tmp_path, keys) == sum(KEY.fullmatch(k) is None for k in keys)

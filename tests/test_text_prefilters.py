@@ -4,11 +4,13 @@ texts built from the very pieces the test looks for, and on the shared corpus.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemalint.traffic import detect
-from tests.conftest import CORPUS, REPOS, needs_shared
+from tests.conftest import CORPUS, REPOS, examples, needs_shared
 
 _MARKER_PIECES = [*detect.MARKERS, *(a for a, narrower in detect._ANCHORS for a in (a, *narrower)),
                   '"', "_", ":", "tool", "tools", "function", "call", "Call", "/", "s", " ", "\n", "x"]
@@ -22,7 +24,7 @@ def test_every_marker_holds_an_anchor_and_a_narrower_one() -> None:
             assert not narrower or any(n in marker for n in narrower), marker
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.sampled_from(_MARKER_PIECES), max_size=160))
 def test_has_marker_is_the_substring_test(pieces: list[str]) -> None:
     text = "".join(pieces)
@@ -65,7 +67,7 @@ _TEXT_PIECES = ["one", "One", " of", "OF", "value", "Values", "opt", "ion", "e.g
 _descriptions = st.lists(st.lists(st.sampled_from(_TEXT_PIECES), max_size=12).map("".join), min_size=1, max_size=5)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(_descriptions)
 def test_claim_trigger_of_the_joined_text_covers_each_description(descs: list[str]) -> None:
     from schemalint.rules.description.claims import _TOOL_TRIGGER, _TRIGGER
@@ -75,7 +77,7 @@ def test_claim_trigger_of_the_joined_text_covers_each_description(descs: list[st
         assert ToolText("\n".join(descs)).may_hold(_TOOL_TRIGGER), descs
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(_descriptions)
 def test_might_mention_of_the_joined_text_covers_each_description(descs: list[str]) -> None:
     from schemalint.rules.description.mentions.text import _joined_might_mention, _might_mention
@@ -85,7 +87,7 @@ def test_might_mention_of_the_joined_text_covers_each_description(descs: list[st
         assert _joined_might_mention(ToolText("\n".join(descs))), descs
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(_TEXT_PIECES), max_size=20).map("".join),
        st.lists(st.sampled_from(["one of", "value", "e.g.", "such as", "x", "a1", "of", ".g."]), min_size=1,
                 max_size=3))
@@ -108,10 +110,9 @@ def test_needles_refuse_what_they_cannot_find() -> None:
 
 
 @needs_shared
-def test_tool_prefilters_on_the_corpus() -> None:
+def test_tool_prefilters_on_the_corpus(corpus_loaded: Any) -> None:
     """On every tool of the corpus: a tool the joined-text tests turn away has no claim site and no
     mention site, and the names shared between equal definitions are the names of each."""
-    from schemalint.api import load
     from schemalint.model import RunContext, running
     from schemalint.rules.description.claims import _TOOL_TRIGGER, _TRIGGER
     from schemalint.rules.description.mentions import _share_names, tool_property_names
@@ -120,7 +121,7 @@ def test_tool_prefilters_on_the_corpus() -> None:
     from schemalint.rules.tool_text import tool_text
     from schemalint.schema.index import index_schema
 
-    tools = load([str(CORPUS)]).tools
+    tools = corpus_loaded.tools
     turned_away = [0, 0]
     with running(RunContext()) as run:
         by_name: dict[str, list] = {}
@@ -174,7 +175,7 @@ _KIND_PIECES = ["must", "Must", " be ", "BE", "specified", "Given", "is", " are 
                 "explained", "#", "-", "should", "Can", "may", "HAS", "have", "need", " is ", "Are"]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.lists(st.sampled_from(_KIND_PIECES), max_size=14).map("".join))
 def test_kind_prefilters_never_turn_away_a_match(text: str) -> None:
     for name, pattern, may in _kind_filters():
@@ -191,14 +192,13 @@ def test_kind_prefilters_answer_only_ascii() -> None:
 
 
 @needs_shared
-def test_kind_prefilters_on_the_corpus_descriptions() -> None:
-    from schemalint.api import load
+def test_kind_prefilters_on_the_corpus_descriptions(corpus_loaded: Any) -> None:
     from schemalint.model import RunContext, running
     from schemalint.rules.tool_text import tool_text
 
     seen = matched = 0
     with running(RunContext()):
-        for tool in load([str(CORPUS)]).tools:
+        for tool in corpus_loaded.tools:
             for desc in tool_text(tool).joined.split("\n"):
                 if not desc.isascii():
                     continue
@@ -244,7 +244,7 @@ def _group_words() -> list[str]:
     return [*sorted({w.decode() for ws in _WORDS.values() for w in ws}), "<", "[", "~", " ", "\n", ".", "x", "Ü"]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.lists(st.sampled_from(_group_words()), max_size=8).map(" ".join))
 def test_word_groups_are_the_set_tests(text: str) -> None:
     from schemalint.rules.poisoning.texts import word_groups
@@ -267,7 +267,7 @@ _SHADOW_PIECES = ["when", "Whenever", "before", "if", "each time", "using", "Cal
                   "\n", "make sure", "copy"]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.lists(st.sampled_from(_SHADOW_PIECES), max_size=14).map(" ".join))
 def test_shadowing_word_gates_keep_every_match(text: str) -> None:
     from schemalint.rules.poisoning.sl506_tool_shadowing import PATTERNS, shadowing
@@ -337,13 +337,12 @@ def _analyses(tools: list, ctx: object) -> tuple[list, list, int, int]:
 
 
 @needs_shared
-def test_shared_analysis_of_equal_definitions_on_the_corpus() -> None:
+def test_shared_analysis_of_equal_definitions_on_the_corpus(corpus_loaded: Any) -> None:
     """Every corpus tool gets from the per-definition memo exactly the findings (sites, pointers,
     messages' parts) of its own analysis, and the memo does share (findings included)."""
-    from schemalint.api import load
     from schemalint.rules.base import Context
 
-    tools = load([str(CORPUS)]).tools
+    tools = corpus_loaded.tools
     ctx = Context(catalog=tools)
     got, want, shared, _ = _analyses(tools, ctx)
     for tool, g, w in zip(tools, got, want, strict=True):
@@ -378,7 +377,7 @@ def _catalog(draw: st.DrawFn) -> list:
     return tools
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_catalog())
 def test_shared_analysis_of_equal_definitions_generated(tools: list) -> None:
     from schemalint.rules.base import Context
@@ -406,17 +405,16 @@ def test_shared_analysis_moves_findings_to_each_tool() -> None:
 
 
 @needs_shared
-def test_shared_tool_texts_answer_as_fresh_ones_on_the_corpus() -> None:
+def test_shared_tool_texts_answer_as_fresh_ones_on_the_corpus(corpus_loaded: Any) -> None:
     """Tools whose descriptions join to one text share its ToolText in a run; every answer a rule
     reads from a shared one is the answer of a ToolText made for that tool alone."""
-    from schemalint.api import load
     from schemalint.model import RunContext, running
     from schemalint.rules.description.claims import _TOOL_TRIGGER
     from schemalint.rules.description.mentions.text import _joined_might_mention
     from schemalint.rules.poisoning.texts import _text_groups, triggers
     from schemalint.rules.tool_text import ToolText, _joined, tool_text
 
-    tools = load([str(CORPUS)]).tools
+    tools = corpus_loaded.tools
     seen: dict[int, ToolText] = {}  # by the answers they share
     with running(RunContext()):
         for tool in tools:
@@ -455,10 +453,9 @@ def _shadowing_both_ways(tools: list, monkeypatch: object) -> tuple[int, int]:
 
 
 @needs_shared
-def test_shadowing_tool_gate_on_the_corpus(monkeypatch: object) -> None:
-    from schemalint.api import load
+def test_shadowing_tool_gate_on_the_corpus(monkeypatch: object, corpus_loaded: Any) -> None:
 
-    turned, _ = _shadowing_both_ways(load([str(CORPUS)]).tools, monkeypatch)
+    turned, _ = _shadowing_both_ways(corpus_loaded.tools, monkeypatch)
     assert turned > 3000
 
 
@@ -504,7 +501,7 @@ def test_shadowing_tool_gate_reads_titles(monkeypatch: object) -> None:
     assert _shadowing_both_ways(tools, monkeypatch) == (1, 1)  # the first tool turned away, the title found
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(["a", "B", "_", "x1", "Ab", "é", "ǅ", "İ", "id", "Id", "ID", "ſ"]), min_size=1,
                          max_size=4).map("".join), max_size=6))
 def test_near_miss_table_skips_only_names_without_variants(names: list[str]) -> None:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 
 from schemalint.schema.satisfiable import why_empty
-from tests.conftest import CORPUS, TS_EXAMPLE, needs_node, needs_shared, run_json
+from tests.conftest import CORPUS, TS_EXAMPLE, examples, needs_node, needs_shared, run_json
 
 _SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([0.5, 1.0, -2.5]),
                      st.sampled_from(["", "a", "abc", "1"]))
@@ -78,7 +78,7 @@ def _probes(schema: Any) -> list[Any]:
     return found
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_SCHEMAS)
 def test_a_schema_called_empty_refuses_every_probe(schema: dict[str, Any]) -> None:
     """Soundness: whenever the analysis says "admits no value", jsonschema (2020-12) agrees on every

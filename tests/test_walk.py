@@ -6,6 +6,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from schemalint.schema.walk import walk
+from tests.conftest import examples
 
 SCHEMA = {
     "type": "object",
@@ -122,7 +123,7 @@ def _same_walk(schema: object) -> None:
     assert index.loose_properties == any("type" not in p and "anyOf" not in p and "$ref" not in p for p in props)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_KEYWORD_SCHEMAS)
 @example({"properties": {"a": {"$ref": "#/$defs/a"}, "b": {"anyOf": []}, "c": {"type": "x"}}})
 @example({"properties": {"a": {"type": "string"}}, "then": {"properties": {"b": {"description": "B."}}}})

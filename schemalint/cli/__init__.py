@@ -177,6 +177,14 @@ def main() -> None:
         sys.stderr.write(f"schemalint: error: {visible_lines(str(exc))}\n")
         sys.stderr.flush()
         os._exit(2)  # not SystemExit: the interpreter would fail again flushing the same stdout
+    except Exception as exc:  # a plugin whose rules cannot be used (schemalint.rules.plugins): exit 2
+        from schemalint.rules.plugins import PluginError
+
+        if not isinstance(exc, PluginError):
+            raise
+        sys.stderr.write(f"schemalint: error: {exc}\n")
+        sys.stderr.flush()
+        os._exit(2)
     finally:
         if name in _WITH_PROGRESS:
             from schemalint import progress

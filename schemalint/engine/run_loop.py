@@ -182,8 +182,10 @@ def internal_error(rule: Rule, exc: BaseException, where: Diagnostic, what: str 
 
     frames = traceback.extract_tb(exc.__traceback__)
     at = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    module = type(rule).__module__
+    owner = "schemalint" if module.startswith("schemalint.") else f"the plugin that defines it ({module})"
     message = (f"internal error: rule {rule.code} {rule.name} crashed on {what} "
-               f"({type(exc).__name__}: {exc}{at}); this is a bug in schemalint, not a finding: "
+               f"({type(exc).__name__}: {exc}{at}); this is a bug in {owner}, not a finding: "
                "please report it with this line and the tool definition")
     return replace(where, code=INTERNAL_ERROR, name="internal-error", severity=Severity.ERROR, message=message,
                    instance_path=None, hint=None)

@@ -38,18 +38,22 @@ class RuleEntry:
     ``None`` (the contract rules), so a run without runtime contracts need not import it.
     ``traffic``: True for a rule of recorded traffic (SL4xx), which only ``schemalint replay`` runs
     (:mod:`schemalint.commands.replay`); a check never imports it.
+    ``help_base``: for a plugin's rule (:mod:`schemalint.rules.plugins`), the URL its pages are
+    published under (SARIF ``helpUri`` is ``help_base + "<CODE>-<name>.md"``); ``None``: schemalint's
+    own pages online for a built-in rule, the installed page's ``file:`` URI for a plugin's.
     """
 
-    __slots__ = ("code", "name", "path", "runtime", "targets", "traffic")
+    __slots__ = ("code", "help_base", "name", "path", "runtime", "targets", "traffic")
 
     def __init__(self, code: str, name: str, targets: tuple[str, ...], path: str, runtime: bool = False,
-                 traffic: bool = False) -> None:
+                 traffic: bool = False, help_base: str | None = None) -> None:
         self.code = code
         self.name = name
         self.targets = targets
         self.path = path
         self.runtime = runtime
         self.traffic = traffic
+        self.help_base = help_base
 
     def __repr__(self) -> str:
         return (f"RuleEntry({self.code!r}, {self.name!r}, {self.targets!r}, {self.path!r}, runtime={self.runtime}"
@@ -86,7 +90,7 @@ _PROVIDER = "schemalint.rules.provider."
 _POISONING = "schemalint.rules.poisoning."
 _TRAFFIC = "schemalint.rules.traffic."
 
-CATALOG: tuple[RuleEntry, ...] = (
+BUILTIN: tuple[RuleEntry, ...] = (
     RuleEntry("SL000", "unreadable-source", (), _SHAPE + "sl000_unreadable_source:UnreadableSource"),
     RuleEntry("SL001", "invalid-schema", (), _SHAPE + "sl001_invalid_schema:InvalidSchema"),
     RuleEntry("SL002", "root-not-object", (), _SHAPE + "sl002_root_not_object:RootNotObject"),
@@ -207,7 +211,20 @@ CATALOG: tuple[RuleEntry, ...] = (
     RuleEntry("SL506", "tool-shadowing", (), _POISONING + "sl506_tool_shadowing:ToolShadowing"),
     RuleEntry("SL999", "internal-error", (), _SHAPE + "sl999_internal_error:InternalError"),
 )
-"""Every rule, ordered by code (the order of :func:`schemalint.rules.registry.all_rules`)."""
+"""schemalint's own rules, ordered by code."""
+
+
+def _with_plugins(builtin: tuple[RuleEntry, ...]) -> tuple[RuleEntry, ...]:
+    from schemalint.rules.plugins import plugin_entries
+
+    return builtin + plugin_entries([k for e in builtin for k in (e.code, e.name)], RuleEntry)
+
+
+CATALOG: tuple[RuleEntry, ...] = _with_plugins(BUILTIN)
+"""Every rule: schemalint's own (:data:`BUILTIN`, ordered by code), then the installed plugins' rows
+(the ``schemalint.rules`` entry point group, :mod:`schemalint.rules.plugins`; docs/plugins.md), in
+the order of :func:`schemalint.rules.registry.all_rules`. Raises
+:class:`~schemalint.rules.plugins.PluginError` on import when a plugin's rows cannot be used."""
 
 
 _BY_PATH: dict[str, RuleEntry] = {entry.path: entry for entry in CATALOG}
