@@ -144,7 +144,25 @@ def generate(directory: Path, count: int, change_every: int | None = None, again
     return int(out.strip() or 0)
 
 
+def write_huge_document(path: Path, count: int, seed: int = 17) -> Path:
+    """Write ``count`` MCP tools as one JSON document ``{"tools": [...]}`` (indent 1, about 6 KB a tool;
+    1,000 distinct tools repeated under distinct names, as :func:`write_jsonl`), one tool at a time."""
+    rng = random.Random(seed)
+    base = [synthetic_tool(rng, i) for i in range(min(count, 1000))]
+    with path.open("w") as out:
+        out.write('{"tools": [\n')
+        for i in range(count):
+            tool = dict(base[i % len(base)])
+            tool["name"] = f"{tool['name'].rsplit('_', 1)[0]}_{i}"
+            out.write(("" if i == 0 else ",\n") + json.dumps(tool, indent=1))
+        out.write("\n]}\n")
+    return path
+
+
 def _generate_main(argv: list[str]) -> None:
+    if argv[0] == "--huge-document":
+        write_huge_document(Path(argv[1]), int(argv[2]))
+        return
     if argv[0] in ("--one-tool-files", "--jsonl"):
         (write_one_tool_files if argv[0] == "--one-tool-files" else write_jsonl)(Path(argv[1]), int(argv[2]))
         return
@@ -315,6 +333,111 @@ def jobs_jsonl_rows(table: Table, work: Path, count: int, runs: int, floor_cmd: 
     table.budget(f"check --jobs 2 on {count} JSON Lines tools vs the serial floor", ratio, 1.0)
 
 
+def _cpu_once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process tree: user + sys from wait4) of one run of ``cmd``."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, **env} if env else None)
+    _, status, usage = os.wait4(proc.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"command failed ({code}): {' '.join(cmd)}")
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+
+def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str | None, peers: bool,
+                 after: str | None = None, only: str = "") -> None:
+    """Issue 33's table: on the corpus as its own files, the corpus as one catalog, 10,000 synthetic
+    tools as one file and a repository tree, the floor, ``check`` (default jobs and ``--jobs 1``),
+    ``before`` (an earlier source tree run with ``PYTHONPATH``: ``--jobs 1``) and the peers that
+    can run here (benchmarks/peers.py), all interleaved within each round; medians of wall time, and
+    of CPU time (user + sys of the process tree, which a loaded machine inflates less). ``after``: a
+    source tree to run as "check" instead of this one (so that the tree can change meanwhile);
+    ``only``: the inputs whose label holds one of these comma-separated words."""
+    sys.path.insert(0, str(HERE))
+    import peers as peer_commands
+
+    floor = [PY, str(HERE / "floor.py")]
+    inputs: list[tuple[str, Path, Path, bool]] = []  # (label, target, floor root, one file)
+    if corpus.is_dir():
+        inputs.append(("the corpus as its own files", corpus, corpus, False))
+        catalog = work / "corpus-catalog"
+        if not (catalog / "tools.json").is_file():
+            catalog.mkdir(parents=True, exist_ok=True)
+            subprocess.run([PY, "-c", "import json, sys; from schemalint.engine import load; "
+                            "tools = [t.raw for t in load([sys.argv[1]]).tools if isinstance(t.raw, dict)]; "
+                            "open(sys.argv[2], 'w').write(json.dumps({'tools': tools}, indent=1, ensure_ascii=False))",
+                            str(corpus), str(catalog / "tools.json")], check=True)
+        inputs.append(("the corpus as one catalog", catalog / "tools.json", catalog, True))
+    synthetic = work / "one10000"
+    if not (synthetic / "tools.json").is_file():
+        base = work / "cat10000"
+        if not base.is_dir():
+            generate(base, 10_000)
+        one_document_rows_prepare(base, synthetic)
+    inputs.append(("10,000 synthetic tools, one file", synthetic / "tools.json", synthetic, True))
+    if repos.is_dir():
+        inputs.append(("a repository tree (../shared/repos)", repos, repos, False))
+    wanted = [w for w in only.split(",") if w]
+    for label, target, floor_root, one_file in inputs:
+        if wanted and not any(w in label for w in wanted):
+            continue
+        mine = {"PYTHONPATH": after} if after else None
+        cmds: dict[str, tuple[list[str], dict[str, str] | None]] = {"floor": ([*floor, str(floor_root)], None)}
+        cmds["check"] = ([*SCHEMALINT, "check", str(target), "--format", "json"], mine)
+        cmds["check --jobs 1"] = ([*SCHEMALINT, "check", str(target), "--format", "json", "--jobs", "1"], mine)
+        if before:
+            cmds["before: check --jobs 1"] = (cmds["check --jobs 1"][0], {"PYTHONPATH": before})
+        if peers:
+            for name, cmd in peer_commands.commands(work, target, one_file).items():
+                cmds[name] = (cmd, None)
+        samples: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
+        for cmd, env in cmds.values():  # warm-up
+            _cpu_once(cmd, env)
+        for _ in range(runs):
+            for k, (cmd, env) in cmds.items():
+                samples[k].append(_cpu_once(cmd, env))
+        wall = {k: statistics.median(s[0] for s in v) for k, v in samples.items()}
+        cpu = {k: statistics.median(s[1] for s in v) for k, v in samples.items()}
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"\n{label} (median of {runs} interleaved runs; load {load:.1f}):")
+        print(f"  {'command':<34} {'wall s':>8} {'x floor':>8} {'CPU s':>8} {'x floor':>8}")
+        for k in cmds:
+            print(f"  {k:<34} {wall[k]:8.3f} {wall[k] / wall['floor']:7.2f}x "
+                  f"{cpu[k]:8.3f} {cpu[k] / cpu['floor']:7.2f}x")
+        if before:
+            k = "check --jobs 1"
+            print(f"  after / before, {k}: wall {wall[k] / wall['before: ' + k]:.2f}, "
+                  f"CPU {cpu[k] / cpu['before: ' + k]:.2f}", flush=True)
+
+
+def one_document_rows_prepare(base: Path, one: Path) -> None:
+    """The catalog ``base`` gathered into one JSON document ``one/tools.json`` (in a child process)."""
+    one.mkdir(parents=True, exist_ok=True)
+    subprocess.run([PY, "-c", "import json, pathlib, sys; base, out = map(pathlib.Path, sys.argv[1:]); "
+                    "tools = [t for f in sorted(base.iterdir()) for t in json.loads(f.read_text())['tools']]; "
+                    "out.write_text(json.dumps({'tools': tools}, indent=1))", str(base), str(one / "tools.json")],
+                   check=True)
+
+
+def huge_document_row(work: Path, count: int) -> int:
+    """Peak memory (``ru_maxrss`` of the child, from ``wait4``) and time of ``check --format jsonl`` on
+    one JSON document of ``count`` synthetic tools (about 6 KB each: 100,000 make about 600 MB, above
+    the 256 MiB in-memory read limit, so the document is streamed part by part); the document is
+    deleted afterwards. Returns 1 when the peak is above :data:`MEMORY_LIMIT_MIB`."""
+    path = work / f"huge-{count}.json"
+    subprocess.run([PY, str(Path(__file__).resolve()), "--generate", "--huge-document", str(path), str(count)],
+                   check=True)
+    try:
+        size = path.stat().st_size
+        secs, mib, _ = run_once([*SCHEMALINT, "check", str(path), "--format", "jsonl"])
+        print(f"\none JSON document of {count:,} tools ({size / 1e6:.0f} MB): check --format jsonl {secs:.1f} s, "
+              f"peak RSS {mib:.0f} MiB ({'PASS' if mib <= MEMORY_LIMIT_MIB else 'FAIL'}, limit {MEMORY_LIMIT_MIB} MiB)")
+        return int(mib > MEMORY_LIMIT_MIB)
+    finally:
+        path.unlink(missing_ok=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
@@ -334,6 +457,17 @@ def main() -> int:
     parser.add_argument("--editor", default="", metavar="MB,MB",
                         help="also time the language server (open and change to diagnostics) on catalogs of "
                              "these sizes in MB against check on the same file (issue 31: 1,20)")
+    parser.add_argument("--issue33", action="store_true",
+                        help="only issue 33's table: corpus files, corpus catalog, 10,000 synthetic tools in one file, "
+                             "a repository tree; floor, check, --before, peers; interleaved (wall and CPU)")
+    parser.add_argument("--repos", default=str(ROOT.parent / "shared" / "repos"))
+    parser.add_argument("--after", help="with --issue33: the source tree to measure as check (git archive REV)")
+    parser.add_argument("--only", default="", help="with --issue33: comma-separated words of the inputs to run "
+                        "(files, catalog, synthetic, repository)")
+    parser.add_argument("--peers", action="store_true", help="with --issue33: the peers of benchmarks/peers.py "
+                        "(put check-jsonschema and spectral on PATH, or set CHECK_JSONSCHEMA and SPECTRAL)")
+    parser.add_argument("--huge-document", type=int, default=0, metavar="N",
+                        help="only the peak memory of check on one JSON document of N tools (100000: ~600 MB)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="schemalint-bench-"))
@@ -347,6 +481,12 @@ def main() -> int:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {load:.2f}, "
               f"median of {args.runs} runs (seconds, peak RSS)\n")
+        if args.huge_document:
+            return huge_document_row(work, args.huge_document)
+        if args.issue33:
+            issue33_rows(work, Path(args.corpus), Path(args.repos), args.runs, args.before, args.peers, args.after,
+                         args.only)
+            return 0
         if args.memory:
             memory_rows(table, work, [int(n) for n in args.memory.split(",")], args.keep is not None, args.before)
             if args.only_memory:

@@ -37,6 +37,7 @@ from schemalint.loaders.files.documents import (
     FREEZE_TOOLS,
     Document,
     read_document,
+    read_limit,
     reportable_problems,
 )
 from schemalint.loaders.files.evidence import held_back, held_note
@@ -377,8 +378,9 @@ def _may_stream(paths: Sequence[str]) -> bool:
     """:func:`schemalint.engine.stream.should_stream`, without importing that module for a run on
     a few small files (start-up)."""
     if len(paths) <= 64:
+        small = min(1_000_000, read_limit() + 1)  # above the read limit a JSON document is streamed
         try:
-            if all(os.stat(p).st_size < 1_000_000 for p in paths):
+            if all(os.stat(p).st_size < small for p in paths):
                 return False
         except OSError:
             pass

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,7 @@ from schemalint.model import FILE, TOOL, Diagnostic, Fingerprint, Tool, fingerpr
 if TYPE_CHECKING:
     from schemalint.config import Config
     from schemalint.engine.selection import RuleFilter
+    from schemalint.loaders.files.stream_json import Part, Scan
     from schemalint.rules.base import Context, Rule
     from schemalint.rules.facts import CatalogFacts, FactsBuilder
 
@@ -52,6 +53,23 @@ is then not bounded by :data:`~schemalint.loaders.files.documents.MAX_FILE_BYTES
 BATCH_LINES = 500
 """Lines of a streamed JSON Lines file checked together (one group): about 2 MB of text of the
 benchmark's tools, 20 MB parsed."""
+
+
+def streams_document(path: str) -> bool:
+    """Whether ``path`` is a JSON document read part by part (a regular ``.json`` or ``.snap`` file
+    above the in-memory read limit, :func:`~schemalint.loaders.files.documents.read_limit`:
+    :mod:`~schemalint.loaders.files.stream_json`)."""
+    from schemalint.loaders.files.documents import JSON_SUFFIXES, read_limit
+
+    if not path.lower().endswith(JSON_SUFFIXES):
+        return False
+    try:
+        import stat
+
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size > read_limit()
 
 
 def streams_lines(path: str) -> bool:
@@ -91,6 +109,10 @@ class Group:
     held: tuple[str, int, str] | None = None
     """``(path, count, folder)`` when the file's tool-shaped objects were held back for lack of
     evidence (:func:`schemalint.loaders.files.evidence.held_back`); ``tools`` is then empty."""
+    parts: dict[str, Part] | None = None
+    """Of a streamed JSON document (:func:`streams_document`): the group's parts by JSON pointer,
+    with their text (for locating); ``anchors``: where the pointers above the parts are."""
+    anchors: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -105,6 +127,25 @@ class LinesInfo:
     """The file's groups of :data:`BATCH_LINES` lines (never splitting a line of the file), each as
     ``(start, end, first)``: byte offsets in the file and the number of its first line, so that a
     worker reads only its own batches."""
+    document: Scan | None = None
+    """Of a streamed JSON document (:func:`streams_document`) instead: its first read."""
+
+
+def scan_streamed_document(path: str) -> LinesInfo:
+    """The first read of the streamed JSON document ``path`` (:func:`streams_document`): its
+    problem (unreadable, invalid, or a shape that cannot be streamed, worded with the read limit)."""
+    from schemalint.loaders.files.documents import read_limit
+    from schemalint.loaders.files.stream_json import scan_document
+    from schemalint.loaders.formats.json_tools import streamed_root_problem
+
+    scan = scan_document(path)
+    if scan.problem is None and not scan.blank:
+        reason = streamed_root_problem(scan.skeleton, path)
+        if reason is not None:
+            scan.problem = ParseProblem(f"cannot read file: above the {read_limit():,}-byte read limit, and it "
+                                        f"cannot be streamed: {reason}; not read", 1, 1)
+    by_name = looks_like_tool_file(path, "")
+    return LinesInfo(scan.problem, scan.looks or by_name, scan.blank, document=scan)
 
 
 def scan_lines(path: str) -> LinesInfo:
@@ -181,6 +222,9 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, LinesInfo], part: in
     def selected(index: int) -> bool:
         return index in batches if batches is not None else index % parts == part
 
+    if streams_document(path):
+        yield from _document_groups(path, explicit, infos, selected)
+        return
     if not streams_lines(path):
         if selected(0):
             from schemalint.traffic.detect import distinct_declarations, holds_traffic
@@ -239,6 +283,49 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, LinesInfo], part: in
             if start == 0 and data.startswith(b"\xef\xbb\xbf"):
                 data = data[3:]
             yield group(dict(enumerate(data.decode("utf-8").splitlines(), first_line)), index == 0, index)
+
+
+def _document_groups(path: str, explicit: bool, infos: dict[str, LinesInfo],
+                     selected: Callable[[int], bool]) -> Iterator[Group]:
+    """The groups of a streamed JSON document: :data:`BATCH_LINES` array items each (the other
+    top-level members join the group they come in), the parts read one by one
+    (:func:`~schemalint.loaders.files.stream_json.iter_parts`)."""
+    from schemalint.loaders.files.stream_json import Scan, iter_parts
+    from schemalint.loaders.formats.json_tools import drop_response_echoes, part_tools
+
+    info = infos.get(path)
+    if info is None or info.document is None:
+        info = infos[path] = scan_streamed_document(path)
+    scan = info.document
+    assert scan is not None
+    if info.problem is not None or info.blank:
+        if selected(0):
+            whole = info.problem or ParseProblem("empty file: no tool definitions", 1, 1, severity="warning")
+            report = explicit or info.looks
+            yield Group(path, [], [whole] if report else [], not report, parts={})
+        return
+    index, items = 0, 0
+    parts: dict[str, Part] = {}
+    tools: list[Tool] = []
+    again = Scan()
+    for item in iter_parts(path, again):
+        if selected(index):
+            parts[item.pointer] = item
+            tools.extend(part_tools(scan.skeleton, item.key, item.index, item.value, path))
+        if item.index is not None:
+            items += 1
+            if items == BATCH_LINES:
+                if selected(index):
+                    yield Group(path, drop_response_echoes(tools), first=index == 0, index=index, parts=parts,
+                                anchors=scan.anchors)
+                index, items, parts, tools = index + 1, 0, {}, []
+    if again.problem is not None:  # the file changed since its first read
+        if selected(index):
+            yield Group(path, [], [again.problem], first=index == 0, index=index, parts={}, anchors=scan.anchors)
+        return
+    if (parts or index == 0) and selected(index):
+        yield Group(path, drop_response_echoes(tools), first=index == 0, index=index, parts=parts,
+                    anchors=scan.anchors)
 
 
 @dataclass
@@ -371,6 +458,48 @@ def locate_lines(diagnostics: list[Diagnostic], path: str, lines: dict[int, str]
     return out
 
 
+def locate_parts(diagnostics: list[Diagnostic], path: str, parts: Mapping[str, Part],
+                 anchors: Mapping[str, tuple[int, int]]) -> list[Diagnostic]:
+    """Line and column of the diagnostics of a group of a streamed JSON document, located in the
+    text of the part their pointer is in (as :func:`schemalint.engine.locate_diagnostics` locates them
+    in the whole text); a pointer above the parts lands on its longest prefix among ``anchors``."""
+    wanted = [i for i, d in enumerate(diagnostics) if d.column is None and d.file == path]
+    if not wanted:
+        return diagnostics
+    from schemalint.engine.locate import locate
+
+    out = list(diagnostics)
+    by_part: dict[str, list[int]] = {}
+    for i in wanted:
+        pointer = out[i].pointer
+        tokens = pointer.split("/")
+        base = next((b for b in ("/".join(tokens[:2]), "/".join(tokens[:3])) if b in parts), None) \
+            if len(tokens) > 1 else None
+        if base is not None:
+            by_part.setdefault(base, []).append(i)
+            continue
+        while True:
+            if pointer in anchors or not pointer:
+                line, col = anchors.get(pointer, (1, 1))
+                break
+            pointer = pointer.rsplit("/", 1)[0]
+        out[i] = replace(out[i], line=line, column=col)
+    for base, idxs in by_part.items():
+        part = parts[base]
+        inner = [out[i].pointer[len(base):] for i in idxs]
+        pos = locate(part.text, "json", inner)
+        for i, rest in zip(idxs, inner, strict=True):
+            line, col = pos.get(rest, (1, 1))
+            if (line, col) == (1, 1):
+                line, col = part.at
+            elif line == 1:
+                line, col = part.line, part.column + col - 1
+            else:
+                line += part.line - 1
+            out[i] = replace(out[i], line=line, column=col)
+    return out
+
+
 def sort_found(found: list[tuple[Diagnostic, Fingerprint]]) -> tuple[list[Diagnostic], list[Fingerprint]]:
     """The diagnostics sorted by file, line, column, code, pointer and message (stable: findings
     that tie keep the order they were produced in), with their fingerprints: every route's order."""
@@ -406,7 +535,8 @@ class FilePipeline:
         tools_all = group.tools
         ctx.catalog = tools_all
         if self.screens:
-            text = group.document.text if group.document is not None else "\n".join(group.lines.values())
+            text = group.document.text if group.document is not None else "\n".join(
+                [p.text for p in group.parts.values()] if group.parts is not None else group.lines.values())
             ctx.cleared_files = screen(self.screens, {group.path: text})
         raw = [problem_diagnostic(group.path, p) for p in group.problems] if last else []
         mine = tools_all if tools is None else tools_all[tools.start:tools.stop]
@@ -420,6 +550,8 @@ class FilePipeline:
         if raw:
             if group.document is not None:
                 self.settle(raw, tools_all, out, documents={group.path: group.document})
+            elif group.parts is not None:
+                self.settle(raw, tools_all, out, parts=(group.path, group.parts, group.anchors))
             else:
                 self.settle(raw, tools_all, out, lines=(group.path, group.lines))
         ctx.catalog = ()
@@ -449,7 +581,9 @@ class FilePipeline:
 
     def settle(self, raw: list[Diagnostic], tools: Sequence[Tool], out: Checked, *,
                documents: Mapping[str, Document] | None = None,
-               lines: tuple[str, dict[int, str]] | None = None, sites: bool = False) -> list[Diagnostic]:
+               lines: tuple[str, dict[int, str]] | None = None, sites: bool = False,
+               parts: tuple[str, Mapping[str, Part], Mapping[str, tuple[int, int]]] | None = None,
+               ) -> list[Diagnostic]:
         """Select the ``raw`` diagnostics (``rule_filter``: selection, suppressions, severities),
         locate them in ``documents`` or in the ``lines`` ``(path, lines by number)`` of a JSON Lines
         batch (``sites``: also in the Python sources and servers ``tools`` came from,
@@ -463,6 +597,8 @@ class FilePipeline:
             diagnostics = locate_diagnostics(diagnostics, dict(documents))
         elif lines is not None:
             diagnostics = locate_lines(diagnostics, *lines)
+        elif parts is not None:
+            diagnostics = locate_parts(diagnostics, *parts)
         if sites:
             from schemalint.engine.sites import locate_sources
 
@@ -477,6 +613,34 @@ class FilePipeline:
             origins.setdefault((t.origin.file, t.name), set()).add(t.origin.pointer)
         relative = self.cfg.relative
         out.found.extend((d, fingerprint(d, relative(d.file), origins)) for d in diagnostics)
+
+    def finish_document_file(self, path: str, out: Checked, info: LinesInfo) -> None:
+        """:meth:`finish_lines_file` for a streamed JSON document (``info``: its first read): the
+        findings of the per-file summaries are located in the parts they point into, read again."""
+        from schemalint.engine.findings import select_findings
+        from schemalint.engine.run_loop import run_catalog_rule
+        from schemalint.loaders.files.stream_json import Scan, iter_parts
+        from schemalint.loaders.formats.json_tools import part_tools
+
+        ctx = self.ctx
+        if not self.per_file or info.document is None:
+            ctx.run.drop(FILE)
+            return
+        ctx.catalog = ()
+        raw = [d for rule in self.per_file for d in run_catalog_rule(rule, (), ctx)]
+        ctx.run.drop(FILE)
+        if not raw:
+            return
+        diagnostics, suppressed = select_findings(raw, self.rule_filter)
+        out.suppressed += suppressed
+        wanted = {"/".join(d.pointer.split("/")[:n]) for d in diagnostics if d.file == path for n in (2, 3)}
+        parts: dict[str, Part] = {}
+        tools: list[Tool] = []
+        for part in iter_parts(path, Scan()):
+            if part.pointer in wanted:
+                parts[part.pointer] = part
+                tools.extend(part_tools(info.document.skeleton, part.key, part.index, part.value, path))
+        self.fingerprint(locate_parts(diagnostics, path, parts, info.document.anchors), tools, out)
 
     def finish_lines_file(self, path: str, out: Checked) -> None:
         """The catalog hooks that summarise a whole file (:attr:`Rule.catalog_from_tools`) for a JSON

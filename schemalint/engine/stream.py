@@ -45,7 +45,9 @@ from schemalint.engine.pipeline import (
     merge_shares,
     property_names,
     scan_lines,
+    scan_streamed_document,
     sort_found,
+    streams_document,
     streams_lines,
     whole_files,
 )
@@ -71,13 +73,16 @@ def should_stream(paths: Sequence[str]) -> bool:
     """Whether a check of ``paths`` (files) takes the streaming route (see the module docstring)."""
     if len(paths) > STREAM_FILES:
         return True
+    from schemalint.loaders.files.documents import read_limit
+
     total = 0
+    limit = read_limit()
     for path in paths:
         try:
             size = os.stat(path).st_size
         except OSError:
             continue
-        if size > pipeline.JSONL_STREAM_BYTES and streams_lines(path):
+        if (size > pipeline.JSONL_STREAM_BYTES and streams_lines(path)) or (size > limit and streams_document(path)):
             return True
         total += size
     return total > STREAM_BYTES
@@ -163,6 +168,8 @@ def _share_out(paths: Sequence[str], parts: int, infos: dict[str, LinesInfo]) ->
             info = infos.get(path)
             if info is None:
                 info = infos[path] = scan_lines(path)
+        elif streams_document(path) and path not in infos:  # its first read, inherited by the workers
+            infos[path] = scan_streamed_document(path)
         if info is not None and info.problem is None and not info.blank and len(info.batches) > 1:
             pieces.extend((path, i, end - start) for i, (start, end, _) in enumerate(info.batches))
         else:
@@ -265,15 +272,18 @@ def check_groups(units: Sequence[Unit], named: set[str], active: Sequence[Rule],
     pipeline = FilePipeline(active, ctx, rule_filter, cfg)
     for path, part, parts in units:
         skipped = False
-        lines = False
+        lines = streamed = False
         for group in _paused(iter_groups(path, os.path.normpath(path) in named, infos, part, parts)):
             skipped = skipped or group.unreported
-            lines = group.document is None
+            lines = group.document is None and group.parts is None
+            streamed = group.parts is not None
             pipeline.check(group, out)
             del group
         if skipped:
             out.skipped_files.add(path)
-        if lines:
+        if streamed:
+            pipeline.finish_document_file(path, out, infos[path])
+        elif lines:
             pipeline.finish_lines_file(path, out)
     return out
 
@@ -294,6 +304,7 @@ def check_parallel(paths: Sequence[str], named: set[str], active: Sequence[Rule]
     whole = whole_files(active, (), ctx.facts)
     units: list[Unit] = []
     for path in paths:
+        # a streamed JSON document stays in one worker: its tools lists span its batches (SL005)
         if streams_lines(path) and whole is not None and path not in whole:
             units.extend((path, k, jobs) for k in range(jobs))
         else:

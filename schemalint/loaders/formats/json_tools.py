@@ -140,11 +140,12 @@ def _tool(
     )
 
 
-def _manifest_tools(doc: Mapping[str, Any], file: str, pointer: str, line: int | None) -> Iterator[Tool]:
+def _manifest_tools(doc: Mapping[str, Any], file: str, pointer: str, line: int | None,
+                    first: int = 0) -> Iterator[Tool]:
     tools = doc.get("tools")
     if not isinstance(tools, list):
         return
-    for i, entry in enumerate(tools):
+    for i, entry in enumerate(tools, first):
         if not isinstance(entry, Mapping):
             continue
         runtime_obj = entry.get("runtime")
@@ -461,22 +462,29 @@ def _in_envelope(tool: Tool, fmt: str, list_pointer: str) -> Tool:
                    output_schema=fields.get("outputSchema") if fmt == "mcp" else None)
 
 
-def _find_tools(value: Any, file: str, line: int | None, base: str) -> Iterator[Tool]:
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""The types of parsed JSON scalars: no tool inside, tested by identity before ``isinstance``."""
+
+
+def _find_tools(value: Any, file: str, line: int | None, base: str, context: int = 0) -> Iterator[Tool]:
     # (value, pointer, context): context 2 = a tools list, whose entries get context 1 ("an
     # entry of a tools list"); 1 is passed on to an entry's "function" object; 0 elsewhere.
-    stack: list[tuple[Any, str, int]] = [(value, base, 0)]
+    stack: list[tuple[Any, str, int]] = [(value, base, context)]
     visited: set[int] = set()
     while stack:
         obj, ptr, ctx = stack.pop()
-        if isinstance(obj, (Mapping, list)):
+        kind_of = type(obj)
+        if kind_of is list or kind_of is dict or isinstance(obj, (Mapping, list)):
             if id(obj) in visited:
                 continue
             visited.add(id(obj))
-        if isinstance(obj, list):
-            entry_ctx = 1 if ctx == 2 else 0
-            stack.extend((obj[i], f"{ptr}/{i}", entry_ctx) for i in reversed(range(len(obj))))
+        else:
             continue
-        if not isinstance(obj, Mapping):
+        if isinstance(obj, list):
+            # only containers can hold a tool: a pointer is made for them alone
+            entry_ctx = 1 if ctx == 2 else 0
+            stack.extend((obj[i], f"{ptr}/{i}", entry_ctx) for i in range(len(obj) - 1, -1, -1)
+                         if type(obj[i]) not in _SCALARS and isinstance(obj[i], (Mapping, list)))
             continue
         if obj.get("schemalint") == 1 and isinstance(obj.get("tools"), list):
             yield from _manifest_tools(obj, file, ptr, line)
@@ -485,12 +493,17 @@ def _find_tools(value: Any, file: str, line: int | None, base: str) -> Iterator[
         if (isinstance(method, str) and method in CALL_METHODS) or (
                 isinstance(kind, str) and kind in CALL_TYPES and ctx != 1):
             continue  # a recorded call or result (and what it carries) is traffic, not definitions
-        tool = match_tool(obj, file, ptr, line, in_list=ctx == 1)
+        # every shape match_tool knows has a name, or is {"type": "function", "function": {...}}
+        tool = match_tool(obj, file, ptr, line, in_list=ctx == 1) if "name" in obj or kind == "function" else None
         if tool is not None:
             yield tool
             continue
         children: list[tuple[Any, str, int]] = []
         for key, sub in obj.items():
+            sub_type = type(sub)
+            if sub_type in _SCALARS or (sub_type is not dict and sub_type is not list
+                                        and not isinstance(sub, (Mapping, list))):
+                continue  # a scalar holds no tool (and needs no pointer)
             if key in CALL_KEYS:
                 continue
             kptr = f"{ptr}/{escape_token(key)}"
@@ -503,15 +516,79 @@ def _find_tools(value: Any, file: str, line: int | None, base: str) -> Iterator[
                 continue
             if isinstance(sub, list):
                 children.append((sub, kptr, 2 if key in TOOL_LIST_KEYS else 0))
-            elif isinstance(sub, Mapping):
+            else:
                 children.append((sub, kptr, 1 if ctx == 1 and key == "function" else 0))
         stack.extend(reversed(children))
+
+
+def streamed_root_problem(skeleton: Mapping[str, Any] | None, file: str) -> str | None:
+    """Why a streamed document (:mod:`schemalint.loaders.files.stream_json`) whose top-level object,
+    with its arrays left empty, is ``skeleton`` (``None``: a top-level array) cannot be read part by
+    part as :func:`find_tools` reads it whole: the top-level object is itself a tool, or the tools a
+    response part echoes would have to be compared with the whole document's. ``None``: it can."""
+    if skeleton is None:
+        return None
+    if match_tool(skeleton, file, "", None, in_list=False) is not None:
+        return "its top-level object is itself a tool definition"
+    if any(key in RESPONSE_KEYS for key in skeleton):
+        return "it holds a recorded response beside its tools"
+    return None
+
+
+def part_tools(skeleton: Mapping[str, Any] | None, key: str | None, index: int | None, value: Any,
+               file: str) -> list[Tool]:
+    """The tools :func:`find_tools` finds, in the whole document, inside one part of a streamed
+    document (an item ``index`` of the top-level array or of the member ``key``'s array, or the member
+    ``key``'s whole ``value``); ``skeleton``: the top-level object with its streamed arrays empty
+    (``None``: the document is an array), for what the top level decides (a manifest, a recorded call,
+    the document's envelope). Call :func:`streamed_root_problem` first."""
+    if skeleton is None:
+        return list(_find_tools(value, file, None, f"/{index}"))
+    if key is None:
+        return []
+    if skeleton.get("schemalint") == 1 and isinstance(skeleton.get("tools"), list):
+        if key != "tools" or index is None:
+            return []
+        return list(_manifest_tools({"tools": [value]}, file, "", None, index))
+    method, kind = skeleton.get("method"), skeleton.get("type")
+    if (isinstance(method, str) and method in CALL_METHODS) or (isinstance(kind, str) and kind in CALL_TYPES):
+        return []
+    if key in CALL_KEYS:
+        return []
+    kptr = f"/{escape_token(key)}"
+    tools: list[Tool] = []
+    if index is not None:
+        pointer = f"{kptr}/{index}"
+        if key in _GEMINI_LISTS:
+            gtool = _gemini_tool(value, file, pointer, None, key == "function_declarations") \
+                if isinstance(value, Mapping) else None
+            tools = [gtool] if gtool is not None else []
+        else:
+            tools = list(_find_tools(value, file, None, pointer, 1 if key in TOOL_LIST_KEYS else 0))
+    elif isinstance(value, Mapping):
+        tools = list(_find_tools(value, file, None, kptr))
+    envelope = _document_envelope(skeleton)
+    if envelope is not None:
+        tools = [_in_envelope(t, *envelope) for t in tools]
+    return tools
 
 
 def load_document_tools(doc: Document) -> list[Tool]:
     """Every tool definition found by shape in a parsed document (``doc.values``: one value, or
     one per line of a JSON Lines file)."""
     tools: list[Tool] = []
+    if not may_hold_tools(doc.text):
+        return tools
     for line, value in doc.values:
         tools.extend(find_tools(value, doc.path, line))
     return tools
+
+
+def may_hold_tools(text: str) -> bool:
+    """False when no value parsed from ``text`` (JSON, JSON Lines or YAML) can hold a tool that
+    :func:`find_tools` finds: every shape it knows has a ``name`` key, but for a schemalint manifest
+    (a ``schemalint`` key) and an OpenAI ``{"type": "function"}`` entry whose ``function`` has a
+    ``name``; so a text without ``name`` and ``schemalint`` holds none, unless an escape (``\\``)
+    could spell them. Three C-level scans of the text: the walk of a file that cannot hold tools
+    (a lock file, a CI workflow) is skipped."""
+    return "name" in text or "schemalint" in text or "\\" in text

@@ -54,18 +54,34 @@ class DuplicateToolName(Rule):
     severity = Severity.ERROR
 
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
+        """Every tool after the first of its name in its tools list. A route that checks one file in
+        several groups (a streamed document's batches of items: ``ctx.facts`` set) remembers, for the
+        rest of the file, where the first definition of each name the run defines more than once was
+        and a digest of it (:data:`~schemalint.model.FILE` lifetime), so that a second definition in a
+        later group is reported as when the file is checked whole."""
         first: dict[tuple[Any, ...], Tool] = {}
+        earlier: dict[tuple[Any, ...], tuple[str, bytes | None]] | None = None
+        if ctx.facts is not None:
+            from schemalint.model import FILE
+
+            earlier = ctx.run.table("SL005-first-of-name", dict, FILE)
         for tool in tools:
             if not tool.name:
                 continue  # SL006 reports empty names
             key = tools_list_key(tool)
             if key is None:
                 continue
-            seen = first.setdefault((*key, tool.name), tool)
-            if seen is tool:
-                continue
-            identical = isinstance(seen.raw, Mapping) and _canonical(seen) == _canonical(tool)
-            where = seen.origin.pointer
+            named = (*key, tool.name)
+            before = earlier.get(named) if earlier is not None else None
+            if before is not None:
+                where, digest = before
+                identical = digest is not None and digest == _digest(tool)
+            else:
+                seen = first.setdefault(named, tool)
+                if seen is tool:
+                    continue
+                identical = isinstance(seen.raw, Mapping) and _canonical(seen) == _canonical(tool)
+                where = seen.origin.pointer
             yield self.diag(
                 tool, None,
                 f"a second tool named {tool.name!r} in the same tools list (first at {where})"
@@ -75,3 +91,15 @@ class DuplicateToolName(Rule):
                 hint="remove the repeated definition" if identical else
                 "rename one of the tools, or merge them into one definition",
             )
+        if earlier is not None and ctx.facts is not None:
+            repeated = ctx.facts.repeated
+            for named, tool in first.items():
+                if named[-1] in repeated:
+                    earlier[named] = (tool.origin.pointer, _digest(tool) if isinstance(tool.raw, Mapping) else None)
+
+
+def _digest(tool: Tool) -> bytes:
+    """A digest of :func:`_canonical` (what a later group compares a definition with)."""
+    import hashlib
+
+    return hashlib.blake2b(_canonical(tool).encode("utf-8", "surrogatepass"), digest_size=16).digest()
