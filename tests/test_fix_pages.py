@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from schemalint.rules.catalog import CATALOG
-from schemalint.rules.fixes import MIXED, SAFE, UNSAFE
 from schemalint.rule_docs import _BLOCK
 from schemalint.rule_docs import page_sections as _sections
+from schemalint.rules.catalog import CATALOG
+from schemalint.rules.fixes import MIXED, SAFE, UNSAFE
 from tests.test_rule_pages import _pages
 
 OPENING = {None: "No fix:", SAFE: "Safe (", UNSAFE: "Unsafe (", MIXED: "Safe or unsafe ("}
