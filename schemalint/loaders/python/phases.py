@@ -2,7 +2,7 @@
 
 The Python worker (:mod:`schemalint.loaders.python.worker`) measures each ``load`` in four phases
 and sends them with its answer; the parent prints one stderr line per source when
-``SCHEMALINT_VERBOSE`` is set (:func:`schemalint.bridge.client.report_phases`), as it does for the
+``SCHEMALINT_VERBOSE`` is set (``_report_phases`` in :mod:`schemalint.bridge.client`), as it does for the
 Node worker:
 
 - ``import``: importing the module named by the source (and everything it imports);
