@@ -378,3 +378,13 @@ def test_nullable_forms() -> None:
     assert nullable({"type": ["string", "null"]}) == {"type": ["string", "null"]}
     assert nullable({"type": "float"}) is MISSING and nullable({"type": ["dict"]}) is MISSING
     assert nullable({"description": "untyped"}) is MISSING
+
+
+def test_fix_refuses_standard_input() -> None:
+    """``-`` is a private temporary copy: fixing it would change nothing the user has, so it is refused."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "-", "--fix"], input="[]",
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "standard input" in proc.stderr, proc.stderr

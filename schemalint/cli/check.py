@@ -204,6 +204,8 @@ def check(
     from schemalint.fix.run import FixRequest
 
     fixing = FixRequest.of(fix, unsafe_fixes, show_diff, split_csv(target) or cfg.target, cfg.root)
+    if fixing is not None and "-" in request.sources:
+        raise fail("--fix, --unsafe-fixes and --diff edit files; standard input (`-`) has none to edit")
     with _stdin_as(request, stdin_filename) as (request, as_named):
         def run_request(sources: Sequence[str]) -> Any:
             return _api_call("check_request", request.with_(sources=tuple(sources)))
