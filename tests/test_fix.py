@@ -388,3 +388,27 @@ def test_fix_refuses_standard_input() -> None:
     proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "-", "--fix"], input="[]",
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "standard input" in proc.stderr, proc.stderr
+
+
+def test_an_object_whose_branches_declare_properties_is_not_closed(tmp_path: Path) -> None:
+    """``additionalProperties: false`` beside a ``oneOf`` whose branches declare properties would
+    refuse every call the branches allow (it sees only sibling ``properties``): SL307 offers no fix
+    there (the branches themselves may be closed: each declares its properties)."""
+    import jsonschema
+
+    schema = {"type": "object", "properties": {"change": {"type": "object", "oneOf": [
+        {"properties": {"id": {"type": "string"}}, "required": ["id"]},
+        {"properties": {"name": {"type": "string"}}, "required": ["name"]}]}},
+        "required": ["change"], "additionalProperties": False}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_openai(schema), indent=2) + "\n")
+    before = path.read_bytes()
+    proc = run_cli("check", str(path), "--target", "openai-strict", "--fix", "--unsafe-fixes", "--select", "SL307")
+    assert "SL307" in proc.stdout, proc.stdout + proc.stderr
+    after = json.loads(path.read_text())
+    fixed = after[0]["function"]["parameters"]
+    assert "additionalProperties" not in fixed["properties"]["change"]
+    jsonschema.validate({"change": {"id": "x"}}, fixed)  # calls the branches allow still pass
+    jsonschema.validate({"change": {"name": "y"}}, fixed)
+    assert json.loads(before)[0]["function"]["parameters"]["properties"]["change"] == {
+        **fixed["properties"]["change"], "oneOf": schema["properties"]["change"]["oneOf"]}

@@ -254,11 +254,18 @@ def drop_keyword(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit |
                 (Op("remove", diag.pointer),), safe)
 
 
+IN_PLACE_APPLICATORS = frozenset(("allOf", "anyOf", "oneOf", "$ref", "if", "then", "else", "dependentSchemas",
+                                  "dependencies", "not"))
+"""Keywords whose subschemas apply to the same object (JSON Schema 2020-12 Core §10.2): properties
+they declare are not "sibling properties" for ``additionalProperties`` (Core §10.3.2.3)."""
+
+
 def close_object(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
     """SL307: ``"additionalProperties": false`` on the object at the pointer (added when missing:
     safe on an object that declares properties, as strict decoding only emits declared ones, unsafe
     on a free-form object, which becomes empty); an ``additionalProperties`` that is ``true`` or a
-    schema replaced by ``false`` (unsafe: the map's keys can no longer be sent)."""
+    schema replaced by ``false`` (unsafe: the map's keys can no longer be sent). No fix on an object
+    with in-place applicators (:data:`IN_PLACE_APPLICATORS`): closing it would refuse what they declare."""
     if diag.pointer.endswith("/additionalProperties"):
         where, _ = parent(diag.pointer)
         holder = resolve(document, where)
@@ -269,6 +276,9 @@ def close_object(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit |
     node = resolve(document, diag.pointer)
     if not isinstance(node, dict) or "additionalProperties" in node:
         return None
+    if any(key in node for key in IN_PLACE_APPLICATORS):
+        return None  # `additionalProperties` sees only the sibling `properties`: closing here would
+        # refuse every key the branches declare (a valid call would fail); the author must restructure
     props = node.get("properties")
     declared = isinstance(props, dict) and bool(props)
     return Edit('add "additionalProperties": false' + ("" if declared else " (a free-form object becomes empty)"),
