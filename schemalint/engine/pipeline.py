@@ -55,35 +55,32 @@ BATCH_LINES = 500
 benchmark's tools, 20 MB parsed."""
 
 
+def _regular_file_above(path: str, suffixes: tuple[str, ...], limit: int) -> bool:
+    """Whether ``path`` ends with one of ``suffixes`` and is a regular file of more than ``limit`` bytes."""
+    if not path.lower().endswith(suffixes):
+        return False
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size > limit
+
+
 def streams_document(path: str) -> bool:
     """Whether ``path`` is a JSON document read part by part (a regular ``.json`` or ``.snap`` file
     above the in-memory read limit, :func:`~schemalint.loaders.files.documents.read_limit`:
     :mod:`~schemalint.loaders.files.stream_json`)."""
     from schemalint.loaders.files.documents import JSON_SUFFIXES, read_limit
 
-    if not path.lower().endswith(JSON_SUFFIXES):
-        return False
-    try:
-        import stat
-
-        st = os.stat(path)
-    except OSError:
-        return False
-    return stat.S_ISREG(st.st_mode) and st.st_size > read_limit()
+    return _regular_file_above(path, JSON_SUFFIXES, read_limit())
 
 
 def streams_lines(path: str) -> bool:
     """Whether ``path`` is a JSON Lines file read line by line (a regular file above
     :data:`JSONL_STREAM_BYTES`)."""
-    if not path.lower().endswith(JSONL_SUFFIXES):
-        return False
-    try:
-        import stat
-
-        st = os.stat(path)
-    except OSError:
-        return False
-    return stat.S_ISREG(st.st_mode) and st.st_size > JSONL_STREAM_BYTES
+    return _regular_file_above(path, JSONL_SUFFIXES, JSONL_STREAM_BYTES)
 
 
 @dataclass
