@@ -382,3 +382,33 @@ def test_one_scan_of_all_descriptions_agrees_with_each_text(texts: list[str]) ->
 
     if any(_might_mention(t) for t in texts):
         assert _any_might_mention(texts)
+
+
+def _value_list_tool(op_schema: dict[str, Any], tool_text: str) -> list[dict[str, Any]]:
+    return [{"name": "label_card", "description": tool_text,
+             "inputSchema": {"type": "object", "additionalProperties": False,
+                             "properties": {"op": op_schema, "label": {"type": "string"},
+                                            "force": {"type": "boolean"}}}}]
+
+
+@pytest.mark.parametrize("listing", [
+    "What to do.\nChoices:\n- 'attach' - put it on.\n- 'detach' - take it off.",
+    "What to do.\n* attach: put it on\n* detach: take it off",
+    "What to do (attach | detach).",
+    "`attach`: put it on. `detach`: take it off.",
+    "What to do, one of 'attach', 'detach'.",
+])
+def test_a_value_the_property_lists_is_not_a_parameter(tmp_path: Path, listing: str) -> None:
+    path = tmp_path / "tools.json"
+    text = "Label a card. To recolour a label, use `attach` with `force=true`."
+    path.write_text(json.dumps(_value_list_tool({"type": "string", "description": listing}, text)))
+    assert [d for d in check([str(path)]).diagnostics if d.code == "SL201"] == []
+
+
+def test_an_objects_listed_keys_stay_parameter_mentions(tmp_path: Path) -> None:
+    listing = "Settings:\n- 'colour': a hex code\n- 'attach': where to pin it"
+    schema = {"type": "object", "description": listing, "properties": {"colour": {"type": "string"}}}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_value_list_tool(schema, "Label a card. Use `attach` with `force=true`.")))
+    found = [d for d in check([str(path)]).diagnostics if d.code == "SL201"]
+    assert [d.message.split("presents ")[1].split(" ")[0] for d in found] == ["`attach`"]

@@ -83,6 +83,7 @@ from schemalint.rules.description.mentions.text import (
     _words_of_ascii,
     result_section_names,
 )
+from schemalint.rules.description.mentions.value_lists import described_values
 from schemalint.rules.tool_text import tool_text
 from schemalint.schema.index import index_schema
 
@@ -549,6 +550,7 @@ def _analyse(
             if known is None:
                 known = (
                     set(_tool_names(tool)) | schema_values(tool.advertised) | schema_names(tool.output_schema)
+                    | described_values(tool.advertised)
                 )
             if tok in known or tok in catalog_names:
                 if mention.kind == "arglist" and site.level:
