@@ -186,3 +186,65 @@ def test_no_tool_file_of_the_real_repositories_is_held_back() -> None:
 def test_no_tool_file_of_the_corpus_is_held_back() -> None:
     _files, _tools, held = _held_in(CORPUS)
     assert held == []
+
+
+# -- the same rule in every command: diff (both sides, --base, REV:PATH) and snapshot --------------
+
+def _changed(project: Path) -> None:
+    """Both files of :func:`_project` changed: the page's data and the real tool."""
+    board = json.loads(json.dumps(LEADERBOARD))
+    board[0]["tools"][0]["inputSchema"]["properties"]["path"]["type"] = "integer"
+    (project / "web" / "src" / "data" / "tools-data.json").write_text(json.dumps(board, indent=2))
+    real = json.loads(json.dumps(REAL_TOOL))
+    real["tools"][0]["inputSchema"]["properties"]["city"]["type"] = "integer"
+    (project / "tools.json").write_text(json.dumps(real, indent=2))
+
+
+def _git(project: Path, *args: str) -> None:
+    import subprocess
+
+    subprocess.run(["git", *args], cwd=project, check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"})
+
+
+def _diff_tools(report: dict[str, Any]) -> set[str]:
+    return {c["tool"] for c in report["changes"]}
+
+
+def test_diff_of_two_folders_holds_back_web_data_as_check_does(tmp_path: Path) -> None:
+    _project(tmp_path / "old")
+    new = _project(tmp_path / "new")
+    _changed(new)
+    proc = run_cli("diff", "old", "new", "--format", "json", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    assert _diff_tools(report) == {"get_weather"}, report["changes"]
+    assert "3 tool-shaped object(s) in 1 data file(s) of a web front end were not checked" in proc.stderr
+    # named, the file is read as check reads a named file
+    proc = run_cli("diff", "old/web/src/data/tools-data.json", "new/web/src/data/tools-data.json", "--format",
+                   "json", cwd=tmp_path)
+    assert _diff_tools(json.loads(proc.stdout)) == {"read_file"}
+
+
+def test_diff_base_and_rev_path_hold_back_web_data_on_both_sides(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    _git(project, "init", "-q")
+    _git(project, "add", ".")
+    _git(project, "commit", "-q", "-m", "one")
+    _changed(project)
+    proc = run_cli("diff", "--base", "HEAD", ".", "--format", "json", cwd=project)
+    assert _diff_tools(json.loads(proc.stdout)) == {"get_weather"}, proc.stdout + proc.stderr
+    proc = run_cli("diff", "HEAD:./", ".", "--format", "json", cwd=project)
+    assert _diff_tools(json.loads(proc.stdout)) == {"get_weather"}, proc.stdout + proc.stderr
+    assert "(HEAD:./web/src/data/tools-data.json, under web/)" in proc.stderr, proc.stderr
+    assert "(web/src/data/tools-data.json, under web/)" in proc.stderr
+
+
+def test_snapshot_holds_back_web_data_as_check_does(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    proc = run_cli("snapshot", ".", "--dir", "approved", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (project / "approved").glob("*.json")) == ["get_weather.json"]
+    assert "were not checked" in proc.stderr
+    proc = run_cli("snapshot", "--check", ".", "--dir", "approved", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

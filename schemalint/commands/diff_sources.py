@@ -30,6 +30,7 @@ from schemalint.loaders.files.documents import (
     read_document,
     read_source_bytes,
 )
+from schemalint.loaders.files.evidence import Held
 from schemalint.loaders.files.sources import (
     SKIPPED_DIRS,
     SourceError,
@@ -187,6 +188,40 @@ def parsed_values(doc: Document, explicit: bool) -> Values:
     return doc.values
 
 
+def select_data_tools(path: str, explicit: bool, values: Values, tools: list[Tool], data: bytes | str,
+                      held: list[Held]) -> list[Tool]:
+    """The tools of the data file ``path`` that a diff or a snapshot reads: ``check``'s evidence rule
+    for a data file of a web front end (:func:`schemalint.loaders.files.evidence.select_tools`, the
+    one function every command applies); a file whose tool-shaped objects are held back is appended
+    to ``held`` (for :func:`held_notice`). ``data``: the file's bytes or text, read for recorded
+    traffic only when the file would be held back."""
+    from schemalint.loaders.files.evidence import select_tools
+
+    def traffic() -> bool:
+        from schemalint.traffic.detect import holds_traffic
+
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        return bool(values) and holds_traffic(text, values, path)
+
+    kept, one = select_tools(path, explicit, values, tools, traffic)
+    if one is not None:
+        held.append(one)
+    return kept
+
+
+def held_notice(held: Sequence[Held], notes: list[str] | None = None) -> None:
+    """Say that data files were held back (:func:`~schemalint.loaders.files.evidence.held_note`): in
+    ``notes`` when given, else as a note on stderr."""
+    if not held:
+        return
+    from schemalint.loaders.files.evidence import held_note
+
+    if notes is not None:
+        notes.append(held_note(held))
+    else:
+        print(f"schemalint: note: {held_note(held)}", file=sys.stderr)
+
+
 def _in_file(tool: Tool, file: str) -> Tool:
     """``tool`` with ``file`` as its origin's file, everything else shared (``dataclasses.replace``
     without running the frozen classes' ``__init__``, whose checked assignments cost more than
@@ -215,9 +250,12 @@ def _tool_file(path: str) -> bool:
     return path.lower().endswith(TOOL_FILE_SUFFIXES) and not any(p in SKIPPED_DIRS for p in parts[:-1])
 
 
-def _blob_tools(files: ParsedFiles, name: str, data: bytes, key: str, *, explicit: bool = True) -> list[Tool]:
+def _blob_tools(files: ParsedFiles, name: str, data: bytes, key: str, *, explicit: bool = True,
+                path: str | None = None, held: list[Held] | None = None) -> list[Tool]:
     """Tools of the git blob ``data`` shown as ``name`` (``REV:PATH``); ``explicit``: see
-    :func:`parsed_values` (a blob that is not UTF-8 is judged by its name only)."""
+    :func:`parsed_values` (a blob that is not UTF-8 is judged by its name only). ``path``: the
+    blob's path relative to the working directory, judged by the evidence rule for data files of a
+    web front end (:func:`select_data_tools`, held files appended to ``held``); ``None``: not judged."""
     try:
         text = _decode(name, data)
     except DiffError as exc:
@@ -226,7 +264,10 @@ def _blob_tools(files: ParsedFiles, name: str, data: bytes, key: str, *, explici
         skip_note(name, str(exc).removeprefix(f"{name}: ").removesuffix("; cannot diff it"))
         return []
     values = files.values(name, data, key, lambda: parse_text(name, text), explicit=explicit)
-    return files.tools(name, values, key)
+    tools = files.tools(name, values, key)
+    if path is None or held is None:
+        return tools
+    return select_data_tools(path, explicit, values, tools, text, held)
 
 
 @_git_errors_as_diff_errors
@@ -262,9 +303,12 @@ def load_rev_path(
     names = sorted(n for n in names if _tool_file(n) and not _excluded(f"{base}/{n}" if base else n, exclude))
     specs = [f"{rev}:{base}/{n}" if base else f"{rev}:{n}" for n in names]
     tools: list[Tool] = []
+    held: list[Held] = []
     with _parsing(tools):
         for name, s, data in zip(names, specs, cat_files(specs, where), strict=True):
-            tools.extend(_blob_tools(files, s, data, name, explicit=False))
+            judged = f"{base}/{name}" if base else name
+            tools.extend(_blob_tools(files, s, data, name, explicit=False, path=judged, held=held))
+    held_notice([(f"{rev}:{p}", n, f) for p, n, f in held])
     return tools
 
 
@@ -356,6 +400,7 @@ def load_worktree(
     for path, message in walk_problems:
         print(f"schemalint: warning: {path}: {message}", file=sys.stderr)
     named = {os.path.normpath(s) for s in file_sources if os.path.lexists(s) and not os.path.isdir(s)}
+    held: list[Held] = []
     with _parsing(tools):
         for path in paths:
             explicit = os.path.normpath(path) in named
@@ -363,7 +408,9 @@ def load_worktree(
                 data = read_source_bytes(path)
             except OSError:
                 # DiffError naming the file, or a note when it is skipped
-                tools.extend(tools_of_values(parsed_values(read_document(path), explicit), path))
+                doc = read_document(path)
+                values = parsed_values(doc, explicit)
+                tools.extend(select_data_tools(path, explicit, values, tools_of_values(values, path), doc.text, held))
                 continue
             if reuse is None:
                 key = ""
@@ -373,7 +420,8 @@ def load_worktree(
                 key = os.path.relpath(path, key_root).replace(os.sep, "/")
             values = files.values(path, data, key, lambda p=path: read_document(p),  # type: ignore[misc]
                                   explicit=explicit)
-            tools.extend(files.tools(path, values, key))
+            tools.extend(select_data_tools(path, explicit, values, files.tools(path, values, key), data, held))
+    held_notice(held)
     for source in sources:
         if is_python_source(source):
             tools.extend(load_python_tools(source, python_path))
@@ -498,11 +546,13 @@ def load_base(
     specs = [f"{commit}:{n}" for n in wanted]
     tools: list[Tool] = []
     files = reuse if reuse is not None else ParsedFiles(remember=False)
+    held: list[Held] = []
     with _parsing(tools):
         for name, data in zip(wanted, cat_files(specs, root), strict=True):
-            shown = f"{rev}:{os.path.relpath(root / name, cwd)}"
+            path = os.path.relpath(root / name, cwd)
             key = os.path.realpath(root / name) if reuse is not None else ""
-            tools.extend(_blob_tools(files, shown, data, key, explicit=name in named))
+            tools.extend(_blob_tools(files, f"{rev}:{path}", data, key, explicit=name in named, path=path, held=held))
+    held_notice([(f"{rev}:{p}", n, f) for p, n, f in held], notes)
     python_sources = [s for s in sources if is_module_source(s)]
     if python_sources:
         tools.extend(

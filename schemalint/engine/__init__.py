@@ -40,7 +40,7 @@ from schemalint.loaders.files.documents import (
     read_limit,
     reportable_problems,
 )
-from schemalint.loaders.files.evidence import held_back, held_note
+from schemalint.loaders.files.evidence import held_note, select_tools
 from schemalint.loaders.files.sources import (
     SourceError,
     expand_sources,
@@ -163,10 +163,9 @@ def load(
             result.diagnostics.extend(problem_diagnostic(path, p) for p in problems)
             tools = load_document_tools(doc)
             is_traffic = bool(doc.values) and holds_traffic(doc.text, doc.values, path)
-            folder = held_back(path, os.path.normpath(path) in named, doc.values, tools, is_traffic)
-            if folder is not None:
-                held.append((path, len(tools), folder))
-                tools = []
+            tools, held_file = select_tools(path, os.path.normpath(path) in named, doc.values, tools, is_traffic)
+            if held_file is not None:
+                held.append(held_file)
             if is_traffic:
                 traffic.append(path)
                 tools, repeats = distinct_declarations(tools)

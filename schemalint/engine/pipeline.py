@@ -105,7 +105,7 @@ class Group:
     repeats: int = 0
     held: tuple[str, int, str] | None = None
     """``(path, count, folder)`` when the file's tool-shaped objects were held back for lack of
-    evidence (:func:`schemalint.loaders.files.evidence.held_back`); ``tools`` is then empty."""
+    evidence (:func:`schemalint.loaders.files.evidence.select_tools`); ``tools`` is then empty."""
     parts: dict[str, Part] | None = None
     """Of a streamed JSON document (:func:`streams_document`): the group's parts by JSON pointer,
     with their text (for locating); ``anchors``: where the pointers above the parts are."""
@@ -213,7 +213,7 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, LinesInfo], part: in
     only every ``parts``-th batch from batch ``part`` on, so that workers can share one large file;
     ``batches``: only the batches of these numbers instead. The other batches are not read (the
     first read found where each batch starts). Other files have one part (batch ``0``)."""
-    from schemalint.loaders.files.evidence import held_back
+    from schemalint.loaders.files.evidence import select_tools
     from schemalint.loaders.formats.json_tools import find_tools, load_document_tools
 
     def selected(index: int) -> bool:
@@ -231,10 +231,7 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, LinesInfo], part: in
             tools = load_document_tools(doc)
             traffic = bool(doc.values) and holds_traffic(doc.text, doc.values, path)
             repeats = 0
-            folder = held_back(path, explicit, doc.values, tools, traffic)
-            held = None if folder is None else (path, len(tools), folder)
-            if held is not None:
-                tools = []
+            tools, held = select_tools(path, explicit, doc.values, tools, traffic)
             if traffic:
                 tools, repeats = distinct_declarations(tools)
             yield Group(path, tools, shown, bool(doc.problems) and not shown, document=doc, traffic=traffic,
@@ -266,9 +263,8 @@ def iter_groups(path: str, explicit: bool, infos: dict[str, LinesInfo], part: in
             else:
                 values.append((lineno, value))
                 tools.extend(find_tools(value, path, lineno))
-        folder = held_back(path, explicit, values, tools)
-        held = None if folder is None else (path, len(tools), folder)
-        return Group(path, [] if held else tools, problems if reported else [], bool(problems) and not reported,
+        tools, held = select_tools(path, explicit, values, tools)
+        return Group(path, tools, problems if reported else [], bool(problems) and not reported,
                      lines=batch, first=first, index=index, held=held)
 
     with open(path, "rb") as handle:
@@ -287,6 +283,7 @@ def _document_groups(path: str, explicit: bool, infos: dict[str, LinesInfo],
     """The groups of a streamed JSON document: :data:`BATCH_LINES` array items each (the other
     top-level members join the group they come in), the parts read one by one
     (:func:`~schemalint.loaders.files.stream_json.iter_parts`)."""
+    from schemalint.loaders.files.evidence import select_tools
     from schemalint.loaders.files.stream_json import Scan, iter_parts
     from schemalint.loaders.formats.json_tools import drop_response_echoes, part_tools
 
@@ -305,6 +302,13 @@ def _document_groups(path: str, explicit: bool, infos: dict[str, LinesInfo],
     parts: dict[str, Part] = {}
     tools: list[Tool] = []
     again = Scan()
+    # The evidence rule, judged on the document's top level (its members other than the large array).
+    top = [(None, scan.skeleton)] if scan.skeleton is not None else []
+
+    def group(found: list[Tool], first: bool, index: int, parts: dict[str, Part]) -> Group:
+        kept, held = select_tools(path, explicit, top, drop_response_echoes(found))
+        return Group(path, kept, first=first, index=index, parts=parts, anchors=scan.anchors, held=held)
+
     for item in iter_parts(path, again):
         if selected(index):
             parts[item.pointer] = item
@@ -313,16 +317,14 @@ def _document_groups(path: str, explicit: bool, infos: dict[str, LinesInfo],
             items += 1
             if items == BATCH_LINES:
                 if selected(index):
-                    yield Group(path, drop_response_echoes(tools), first=index == 0, index=index, parts=parts,
-                                anchors=scan.anchors)
+                    yield group(tools, index == 0, index, parts)
                 index, items, parts, tools = index + 1, 0, {}, []
     if again.problem is not None:  # the file changed since its first read
         if selected(index):
             yield Group(path, [], [again.problem], first=index == 0, index=index, parts={}, anchors=scan.anchors)
         return
     if (parts or index == 0) and selected(index):
-        yield Group(path, drop_response_echoes(tools), first=index == 0, index=index, parts=parts,
-                    anchors=scan.anchors)
+        yield group(tools, index == 0, index, parts)
 
 
 @dataclass

@@ -28,7 +28,7 @@ front end".
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -132,20 +132,37 @@ def content_evidence(values: Sequence[tuple[int | None, Any]], tools: Sequence[T
 
 
 def held_back(path: str, explicit: bool, values: Sequence[tuple[int | None, Any]], tools: Sequence[Tool],
-              traffic: bool = False) -> str | None:
+              traffic: bool | Callable[[], bool] = False) -> str | None:
     """The web front-end folder for which ``tools`` (found by shape in the file ``path``) are held
     back, unchecked, or ``None`` when they are checked (see the module docstring). ``explicit``:
     the file was named as a source; ``values``: its parsed values; ``traffic``: it holds recorded
-    traffic (:func:`schemalint.traffic.detect.holds_traffic`). Never raises."""
-    if not tools or explicit or traffic or tool_file_by_name(path):
+    traffic (:func:`schemalint.traffic.detect.holds_traffic`), or a function answering that, asked
+    only for a file that would otherwise be held back. Never raises."""
+    if not tools or explicit or tool_file_by_name(path):
         return None
     folder = ui_folder(path)
-    if folder is None or content_evidence(values, tools):
+    if folder is None or (traffic() if callable(traffic) else traffic) or content_evidence(values, tools):
         return None
     return folder
 
 
-def held_note(held: Sequence[tuple[str, int, str]]) -> str:
+Held = tuple[str, int, str]
+"""A data file whose tool-shaped objects were held back: ``(path, count, folder)`` (:func:`held_note`)."""
+
+
+def select_tools(path: str, explicit: bool, values: Sequence[tuple[int | None, Any]], tools: list[Tool],
+                 traffic: bool | Callable[[], bool] = False) -> tuple[list[Tool], Held | None]:
+    """The rule every command applies to the tools found by shape in one data file (``check``, its
+    streamed route, ``diff`` on both sides, ``snapshot``): ``(tools, None)`` when they are checked,
+    ``([], (path, count, folder))`` when they are held back (:func:`held_back`; the arguments are
+    its). Never raises."""
+    folder = held_back(path, explicit, values, tools, traffic)
+    if folder is None:
+        return tools, None
+    return [], (path, len(tools), folder)
+
+
+def held_note(held: Sequence[Held]) -> str:
     """The summary's note for files whose tool-shaped objects were held back: ``held`` holds
     ``(path, count, folder)`` per file."""
     tools = sum(n for _p, n, _f in held)
