@@ -1,5 +1,6 @@
 """What every command shares, written once: option types, ``--format`` choices, ``--fail-on``
-levels, the ``schemalint: error:`` exit, configuration loading, "no sources", the fast exit.
+levels, the ``schemalint: error:`` exit, configuration loading, the call of a command's API
+function (:func:`call_api`), the fast exit.
 
 Nothing heavy is imported here (start-up time is a budget): typer, and the standard library.
 """
@@ -8,16 +9,17 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
 if TYPE_CHECKING:
+    from schemalint.commands.reading import McpServers
     from schemalint.config import Config
-    from schemalint.model import Diagnostic
+
+T = TypeVar("T")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -109,82 +111,55 @@ McpHeaderOption = Annotated[
 ]
 
 
-@dataclass
-class McpServers:
-    """The MCP servers a command reads besides its sources: ``stdio`` commands (run in ``cwd``,
-    ``None``: the working directory), Streamable HTTP ``urls`` and the ``headers`` sent to them."""
+def mcp_headers(lines: Sequence[str] | None) -> dict[str, str] | None:
+    """The ``--mcp-header 'Name: value'`` options as a mapping
+    (:func:`schemalint.loaders.python.mcp_http.parse_headers`; ``None``: none given). Exit 2 for a
+    bad header."""
+    if not lines:
+        return None
+    from schemalint.loaders.python.mcp_http import parse_headers
 
-    stdio: list[str] = field(default_factory=list)
-    urls: list[str] = field(default_factory=list)
-    headers: dict[str, str] = field(default_factory=dict)
-    cwd: str | None = None
-
-    def __bool__(self) -> bool:
-        return bool(self.stdio or self.urls)
-
-    def names(self) -> list[str]:
-        """The commands and URLs as given (a URL without its userinfo)."""
-        from schemalint.loaders.python.mcp_http import shown_url
-
-        return [*self.stdio, *(shown_url(u) for u in self.urls)]
-
-    def labels(self) -> list[str]:
-        """How reports name the servers: ``mcp-stdio 'CMD'``, ``mcp-url 'URL'`` (userinfo removed)."""
-        from schemalint.loaders.python.mcp_http import shown_url
-
-        return [*(f"mcp-stdio {c!r}" for c in self.stdio), *(f"mcp-url {shown_url(u)!r}" for u in self.urls)]
-
-    def options(self) -> list[str]:
-        """The servers as command-line options (for a command a message suggests; headers and a URL's
-        userinfo left out: they may be secrets)."""
-        import shlex
-
-        from schemalint.loaders.python.mcp_http import shown_url
-
-        return [*(f"--mcp-stdio {shlex.quote(c)}" for c in self.stdio),
-                *(f"--mcp-url {shlex.quote(shown_url(u))}" for u in self.urls)]
-
-    def load_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`schemalint.api.load` / :func:`schemalint.api.check` naming them."""
-        return {"mcp_stdio": self.stdio, "mcp_url": self.urls, "mcp_headers": self.headers, "mcp_cwd": self.cwd}
+    try:
+        return parse_headers(lines)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
 
 
 def read_what(sources: Sequence[str] | None, mcp_stdio: Sequence[str] | None, mcp_url: Sequence[str] | None,
               mcp_header: Sequence[str] | None, cfg: Config) -> tuple[list[str], McpServers]:
-    """The sources and MCP servers a command reads. What the command line names (paths,
-    ``module:attr``, ``--mcp-stdio``, ``--mcp-url``) replaces all of ``sources``, ``mcp-stdio``
-    and ``mcp-url`` of the configuration; with none named, those three apply. Exit 2 when
-    nothing at all is to be read, and as :func:`mcp_servers` does."""
-    from schemalint.config import resolve_sources
+    """The sources and MCP servers ``check`` reads (:func:`schemalint.commands.reading.what_to_read`:
+    what the command line names replaces the configuration's ``sources``, ``mcp-stdio`` and
+    ``mcp-url``). Exit 2 when nothing at all is to be read, for a bad header, and for a header
+    with no URL to send it to."""
+    from schemalint.commands.reading import what_to_read
 
-    named = bool(sources or mcp_stdio or mcp_url)
-    srcs = list(sources or []) if named else resolve_sources(cfg)
-    servers = mcp_servers(mcp_stdio, mcp_url, mcp_header, cfg, configured=not named)
-    if not srcs and not servers:
-        raise no_sources()
-    return srcs, servers
+    headers = mcp_headers(mcp_header)
+    return call_api(what_to_read, sources or (), mcp_stdio or (), mcp_url or (), headers, cfg)
 
 
-def mcp_servers(mcp_stdio: Sequence[str] | None, mcp_url: Sequence[str] | None, mcp_header: Sequence[str] | None,
-                cfg: Config, *, configured: bool) -> McpServers:
-    """The ``--mcp-stdio``/``--mcp-url`` servers, or (``configured``) the configuration's ``mcp-stdio``
-    and ``mcp-url`` (whose commands run in the configuration's root), with the ``--mcp-header``
-    values parsed (:func:`schemalint.loaders.python.mcp_http.parse_headers`). Exit 2 for a bad
-    header, and for a header with no URL to send it to."""
-    if configured:
-        servers = McpServers(list(cfg.mcp_stdio), list(cfg.mcp_url), cwd=str(cfg.root) if cfg.mcp_stdio else None)
-    else:
-        servers = McpServers(list(mcp_stdio or []), list(mcp_url or []))
-    if mcp_header:
-        from schemalint.loaders.python.mcp_http import parse_headers
-
-        try:
-            servers.headers = parse_headers(mcp_header)
-        except ValueError as exc:
+def call_api(function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)``; exit 2 with the message of an error the user can act on (a missing
+    source, a bad configuration, selector, target, dialect, baseline or request, a diff or snapshot
+    that cannot be made, an output the write policy refuses). Anything else propagates."""
+    try:
+        return function(*args)
+    except Exception as exc:
+        if isinstance(exc, _user_errors()):
             raise fail(str(exc)) from None
-        if not servers.urls:
-            raise fail("--mcp-header is sent to --mcp-url servers, and no --mcp-url is given or configured")
-    return servers
+        raise
+
+
+def _user_errors() -> tuple[type[Exception], ...]:
+    """The errors :func:`call_api` prints (imported only when one was raised)."""
+    from schemalint.config import ConfigError
+    from schemalint.diff.errors import DiffError
+    from schemalint.engine.baseline import BaselineError
+    from schemalint.engine.request import RequestError
+    from schemalint.errors import SourceError
+    from schemalint.safe_write import WriteRefused
+    from schemalint.targets import TargetError
+
+    return (SourceError, ConfigError, BaselineError, TargetError, RequestError, WriteRefused, DiffError)
 
 
 def fail(message: str) -> typer.Exit:
@@ -212,71 +187,9 @@ def config_or_fail(path: Path | None) -> Config:
         raise fail(str(exc)) from None
 
 
-def run_reads(cfg: Config, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
-    """The files a run reads that an output must never replace: those of ``paths`` (sources,
-    ``--previous``, ``--baseline``, logs) that are files, and the configuration file."""
-    reads = [os.fspath(p) for p in paths if os.path.isfile(p)]
-    if cfg.path is not None:
-        reads.append(str(cfg.path))
-    return reads
-
-
-def _recogniser(what: str) -> Any:
-    """How a previous output of the kind ``what`` is recognised by its first bytes."""
-    if what == "baseline":
-        from schemalint.engine.baseline import is_baseline_text
-
-        return is_baseline_text
-    from schemalint.rules.facts import is_summary_text
-
-    return is_summary_text
-
-
-def guard_output(target: Path, what: str, cfg: Config, reads: Sequence[str]) -> None:
-    """Exit 2 (nothing written) when the policy of :mod:`schemalint.safe_write` refuses ``target``
-    as the ``what`` (``"baseline"``, ``"shard summary"``) of a run reading ``reads``; the project
-    is :attr:`schemalint.config.Config.project`. Commands call it before the run (fail fast)."""
-    from schemalint.safe_write import WriteRefused, check_output
-
-    try:
-        check_output(target, what=what, is_ours=_recogniser(what), reads=reads, project=cfg.project)
-    except WriteRefused as exc:
-        raise fail(str(exc)) from None
-
-
-def write_user_output(target: Path, text: str, what: str, cfg: Config, reads: Sequence[str]) -> None:
-    """Write ``text`` to ``target`` through :func:`schemalint.safe_write.write_output` (checked
-    again at write time, then atomically); exit 2 when refused or the write fails."""
-    from schemalint.safe_write import WriteRefused, write_output
-
-    try:
-        write_output(target, text, what=what, is_ours=_recogniser(what), reads=reads, project=cfg.project)
-    except WriteRefused as exc:
-        raise fail(str(exc)) from None
-    except OSError as exc:
-        raise fail(f"{target}: cannot write the {what}: {exc.strerror or exc}") from None
-
-
-def no_sources() -> typer.Exit:
-    """The "no sources" error (printed) as the exit-2 exception to raise."""
-    from schemalint.api_commands import NO_SOURCES
-
-    return fail(NO_SOURCES)
-
-
 def split_csv(values: list[str] | None) -> list[str]:
     """Repeated, comma-separated option values as one list (``["SD1,SD2", "SD3"]`` -> three)."""
     return [x.strip() for v in values or [] for x in v.split(",") if x.strip()]
-
-
-def fails_at(diagnostics: Iterable[Diagnostic], level: str) -> bool:
-    """True when a diagnostic is at least as severe as ``level`` (``never``: never)."""
-    if level == "never":
-        return False
-    from schemalint.model import Severity
-
-    rank = Severity.parse(level).rank
-    return any(d.severity.rank >= rank for d in diagnostics)
 
 
 def finish(code: int) -> None:

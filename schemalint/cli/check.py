@@ -27,10 +27,10 @@ from schemalint.cli._common import (
     PythonPathOption,
     SelectOption,
     WriteBaselineOption,
+    call_api,
     check_level,
     config_or_fail,
     fail,
-    fails_at,
     finish,
     format_option,
     read_what,
@@ -178,6 +178,7 @@ def check(
       schemalint check --baseline schemalint-baseline.json --format sarif > schemalint.sarif
     """
     from schemalint.api import CheckRequest
+    from schemalint.commands.reading import fails_at
     from schemalint.config import FAIL_LEVELS
 
     check_level(fail_on, FAIL_LEVELS)
@@ -234,19 +235,11 @@ def _path(value: Path | None) -> str | None:
 
 
 def _api_call(name: str, *args: Any) -> Any:
-    """``schemalint.api.<name>(*args)``; exit 2 with the message of an error the user
-    can act on (a missing source, a bad configuration, selector, target, dialect or baseline, an
-    output the write policy refuses)."""
+    """``schemalint.api.<name>(*args)`` through :func:`~schemalint.cli._common.call_api` (exit 2 with
+    the message of an error the user can act on)."""
     from schemalint import api
-    from schemalint.config import ConfigError
-    from schemalint.engine.baseline import BaselineError
-    from schemalint.safe_write import WriteRefused
-    from schemalint.targets import TargetError
 
-    try:
-        return getattr(api, name)(*args)
-    except (api.SourceError, ConfigError, BaselineError, TargetError, api.RequestError, WriteRefused) as exc:
-        raise fail(str(exc)) from None
+    return call_api(getattr(api, name), *args)
 
 
 STDIN_LIMIT = 256 << 20

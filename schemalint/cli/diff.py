@@ -18,12 +18,11 @@ from schemalint.cli._common import (
     McpHeaderOption,
     PythonPathOption,
     SelectOption,
-    check_level,
+    call_api,
     config_or_fail,
-    fail,
     finish,
     format_option,
-    mcp_servers,
+    mcp_headers,
     mcp_stdio_option,
     mcp_url_option,
     split_csv,
@@ -98,35 +97,16 @@ def diff(
 
     Exit codes: 0 nothing at or above --fail-on, 1 changes at or above it, 2 error.
     """
-    from schemalint.api_commands import diff_tools
-    from schemalint.config import ConfigError
-    from schemalint.diff.errors import DiffError
-    from schemalint.diff.result import FAIL_LEVELS
-    from schemalint.errors import SourceError
+    from schemalint.api_commands import DiffRequest, run_diff
     from schemalint.report import write_diff_report
 
-    check_level(fail_on, FAIL_LEVELS)
-    cfg = config_or_fail(config)
-    # only OLD named and no server on the command line: NEW is the configured servers
-    configured = not (mcp_stdio or mcp_url) and base is None and len(paths or []) == 1
-    servers = mcp_servers(mcp_stdio, mcp_url, mcp_header, cfg, configured=configured)
-    if base is not None and not paths and not (mcp_stdio or mcp_url) and (cfg.mcp_stdio or cfg.mcp_url):
-        from schemalint.config import resolve_sources
-
-        if not resolve_sources(cfg):  # only servers configured: the pre-commit hook must not block
-            sys.stdout.write(
-                f"nothing to diff against {base}: `diff --base` compares files and Python modules "
-                "(`sources`), and none are configured; the configured MCP servers are covered by "
-                "`schemalint snapshot --check` (the schemalint-snapshot hook)\n"
-            )
-            finish(EXIT_OK)
-            return
-    try:
-        result = diff_tools(paths or [], cfg=cfg, base=base, exclude=exclude or [],
-                            python_path=python_path or [], select=split_csv(select) or None,
-                            extend_select=split_csv(extend_select), ignore=split_csv(ignore),
-                            **servers.load_kwargs())
-    except (DiffError, ConfigError, SourceError) as exc:
-        raise fail(str(exc)) from None
-    write_diff_report(output_format, result, sys.stdout)
-    finish(EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK)
+    run = call_api(run_diff, DiffRequest(
+        paths=tuple(paths or ()), base=base, fail_on=fail_on, select=tuple(split_csv(select)) or None,
+        extend_select=tuple(split_csv(extend_select)), ignore=tuple(split_csv(ignore)),
+        mcp_stdio=tuple(mcp_stdio or ()), mcp_url=tuple(mcp_url or ()), mcp_headers=mcp_headers(mcp_header),
+        exclude=tuple(exclude or ()), python_path=tuple(python_path or ()), config=config_or_fail(config)))
+    if run.result is None:
+        sys.stdout.write(f"{run.message}\n")
+    else:
+        write_diff_report(output_format, run.result, sys.stdout)
+    finish(EXIT_FINDINGS if run.fails else EXIT_OK)

@@ -20,16 +20,11 @@ from schemalint.cli._common import (
     PythonPathOption,
     SelectOption,
     WriteBaselineOption,
-    check_level,
+    call_api,
     config_or_fail,
-    fail,
-    fails_at,
     finish,
     format_option,
-    guard_output,
-    run_reads,
     split_csv,
-    write_user_output,
 )
 from schemalint.report import CheckFormat
 
@@ -76,44 +71,23 @@ def replay(
 
       schemalint replay mcp-session.jsonl --tools myserver.tools:TOOLS --fail-on warning
     """
-    from schemalint.api import SourceError
-    from schemalint.commands.replay import replay as run_replay
-    from schemalint.config import FAIL_LEVELS, ConfigError
-    from schemalint.engine.baseline import BaselineError
+    from schemalint.api_commands import ReplayRequest, run_replay
     from schemalint.report import write_report
-    from schemalint.targets import TargetError
 
-    check_level(fail_on, FAIL_LEVELS)
-    cfg = config_or_fail(config)
-    fail_level = fail_on or cfg.fail_on or "error"
-    baseline_file: str | None = None
-    if write_baseline is None and not no_baseline:
-        if baseline is not None:
-            baseline_file = str(baseline)
-        elif cfg.baseline:
-            baseline_file = cfg.resolve_path(cfg.baseline)
-    reads = run_reads(cfg, [*logs, *(tools or []), *([baseline_file] if baseline_file else [])])
-    if write_baseline is not None:
-        guard_output(write_baseline, "baseline", cfg, reads)
+    request = ReplayRequest(
+        logs=tuple(logs), tools=tuple(tools or ()), fail_on=fail_on, targets=tuple(split_csv(target)),
+        exclude=tuple(exclude or ()), select=tuple(split_csv(select)) or None,
+        extend_select=tuple(split_csv(extend_select)), ignore=tuple(split_csv(ignore)),
+        python_path=tuple(python_path or ()), baseline=None if baseline is None else str(baseline),
+        no_baseline=no_baseline, write_baseline=None if write_baseline is None else str(write_baseline),
+        config=config_or_fail(config))
     with _progress() as progress:
-        try:
-            result = run_replay(
-                logs, tools=tools or [], python_path=cfg.import_roots(python_path),
-                exclude=[*cfg.exclude, *(exclude or [])], targets=split_csv(target) or cfg.target,
-                dialect=cfg.dialect, select=split_csv(select) or None, extend_select=split_csv(extend_select),
-                ignore=split_csv(ignore), config=cfg, baseline=baseline_file, progress=progress,
-            )
-        except (SourceError, ConfigError, BaselineError, TargetError) as exc:
-            raise fail(str(exc)) from None
-    if write_baseline is not None:
-        from schemalint.engine.baseline import Baseline
-
-        recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
-        write_user_output(write_baseline, recorded.dumps(), "baseline", cfg, reads)
-        typer.echo(f"schemalint: wrote {len(result.diagnostics)} finding(s) to {write_baseline}", err=True)
+        run = call_api(run_replay, request, progress)
+    if run.result.baseline_written is not None:
+        typer.echo(f"schemalint: wrote {len(run.result.diagnostics)} finding(s) to {write_baseline}", err=True)
         return
-    write_report(output_format, result, sys.stdout)
-    finish(EXIT_FINDINGS if fails_at(result.diagnostics, fail_level) else EXIT_OK)
+    write_report(output_format, run.result, sys.stdout)
+    finish(EXIT_FINDINGS if run.fails else EXIT_OK)
 
 
 class _progress:

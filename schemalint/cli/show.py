@@ -14,10 +14,10 @@ from schemalint.cli._common import (
     McpStdioOption,
     McpUrlOption,
     PythonPathOption,
+    call_api,
     config_or_fail,
-    fail,
     format_option,
-    read_what,
+    mcp_headers,
     sources_argument,
 )
 from schemalint.report import ViewFormat
@@ -48,30 +48,10 @@ def show(
 
     A tool read from --mcp-stdio or --mcp-url has the advertised side only.
     """
-    from schemalint.api import SourceError, load
-    from schemalint.config import ConfigError
+    from schemalint.api_commands import ShowRequest, run_show
     from schemalint.report import get_reporter
-    from schemalint.show import build_view, find_tools_named
 
-    cfg = config_or_fail(config)
-    srcs, servers = read_what(sources, mcp_stdio, mcp_url, mcp_header, cfg)
-    try:
-        loaded = load(srcs, exclude=cfg.exclude, python_path=cfg.import_roots(python_path), **servers.load_kwargs())
-    except (ConfigError, SourceError) as exc:
-        raise fail(str(exc)) from None
-    matches = find_tools_named(loaded.tools, tool)
-    if not matches:
-        names = sorted({t.name for t in loaded.tools})
-        import difflib
-
-        close = difflib.get_close_matches(tool, names, n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise fail(f"no tool named {tool!r} in {', '.join([*srcs, *servers.names()])} ({len(names)} tools){hint}")
-    from schemalint.diff.render import MAX_RENDER_DEPTH, nesting_depth
-
-    for t in matches:  # to_draft7, json and rich recurse per level: refuse what would overflow
-        parts = [t.advertised] + ([t.runtime.input, t.runtime.output] if t.runtime else [])
-        if any(nesting_depth(p, MAX_RENDER_DEPTH) > MAX_RENDER_DEPTH for p in parts):
-            raise fail(f"tool {t.name!r} ({t.origin.file}): its schema nests more than "
-                       f"{MAX_RENDER_DEPTH:,} levels deep; it is not shown")
-    get_reporter(output_format, "render_shows")([build_view(t) for t in matches], sys.stdout)
+    views = call_api(run_show, ShowRequest(
+        tool, sources=tuple(sources or ()), python_path=tuple(python_path or ()), mcp_stdio=tuple(mcp_stdio or ()),
+        mcp_url=tuple(mcp_url or ()), mcp_headers=mcp_headers(mcp_header), config=config_or_fail(config)))
+    get_reporter(output_format, "render_shows")(views, sys.stdout)

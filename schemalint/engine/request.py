@@ -107,11 +107,7 @@ class CheckRequest:
     def reads(self) -> list[str]:
         """The files this run reads that an output must never replace: the sources, ``previous``
         and ``baseline`` that are files, and the configuration file."""
-        paths = [*self.sources, *self.previous, *([self.baseline] if self.baseline is not None else [])]
-        reads = [os.fspath(p) for p in paths if os.path.isfile(p)]
-        if self.cfg.path is not None:
-            reads.append(str(self.cfg.path))
-        return reads
+        return run_reads(self.cfg, [*self.sources, *self.previous, *([self.baseline] if self.baseline else [])])
 
     def own_outputs(self) -> list[str]:
         """schemalint's own outputs under the sources (the baseline applied or written, the
@@ -129,6 +125,15 @@ class CheckRequest:
     def servers(self) -> bool:
         """Whether the request lists MCP servers besides its sources."""
         return bool(self.mcp_stdio or self.mcp_url)
+
+
+def run_reads(cfg: Config, paths: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """The files a run reads that an output must never replace: those of ``paths`` (sources,
+    ``previous``, the baseline, logs) that are files, and the configuration file of ``cfg``."""
+    reads = [os.fspath(p) for p in paths if os.path.isfile(p)]
+    if cfg.path is not None:
+        reads.append(str(cfg.path))
+    return reads
 
 
 def validated(request: CheckRequest) -> CheckRequest:
@@ -170,7 +175,7 @@ def check_request(request: CheckRequest) -> CheckResult:
     cfg = request.cfg
     reads = request.reads()
     if request.write_baseline is not None:
-        _check_output(request.write_baseline, "baseline", request, reads)
+        check_output(request.write_baseline, "baseline", cfg, reads)
     sources = list(request.sources)
     if request.configured_only and cfg.sources:
         sources = within_sources(sources, cfg)
@@ -209,7 +214,7 @@ def check_request(request: CheckRequest) -> CheckResult:
         from schemalint.engine.baseline import Baseline
 
         recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
-        _write_output(request.write_baseline, recorded.dumps(), "baseline", request, reads)
+        write_output(request.write_baseline, recorded.dumps(), "baseline", cfg, reads)
         result.baseline_written = len(recorded.entries)
     return result
 
@@ -229,12 +234,12 @@ def write_summary(request: CheckRequest, target: str | os.PathLike[str]) -> dict
         raise RequestError("--summary-out reads files only, not MCP servers")
     request = validated(request)
     reads = request.reads()
-    _check_output(target, "shard summary", request, reads)
+    check_output(target, "shard summary", request.cfg, reads)
     sources = list(request.sources)
     if request.configured_only and request.cfg.sources:
         sources = within_sources(sources, request.cfg)
     summary = summarise(sources, exclude=[*request.cfg.exclude, *request.exclude], scan=request.scan)
-    _write_output(target, orjson.dumps(summary).decode() + "\n", "shard summary", request, reads)
+    write_output(target, orjson.dumps(summary).decode() + "\n", "shard summary", request.cfg, reads)
     return summary
 
 
@@ -311,24 +316,24 @@ def _is_ours(what: str) -> Any:
     return is_summary_text
 
 
-def _check_output(target: str | os.PathLike[str], what: str, request: CheckRequest, reads: Sequence[str]) -> None:
-    """Raise :class:`~schemalint.safe_write.WriteRefused` when the write policy refuses ``target``
-    as the ``what`` of this run (checked before the run: fail fast)."""
-    from schemalint.safe_write import check_output
+def check_output(target: str | os.PathLike[str], what: str, cfg: Config, reads: Sequence[str]) -> None:
+    """Raise :class:`~schemalint.safe_write.WriteRefused` when the write policy of
+    :mod:`schemalint.safe_write` refuses ``target`` as the ``what`` (``baseline``, ``shard summary``)
+    of a run reading ``reads`` in the project of ``cfg`` (checked before the run: fail fast)."""
+    from schemalint import safe_write
 
-    check_output(target, what=what, is_ours=_is_ours(what), reads=reads, project=request.cfg.project)
+    safe_write.check_output(target, what=what, is_ours=_is_ours(what), reads=reads, project=cfg.project)
 
 
-def _write_output(target: str | os.PathLike[str], text: str, what: str, request: CheckRequest,
-                  reads: Sequence[str]) -> None:
+def write_output(target: str | os.PathLike[str], text: str, what: str, cfg: Config, reads: Sequence[str]) -> None:
     """Write ``text`` to ``target`` through :func:`schemalint.safe_write.write_output` (checked again
     at write time, then atomically). Raises :class:`~schemalint.safe_write.WriteRefused` when
     refused or when the write fails (the message names the file and the reason)."""
-    from schemalint.safe_write import WriteRefused, write_output
+    from schemalint import safe_write
 
     try:
-        write_output(target, text, what=what, is_ours=_is_ours(what), reads=reads, project=request.cfg.project)
-    except WriteRefused:
+        safe_write.write_output(target, text, what=what, is_ours=_is_ours(what), reads=reads, project=cfg.project)
+    except safe_write.WriteRefused:
         raise
     except OSError as exc:
-        raise WriteRefused(f"{target}: cannot write the {what}: {exc.strerror or exc}") from None
+        raise safe_write.WriteRefused(f"{target}: cannot write the {what}: {exc.strerror or exc}") from None
