@@ -191,6 +191,13 @@ def run_json(*args: str, cwd: Path | str | None = None) -> tuple[int, dict[str, 
     return proc.returncode, json.loads(proc.stdout)
 
 
+def cli_json(*args: str, cwd: Path | str | None = None) -> tuple[int, dict[str, Any]]:
+    """:func:`run_json` through :func:`cli` (in-process)."""
+    proc = cli(*args, "--format", "json", cwd=cwd)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
 def load_case(name: str) -> dict[str, Any]:
     """One case file from ../shared/cases by file-name prefix (e.g. ``"033"``)."""
     matches = sorted(CASES.glob(f"{name}*.json"))
