@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -34,9 +35,165 @@ def run_cli(*args: str, cwd: Path | str | None = None, timeout: float = 600) -> 
     )
 
 
+IN_PROCESS = os.environ.get("SCHEMALINT_TEST_CLI", "in-process") != "subprocess"
+"""Whether :func:`cli` runs commands inside the test process (the default) or, with
+``SCHEMALINT_TEST_CLI=subprocess``, each in a new ``python -m schemalint`` process: the way to
+check that a test file means the same both ways (``SCHEMALINT_TEST_CLI=subprocess pytest FILE``)."""
+
+NEEDS_A_PROCESS = frozenset({"probe", "server", "mcp", "--watch", "--jobs", "-j"})
+"""Words of a command line that :func:`cli` always runs in a new process: probe (hypothesis, an
+interval timer and SIGALRM in the process that runs it), the servers, watch (signal handlers,
+a loop), ``--jobs`` (forks the caller), ``--verbose`` (the Node and Python workers' phases)."""
+
+
+class _ProcessExit(BaseException):
+    """``os._exit(code)`` called by the command run in-process (the CLI ends the process so on an
+    unwritable output or a plugin that cannot be used): the process's exit code, not the end of
+    the test process."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def cli(*args: str, cwd: Path | str | None = None, timeout: float = 600,
+        input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``schemalint ARGS`` as :func:`run_cli` runs it (same arguments, same result: exit code,
+    stdout and stderr as text), but inside this test process, through :func:`schemalint.cli.main`
+    with ``sys.argv`` set: a command costs its work, not a Python start and the imports again
+    (0.6 s of CPU per call, and the suite made thousands). Use it where the command's behaviour is
+    tested, not the process (start-up time, signals, children that outlive it, the console
+    script): those tests call :func:`run_cli` or ``subprocess`` themselves.
+
+    What a process would give is given here too: the working directory ``cwd``; file
+    descriptors 1 and 2 redirected to files for the call (what the command and its children, the
+    Node and Python workers and MCP servers, write is captured, as through a pipe: no terminal);
+    standard input from ``input`` (or empty, like ``/dev/null``); ``os.environ``, signal handlers
+    and the program name (``python -m schemalint`` in usage lines) as a new process has them,
+    restored afterwards with the working directory; an exception that escapes the command is a
+    traceback on stderr and exit 1, as Python ends a process with it; ``os._exit(n)`` is exit n;
+    worker processes the command left open are closed, as the process's end closes them.
+    Not done in-process (a new process runs them): command lines with a word of
+    :data:`NEEDS_A_PROCESS`, and everything with ``SCHEMALINT_TEST_CLI=subprocess``. ``timeout``:
+    past it the test process dumps its stacks and ends (a hang fails the test, as in a process)."""
+    if not IN_PROCESS or NEEDS_A_PROCESS.intersection(args) or any(a.startswith("--jobs=") for a in args):
+        if input is None:
+            return run_cli(*args, cwd=cwd, timeout=timeout)
+        return subprocess.run([sys.executable, "-m", "schemalint", *args], capture_output=True, text=True,
+                              cwd=cwd or ROOT, timeout=timeout, input=input)
+    import faulthandler
+    import signal
+    import tempfile
+    import traceback
+    import types
+
+    import schemalint.cli as schemalint_cli
+    from schemalint.bridge import client, reaper
+    from schemalint.loaders.files import evidence
+
+    saved_env = dict(os.environ)
+    saved_cwd = os.getcwd()
+    saved_argv, saved_main = sys.argv, sys.modules.get("__main__")
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM, signal.SIGPIPE)
+    saved_handlers = {s: signal.getsignal(s) for s in signals}
+    saved_enable, saved_exit = reaper.enable, os._exit
+    live_before = set(client._LIVE)
+    me = os.getpid()
+    real_exit = os._exit
+
+    def fake_exit(code: int) -> None:
+        if os.getpid() != me:  # a forked child (multiprocessing) ends as it would
+            real_exit(code)
+        raise _ProcessExit(code)
+
+    # python -m schemalint: click names the program "python -m schemalint" from __main__'s package
+    main = types.ModuleType("__main__")
+    main.__package__ = "schemalint"
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+        inp.write((input or "").encode())
+        inp.seek(0)
+        saved_fds = os.dup(0), os.dup(1), os.dup(2)
+        streams: list[Any] = []
+        code = 0
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(inp.fileno(), 0)
+            os.dup2(out.fileno(), 1)
+            os.dup2(err.fileno(), 2)
+            streams = [open(0, encoding="utf-8", closefd=False),  # noqa: SIM115 - closed below
+                       open(1, "w", encoding="utf-8", closefd=False),  # noqa: SIM115
+                       open(2, "w", encoding="utf-8", closefd=False, buffering=1)]  # noqa: SIM115
+            sys.stdin, sys.stdout, sys.stderr = streams
+            sys.argv = [os.path.join(os.path.dirname(schemalint_cli.__file__), "..", "__main__.py"), *args]
+            sys.modules["__main__"] = main
+            reaper.enable = lambda: None  # type: ignore[assignment]  # no subreaper: see the docstring
+            os._exit = fake_exit  # type: ignore[assignment]
+            for s in signals:
+                signal.signal(s, signal.SIG_IGN if s == signal.SIGPIPE else signal.default_int_handler
+                              if s == signal.SIGINT else signal.SIG_DFL)
+            os.chdir(cwd or ROOT)
+            faulthandler.dump_traceback_later(timeout, exit=True, file=saved_fds[2])
+            try:
+                schemalint_cli.main()
+            except SystemExit as exc:
+                if exc.code is None or isinstance(exc.code, int):
+                    code = exc.code or 0
+                else:
+                    sys.stderr.write(f"{exc.code}\n")
+                    code = 1
+            except _ProcessExit as exc:
+                code = exc.code
+            except KeyboardInterrupt:
+                raise
+            except BaseException:  # what Python does with an exception nothing caught
+                sys.stderr.write(traceback.format_exc())
+                code = 1
+            finally:
+                faulthandler.cancel_dump_traceback_later()
+                for stream in (sys.stdout, sys.stderr):
+                    with contextlib.suppress(ValueError, OSError):
+                        stream.flush()
+        finally:
+            for worker in set(client._LIVE) - live_before:  # the end of the process would close them
+                with worker.lock:
+                    worker.close()
+            os.chdir(saved_cwd)
+            os._exit = saved_exit  # type: ignore[assignment]
+            reaper.enable = saved_enable  # type: ignore[assignment]
+            for s, handler in saved_handlers.items():
+                signal.signal(s, handler)
+            sys.argv = saved_argv
+            if saved_main is not None:
+                sys.modules["__main__"] = saved_main
+            sys.stdin, sys.stdout, sys.stderr = saved_streams
+            for stream in streams:
+                with contextlib.suppress(ValueError, OSError):
+                    stream.close()
+            for target, fd in zip((0, 1, 2), saved_fds, strict=True):
+                os.dup2(fd, target)
+                os.close(fd)
+            os.environ.clear()
+            os.environ.update(saved_env)
+            evidence._repository_root.cache_clear()  # keyed by folder: a test may `git init` one later
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        stderr = err.read().decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    return subprocess.CompletedProcess(["schemalint", *args], code, stdout, stderr)
+
+
 def run_json(*args: str, cwd: Path | str | None = None) -> tuple[int, dict[str, Any]]:
     """Run a command with ``--format json`` and return ``(exit code, parsed report)``."""
     proc = run_cli(*args, "--format", "json", cwd=cwd)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def cli_json(*args: str, cwd: Path | str | None = None) -> tuple[int, dict[str, Any]]:
+    """:func:`run_json` through :func:`cli` (in-process)."""
+    proc = cli(*args, "--format", "json", cwd=cwd)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, json.loads(proc.stdout)
 

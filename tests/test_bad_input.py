@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli, run_json
+from tests.conftest import ROOT, cli, cli_json
 
 
 def _sl000(report: dict) -> list[dict]:
@@ -20,7 +20,7 @@ def _sl000(report: dict) -> list[dict]:
 def test_invalid_json_is_sl000_with_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('[\n  {"name": "a", "inputSchema": {"type": "object",}}\n]\n')
-    code, report = run_json("check", str(path))
+    code, report = cli_json("check", str(path))
     (diag,) = _sl000(report)
     assert code == 1
     assert (diag["line"], diag["column"]) == (2, 50)
@@ -30,7 +30,7 @@ def test_invalid_json_is_sl000_with_line_and_column(tmp_path: Path) -> None:
 def test_invalid_utf8_names_the_byte(tmp_path: Path) -> None:
     path = tmp_path / "latin1.json"
     path.write_bytes(b'[{"name": "caf\xe9", "inputSchema": {"type": "object"}}]')
-    code, report = run_json("check", str(path))
+    code, report = cli_json("check", str(path))
     (diag,) = _sl000(report)
     assert code == 1 and "invalid UTF-8" in diag["message"] and "0xe9" in diag["message"]
     assert (diag["line"], diag["column"]) == (1, 15)
@@ -39,7 +39,7 @@ def test_invalid_utf8_names_the_byte(tmp_path: Path) -> None:
 def test_empty_file_is_a_warning_not_an_error(tmp_path: Path) -> None:
     path = tmp_path / "empty.json"
     path.write_text("")
-    code, report = run_json("check", str(path))
+    code, report = cli_json("check", str(path))
     (diag,) = _sl000(report)
     assert code == 0 and diag["severity"] == "warning" and "empty" in diag["message"]
 
@@ -50,7 +50,7 @@ def test_yaml_alias_bomb_is_refused(tmp_path: Path) -> None:
         lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
     path = tmp_path / "bomb.yaml"
     path.write_text("\n".join(lines) + "\n")
-    code, report = run_json("check", str(path))
+    code, report = cli_json("check", str(path))
     (diag,) = _sl000(report)
     assert code == 1 and "alias" in diag["message"]
 
@@ -58,7 +58,7 @@ def test_yaml_alias_bomb_is_refused(tmp_path: Path) -> None:
 def test_invalid_yaml_is_located(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text("tools:\n  - name: a\n    input_schema: {type: object\n")
-    _, report = run_json("check", str(path))
+    _, report = cli_json("check", str(path))
     (diag,) = _sl000(report)
     assert diag["line"] is not None and "invalid YAML" in diag["message"]
 
@@ -68,7 +68,7 @@ def test_schema_nested_5000_levels_deep(tmp_path: Path) -> None:
     schema = '{"type": "object", "properties": {"x": ' * depth + '{"type": "string"}' + "}}" * depth
     path = tmp_path / "deep.json"
     path.write_text('[{"name": "deep", "description": "d", "inputSchema": ' + schema + "}]")
-    proc = run_cli("check", str(path), "--format", "json")
+    proc = cli("check", str(path), "--format", "json")
     assert "Traceback" not in proc.stderr and "RecursionError" not in proc.stderr
     assert proc.returncode in (0, 1)
     assert json.loads(proc.stdout)["summary"]["tools"] == 1
@@ -80,7 +80,7 @@ def test_cyclic_ref_terminates(tmp_path: Path) -> None:
                                                                         "self": {"$ref": "#"}}}}}
     path = tmp_path / "cycle.json"
     path.write_text(json.dumps([{"name": "cyc", "description": "d", "inputSchema": schema}]))
-    proc = run_cli("check", str(path), "--format", "json")
+    proc = cli("check", str(path), "--format", "json")
     assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr
 
 
@@ -96,20 +96,20 @@ def test_large_file_of_50_mb(tmp_path: Path) -> None:
             fh.write(("," if i else "") + blob.replace('"t"', f'"t{i}"', 1))
         fh.write("]")
     assert path.stat().st_size >= 50 * 1024 * 1024
-    proc = run_cli("check", str(path), "--format", "json")
+    proc = cli("check", str(path), "--format", "json")
     assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr
     assert json.loads(proc.stdout)["summary"]["tools"] == count
 
 
 def test_missing_path_is_exit_2_with_a_clear_message(tmp_path: Path) -> None:
-    proc = run_cli("check", str(tmp_path / "nope.json"))
+    proc = cli("check", str(tmp_path / "nope.json"))
     assert proc.returncode == 2
     assert "no such file or directory" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_directory_without_tools_says_so(tmp_path: Path) -> None:
     (tmp_path / "data.json").write_text('{"hello": "world"}')
-    proc = run_cli("check", str(tmp_path))
+    proc = cli("check", str(tmp_path))
     assert proc.returncode == 0
     assert "no tool definitions found" in proc.stdout
 
@@ -119,8 +119,8 @@ def test_sources_are_never_written(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "tools.json"
     path.write_bytes(content)
     before = (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns)
-    run_cli("check", str(path), "--format", "json")
-    run_cli("check", str(path))
+    cli("check", str(path), "--format", "json")
+    cli("check", str(path))
     assert (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tools.json"]
 
@@ -132,7 +132,7 @@ def test_deep_yaml_and_json_beyond_the_limit_are_sl000(tmp_path: Path) -> None:
     too_deep_yaml.write_text("a: " + "[" * 3000 + "]" * 3000 + "\n")
     too_deep_json = tmp_path / "deep.json"
     too_deep_json.write_text("[" * 300_000 + "]" * 300_000)
-    code, report = run_json("check", str(fine), str(too_deep_yaml), str(too_deep_json))
+    code, report = cli_json("check", str(fine), str(too_deep_yaml), str(too_deep_json))
     assert code == 1
     flagged = {Path(d["file"]).name: d["message"] for d in _sl000(report)}
     assert set(flagged) == {"deep.yaml", "deep.json"}

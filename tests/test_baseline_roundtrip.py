@@ -12,7 +12,7 @@ from ci_rules import TEST_RULES, openai_tool
 from schemalint.api import check
 from schemalint.config import load_config
 from schemalint.engine.baseline import Baseline, BaselineError
-from tests.conftest import ROOT, run_cli, run_json
+from tests.conftest import ROOT, cli, cli_json
 
 
 def write_tools(path: Path, tools: list, indent: int | None = 2) -> None:
@@ -114,9 +114,9 @@ def test_bad_baseline_files_exit_2(tmp_path: Path, content: str, needle: str) ->
     with pytest.raises(BaselineError, match=r"b\.json"):
         Baseline.read(path)
     (tmp_path / "t.json").write_text("[]")
-    proc = run_cli("check", "t.json", "--baseline", "b.json", cwd=tmp_path)
+    proc = cli("check", "t.json", "--baseline", "b.json", cwd=tmp_path)
     assert proc.returncode == 2 and needle in proc.stderr and "Traceback" not in proc.stderr
-    proc = run_cli("check", "t.json", "--baseline", "missing.json", cwd=tmp_path)
+    proc = cli("check", "t.json", "--baseline", "missing.json", cwd=tmp_path)
     assert proc.returncode == 2 and "--write-baseline" in proc.stderr
 
 
@@ -129,26 +129,26 @@ def test_cli_round_trip_with_unreadable_files(tmp_path: Path) -> None:
                                              'baseline = "schemalint-baseline.json"\n')
     write_tools(tmp_path / "tools" / "ok.json", [openai_tool("search", {"q": {"type": "string"}})])
     (tmp_path / "tools" / "broken.json").write_text('{"tools": [\n')
-    assert run_cli("check", cwd=tmp_path).returncode == 2, "a configured baseline must exist"
-    proc = run_cli("check", "--write-baseline", "schemalint-baseline.json", cwd=tmp_path)
+    assert cli("check", cwd=tmp_path).returncode == 2, "a configured baseline must exist"
+    proc = cli("check", "--write-baseline", "schemalint-baseline.json", cwd=tmp_path)
     assert proc.returncode == 0 and "wrote 1 finding" in proc.stderr, proc.stderr
-    code, report = run_json("check", cwd=tmp_path)
+    code, report = cli_json("check", cwd=tmp_path)
     assert code == 0 and report["diagnostics"] == []
     assert report["summary"]["baseline"]["hidden"] == 1
     (tmp_path / "tools" / "new.yaml").write_text("tools: [unclosed\n")
     sub = tmp_path / "tools"
-    code, report = run_json("check", cwd=sub)  # from a subdirectory: paths are root-relative
+    code, report = cli_json("check", cwd=sub)  # from a subdirectory: paths are root-relative
     assert code == 1
     assert [(d["code"], Path(d["file"]).name) for d in report["diagnostics"]] == [("SL000", "new.yaml")]
     (tmp_path / "tools" / "broken.json").write_text("[]")
-    code, report = run_json("check", "--no-baseline", cwd=tmp_path)
+    code, report = cli_json("check", "--no-baseline", cwd=tmp_path)
     assert code == 1 and len(report["diagnostics"]) == 1
     (tmp_path / "tools" / "new.yaml").unlink()
-    code, report = run_json("check", cwd=tmp_path)
+    code, report = cli_json("check", cwd=tmp_path)
     assert code == 0
     stale = report["summary"]["baseline"]["stale"]
     assert [(e["code"], e["file"]) for e in stale] == [("SL000", "tools/broken.json")]
-    proc = run_cli("check", cwd=tmp_path)
+    proc = cli("check", cwd=tmp_path)
     assert "no longer occur" in proc.stdout and "tools/broken.json" in proc.stdout
 
 
@@ -165,18 +165,18 @@ FAULTS = [
 def test_cli_round_trip_with_registry_rules(tmp_path: Path) -> None:
     """The same round trip with whatever tool-level rules the registry has (after all merges)."""
     write_tools(tmp_path / "tools" / "one.json", FAULTS)
-    code, report = run_json("check", "tools", "--target", "openai-strict", cwd=tmp_path)
+    code, report = cli_json("check", "tools", "--target", "openai-strict", cwd=tmp_path)
     if not any(d["tool"] for d in report["diagnostics"]):
         pytest.skip("no registered rule reports a tool-level finding on the fault fixture")
-    run_cli("check", "tools", "-t", "openai-strict", "--write-baseline", "b.json", cwd=tmp_path)
-    code, clean = run_json("check", "tools", "-t", "openai-strict", "--baseline", "b.json", cwd=tmp_path)
+    cli("check", "tools", "-t", "openai-strict", "--write-baseline", "b.json", cwd=tmp_path)
+    code, clean = cli_json("check", "tools", "-t", "openai-strict", "--baseline", "b.json", cwd=tmp_path)
     assert clean["diagnostics"] == [] and code == 0
     # Same faults in a new file, and the old file's tools moved to new positions.
     fine = {"type": "function", "function": {
         "name": "fine", "description": "Fine.", "parameters": {"type": "object", "properties": {}}}}
     write_tools(tmp_path / "tools" / "one.json", [fine, *FAULTS])
     write_tools(tmp_path / "tools" / "two.json", FAULTS)
-    code, again = run_json("check", "tools", "-t", "openai-strict", "--baseline", "b.json", cwd=tmp_path)
+    code, again = cli_json("check", "tools", "-t", "openai-strict", "--baseline", "b.json", cwd=tmp_path)
     assert again["diagnostics"], "the copy in two.json is new"
     assert {Path(d["file"]).name for d in again["diagnostics"]} <= {"two.json", "one.json"}
     old = [d for d in again["diagnostics"] if d["file"].endswith("one.json") and d["tool"] != "fine"]
@@ -189,11 +189,11 @@ def test_round_trip_on_examples(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "examples", project / "examples",
                     ignore=shutil.ignore_patterns("node_modules", ".venv", "__pycache__"))
     (project / "schemalint.toml").write_text('sources = ["examples"]\n')
-    proc = run_cli("check", "--write-baseline", "bl.json", cwd=project)
+    proc = cli("check", "--write-baseline", "bl.json", cwd=project)
     assert proc.returncode == 0, proc.stderr
-    code, report = run_json("check", "--baseline", "bl.json", cwd=project)
+    code, report = cli_json("check", "--baseline", "bl.json", cwd=project)
     assert code == 0 and report["diagnostics"] == [], report["diagnostics"][:3]
     (project / "examples" / "zz_new_fault.json").write_text('{"tools": [')
-    code, report = run_json("check", "--baseline", "bl.json", cwd=project)
+    code, report = cli_json("check", "--baseline", "bl.json", cwd=project)
     assert code == 1
     assert [Path(d["file"]).name for d in report["diagnostics"]] == ["zz_new_fault.json"]

@@ -12,7 +12,7 @@ from schemalint.api import check
 from schemalint.config import ConfigError, load_config
 from schemalint.engine.selection import enabled_codes
 from schemalint.model import Severity
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 
 def make_project(tmp_path: Path, pyproject: str, *, name: str = "pyproject.toml") -> Path:
@@ -42,7 +42,7 @@ def test_found_walking_up_and_relative_sources(tmp_path: Path) -> None:
     (tmp_path / "tools" / "bad.json").write_text('{"tools": [')
     sub = tmp_path / "deep" / "er"
     sub.mkdir(parents=True)
-    proc = run_cli("check", "--format", "json", cwd=sub)
+    proc = cli("check", "--format", "json", cwd=sub)
     assert proc.returncode == 1, proc.stderr
     report = json.loads(proc.stdout)
     assert report["summary"]["files"] == 2
@@ -70,7 +70,7 @@ def test_schemalint_toml_wins_and_explicit_config_overrides(tmp_path: Path) -> N
 
 
 def test_explicit_missing_config_exits_2(tmp_path: Path) -> None:
-    proc = run_cli("check", "--config", "nope.toml", "x.json", cwd=tmp_path)
+    proc = cli("check", "--config", "nope.toml", "x.json", cwd=tmp_path)
     assert proc.returncode == 2
     assert "nope.toml" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -124,20 +124,20 @@ def test_schemalint_toml_keys_are_top_level(tmp_path: Path) -> None:
 
 def test_invalid_toml_and_cli_exit_2(tmp_path: Path) -> None:
     make_project(tmp_path, "[tool.schemalint]\nsources = [\n")
-    proc = run_cli("check", cwd=tmp_path)
+    proc = cli("check", cwd=tmp_path)
     assert proc.returncode == 2
     assert "invalid TOML" in proc.stderr and "pyproject.toml" in proc.stderr
 
 
 def test_cli_unknown_rule_code_in_config_exits_2(tmp_path: Path) -> None:
     make_project(tmp_path, '[tool.schemalint]\nsources = ["tools"]\nignore = ["SL0", "SL9876"]\n')
-    proc = run_cli("check", cwd=tmp_path)
+    proc = cli("check", cwd=tmp_path)
     assert proc.returncode == 2, proc.stdout
     assert "tool.schemalint.ignore" in proc.stderr and "SL9876" in proc.stderr
     assert str(tmp_path / "pyproject.toml") in proc.stderr
     assert "Traceback" not in proc.stderr
     make_project(tmp_path, '[tool.schemalint]\nsources = ["tools"]\n')
-    proc = run_cli("check", "tools", "--select", "SL8", cwd=tmp_path)
+    proc = cli("check", "tools", "--select", "SL8", cwd=tmp_path)
     assert proc.returncode == 2 and "--select" in proc.stderr
 
 
@@ -145,21 +145,21 @@ def test_cli_config_values_are_used(tmp_path: Path) -> None:
     # `select` keeps the outcome independent of the other rule families.
     make_project(tmp_path, '[tool.schemalint]\nsources = ["tools"]\nselect = ["SL000"]\nfail-on = "never"\n')
     (tmp_path / "tools" / "bad.json").write_text("[")
-    proc = run_cli("check", "--format", "json", cwd=tmp_path)
+    proc = cli("check", "--format", "json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["summary"]["by_code"] == {"SL000": 1}
-    assert run_cli("check", "--fail-on", "error", cwd=tmp_path).returncode == 1
+    assert cli("check", "--fail-on", "error", cwd=tmp_path).returncode == 1
     make_project(tmp_path, '[tool.schemalint]\nsources = ["tools"]\nselect = ["SL000"]\n'
                  'ignore = ["unreadable-source"]\n')
-    proc = run_cli("check", "--format", "json", cwd=tmp_path)
+    proc = cli("check", "--format", "json", cwd=tmp_path)
     assert proc.returncode == 0 and json.loads(proc.stdout)["diagnostics"] == []
-    proc = run_cli("check", "--format", "json", "--select", "SL000", cwd=tmp_path)
+    proc = cli("check", "--format", "json", "--select", "SL000", cwd=tmp_path)
     assert proc.returncode == 1, "--select replaces the configured selection, ignore included"
-    proc = run_cli("check", "--format", "json", "--extend-select", "SL000", cwd=tmp_path)
+    proc = cli("check", "--format", "json", "--extend-select", "SL000", cwd=tmp_path)
     assert proc.returncode == 1, "--extend-select re-enables a configured ignore"
     make_project(tmp_path, '[tool.schemalint]\nsources = ["tools"]\nselect = ["SL000"]\n')
-    assert run_cli("check", cwd=tmp_path).returncode == 1
-    assert run_cli("check", "--ignore", "SL0", cwd=tmp_path).returncode == 0
+    assert cli("check", cwd=tmp_path).returncode == 1
+    assert cli("check", "--ignore", "SL0", cwd=tmp_path).returncode == 0
 
 
 # ----------------------------------------------------------------- selection semantics

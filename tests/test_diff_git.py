@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import run_cli, run_json
+from tests.conftest import cli, cli_json
 
 TOOL: dict[str, Any] = {
     "name": "search",
@@ -74,7 +74,7 @@ def snapshot_tree(root: Path) -> dict[str, tuple[bytes, int]]:
 def test_diff_files_json_shape_and_fail_on(tmp_path: Path) -> None:
     write(tmp_path / "old.json", [TOOL, OTHER])
     write(tmp_path / "new.json", [breaking(TOOL)])
-    code, report = run_json("diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
+    code, report = cli_json("diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
     assert code == 1
     assert report["version"] == 1
     statuses = {t["tool"]: t["status"] for t in report["tools"]}
@@ -87,7 +87,7 @@ def test_diff_files_json_shape_and_fail_on(tmp_path: Path) -> None:
     )
     assert change["pointer"] == "/inputSchema/required" and "limit" in change["message"]
     assert report["summary"]["by_status"]["removed"] == 1
-    proc = run_cli("diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--fail-on", "never")
+    proc = cli("diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--fail-on", "never")
     assert proc.returncode == 0 and "SD103 required-added" in proc.stdout
 
 
@@ -97,18 +97,18 @@ def test_fail_on_levels(tmp_path: Path) -> None:
     reordered = dict(TOOL, inputSchema={"required": ["query"], **TOOL["inputSchema"]})
     write(tmp_path / "c.json", [reordered])
     a, b, c = (str(tmp_path / n) for n in ("a.json", "b.json", "c.json"))
-    assert run_cli("diff", a, b).returncode == 0
-    assert run_cli("diff", a, b, "--fail-on", "meaning").returncode == 1
-    assert run_cli("diff", a, c, "--fail-on", "meaning").returncode == 0
-    assert run_cli("diff", a, c, "--fail-on", "bytes").returncode == 1
-    assert run_cli("diff", a, a, "--fail-on", "bytes").returncode == 0
-    assert run_cli("diff", a, c, "--fail-on", "sometimes").returncode == 2
+    assert cli("diff", a, b).returncode == 0
+    assert cli("diff", a, b, "--fail-on", "meaning").returncode == 1
+    assert cli("diff", a, c, "--fail-on", "meaning").returncode == 0
+    assert cli("diff", a, c, "--fail-on", "bytes").returncode == 1
+    assert cli("diff", a, a, "--fail-on", "bytes").returncode == 0
+    assert cli("diff", a, c, "--fail-on", "sometimes").returncode == 2
 
 
 def test_github_format_locates_the_line(tmp_path: Path) -> None:
     write(tmp_path / "old.json", [TOOL])
     write(tmp_path / "new.json", [breaking(TOOL)])
-    proc = run_cli("diff", "old.json", "new.json", "--format", "github", cwd=tmp_path)
+    proc = cli("diff", "old.json", "new.json", "--format", "github", cwd=tmp_path)
     line = next(x for x in proc.stdout.splitlines() if x.startswith("::error"))
     text = (tmp_path / "new.json").read_text().splitlines()
     lineno = int(line.split("line=")[1].split(",")[0])
@@ -118,8 +118,8 @@ def test_github_format_locates_the_line(tmp_path: Path) -> None:
 
 def test_diff_snapshot_dir_against_source(tmp_path: Path) -> None:
     write(tmp_path / "tools.json", [TOOL, OTHER])
-    assert run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
-    code, report = run_json("diff", "snaps", "tools.json", cwd=tmp_path)
+    assert cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
+    code, report = cli_json("diff", "snaps", "tools.json", cwd=tmp_path)
     assert code == 0 and {t["status"] for t in report["tools"]} == {"identical"}
 
 
@@ -131,19 +131,19 @@ def test_rev_path_file_and_directory(repo: Path) -> None:
     git(repo, "commit", "-q", "-m", "v2")
     write(repo / "snaps" / "search.json", breaking(TOOL))
     git(repo, "commit", "-qam", "v3")
-    code, report = run_json("diff", "HEAD~2:tools.json", "HEAD~1:tools.json", cwd=repo)
+    code, report = cli_json("diff", "HEAD~2:tools.json", "HEAD~1:tools.json", cwd=repo)
     assert code == 1 and [c["code"] for c in report["changes"]] == ["SD103"]
     assert report["changes"][0]["file"] == "HEAD~1:tools.json"
-    code, report = run_json("diff", "HEAD~1:snaps", "HEAD:snaps", cwd=repo)
+    code, report = cli_json("diff", "HEAD~1:snaps", "HEAD:snaps", cwd=repo)
     assert code == 1 and [c["code"] for c in report["changes"]] == ["SD103"]
-    code, report = run_json("diff", "HEAD:tools.json", "tools.json", cwd=repo)
+    code, report = cli_json("diff", "HEAD:tools.json", "tools.json", cwd=repo)
     assert code == 0 and all(t["status"] == "identical" for t in report["tools"])
 
 
 def test_base_compares_configured_sources_with_dirty_working_tree(repo: Path) -> None:
     write(repo / "tools.json", [breaking(TOOL), OTHER])  # uncommitted: the normal case for --base
     before_status = git(repo, "status", "--porcelain")
-    code, report = run_json("diff", "--base", "HEAD", cwd=repo)
+    code, report = cli_json("diff", "--base", "HEAD", cwd=repo)
     assert code == 1 and [c["code"] for c in report["changes"]] == ["SD103"]
     assert git(repo, "status", "--porcelain") == before_status
     assert json.loads((repo / "tools.json").read_text())[0]["inputSchema"]["required"] == ["query", "limit"]
@@ -151,7 +151,7 @@ def test_base_compares_configured_sources_with_dirty_working_tree(repo: Path) ->
 
 def test_base_source_new_since_revision_counts_as_added(repo: Path) -> None:
     write(repo / "more.json", [dict(OTHER, name="pong")])
-    code, report = run_json(
+    code, report = cli_json(
         "diff", "--base", "HEAD", "tools.json", "more.json", "--fail-on", "meaning", cwd=repo
     )
     assert code == 1
@@ -170,7 +170,7 @@ def test_base_python_source_from_temporary_worktree(repo: Path) -> None:
     write(repo / "scratch.txt", "untracked file\n")
     before = snapshot_tree(repo)
     before_status = git(repo, "status", "--porcelain")
-    code, report = run_json("diff", "--base", "HEAD", "mypkg.tools:TOOLS", cwd=repo)
+    code, report = cli_json("diff", "--base", "HEAD", "mypkg.tools:TOOLS", cwd=repo)
     assert code == 1, report
     assert [(c["tool"], c["code"]) for c in report["changes"]] == [("search", "SD103")]
     assert snapshot_tree(repo) == before
@@ -180,7 +180,7 @@ def test_base_python_source_from_temporary_worktree(repo: Path) -> None:
 
 
 def test_base_python_import_failure_is_exit_2(repo: Path) -> None:
-    proc = run_cli("diff", "--base", "HEAD", "nosuchpkg.tools:TOOLS", cwd=repo)
+    proc = cli("diff", "--base", "HEAD", "nosuchpkg.tools:TOOLS", cwd=repo)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "nosuchpkg" in proc.stderr
     assert len(git(repo, "worktree", "list").splitlines()) == 1
@@ -199,7 +199,7 @@ def test_base_python_import_failure_is_exit_2(repo: Path) -> None:
 )
 def test_bad_revisions_and_paths(repo: Path, args: tuple[str, ...], message: str) -> None:
     before = snapshot_tree(repo)
-    proc = run_cli(*args, cwd=repo)
+    proc = cli(*args, cwd=repo)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert message in proc.stderr and "Traceback" not in proc.stderr
     assert snapshot_tree(repo) == before
@@ -208,16 +208,16 @@ def test_bad_revisions_and_paths(repo: Path, args: tuple[str, ...], message: str
 def test_non_git_directory(tmp_path: Path) -> None:
     write(tmp_path / "tools.json", [TOOL])
     for args in (("diff", "HEAD:tools.json", "tools.json"), ("diff", "--base", "HEAD", "tools.json")):
-        proc = run_cli(*args, cwd=tmp_path)
+        proc = cli(*args, cwd=tmp_path)
         assert proc.returncode == 2 and "not inside a git repository" in proc.stderr
 
 
 def test_duplicate_tool_names(tmp_path: Path) -> None:
     write(tmp_path / "a.json", [TOOL, dict(TOOL, description="again")])
     write(tmp_path / "b.json", [TOOL])
-    proc = run_cli("diff", "a.json", "b.json", cwd=tmp_path)
+    proc = cli("diff", "a.json", "b.json", cwd=tmp_path)
     assert proc.returncode == 2 and "two tools named 'search'" in proc.stderr
-    proc = run_cli("snapshot", "a.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "a.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 2 and "two tools named 'search'" in proc.stderr
     assert not (tmp_path / "snaps").exists()
 
@@ -231,28 +231,28 @@ def test_one_name_in_several_files_is_one_tool_per_file(repo: Path) -> None:
     write(repo / "tools" / "b.json", {"tools": [TOOL]})
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "two files")
-    proc = run_cli("diff", "--base", "HEAD", cwd=repo)
+    proc = cli("diff", "--base", "HEAD", cwd=repo)
     assert proc.returncode == 0 and "2 tools: 2 identical" in proc.stdout, proc.stdout + proc.stderr
-    proc = run_cli("snapshot", "--dir", "snaps", cwd=repo)
+    proc = cli("snapshot", "--dir", "snaps", cwd=repo)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in (repo / "snaps").glob("*.json")) == [
         "search--tools_a.json.json", "search--tools_b.json.json"]
-    assert run_cli("snapshot", "--check", "--dir", "snaps", cwd=repo).returncode == 0
+    assert cli("snapshot", "--check", "--dir", "snaps", cwd=repo).returncode == 0
     required = json.loads(json.dumps(TOOL))
     required["inputSchema"]["required"] = [*required["inputSchema"].get("required", []), "limit"]
     required["inputSchema"]["properties"]["limit"] = {"type": "integer"}
     write(repo / "tools" / "b.json", {"tools": [required]})
-    proc = run_cli("diff", "--base", "HEAD", "--format", "json", cwd=repo)
+    proc = cli("diff", "--base", "HEAD", "--format", "json", cwd=repo)
     assert proc.returncode == 1, proc.stderr
     changed = [t for t in json.loads(proc.stdout)["tools"] if t["status"] == "changed"]
     assert [t["tool"] for t in changed] == ["search (tools/b.json)"]
-    assert run_cli("snapshot", "--check", "--dir", "snaps", cwd=repo).returncode == 1
+    assert cli("snapshot", "--check", "--dir", "snaps", cwd=repo).returncode == 1
 
 
 def test_unreadable_side_is_exit_2(tmp_path: Path) -> None:
     write(tmp_path / "a.json", '{"name": "x", "inputSchema": {\n')
     write(tmp_path / "b.json", [TOOL])
-    proc = run_cli("diff", "a.json", "b.json", cwd=tmp_path)
+    proc = cli("diff", "a.json", "b.json", cwd=tmp_path)
     assert proc.returncode == 2 and "a.json:" in proc.stderr and "invalid JSON" in proc.stderr
 
 
@@ -260,19 +260,19 @@ def test_unreadable_side_is_exit_2(tmp_path: Path) -> None:
 def test_snapshot_write_check_stale_missing_orphaned(tmp_path: Path) -> None:
     write(tmp_path / "tools.json", [TOOL, OTHER])
     write(tmp_path / "snaps" / "notes.json", {"not": "a tool"})
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 0 and "2 written" in proc.stdout
     snap = (tmp_path / "snaps" / "search.json").read_text()
     assert snap == json.dumps(TOOL, indent=2, ensure_ascii=False) + "\n"
     mtimes = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "snaps").iterdir()}
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert "0 written, 2 unchanged" in proc.stdout
     assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "snaps").iterdir()} == mtimes
-    assert run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
+    assert cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
 
     write(tmp_path / "tools.json", [breaking(TOOL), dict(OTHER, name="pong")])
     before = snapshot_tree(tmp_path)
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path)
     assert proc.returncode == 1
     assert "snaps/search.json: stale" in proc.stdout and '+      "limit"' in proc.stdout
     assert "snaps/pong.json: missing" in proc.stdout
@@ -280,7 +280,7 @@ def test_snapshot_write_check_stale_missing_orphaned(tmp_path: Path) -> None:
     assert "notes.json" not in proc.stdout
     assert snapshot_tree(tmp_path) == before, "--check writes nothing"
 
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert "2 written, 0 unchanged, 1 removed" in proc.stdout
     assert sorted(p.name for p in (tmp_path / "snaps").iterdir()) == [
         ".schemalint-snapshots",  # the names of the snapshots schemalint wrote
@@ -294,8 +294,8 @@ def test_snapshot_write_check_stale_missing_orphaned(tmp_path: Path) -> None:
 def test_snapshot_dir_inside_sources_and_from_config(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", '[tool.schemalint]\nsources = ["."]\nsnapshot-dir = "snaps"\n')
     write(tmp_path / "tools.json", [TOOL])
-    assert run_cli("snapshot", cwd=tmp_path).returncode == 0
-    proc = run_cli("snapshot", "--check", cwd=tmp_path)
+    assert cli("snapshot", cwd=tmp_path).returncode == 0
+    proc = cli("snapshot", "--check", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 snapshot(s) up to date" in proc.stdout
 
@@ -304,7 +304,7 @@ def test_snapshot_dir_inside_sources_and_from_config(tmp_path: Path) -> None:
 def test_snapshot_dir_is_a_file(tmp_path: Path, check: bool) -> None:
     write(tmp_path / "tools.json", [TOOL])
     write(tmp_path / "snaps", "I am a file\n")
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", *(["--check"] if check else []), cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", *(["--check"] if check else []), cwd=tmp_path)
     assert proc.returncode == 2 and "is not a directory" in proc.stderr
     assert (tmp_path / "snaps").read_text() == "I am a file\n"
 
@@ -312,7 +312,7 @@ def test_snapshot_dir_is_a_file(tmp_path: Path, check: bool) -> None:
 def test_snapshot_parent_missing_writes_nothing(tmp_path: Path) -> None:
     write(tmp_path / "tools.json", [TOOL])
     before = snapshot_tree(tmp_path)
-    proc = run_cli("snapshot", "tools.json", "--dir", "a/b/snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "a/b/snaps", cwd=tmp_path)
     assert proc.returncode == 2 and "does not exist" in proc.stderr
     assert snapshot_tree(tmp_path) == before and not (tmp_path / "a").exists()
 
@@ -321,7 +321,7 @@ def test_snapshot_only_touches_its_directory(tmp_path: Path) -> None:
     write(tmp_path / "tools.json", [TOOL, OTHER])
     write(tmp_path / "other" / "keep.json", {"x": 1})
     before = snapshot_tree(tmp_path)
-    assert run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
+    assert cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
     after = snapshot_tree(tmp_path)
     assert {k: v for k, v in after.items() if not k.startswith("snaps/")} == before
     left = [p.name for p in (tmp_path / "snaps").iterdir() if p.name.startswith(".")]
@@ -329,7 +329,7 @@ def test_snapshot_only_touches_its_directory(tmp_path: Path) -> None:
 
 
 def test_a_mistyped_revision_is_named_as_such() -> None:
-    proc = run_cli("diff", "nosuchrev:examples", "examples")
+    proc = cli("diff", "nosuchrev:examples", "examples")
     assert proc.returncode == 2
     assert "'nosuchrev' is not a revision of the git repository here" in proc.stderr, proc.stderr
 
@@ -351,23 +351,23 @@ def test_diff_skips_unparseable_non_tool_files_as_check_does(tmp_path: Path) -> 
     git(root, "commit", "-q", "-m", "v1")
     write(root / "api" / "tools.json", [breaking(TOOL)])
     for args in (("diff", "--base", "HEAD", "."), ("diff", "--base", "HEAD"), ("diff", "HEAD:", ".")):
-        proc = run_cli(*args, "--format", "json", cwd=root)
+        proc = cli(*args, "--format", "json", cwd=root)
         assert proc.returncode == 1, (args, proc.stderr)
         assert [c["code"] for c in json.loads(proc.stdout)["changes"]] == ["SD103"]
         assert "tsconfig.json: skipped" in proc.stderr and "stack.yaml: skipped" in proc.stderr
         assert "passwd.json: skipped" in proc.stderr
     # named explicitly: still an error
-    proc = run_cli("diff", "HEAD:tsconfig.json", "tsconfig.json", cwd=root)
+    proc = cli("diff", "HEAD:tsconfig.json", "tsconfig.json", cwd=root)
     assert proc.returncode == 2 and "cannot diff an unreadable file" in proc.stderr
     # a broken tool file is still an error, in the working tree and at the revision
     write(root / "api" / "tools.json", '[{"name": "search",\n')
-    proc = run_cli("diff", "--base", "HEAD", ".", cwd=root)
+    proc = cli("diff", "--base", "HEAD", ".", cwd=root)
     assert proc.returncode == 2 and "tools.json:" in proc.stderr and "invalid JSON" in proc.stderr
     git(root, "commit", "-qam", "v2")
     write(root / "api" / "tools.json", [TOOL])
-    proc = run_cli("diff", "--base", "HEAD", ".", cwd=root)
+    proc = cli("diff", "--base", "HEAD", ".", cwd=root)
     assert proc.returncode == 2 and "HEAD:api/tools.json:" in proc.stderr and "invalid JSON" in proc.stderr
-    proc = run_cli("diff", "HEAD:", ".", cwd=root)
+    proc = cli("diff", "HEAD:", ".", cwd=root)
     assert proc.returncode == 2 and "HEAD:api/tools.json:" in proc.stderr
 
 
@@ -377,14 +377,14 @@ def test_snapshot_and_diff_messages_name_paths_relative_from_a_subdirectory(repo
     write(repo / "pyproject.toml", '[tool.schemalint]\nsources = ["tools"]\nsnapshot-dir = "snaps"\n')
     write(repo / "tools" / "a.json", [TOOL])
     (repo / "sub").mkdir()
-    assert run_cli("snapshot", cwd=repo / "sub").returncode == 0
+    assert cli("snapshot", cwd=repo / "sub").returncode == 0
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "snapshots")
     changed = json.loads(json.dumps(TOOL))
     changed["inputSchema"]["required"] = ["query", "limit"]
     write(repo / "tools" / "a.json", [changed])
     for args in (("snapshot", "--check"), ("diff", "--base", "HEAD")):
-        proc = run_cli(*args, cwd=repo / "sub")
+        proc = cli(*args, cwd=repo / "sub")
         assert proc.returncode == 1, proc.stdout + proc.stderr
         said = proc.stdout + proc.stderr
         assert str(repo) not in said, said

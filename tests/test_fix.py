@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 
 def _openai(params: dict[str, Any], name: str = "find_pets") -> list[dict[str, Any]]:
@@ -29,7 +29,7 @@ def _mcp(schema: dict[str, Any], name: str = "find_pets") -> list[dict[str, Any]
 
 
 def _codes(path: Path, *args: str) -> list[str]:
-    proc = run_cli("check", str(path), *args, "--format", "json", "--fail-on", "never")
+    proc = cli("check", str(path), *args, "--format", "json", "--fail-on", "never")
     assert proc.returncode == 0, proc.stderr
     return [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
 
@@ -134,15 +134,15 @@ def test_cli_fix_summary_and_idempotence(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     path.write_text(json.dumps(_openai({"type": "object", "properties": {"tags": {"type": "array"}},
                                         "required": ["tags", "ghost"]}), indent=2) + "\n")
-    proc = run_cli("check", str(path), "--target", "openai", "--fix")
+    proc = cli("check", str(path), "--target", "openai", "--fix")
     assert proc.returncode == 1, proc.stdout + proc.stderr  # SL003 (unsafe fix only) remains, an error
     assert "fixed 1 diagnostic(s) in 1 file(s), 1 remaining" in proc.stderr, proc.stderr
     assert "1 diagnostic(s) have only an unsafe fix: add --unsafe-fixes" in proc.stderr
     assert "SL003" in proc.stdout and "SL309" not in proc.stdout
-    proc = run_cli("check", str(path), "--target", "openai", "--unsafe-fixes")
+    proc = cli("check", str(path), "--target", "openai", "--unsafe-fixes")
     assert proc.returncode == 0 and "fixed 1 diagnostic(s) in 1 file(s), 0 remaining" in proc.stderr, proc.stderr
     text = path.read_text()
-    proc = run_cli("check", str(path), "--target", "openai", "--fix", "--unsafe-fixes")
+    proc = cli("check", str(path), "--target", "openai", "--fix", "--unsafe-fixes")
     assert proc.returncode == 0 and "fixed 0 diagnostic(s) in 0 file(s), 0 remaining" in proc.stderr
     assert path.read_text() == text
 
@@ -158,7 +158,7 @@ def test_json_styles_and_line_endings_are_kept(tmp_path: Path) -> None:
     }.items():
         path = tmp_path / f"{style}.json"
         path.write_bytes(text.encode())
-        proc = run_cli("check", str(path), "--target", "openai", "--select", "SL309", "--fix")
+        proc = cli("check", str(path), "--target", "openai", "--select", "SL309", "--fix")
         assert proc.returncode == 0, proc.stderr
         after = path.read_bytes().decode()
         assert json.loads(after)[0]["function"]["parameters"]["properties"]["tags"]["items"] == {}
@@ -192,7 +192,7 @@ def test_yaml_round_trip_keeps_comments_and_anchors(tmp_path: Path) -> None:
     pytest.importorskip("ruamel.yaml")
     path = tmp_path / "tools.yaml"
     path.write_text(YAML)
-    proc = run_cli("check", str(path), "--target", "openai", "--select", "SL309", "--fix")
+    proc = cli("check", str(path), "--target", "openai", "--select", "SL309", "--fix")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     after = path.read_text()
     assert "# tools for the pet shop" in after and "# the search" in after and "# a list of tags" in after
@@ -216,7 +216,7 @@ def test_json_lines_keep_one_record_per_line(tmp_path: Path) -> None:
     text = "\n".join(lines) + "\n"
     path = tmp_path / "tools.jsonl"
     path.write_text(text)
-    proc = run_cli("check", str(path), "--target", "openai", "--select", "SL309", "--fix")
+    proc = cli("check", str(path), "--target", "openai", "--select", "SL309", "--fix")
     assert proc.returncode == 0, proc.stderr
     after = path.read_text().splitlines()
     assert len(after) == 3 and after[1] == lines[1]
@@ -227,12 +227,12 @@ def test_diff_prints_and_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     text = json.dumps(_openai({"type": "object", "properties": {"tags": {"type": "array"}}}), indent=2) + "\n"
     path.write_text(text)
-    proc = run_cli("check", str(path), "--target", "openai", "--diff")
+    proc = cli("check", str(path), "--target", "openai", "--diff")
     assert proc.returncode == 1, proc.stderr
     assert path.read_text() == text
     assert f"--- a/{str(path).lstrip('/')}" in proc.stdout and '+            "items": {}' in proc.stdout, proc.stdout
-    run_cli("check", str(path), "--target", "openai", "--fix")
-    clean = run_cli("check", str(path), "--target", "openai", "--diff")
+    cli("check", str(path), "--target", "openai", "--fix")
+    clean = cli("check", str(path), "--target", "openai", "--diff")
     assert clean.returncode == 0 and clean.stdout == "", clean.stdout + clean.stderr
 
 
@@ -241,7 +241,7 @@ def test_clean_file_is_not_written(tmp_path: Path) -> None:
     path.write_text(json.dumps(_openai({"type": "object", "properties": {}}), indent=2))
     before = path.stat().st_mtime_ns
     os.utime(path, ns=(before - 10**9, before - 10**9))
-    proc = run_cli("check", str(path), "--target", "openai", "--fix")
+    proc = cli("check", str(path), "--target", "openai", "--fix")
     assert proc.returncode == 0
     assert path.stat().st_mtime_ns == before - 10**9
 
@@ -254,7 +254,7 @@ def test_ignored_and_baselined_findings_are_not_fixed(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["openai"]\n'
                                              '[[tool.schemalint.per-tool-ignores]]\ntools = ["a"]\nrules = ["SL309"]\n'
                                              'reason = "kept open on purpose"\n')
-    proc = run_cli("check", "tools.json", "--fix", cwd=tmp_path)
+    proc = cli("check", "tools.json", "--fix", cwd=tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr
     fixed = json.loads(path.read_text())
     assert "items" not in fixed[0]["function"]["parameters"]["properties"]["tags"], "an ignored finding was fixed"
@@ -262,8 +262,8 @@ def test_ignored_and_baselined_findings_are_not_fixed(tmp_path: Path) -> None:
     # a baselined finding is not fixed either
     path.write_text(json.dumps(tools, indent=2) + "\n")
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["openai"]\n')
-    run_cli("check", "tools.json", "--write-baseline", "baseline.json", cwd=tmp_path)
-    proc = run_cli("check", "tools.json", "--baseline", "baseline.json", "--fix", cwd=tmp_path)
+    cli("check", "tools.json", "--write-baseline", "baseline.json", cwd=tmp_path)
+    proc = cli("check", "tools.json", "--baseline", "baseline.json", "--fix", cwd=tmp_path)
     assert json.loads(path.read_text()) == tools, proc.stderr
 
 
@@ -277,7 +277,7 @@ def test_link_out_of_the_project_is_not_written(tmp_path: Path) -> None:
     project.mkdir()
     (project / "pyproject.toml").write_text("[tool.schemalint]\n")
     (project / "tools.json").symlink_to(target)
-    proc = run_cli("check", "tools.json", "--target", "openai", "--fix", cwd=project)
+    proc = cli("check", "tools.json", "--target", "openai", "--fix", cwd=project)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "not fixed" in proc.stderr and "leads out" in proc.stderr and target.read_text() == text
     assert "fixed 0 diagnostic(s) in 0 file(s)" in proc.stderr, proc.stderr
@@ -299,7 +299,7 @@ def test_code_sources_are_left_with_a_hint(tmp_path: Path) -> None:
         "from pydantic import BaseModel\n\n\nclass Search(BaseModel):\n    \"\"\"Search pets.\"\"\"\n\n"
         "    query: str\n    limit: int = 10\n")
     before = (tmp_path / "models.py").read_text()
-    proc = run_cli("check", "models:Search", "--python-path", ".", "--target", "openai-strict", "--fix",
+    proc = cli("check", "models:Search", "--python-path", ".", "--target", "openai-strict", "--fix",
                    "--unsafe-fixes", cwd=tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "Python/TypeScript sources were left" in proc.stderr, proc.stderr
@@ -316,7 +316,7 @@ def test_target_fix_converges(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc, indent=2) + "\n")
     for target in ("openai-strict", "gemini", "anthropic-strict"):
         path.write_text(json.dumps(doc, indent=2) + "\n")
-        proc = run_cli("check", str(path), "--target", f"={target}", "--fix", "--unsafe-fixes",
+        proc = cli("check", str(path), "--target", f"={target}", "--fix", "--unsafe-fixes",
                        "--format", "json", "--fail-on", "never")
         assert "Traceback" not in proc.stderr and "stopped after" not in proc.stderr, proc.stderr
         from schemalint.fix.plan import fix_of
@@ -403,7 +403,7 @@ def test_an_object_whose_branches_declare_properties_is_not_closed(tmp_path: Pat
     path = tmp_path / "tools.json"
     path.write_text(json.dumps(_openai(schema), indent=2) + "\n")
     before = path.read_bytes()
-    proc = run_cli("check", str(path), "--target", "openai-strict", "--fix", "--unsafe-fixes", "--select", "SL307")
+    proc = cli("check", str(path), "--target", "openai-strict", "--fix", "--unsafe-fixes", "--select", "SL307")
     assert "SL307" in proc.stdout, proc.stdout + proc.stderr
     after = json.loads(path.read_text())
     fixed = after[0]["function"]["parameters"]

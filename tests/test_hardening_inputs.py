@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 OK_TOOL = '{"name":"s","description":"S.","inputSchema":{"type":"object"}}'
 BIG = "9" * 5000  # beyond Python's default int/str conversion limit (4,300 digits)
@@ -66,13 +66,13 @@ def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
 def test_a_bad_file_is_a_located_sl000_in_every_format(tmp_path: Path, name: str) -> None:
     (tmp_path / name).write_text(BAD_FILES[name], encoding="utf-8")
-    proc = run_cli("check", name, "--format", "json", cwd=tmp_path)
+    proc = cli("check", name, "--format", "json", cwd=tmp_path)
     no_traceback(proc)
     report = assert_json(proc.stdout)
     assert isinstance(report, dict)
     sl000 = [d for d in report["diagnostics"] if d["code"] == "SL000"]
     assert sl000 and all(d["line"] and d["column"] for d in sl000), report["diagnostics"]
-    proc = run_cli("check", name, "--format", "sarif", cwd=tmp_path)
+    proc = cli("check", name, "--format", "sarif", cwd=tmp_path)
     no_traceback(proc)
     sarif = assert_json(proc.stdout)
     assert isinstance(sarif, dict)
@@ -80,7 +80,7 @@ def test_a_bad_file_is_a_located_sl000_in_every_format(tmp_path: Path, name: str
     assert any(r["ruleId"] == "SL000" and r["locations"][0]["physicalLocation"]["region"]["startLine"]
                for r in results)
     for fmt in ("text", "github"):
-        proc = run_cli("check", name, "--format", fmt, cwd=tmp_path)
+        proc = cli("check", name, "--format", fmt, cwd=tmp_path)
         no_traceback(proc)
         assert proc.returncode == 1 and "SL000" in proc.stdout
 
@@ -89,10 +89,10 @@ def test_a_bad_file_is_a_located_sl000_in_every_format(tmp_path: Path, name: str
 def test_a_bad_file_is_one_line_for_diff_and_snapshot(tmp_path: Path, name: str) -> None:
     (tmp_path / name).write_text(BAD_FILES[name], encoding="utf-8")
     (tmp_path / "ok.json").write_text(OK_TOOL)
-    line = one_line_error(run_cli("diff", "ok.json", name, cwd=tmp_path))
+    line = one_line_error(cli("diff", "ok.json", name, cwd=tmp_path))
     assert f"{name}:" in line
-    one_line_error(run_cli("diff", "ok.json", name, "--format", "json", cwd=tmp_path))
-    one_line_error(run_cli("snapshot", name, "--dir", "snaps", cwd=tmp_path))
+    one_line_error(cli("diff", "ok.json", name, "--format", "json", cwd=tmp_path))
+    one_line_error(cli("snapshot", name, "--dir", "snaps", cwd=tmp_path))
     assert not (tmp_path / "snaps").exists()
 
 
@@ -101,26 +101,26 @@ def test_lone_surrogates_and_odd_keys_keep_every_output_valid(tmp_path: Path, na
     (tmp_path / name).write_text(READABLE_FILES[name], encoding="utf-8")
     (tmp_path / "ok.json").write_text(OK_TOOL)
     for fmt in ("json", "sarif"):
-        proc = run_cli("check", name, "--format", fmt, cwd=tmp_path)
+        proc = cli("check", name, "--format", fmt, cwd=tmp_path)
         no_traceback(proc)
         assert_json(proc.stdout)
     for fmt in ("text", "github"):
-        no_traceback(run_cli("check", name, "--format", fmt, cwd=tmp_path))
-    proc = run_cli("diff", "ok.json", name, "--format", "json", cwd=tmp_path)
+        no_traceback(cli("check", name, "--format", fmt, cwd=tmp_path))
+    proc = cli("diff", "ok.json", name, "--format", "json", cwd=tmp_path)
     no_traceback(proc)
     assert proc.returncode in (0, 1)
     assert_json(proc.stdout)
-    no_traceback(run_cli("diff", "ok.json", name, cwd=tmp_path))
-    proc = run_cli("snapshot", name, "--dir", "snaps", cwd=tmp_path)
+    no_traceback(cli("diff", "ok.json", name, cwd=tmp_path))
+    proc = cli("snapshot", name, "--dir", "snaps", cwd=tmp_path)
     no_traceback(proc)
     assert proc.returncode == 0
     for snap in (tmp_path / "snaps").glob("*.json"):
         json.loads(snap.read_bytes().decode("utf-8"))
-    assert run_cli("snapshot", name, "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
-    proc = run_cli("check", name, "--write-baseline", "b.json", cwd=tmp_path)
+    assert cli("snapshot", name, "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
+    proc = cli("check", name, "--write-baseline", "b.json", cwd=tmp_path)
     no_traceback(proc)
     json.loads((tmp_path / "b.json").read_bytes().decode("utf-8"))
-    proc = run_cli("check", name, "--baseline", "b.json", "--format", "json", cwd=tmp_path)
+    proc = cli("check", name, "--baseline", "b.json", "--format", "json", cwd=tmp_path)
     no_traceback(proc)
     assert proc.returncode == 0 and assert_json(proc.stdout)
 
@@ -140,7 +140,7 @@ def test_a_broken_config_is_one_line_naming_it(tmp_path: Path, kind: str, comman
     (tmp_path / "schemalint.toml").write_bytes(CONFIGS[kind])
     (tmp_path / "t.json").write_text(OK_TOOL)
     args = ["check", "t.json"] if command == "check" else ["snapshot", "t.json", "--dir", "snaps"]
-    line = one_line_error(run_cli(*args, cwd=tmp_path))
+    line = one_line_error(cli(*args, cwd=tmp_path))
     # bytes that are not UTF-8 are named as such by the bounded read (schemalint.safe_read), with the place
     assert "schemalint.toml" in line and ("invalid TOML" in line or "invalid UTF-8 (byte 0xff at line 1" in line)
 
@@ -158,7 +158,7 @@ BASELINES = {
 def test_a_hostile_baseline_is_one_line(tmp_path: Path, kind: str, fmt: str) -> None:
     (tmp_path / "t.json").write_text(OK_TOOL)
     (tmp_path / "bl.json").write_text(BASELINES[kind])
-    line = one_line_error(run_cli("check", "t.json", "--baseline", "bl.json", "--format", fmt, cwd=tmp_path))
+    line = one_line_error(cli("check", "t.json", "--baseline", "bl.json", "--format", fmt, cwd=tmp_path))
     assert "bl.json" in line
 
 
@@ -169,11 +169,11 @@ def test_a_baseline_with_a_lone_surrogate_is_read_and_reported_validly(tmp_path:
     (tmp_path / "bl.json").write_text('{"schemalint_baseline": 1, "entries": [{"code": "SL001", "file": '
                                       '"t.json", "tool": "s\\ud800", "path": "", "message": "\\udfff"}]}')
     for fmt in ("json", "sarif"):
-        proc = run_cli("check", "t.json", "--baseline", "bl.json", "--format", fmt, cwd=tmp_path)
+        proc = cli("check", "t.json", "--baseline", "bl.json", "--format", fmt, cwd=tmp_path)
         no_traceback(proc)
         assert "\\ud800" in proc.stdout
         assert_json(proc.stdout)
-    no_traceback(run_cli("check", "t.json", "--baseline", "bl.json", cwd=tmp_path))
+    no_traceback(cli("check", "t.json", "--baseline", "bl.json", cwd=tmp_path))
 
 
 # --- deep schemas ------------------------------------------------------------------------------
@@ -190,23 +190,23 @@ def test_twenty_thousand_nested_properties_in_snapshot_and_diff(tmp_path: Path) 
     (tmp_path / "deep.json").write_text(deep_tool(20_000, "object"))
     (tmp_path / "same.json").write_text(deep_tool(20_000, "object"))
     (tmp_path / "changed.json").write_text(deep_tool(20_000, "string"))
-    proc = run_cli("check", "deep.json", "--format", "json", cwd=tmp_path, timeout=300)
+    proc = cli("check", "deep.json", "--format", "json", cwd=tmp_path, timeout=300)
     no_traceback(proc)
     assert_json(proc.stdout)
-    line = one_line_error(run_cli("snapshot", "deep.json", "--dir", "snaps", cwd=tmp_path, timeout=300))
+    line = one_line_error(cli("snapshot", "deep.json", "--dir", "snaps", cwd=tmp_path, timeout=300))
     assert "nests more than 1,000 levels" in line
     assert not (tmp_path / "snaps").exists()
-    proc = run_cli("diff", "deep.json", "same.json", "--format", "json", cwd=tmp_path, timeout=300)
+    proc = cli("diff", "deep.json", "same.json", "--format", "json", cwd=tmp_path, timeout=300)
     no_traceback(proc)
     assert proc.returncode == 0 and assert_json(proc.stdout)
-    line = one_line_error(run_cli("diff", "deep.json", "changed.json", cwd=tmp_path, timeout=300))
+    line = one_line_error(cli("diff", "deep.json", "changed.json", cwd=tmp_path, timeout=300))
     assert "not classified" in line
 
 
 def test_show_of_twenty_thousand_nested_properties_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "deep.json").write_text(deep_tool(20_000, "object"))
     for fmt in ("text", "json"):
-        line = one_line_error(run_cli("show", "d", "deep.json", "--format", fmt, cwd=tmp_path, timeout=300))
+        line = one_line_error(cli("show", "d", "deep.json", "--format", fmt, cwd=tmp_path, timeout=300))
         assert "tool 'd' (deep.json)" in line and "nests more than 1,000 levels" in line
 
 
@@ -219,7 +219,7 @@ def test_a_lone_surrogate_in_a_schema_is_an_sl001_finding_not_a_crash(tmp_path: 
             }[where]
     (tmp_path / "t.json").write_text('{"name":"s","description":"S \\ud800.","inputSchema":{"type":"object",'
                                      '"properties":{' + prop + '}}}')
-    proc = run_cli("check", "t.json", "--format", "json", cwd=tmp_path)
+    proc = cli("check", "t.json", "--format", "json", cwd=tmp_path)
     no_traceback(proc)
     report = assert_json(proc.stdout)
     assert isinstance(report, dict)
@@ -227,16 +227,16 @@ def test_a_lone_surrogate_in_a_schema_is_an_sl001_finding_not_a_crash(tmp_path: 
     assert not [c for c, _, _ in found if c == "SL999"], found
     assert [p for c, p, m in found if c == "SL001" and "lone surrogate" in m
             and p.startswith("/inputSchema/properties/k")], found
-    proc = run_cli("snapshot", "t.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "t.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
 
 
 def test_a_schema_just_under_the_render_depth_is_snapshotted(tmp_path: Path) -> None:
     (tmp_path / "t.json").write_text(deep_tool(400, "object"))  # 800 JSON levels
-    proc = run_cli("snapshot", "t.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "t.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     (tmp_path / "u.json").write_text(deep_tool(400, "string"))
-    proc = run_cli("diff", "t.json", "u.json", "--format", "json", cwd=tmp_path)
+    proc = cli("diff", "t.json", "u.json", "--format", "json", cwd=tmp_path)
     no_traceback(proc)
     assert proc.returncode == 1 and assert_json(proc.stdout)
 
@@ -283,7 +283,7 @@ def test_git_odd_names_symlinks_and_no_change(odd_repo: Path) -> None:
     for args in (["diff", "--base", "HEAD"], ["diff", "--base", "HEAD", "--format", "json"],
                  ["diff", "--base", "HEAD", "tools", "--format", "json"],
                  ["diff", "HEAD:tools", "tools", "--format", "json"]):
-        proc = run_cli(*args, cwd=odd_repo)
+        proc = cli(*args, cwd=odd_repo)
         no_traceback(proc)
         assert proc.returncode in (0, 1), proc.stderr
         if "json" in args:
@@ -292,7 +292,7 @@ def test_git_odd_names_symlinks_and_no_change(odd_repo: Path) -> None:
             names = {t["tool"] for t in report["tools"]}
             assert {"s", "n", "m"} <= names
             assert all(t["status"] in ("identical", "added") for t in report["tools"]), report["tools"]
-    proc = run_cli("diff", "--base", "HEAD", "--format", "json", cwd=odd_repo)
+    proc = cli("diff", "--base", "HEAD", "--format", "json", cwd=odd_repo)
     assert "hello from import" not in proc.stdout
 
 
@@ -301,17 +301,17 @@ def test_git_shallow_clone(odd_repo: Path, tmp_path: Path) -> None:
     subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{odd_repo}", str(clone)], check=True,
                    capture_output=True)
     quiet_worktree(clone)
-    proc = run_cli("diff", "--base", "HEAD", "--format", "json", cwd=clone)
+    proc = cli("diff", "--base", "HEAD", "--format", "json", cwd=clone)
     no_traceback(proc)
     assert proc.returncode in (0, 1) and assert_json(proc.stdout)
-    line = one_line_error(run_cli("diff", "--base", "HEAD~1", cwd=clone))
+    line = one_line_error(cli("diff", "--base", "HEAD~1", cwd=clone))
     assert "HEAD~1" in line
 
 
 def test_printing_module_at_both_sides_leaves_the_report_clean(odd_repo: Path) -> None:
     """A module that prints at import, at the base revision and in the working tree alike: the
     imports run in worker processes, so stdout holds only the report and the print goes to stderr."""
-    proc = run_cli("diff", "--base", "HEAD", "--format", "json", cwd=odd_repo)
+    proc = cli("diff", "--base", "HEAD", "--format", "json", cwd=odd_repo)
     no_traceback(proc)
     assert proc.returncode in (0, 1) and assert_json(proc.stdout)
     assert "hello from import" not in proc.stdout

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 TOOL = {"name": "s", "description": "S.", "inputSchema": {"type": "object"}}
 
@@ -36,14 +36,14 @@ def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
 def test_snapshot_into_the_source_directory_is_refused(tmp_path: Path) -> None:
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "s.json").write_text(tool("s"))
-    line = one_line_error(run_cli("snapshot", "tools", "--dir", "tools", cwd=tmp_path))
+    line = one_line_error(cli("snapshot", "tools", "--dir", "tools", cwd=tmp_path))
     assert "holds the source tools" in line
     assert (tmp_path / "tools" / "s.json").read_text() == tool("s")
 
 
 def test_snapshot_dot_into_dot_is_refused(tmp_path: Path) -> None:
     (tmp_path / "s.json").write_text(tool("s"))
-    one_line_error(run_cli("snapshot", ".", "--dir", ".", cwd=tmp_path))
+    one_line_error(cli("snapshot", ".", "--dir", ".", cwd=tmp_path))
     assert (tmp_path / "s.json").read_text() == tool("s")
     assert not (tmp_path / ".schemalint-snapshots").exists()
 
@@ -52,7 +52,7 @@ def test_snapshot_dir_holding_a_source_file_through_a_symlink_is_refused(tmp_pat
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "s.json").write_text(tool("s"))
     (tmp_path / "alias").symlink_to("tools")
-    one_line_error(run_cli("snapshot", "tools/s.json", "--dir", "alias", cwd=tmp_path))
+    one_line_error(cli("snapshot", "tools/s.json", "--dir", "alias", cwd=tmp_path))
     assert (tmp_path / "tools" / "s.json").read_text() == tool("s")
 
 
@@ -61,10 +61,10 @@ def test_a_dir_holding_tool_files_schemalint_did_not_write_is_refused(tmp_path: 
     (tmp_path / "other" / "o.json").write_text(tool("o"))
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "s.json").write_text(tool("s"))
-    line = one_line_error(run_cli("snapshot", "other/", "--dir", "tools", cwd=tmp_path))
+    line = one_line_error(cli("snapshot", "other/", "--dir", "tools", cwd=tmp_path))
     assert "s.json" in line and "did not write" in line
     assert sorted(p.name for p in (tmp_path / "tools").iterdir()) == ["s.json"]
-    proc = run_cli("snapshot", "other/", "--dir", "tools", "--check", cwd=tmp_path)
+    proc = cli("snapshot", "other/", "--dir", "tools", "--check", cwd=tmp_path)
     one_line_error(proc)
 
 
@@ -73,7 +73,7 @@ def test_a_file_at_a_snapshot_name_that_schemalint_did_not_write_is_not_overwrit
     (tmp_path / "src" / "package.json").write_text(json.dumps([json.loads(tool("package"))]))
     (tmp_path / "snaps").mkdir()
     (tmp_path / "snaps" / "package.json").write_text('{"dependencies": {}}\n')
-    line = one_line_error(run_cli("snapshot", "src", "--dir", "snaps", cwd=tmp_path))
+    line = one_line_error(cli("snapshot", "src", "--dir", "snaps", cwd=tmp_path))
     assert "package.json" in line and "not written by schemalint" in line
     assert (tmp_path / "snaps" / "package.json").read_text() == '{"dependencies": {}}\n'
 
@@ -85,19 +85,19 @@ def test_orphans_schemalint_wrote_are_removed_and_nothing_else(tmp_path: Path) -
     (tmp_path / "snaps").mkdir()
     (snaps / "notes.json").write_text('{"not": "a tool"}\n')
     (snaps / "README.md").write_text("snapshots\n")
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "2 written" in proc.stdout
     manifest = (snaps / ".schemalint-snapshots").read_text().splitlines()
     assert [x.split("  ")[0] for x in manifest if not x.startswith("#")] == ["a.json", "b.json"]
     src.write_text(json.dumps([json.loads(tool("a"))]))
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path)
     assert proc.returncode == 1 and "b.json: orphaned" in proc.stdout
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 0 and "1 removed" in proc.stdout, proc.stdout + proc.stderr
     assert sorted(p.name for p in snaps.iterdir()) == [".schemalint-snapshots", "README.md", "a.json",
                                                        "notes.json"]
-    assert run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
+    assert cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
 
 
 def test_snapshots_of_an_older_version_are_recognised_and_orphans_kept(tmp_path: Path) -> None:
@@ -105,36 +105,36 @@ def test_snapshots_of_an_older_version_are_recognised_and_orphans_kept(tmp_path:
     recognised (their bytes are exactly the rendering), an orphan is named and kept."""
     src = tmp_path / "tools.json"
     src.write_text(json.dumps([json.loads(tool("a")), json.loads(tool("b")), json.loads(tool("c"))]))
-    assert run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
+    assert cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
     (tmp_path / "snaps" / ".schemalint-snapshots").unlink()  # as the old version left it
     src.write_text(json.dumps([json.loads(tool("a")), {**json.loads(tool("b")), "description": "B2."}]))
-    check = run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path)
+    check = cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path)
     assert check.returncode == 1 and "b.json: stale" in check.stdout and "c.json: orphaned" in check.stdout
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "1 written, 1 unchanged, 0 removed" in proc.stdout and "c.json: kept" in proc.stdout
     assert (tmp_path / "snaps" / "c.json").exists()
     assert "B2." in (tmp_path / "snaps" / "b.json").read_text()
     (tmp_path / "snaps" / "c.json").unlink()
-    assert run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
+    assert cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
 
 
 def test_a_hand_written_tool_file_under_a_configured_snapshot_dir_is_not_dropped(tmp_path: Path) -> None:
     (tmp_path / "tools.json").write_text(tool("a"))
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["."]\nsnapshot-dir = "snaps"\n')
-    assert run_cli("snapshot", cwd=tmp_path).returncode == 0
-    assert run_cli("snapshot", "--check", cwd=tmp_path).returncode == 0  # its own snapshots are skipped
+    assert cli("snapshot", cwd=tmp_path).returncode == 0
+    assert cli("snapshot", "--check", cwd=tmp_path).returncode == 0  # its own snapshots are skipped
     (tmp_path / "snaps" / "sub").mkdir()
     (tmp_path / "snaps" / "sub" / "x.json").write_text(tool("x"))
-    line = one_line_error(run_cli("snapshot", cwd=tmp_path))
+    line = one_line_error(cli("snapshot", cwd=tmp_path))
     assert "x.json" in line
 
 
 def test_a_conflicted_manifest_is_an_error_not_a_removal(tmp_path: Path) -> None:
     (tmp_path / "tools.json").write_text(tool("a"))
-    assert run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
+    assert cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
     (tmp_path / "snaps" / ".schemalint-snapshots").write_text("<<<<<<< HEAD\na.json\n=======\n>>>>>>> x\n")
-    line = one_line_error(run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path))
+    line = one_line_error(cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path))
     assert ".schemalint-snapshots" in line
     assert (tmp_path / "snaps" / "a.json").exists()
 
@@ -143,7 +143,7 @@ def test_a_conflicted_manifest_is_an_error_not_a_removal(tmp_path: Path) -> None
 
 def test_write_baseline_onto_the_source_is_refused(tmp_path: Path) -> None:
     (tmp_path / "tools.json").write_text(tool("s"))
-    line = one_line_error(run_cli("check", "tools.json", "--write-baseline", "tools.json", cwd=tmp_path))
+    line = one_line_error(cli("check", "tools.json", "--write-baseline", "tools.json", cwd=tmp_path))
     assert "tools.json" in line
     assert (tmp_path / "tools.json").read_text() == tool("s")
 
@@ -151,7 +151,7 @@ def test_write_baseline_onto_the_source_is_refused(tmp_path: Path) -> None:
 def test_write_baseline_through_a_symlink_onto_the_source_is_refused(tmp_path: Path) -> None:
     (tmp_path / "tools.json").write_text(tool("s"))
     (tmp_path / "link.json").symlink_to("tools.json")
-    one_line_error(run_cli("check", "tools.json", "--write-baseline", "link.json", cwd=tmp_path))
+    one_line_error(cli("check", "tools.json", "--write-baseline", "link.json", cwd=tmp_path))
     assert (tmp_path / "tools.json").read_text() == tool("s")
     assert (tmp_path / "link.json").is_symlink()
 
@@ -162,9 +162,9 @@ def test_write_baseline_onto_the_config_or_a_file_under_a_source_dir_is_refused(
     (tmp_path / "tools" / "b.json").write_text(tool("b"))
     config = '[tool.schemalint]\nsources = ["tools"]\n'
     (tmp_path / "pyproject.toml").write_text(config)
-    one_line_error(run_cli("check", "--write-baseline", "pyproject.toml", cwd=tmp_path))
+    one_line_error(cli("check", "--write-baseline", "pyproject.toml", cwd=tmp_path))
     assert (tmp_path / "pyproject.toml").read_text() == config
-    line = one_line_error(run_cli("check", "--write-baseline", "tools/b.json", cwd=tmp_path))
+    line = one_line_error(cli("check", "--write-baseline", "tools/b.json", cwd=tmp_path))
     assert "not a schemalint baseline" in line
     assert (tmp_path / "tools" / "b.json").read_text() == tool("b")
 
@@ -175,12 +175,12 @@ def test_write_baseline_replaces_a_baseline_and_follows_a_symlink(tmp_path: Path
     (tmp_path / "store" / "baseline.json").write_text("")
     (tmp_path / "b.json").symlink_to("store/baseline.json")
     for _ in range(2):  # the second run replaces the baseline the first wrote
-        proc = run_cli("check", "tools.json", "--write-baseline", "b.json", cwd=tmp_path)
+        proc = cli("check", "tools.json", "--write-baseline", "b.json", cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "b.json").is_symlink()
     data = json.loads((tmp_path / "store" / "baseline.json").read_text())
     assert data["schemalint_baseline"] == 1 and data["entries"]
-    assert run_cli("check", "tools.json", "--baseline", "b.json", cwd=tmp_path).returncode == 0
+    assert cli("check", "tools.json", "--baseline", "b.json", cwd=tmp_path).returncode == 0
     assert not [p for p in (tmp_path / "store").iterdir() if p.name.endswith(".tmp")]
 
 
@@ -196,7 +196,7 @@ def test_probe_writes_no_hypothesis_directory(tmp_path: Path) -> None:
 
         TOOLS = [Lookup]
     '''))
-    proc = run_cli("probe", "mt:TOOLS", "--python-path", ".", "--max-examples", "20", cwd=tmp_path)
+    proc = cli("probe", "mt:TOOLS", "--python-path", ".", "--max-examples", "20", cwd=tmp_path)
     assert proc.returncode in (0, 1), proc.stderr
     assert "Traceback" not in proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "__pycache__") == ["mt.py"]
@@ -207,7 +207,7 @@ def test_probe_writes_no_hypothesis_directory(tmp_path: Path) -> None:
 def test_concurrent_snapshot_runs_on_one_directory(tmp_path: Path) -> None:
     tools = [json.loads(tool(f"t{i}")) for i in range(40)]
     (tmp_path / "tools.json").write_text(json.dumps([*tools, json.loads(tool("old"))]))
-    assert run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
+    assert cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path).returncode == 0
     (tmp_path / "tools.json").write_text(json.dumps(tools))  # old.json: an orphan each run wants to remove
     procs = [subprocess.Popen([sys.executable, "-m", "schemalint", "snapshot", "tools.json", "--dir", "snaps"],
                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -219,7 +219,7 @@ def test_concurrent_snapshot_runs_on_one_directory(tmp_path: Path) -> None:
     assert sum("1 removed" in out for out, _ in results) >= 1
     assert len(list((tmp_path / "snaps").glob("*.json"))) == 40
     assert not list((tmp_path / "snaps").glob(".*.tmp"))
-    assert run_cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
+    assert cli("snapshot", "tools.json", "--dir", "snaps", "--check", cwd=tmp_path).returncode == 0
 
 
 def test_a_reader_never_sees_a_partly_written_baseline(tmp_path: Path) -> None:
@@ -256,7 +256,7 @@ def test_an_unwritable_snapshot_dir_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "snaps").mkdir()
     (tmp_path / "snaps").chmod(0o500)
     try:
-        one_line_error(run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path))
+        one_line_error(cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path))
     finally:
         (tmp_path / "snaps").chmod(0o700)
 
@@ -265,7 +265,7 @@ def test_an_unwritable_snapshot_dir_is_one_line(tmp_path: Path) -> None:
 
 def _snapshot(tmp_path: Path, *names: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "tools.json").write_text("[" + ", ".join(tool(n) for n in names) + "]")
-    return run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    return cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
 
 
 def test_the_record_holds_a_content_hash_per_file(tmp_path: Path) -> None:
@@ -298,13 +298,13 @@ def test_a_forged_record_loses_no_hand_written_file(tmp_path: Path) -> None:
     (snaps / ".schemalint-snapshots").write_text(
         "notes.json\ngone.json  sha256:" + "0" * 64 + f"\na.json\nreal.json  sha256:{real_hash}\n")
     (tmp_path / "tools.json").write_text("[" + tool("a") + "]")
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     line = one_line_error(proc)  # a.json is in the way: refused, nothing written
     assert "a.json" in line and "not provably written by schemalint" in line
     for name, text in hand.items():
         assert (snaps / name).read_text() == text, name
     (snaps / "a.json").unlink()  # the user moves their file out: the run goes ahead
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 0 and "0 removed" in proc.stdout, proc.stdout + proc.stderr
     for name in ("notes.json", "gone.json", "real.json"):
         assert (snaps / name).read_text() == hand[name], name
@@ -345,7 +345,7 @@ def test_a_snapshot_dir_linking_out_of_the_project_is_refused(tmp_path: Path) ->
     (project / "schemalint.toml").write_text('snapshot-dir = "snaps"\n')
     (project / "snaps").symlink_to(outside, target_is_directory=True)
     (project / "tools.json").write_text(tool("a"))
-    line = one_line_error(run_cli("snapshot", "tools.json", cwd=project))
+    line = one_line_error(cli("snapshot", "tools.json", cwd=project))
     assert "leading out of the project" in line
     assert list(outside.iterdir()) == []
 
@@ -357,7 +357,7 @@ def test_an_old_record_without_hashes_is_migrated_and_nothing_removed(tmp_path: 
     record = tmp_path / "snaps" / ".schemalint-snapshots"
     record.write_text("# schemalint snapshots\na.json\nb.json\nc.json\n")
     (tmp_path / "tools.json").write_text("[" + tool("a") + ", " + tool("b").replace("b.", "B.") + "]")
-    proc = run_cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
+    proc = cli("snapshot", "tools.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "1 written, 1 unchanged, 0 removed" in proc.stdout and "c.json: kept" in proc.stdout
     assert "no content hash" in proc.stdout

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 AGENTS = '''\
 from agents import function_tool
@@ -69,7 +69,7 @@ def _assert_uploadable(results: list[dict[str, Any]]) -> None:
 
 
 def test_every_sarif_result_of_the_repository_configuration_has_a_file() -> None:
-    results = _results(run_cli("check", "--format", "sarif", "--fail-on", "never"))
+    results = _results(cli("check", "--format", "sarif", "--fail-on", "never"))
     assert len(results) > 30
     _assert_uploadable(results)
     python = [r for r in results if r["properties"].get("tool") in ("SetStock", "CreateCoupon")]
@@ -79,7 +79,7 @@ def test_every_sarif_result_of_the_repository_configuration_has_a_file() -> None
 
 def test_every_sarif_result_of_the_examples_and_the_example_server_has_a_file() -> None:
     pytest.importorskip("mcp")
-    results = _results(run_cli("check", "examples", "examples.mcp_server.server:mcp", "--format", "sarif"))
+    results = _results(cli("check", "examples", "examples.mcp_server.server:mcp", "--format", "sarif"))
     _assert_uploadable(results)
     server = [r for r in results if r["properties"].get("tool") == "present_answer"
               and "mcp_server" in r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]]
@@ -122,28 +122,28 @@ def test_undescribed_framework_tools_in_text_json_github_and_sarif(tmp_path: Pat
     (tmp_path / "loc_agents2.py").write_text(AGENTS)
     (tmp_path / "loc_mcp2.py").write_text(MCP)
     args = ("check", "loc_agents2:", "loc_mcp2:mcp", "--python-path", ".")
-    text = run_cli(*args, cwd=tmp_path).stdout
+    text = cli(*args, cwd=tmp_path).stdout
     assert f"loc_agents2.py:{_def_line(tmp_path / 'loc_agents2.py', 'lookup')}:1: warning SL007" in text
     assert f"loc_mcp2.py:{_def_line(tmp_path / 'loc_mcp2.py', 'm_lookup')}:1: warning SL007" in text
-    report = json.loads(run_cli(*args, "--format", "json", cwd=tmp_path).stdout)
+    report = json.loads(cli(*args, "--format", "json", cwd=tmp_path).stdout)
     by_tool = {d["tool"]: d for d in report["diagnostics"]}
     assert by_tool["lookup"]["file"] == "loc_agents2:lookup"  # the source, as baselines know it
     assert by_tool["lookup"]["path"] == "loc_agents2.py"
     assert by_tool["m_lookup"]["path"] == "loc_mcp2.py"
     assert by_tool["m_lookup"]["line"] == _def_line(tmp_path / "loc_mcp2.py", "m_lookup")
-    github = run_cli(*args, "--format", "github", cwd=tmp_path).stdout
+    github = cli(*args, "--format", "github", cwd=tmp_path).stdout
     assert f"::warning file=loc_mcp2.py,line={by_tool['m_lookup']['line']},col=1,title=SL007" in github
-    _assert_uploadable(_results(run_cli(*args, "--format", "sarif", cwd=tmp_path)))
+    _assert_uploadable(_results(cli(*args, "--format", "sarif", cwd=tmp_path)))
 
 
 def test_stdio_server_points_at_its_script_and_else_at_the_configuration(tmp_path: Path) -> None:
     pytest.importorskip("mcp")
     (tmp_path / "srv.py").write_text(MCP)
-    proc = run_cli("check", "--mcp-stdio", f"{sys.executable} srv.py", "--format", "json", cwd=tmp_path)
+    proc = cli("check", "--mcp-stdio", f"{sys.executable} srv.py", "--format", "json", cwd=tmp_path)
     [d] = json.loads(proc.stdout)["diagnostics"]
     assert (d["path"], d["line"]) == ("srv.py", _def_line(tmp_path / "srv.py", "m_lookup"))
     # run as a module: the module's file, found without importing it
-    module = run_cli("check", "--mcp-stdio", f"{sys.executable} -m srv", "--format", "json", cwd=tmp_path)
+    module = cli("check", "--mcp-stdio", f"{sys.executable} -m srv", "--format", "json", cwd=tmp_path)
     [d] = json.loads(module.stdout)["diagnostics"]
     assert (d["path"], d["line"]) == ("srv.py", _def_line(tmp_path / "srv.py", "m_lookup"))
     # no file in the command; the configuration's `sources` line is the location
@@ -155,7 +155,7 @@ def test_stdio_server_points_at_its_script_and_else_at_the_configuration(tmp_pat
         sources = []
         """))
     command = f"{sys.executable} -c \"import runpy; runpy.run_path('srv.py', run_name='__main__')\""
-    results = _results(run_cli("check", "--mcp-stdio", command, "--format", "sarif", cwd=tmp_path))
+    results = _results(cli("check", "--mcp-stdio", command, "--format", "sarif", cwd=tmp_path))
     [r] = results
     location = r["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "pyproject.toml"
@@ -197,7 +197,7 @@ def test_tools_written_as_plain_dicts_point_at_their_dict_else_at_the_assignment
     def line_of(text: str) -> int:
         return next(i for i, line in enumerate(lines, 1) if text in line)
 
-    proc = run_cli("check", "loc_plain:TOOLS", "loc_plain:BUILT", "--python-path", ".", "--format", "json",
+    proc = cli("check", "loc_plain:TOOLS", "loc_plain:BUILT", "--python-path", ".", "--format", "json",
                    "--select", "SL007", cwd=tmp_path)
     found = {d["tool"]: (d["path"], d["line"]) for d in json.loads(proc.stdout)["diagnostics"]}
     assert found == {

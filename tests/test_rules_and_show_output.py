@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 
 @pytest.mark.parametrize("columns", [80, 200])
@@ -49,7 +49,7 @@ def test_rules_table_fits_the_terminal_width(columns: int) -> None:
 
 
 def test_rule_page_of_a_diff_check() -> None:
-    proc = run_cli("rule", "SD208")
+    proc = cli("rule", "SD208")
     assert proc.returncode == 0 and proc.stdout.startswith("# SD208 annotation-default-explicit")
 
 
@@ -58,7 +58,7 @@ def _marked(stdout: str) -> list[str]:
 
 
 def test_show_does_not_mark_a_trailing_comma() -> None:
-    proc = run_cli("show", "SearchProducts")
+    proc = cli("show", "SearchProducts")
     assert proc.returncode == 0, proc.stderr
     marked = _marked(proc.stdout)
     assert len(marked) == 1 and '"category"' in marked[0] and marked[0].startswith("+")
@@ -73,12 +73,12 @@ def test_show_does_not_mark_key_order(tmp_path: Path) -> None:
     tool["runtime"]["input"] = dict(reversed(list(runtime.items())))  # same schema, other key order
     manifest["tools"] = [tool]
     (tmp_path / "contracts.json").write_text(json.dumps(manifest))
-    proc = run_cli("show", "present_answer_clean", str(tmp_path / "contracts.json"))
+    proc = cli("show", "present_answer_clean", str(tmp_path / "contracts.json"))
     assert proc.returncode == 0, proc.stderr
     assert _marked(proc.stdout) == []
     tool["runtime"]["input"]["properties"]["artifact"]["minLength"] = 1  # a real difference is marked
     (tmp_path / "contracts.json").write_text(json.dumps(manifest))
-    marked = _marked(run_cli("show", "present_answer_clean", str(tmp_path / "contracts.json")).stdout)
+    marked = _marked(cli("show", "present_answer_clean", str(tmp_path / "contracts.json")).stdout)
     assert marked and all(m.startswith(("+", "~")) for m in marked)
 
 
@@ -90,20 +90,20 @@ MCP_NEW = {"tools": [{"name": "t", "description": "d", "inputSchema": {"type": "
 def test_sd_checks_are_ignorable_in_configuration_and_on_both_command_lines(tmp_path: Path) -> None:
     (tmp_path / "old.json").write_text(json.dumps(MCP_OLD))
     (tmp_path / "new.json").write_text(json.dumps(MCP_NEW))
-    plain = json.loads(run_cli("diff", "old.json", "new.json", "--format", "json", cwd=tmp_path).stdout)
+    plain = json.loads(cli("diff", "old.json", "new.json", "--format", "json", cwd=tmp_path).stdout)
     assert [c["code"] for c in plain["changes"]] == ["SD208"]
     (tmp_path / "schemalint.toml").write_text('ignore = ["SD208"]\n')
-    configured = run_cli("diff", "old.json", "new.json", "--format", "json", cwd=tmp_path)
+    configured = cli("diff", "old.json", "new.json", "--format", "json", cwd=tmp_path)
     assert configured.returncode == 0, configured.stderr
     assert json.loads(configured.stdout)["changes"] == []
-    assert run_cli("check", "new.json", cwd=tmp_path).returncode == 0  # the same configuration serves check
+    assert cli("check", "new.json", cwd=tmp_path).returncode == 0  # the same configuration serves check
     (tmp_path / "schemalint.toml").write_text("")
-    assert run_cli("check", "new.json", "--ignore", "SD208,SL007", cwd=tmp_path).returncode == 0
-    on_cli = run_cli("diff", "old.json", "new.json", "--ignore", "SD208", "--format", "json", cwd=tmp_path)
+    assert cli("check", "new.json", "--ignore", "SD208,SL007", cwd=tmp_path).returncode == 0
+    on_cli = cli("diff", "old.json", "new.json", "--ignore", "SD208", "--format", "json", cwd=tmp_path)
     assert json.loads(on_cli.stdout)["changes"] == []
     (tmp_path / "schemalint.toml").write_text('[severity]\nSD208 = "error"\n')
-    regraded = run_cli("diff", "old.json", "new.json", "--format", "json", cwd=tmp_path)
+    regraded = cli("diff", "old.json", "new.json", "--format", "json", cwd=tmp_path)
     assert regraded.returncode == 1  # re-graded to error: --fail-on breaking fails on it
     assert json.loads(regraded.stdout)["changes"][0]["severity"] == "error"
-    refused = run_cli("check", "new.json", "--select", "SD208", cwd=tmp_path)  # would select nothing
+    refused = cli("check", "new.json", "--select", "SD208", cwd=tmp_path)  # would select nothing
     assert refused.returncode == 2 and "SD208" in refused.stderr

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -35,7 +35,7 @@ def repo(tmp_path: Path) -> Path:
         '[tool.schemalint]\nsources = ["shop_tools:"]\npython-path = ["."]\nsnapshot-dir = "snaps"\n')
     git(tmp_path, "init", "-q", "-b", "main")
     git(tmp_path, "config", "commit.gpgsign", "false")
-    proc = run_cli("snapshot", cwd=tmp_path)
+    proc = cli("snapshot", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-q", "-m", "tools and snapshots")
@@ -43,7 +43,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 def _diff(repo: Path) -> dict:
-    proc = run_cli("diff", "--base", "HEAD", "--format", "json", "--fail-on", "meaning", cwd=repo)
+    proc = cli("diff", "--base", "HEAD", "--format", "json", "--fail-on", "meaning", cwd=repo)
     assert proc.returncode in (0, 1), proc.stderr
     return json.loads(proc.stdout)
 
@@ -54,7 +54,7 @@ def test_a_comment_line_moves_nothing(repo: Path) -> None:
     snaps = sorted((repo / "snaps").glob("*.json"))
     assert len(snaps) > 5
     assert all("defined_at" not in p.read_text() and "x-schemalint" not in p.read_text() for p in snaps)
-    check = run_cli("snapshot", "--check", cwd=repo)
+    check = cli("snapshot", "--check", cwd=repo)
     assert check.returncode == 0, check.stdout + check.stderr
     report = _diff(repo)
     assert report["changes"] == []
@@ -72,17 +72,17 @@ def test_one_field_added_changes_exactly_that_tool(repo: Path) -> None:
     changed = [t["tool"] for t in report["tools"] if t["status"] != "identical"]
     assert changed == ["SetStock"]
     assert [c["code"] for c in report["changes"]] == ["SD202"]
-    check = run_cli("snapshot", "--check", cwd=repo)
+    check = cli("snapshot", "--check", cwd=repo)
     assert check.returncode == 1
     assert check.stdout.count("+++ b/") == 1 and "SetStock.json" in check.stdout
     line = next(i for i, t in enumerate(module.read_text().splitlines(), 1) if t.startswith("class SetStock("))
-    text = run_cli("diff", "--base", "HEAD", cwd=repo).stdout
+    text = cli("diff", "--base", "HEAD", cwd=repo).stdout
     assert f"* SetStock: changed  shop_tools.py:{line}\n" in text  # the module file and the class line
-    sarif = json.loads(run_cli("diff", "--base", "HEAD", "--format", "sarif", cwd=repo).stdout)
+    sarif = json.loads(cli("diff", "--base", "HEAD", "--format", "sarif", cwd=repo).stdout)
     [result] = sarif["runs"][0]["results"]
     physical = result["locations"][0]["physicalLocation"]
     assert physical["artifactLocation"]["uri"] == "shop_tools.py" and physical["region"]["startLine"] == line
-    github = run_cli("diff", "--base", "HEAD", "--format", "github", cwd=repo).stdout
+    github = cli("diff", "--base", "HEAD", "--format", "github", cwd=repo).stdout
     assert github.startswith(f"::warning file=shop_tools.py,line={line},title=SD202")
 
 
@@ -94,13 +94,13 @@ def test_snapshots_written_with_defined_at_stay_fresh(repo: Path) -> None:
     value["x-schemalint"] = {"kind": "model", "defined_at": "shop_tools.py:85", "notes": []}
     legacy = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     path.write_text(legacy)
-    assert run_cli("snapshot", "--check", cwd=repo).returncode == 0
-    assert run_cli("snapshot", cwd=repo).returncode == 0
+    assert cli("snapshot", "--check", cwd=repo).returncode == 0
+    assert cli("snapshot", cwd=repo).returncode == 0
     assert path.read_text() == legacy  # not rewritten: nothing the model sees changed
-    proc = run_cli("diff", "snaps/SetStock.json", "shop_tools:SetStock", "--python-path", ".", "--format", "json",
+    proc = cli("diff", "snaps/SetStock.json", "shop_tools:SetStock", "--python-path", ".", "--format", "json",
                    cwd=repo)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["changes"] == []
     value["description"] = "changed"
     path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
-    assert run_cli("snapshot", "--check", cwd=repo).returncode == 1  # a real difference still shows
+    assert cli("snapshot", "--check", cwd=repo).returncode == 1  # a real difference still shows

@@ -22,7 +22,7 @@ import pytest
 from schemalint.engine.baseline import is_baseline_text
 from schemalint.rules.facts import is_summary_text
 from schemalint.safe_write import WriteRefused, check_output, write_output
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 TOOL = {"name": "s", "description": "S.", "inputSchema": {"type": "object", "properties": {"q": {"type": "strin"}}}}
 README = "# My project\n\nHand-written; schemalint must never replace it.\n"
@@ -72,10 +72,10 @@ def test_a_readme_a_source_and_a_link_out_are_refused(tmp_path: Path, output: st
     (project / "elsewhere").symlink_to(tmp_path, target_is_directory=True)
     source_before = (project / source).read_bytes()
 
-    _refused(run_cli(*command, "README.md", cwd=project), "README.md", "not a schemalint")
-    _refused(run_cli(*command, source, cwd=project), "a file this run reads")
-    _refused(run_cli(*command, "out-link.json", cwd=project), "symbolic link", "out of the project")
-    _refused(run_cli(*command, "elsewhere/new.json", cwd=project), "symbolic link", "out of the project")
+    _refused(cli(*command, "README.md", cwd=project), "README.md", "not a schemalint")
+    _refused(cli(*command, source, cwd=project), "a file this run reads")
+    _refused(cli(*command, "out-link.json", cwd=project), "symbolic link", "out of the project")
+    _refused(cli(*command, "elsewhere/new.json", cwd=project), "symbolic link", "out of the project")
 
     assert (project / "README.md").read_text() == README
     assert (project / source).read_bytes() == source_before
@@ -90,10 +90,10 @@ def test_a_fifo_and_a_device_are_refused(tmp_path: Path, output: str) -> None:
     project = _project(tmp_path)
     fifo = project / "out.json"
     os.mkfifo(fifo)
-    _refused(run_cli(*command, "out.json", cwd=project, timeout=60), "a FIFO", "not a regular file")
+    _refused(cli(*command, "out.json", cwd=project, timeout=60), "a FIFO", "not a regular file")
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     before = os.stat(os.devnull)
-    _refused(run_cli(*command, os.devnull, cwd=project, timeout=60), "character device")
+    _refused(cli(*command, os.devnull, cwd=project, timeout=60), "character device")
     after = os.stat(os.devnull)
     assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
     _no_temporaries(project)
@@ -107,7 +107,7 @@ def test_a_previous_output_an_empty_file_and_a_link_inside_are_written(tmp_path:
     (project / "store" / "out.json").write_text("")  # made with touch/mktemp: accepted
     (project / "link.json").symlink_to("store/out.json")
     for _ in range(2):  # the second run replaces what the first wrote
-        proc = run_cli(*command, "link.json", cwd=project)
+        proc = cli(*command, "link.json", cwd=project)
         assert proc.returncode == 0, proc.stderr
     assert (project / "link.json").is_symlink()
     assert recognise((project / "store" / "out.json").read_bytes())
@@ -184,7 +184,7 @@ def test_every_word_after_double_dash_is_a_source(tmp_path: Path, command: str) 
     (tmp_path / "-x.json").write_text(json.dumps(dict(TOOL, description="Changed.")))
     (tmp_path / "--config=evil.json").write_text(json.dumps(OPENAI_LOG))
     (tmp_path / "evil.json").write_text('fail-on = "never"\n')
-    proc = run_cli(*args, cwd=tmp_path)
+    proc = cli(*args, cwd=tmp_path)
     assert "Traceback" not in proc.stderr
     assert "No such option" not in proc.stderr and proc.returncode in (0, 1), (proc.returncode, proc.stderr)
     assert shown in proc.stdout, proc.stdout
@@ -193,7 +193,7 @@ def test_every_word_after_double_dash_is_a_source(tmp_path: Path, command: str) 
 
 def test_an_option_word_after_double_dash_says_why(tmp_path: Path) -> None:
     (tmp_path / "tools.json").write_text(json.dumps(TOOL))
-    line = _refused(run_cli("check", "--scan", "--", "--fail-on", "warning", "tools.json", cwd=tmp_path))
+    line = _refused(cli("check", "--scan", "--", "--fail-on", "warning", "tools.json", cwd=tmp_path))
     assert "--fail-on: no such file or directory" in line and "[tool.schemalint]" in line
 
 
@@ -224,9 +224,9 @@ def test_the_python_api_baseline_write_refuses_what_the_cli_refuses(tmp_path: Pa
     (tmp_path / "cli").mkdir()
     (tmp_path / "api").mkdir()
     cli_project, api_project = prepared(tmp_path / "cli"), prepared(tmp_path / "api")
-    cli = run_cli("check", "tools.json", "--write-baseline", target, cwd=cli_project, timeout=60)
-    assert cli.returncode in (0, 2) and "Traceback" not in cli.stderr, cli.stderr
-    cli_refused = cli.returncode == 2
+    ran = cli("check", "tools.json", "--write-baseline", target, cwd=cli_project, timeout=60)
+    assert ran.returncode in (0, 2) and "Traceback" not in ran.stderr, ran.stderr
+    cli_refused = ran.returncode == 2
 
     before = state(api_project)
     result = check([str(api_project / "tools.json")])
@@ -242,7 +242,7 @@ def test_the_python_api_baseline_write_refuses_what_the_cli_refuses(tmp_path: Pa
     else:
         api_refused = False
         assert Baseline.read(path).entries == baseline.entries
-    assert api_refused == cli_refused, (target, cli.stderr)
+    assert api_refused == cli_refused, (target, ran.stderr)
     assert api_refused == (target not in ("baseline.json", "empty.json", "new.json"))
 
 

@@ -219,6 +219,7 @@ def check(
         return
     if fixing is not None and (code := fixing.report(result, sys.stdout, sys.stderr)) is not None:
         finish(code)
+        return  # finish returns when schemalint is not the program (a test, an embedding caller)
     if statistics:
         write_statistics(result.diagnostics, output_format, sys.stdout)
     else:
