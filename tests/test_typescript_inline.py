@@ -185,6 +185,19 @@ function registerTools(server: McpServer, config: { readOnly: boolean }) {
     async () => ({ content: [] }),
   );
 }
+
+// configured on a server it is given, by a constant's name: exported, but naming it reads nothing
+export const NOTE_TOOLS = { archive: "archive_note" } as const;
+export function configureArchiveTools(server: McpServer) {
+  server.tool(NOTE_TOOLS.archive, "Archive a note", { id: z.string() }, async () => ({ content: [] }));
+}
+
+// a factory that returns its server: read by naming it (server.ts:createServer), not from the text
+export function createServer() {
+  const server = new McpServer({ name: "notes", version: VERSION });
+  server.registerTool("kept", { description: "Kept" }, async () => ({ content: [] }));
+  return server;
+}
 """
 
 
@@ -192,7 +205,8 @@ def test_mcp_registrations_in_a_function_nobody_calls_are_read(app: Path) -> Non
     (app / "server.ts").write_text(MCP_MODULE)
     loaded = _load("server.ts", cwd=app)
     tools = {t.name: t for t in loaded.tools}
-    assert set(tools) == {"search_notes", "add"}, [d.message for d in loaded.diagnostics]
+    assert set(tools) == {"search_notes", "add", "archive_note"}, [d.message for d in loaded.diagnostics]
+    assert tools["archive_note"].origin.line == _line(MCP_MODULE, "server.tool(NOTE_TOOLS.archive")
     assert tools["search_notes"].advertised["required"] == ["query"]
     assert tools["search_notes"].origin.format == "mcp-server"
     assert tools["search_notes"].origin.line == _line(MCP_MODULE, "server.registerTool(")
@@ -201,6 +215,7 @@ def test_mcp_registrations_in_a_function_nobody_calls_are_read(app: Path) -> Non
     unread = [d for d in loaded.diagnostics if d.tool == "delete_note"]
     assert len(unread) == 1 and "config is not a module-level name" in unread[0].message
     assert unread[0].line == _line(MCP_MODULE, '"delete_note"') - 1
+    assert [t.name for t in _load("server.ts:createServer", cwd=app).tools] == ["kept"]
 
 
 def test_tools_read_from_exports_are_not_read_twice(app: Path) -> None:

@@ -103,3 +103,17 @@ def test_an_sdk_2_module_that_registers_nothing_at_import_says_how_to_read_it(pr
     assert "no McpServer registered a tool while it was imported" in message and ":ATTR" in message
     code, report = run_json("check", "entry.ts:createServer", cwd=project)
     assert report["summary"]["tools"] == 2
+
+
+def test_a_stdio_entry_point_that_exits_when_stdin_ends_is_listed(project: Path) -> None:
+    # an entry point as MCP stdio servers are written: the server is made in a function nobody
+    # exports, and the process exits when its stdin ends (the worker's stdin never ends)
+    (project / "main.ts").write_text(
+        SERVER.replace("export function createServer", "function createServer")
+        .replace('export const server = createServer({ name: "reports" });\n', "")
+        + 'process.stdin.on("end", () => process.exit(0));\nprocess.stdin.resume();\n'
+        + 'const running = createServer({ name: "main" });\n')
+    loaded = _load("main.ts", project)
+    tools = {t.name: t for t in loaded.tools}
+    assert set(tools) == {"render_report", "ping"}, loaded.diagnostics
+    assert tools["render_report"].runtime is not None and tools["render_report"].runtime.validate is not None

@@ -100,11 +100,27 @@ function exportList(ts, sf) {
 
 const hasExport = (ts, node) => (ts.getCombinedModifierFlags?.(node) ?? 0) & ts.ModifierFlags.Export;
 
+// Whether a function gives back a value (an arrow's expression body, or a `return` with one in its
+// own body): a factory such as createServer returns the server its registrations are made on,
+// while configureTools(server) registers on the server it is given and returns nothing.
+function returnsValue(ts, fn) {
+  if (ts.isArrowFunction(fn) && !ts.isBlock(fn.body)) return true;
+  let found = false;
+  const visit = (n) => {
+    if (found || (n !== fn.body && ts.isFunctionLike(n))) return;
+    if (ts.isReturnStatement(n) && n.expression) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  if (fn.body) visit(fn.body);
+  return found;
+}
+
 // Whether the module's exports reach the definition at `node`, so that importing the module reads
 // it: written in an exported declaration at module level, or (an AI SDK tool) in the value an
 // exported function returns, which a factory call gives (docs/typescript.md, "Factories"); an MCP
-// registration in an exported function is read by naming that function as :ATTR. A definition in
-// an exported request handler's call (`POST` passing `tools` to `streamText`) is not reached.
+// registration in an exported function that returns a value (createServer) is read by naming that
+// function as :ATTR. A definition in an exported request handler's call (`POST` passing `tools` to
+// `streamText`) or in an exported configureTools(server) that returns nothing is not reached.
 function reachedByExports(ts, sf, node, kind, exported) {
   let top = node;
   while (top.parent && top.parent !== sf) top = top.parent;
@@ -122,7 +138,8 @@ function reachedByExports(ts, sf, node, kind, exported) {
       break;
     }
   }
-  if (fn === null || kind === "mcp") return true;
+  if (fn === null) return true;
+  if (kind === "mcp") return returnsValue(ts, fn);
   // Returned: only object and array literals, parentheses and type assertions between the
   // definition and the function's `return` (or its arrow body).
   for (let n = node; n.parent; n = n.parent) {

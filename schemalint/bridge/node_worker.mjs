@@ -2,7 +2,8 @@
 //
 // Started by schemalint.loaders.typescript.node.NodeWorker as `node node_worker.mjs` with
 // SCHEMALINT_BRIDGE_FDS="IN,OUT": requests arrive on file descriptor IN, answers leave on OUT,
-// one JSON object per line. Standard input is /dev/null and standard output is the parent's
+// one JSON object per line. Standard input is an empty pipe never written nor closed (a stdio server
+// started at import waits instead of exiting) and standard output is the parent's
 // stderr pipe, so nothing the imported module prints or reads can touch the protocol.
 //
 // It imports a module of the user's project (TypeScript through the project's own tsx, or
