@@ -985,10 +985,24 @@ async function load(state, request) {
   const before = createdServers.length;
   let ns;
   t = process.uptime();
+  // A module that calls process.exit() while it is evaluated (a CLI entry point whose argument
+  // parser exits: "Not enough non-option arguments") ends only its import, not the worker: the
+  // other modules of the run, and the tools written inline in it, are still read.
+  const realExit = process.exit;
+  let exited = null;
+  process.exit = (code) => {
+    exited = code ?? process.exitCode ?? 0;
+    throw new Error(`the module called process.exit(${exited}) while it was imported`);
+  };
   try {
     ns = await import(pathToFileURL(file).href);
   } catch (err) {
-    const error = `${source}: cannot import: ${errText(err)}${conditionsHint(err)}${buildHint(err)}${bundlerHint(err)}`;
+    // A module imported earlier in the run that exited is rethrown as it failed then.
+    const again = /^the module called process\.exit\((-?\d+)\)/.exec(String(err?.message ?? ""));
+    const code = exited ?? (again ? Number(again[1]) : null);
+    const why = code === null ? errText(err)
+      : `it called process.exit(${code}) while it was imported (its output is in the worker's stderr below)`;
+    const error = `${source}: cannot import: ${why}${conditionsHint(err)}${buildHint(err)}${bundlerHint(err)}`;
     // The tools written inline (a route's POST handler) are read from the text all the same.
     const answer = request.attr ? null : await inlineOnly(state, file, error);
     if (answer !== null && !answer.ok) return answer;
@@ -998,6 +1012,8 @@ async function load(state, request) {
       return answer;
     }
     return { ok: false, error };
+  } finally {
+    process.exit = realExit;
   }
   phases.module_import = since(t);
   t = process.uptime();
