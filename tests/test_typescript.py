@@ -389,7 +389,15 @@ def test_a_module_that_exits_at_import(project: Path) -> None:
     (project / "exit.ts").write_text("export const A = 1;\nprocess.exit(0);\n")
     proc = run_cli("check", "exit.ts", cwd=project)
     assert proc.returncode == 2
-    assert "exit.ts: cannot import: the worker process ended (exit status 0)" in proc.stderr
+    assert "exit.ts: cannot import: it called process.exit(0) while it was imported" in proc.stderr
+    # only its import ends, not the worker (which ended before, with the run); the message shows
+    # what the module printed (a CLI entry point's usage text, reached through a tool module)
+    (project / "usage.ts").write_text('console.error("Usage: server <organization>");\nprocess.exit(1);\n')
+    (project / "uses.ts").write_text('import "./usage";\nexport const B = 1;\n')
+    proc = run_cli("check", "usage.ts", "uses.ts", cwd=project)
+    assert proc.returncode == 2
+    assert "usage.ts: cannot import: it called process.exit(1) while it was imported" in proc.stderr
+    assert "Usage: server <organization>" in proc.stderr
 
 
 def test_no_node_on_path_is_one_line_and_exit_2(tmp_path: Path) -> None:

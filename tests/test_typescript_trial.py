@@ -298,29 +298,3 @@ def _load_tools(source: str, cwd: Path) -> list:
         return list(load([source]).tools)
     finally:
         os.chdir(old)
-
-
-def test_a_module_of_the_mcp_sdk_2_says_it_is_not_read(tmp_path: Path) -> None:
-    # context7-like entry point on the MCP TypeScript SDK 2 (`@modelcontextprotocol/server`): read as
-    # a whole it gave "no tool definitions found" and nothing else; a stand-in package of our own
-    project = tmp_path / "sdk2"
-    package = project / "node_modules" / "@modelcontextprotocol" / "server"
-    package.mkdir(parents=True)
-    (project / "package.json").write_text('{"type": "module"}\n')
-    (package / "package.json").write_text('{"name": "@modelcontextprotocol/server", "type": "module", '
-                                          '"exports": {".": "./index.js"}}\n')
-    (package / "index.js").write_text("export class McpServer {\n  constructor() { this.tools = {}; }\n"
-                                      "  registerTool(name, config, cb) { this.tools[name] = { config, cb }; }\n}\n")
-    (project / "server.mjs").write_text('// an entry point\nimport { McpServer } from "@modelcontextprotocol/server";\n'
-                                        'export const server = new McpServer({ name: "s", version: "1" });\n'
-                                        'server.registerTool("lookup", { description: "Look up." }, () => ({}));\n')
-    code, report = run_json("check", "server.mjs", cwd=project)
-    assert code == 0
-    assert [(d["code"], d["severity"], d["line"]) for d in report["diagnostics"]] == [("SL000", "warning", 2)]
-    assert "MCP TypeScript SDK 2 (@modelcontextprotocol/server)" in report["diagnostics"][0]["message"]
-    assert "--mcp-stdio" in report["diagnostics"][0]["message"]
-    proc = run_cli("check", "server.mjs:server", cwd=project)
-    assert proc.returncode == 2 and "MCP TypeScript SDK 2" in proc.stderr, proc.stderr
-    (project / "plain.mjs").write_text("export const x = 1;\n")  # a module without the SDK 2: as before
-    code, report = run_json("check", "plain.mjs", cwd=project)
-    assert (code, report["diagnostics"]) == (0, [])

@@ -362,8 +362,11 @@ class Worker:
                 self.close()
                 raise
         if not answer.get("ok"):
+            error = str(answer.get("error") or f"{source}: the worker refused the request")
+            # A module that exited at import printed why (a usage text): its last lines are shown.
+            note = self.stderr_note() if "called process.exit(" in error else ""
             self.close()
-            raise SourceError(str(answer.get("error") or f"{source}: the worker refused the request"))
+            raise SourceError(error + note)
         wires = answer.get("tools") or []
         _report_phases(source, answer.get("phases"), time.monotonic() - sent)
         self.loads.append((request, [w.get("handle") for w in wires]))

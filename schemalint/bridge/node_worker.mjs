@@ -2,7 +2,8 @@
 //
 // Started by schemalint.loaders.typescript.node.NodeWorker as `node node_worker.mjs` with
 // SCHEMALINT_BRIDGE_FDS="IN,OUT": requests arrive on file descriptor IN, answers leave on OUT,
-// one JSON object per line. Standard input is /dev/null and standard output is the parent's
+// one JSON object per line. Standard input is an empty pipe never written nor closed (a stdio server
+// started at import waits instead of exiting) and standard output is the parent's
 // stderr pipe, so nothing the imported module prints or reads can touch the protocol.
 //
 // It imports a module of the user's project (TypeScript through the project's own tsx, or
@@ -17,6 +18,8 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+
+import { evaluator, findSites, mayHoldInlineTools, relativeUrl } from "./inline_tools.mjs";
 
 const [IN_FD, OUT_FD] = String(process.env.SCHEMALINT_BRIDGE_FDS || "").split(",").map(Number);
 delete process.env.SCHEMALINT_BRIDGE_FDS;
@@ -185,7 +188,12 @@ async function zodJsonSchema(schema, io, fromDir, accepted = false) {
     }
     return toJSONSchema(schema, { target: "draft-7", io });
   }
-  const z2j = await importPackage("zod-to-json-schema", "", fromDir);
+  // The project's zod-to-json-schema, else the one its `ai` depends on (a pnpm store hoists neither).
+  let z2j = await importPackage("zod-to-json-schema", "", fromDir);
+  if (z2j === null) {
+    const ai = resolvePackage("ai", "", fromDir);
+    if (ai !== null) z2j = await importPackage("zod-to-json-schema", "", fs.realpathSync(ai.dir)).catch(() => null);
+  }
   const convert = z2j?.ns?.zodToJsonSchema || z2j?.ns?.default;
   if (typeof convert !== "function") {
     throw new Error("a zod 3 schema needs zod-to-json-schema in the project (npm install zod-to-json-schema)");
@@ -348,14 +356,19 @@ function mayUseMcpSdk(file) {
   for (const f of moduleFiles(file, 60)) {
     const text = readText(f);
     if (!text) continue;
-    if (text.includes("@modelcontextprotocol/sdk")) return true;
+    if (text.includes("@modelcontextprotocol/sdk") || text.includes("@modelcontextprotocol/server")) return true;
     if (/(?:from|import|require\()\s*["'](?:@\/|~\/|#)/.test(text)) return true;
   }
   return false;
 }
 
 async function watchRegistrations(dir) {
-  const sdk = await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", dir).catch(() => null);
+  // The MCP TypeScript SDK 1 (@modelcontextprotocol/sdk) and 2 (@modelcontextprotocol/server).
+  await watchSdk(await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", dir).catch(() => null));
+  await watchSdk(await importPackage("@modelcontextprotocol/server", "", dir).catch(() => null));
+}
+
+async function watchSdk(sdk) {
   const proto = sdk?.ns?.McpServer?.prototype;
   if (!proto || patchedSdks.has(sdk.url)) return;
   patchedSdks.add(sdk.url);
@@ -419,10 +432,26 @@ class State {
   }
 }
 
-async function aiTool(state, value, name, ctx) {
+// The AI SDK's asSchema: from `ai` (AI SDK 4 and later), else from the `@ai-sdk/ui-utils` that
+// `ai` depends on (AI SDK 3.x kept it there; resolved from ai's own folder, as a pnpm store links it).
+async function aiAsSchema(dir) {
+  const ai = await importPackage("ai", "", dir);
+  if (ai === null) return null;
+  if (typeof ai.ns.asSchema === "function") return ai.ns.asSchema;
+  let real;
+  try {
+    real = fs.realpathSync(ai.dir);
+  } catch {
+    return null;
+  }
+  const utils = await importPackage("@ai-sdk/ui-utils", "", real).catch(() => null);
+  return typeof utils?.ns?.asSchema === "function" ? utils.ns.asSchema : null;
+}
+
+async function aiTool(state, value, name, ctx, at = null) {
   const schema = value.inputSchema ?? value.parameters;
-  const ai = await importPackage("ai", "", ctx.dir);
-  if (ai === null || typeof ai.ns.asSchema !== "function") {
+  const asSchema = await aiAsSchema(ctx.dir);
+  if (asSchema === null) {
     ctx.problems.push(problem(ctx, name, "an AI SDK tool, but the project has no 'ai' package with asSchema (npm install ai)",
       "environment"));
     return null;
@@ -430,7 +459,7 @@ async function aiTool(state, value, name, ctx) {
   let converted;
   let advertised;
   try {
-    converted = ai.ns.asSchema(schema);
+    converted = asSchema(schema);
     advertised = await converted.jsonSchema;
   } catch (err) {
     ctx.problems.push(problem(ctx, name, `the AI SDK cannot convert this tool's schema: ${errText(err)}`));
@@ -444,12 +473,12 @@ async function aiTool(state, value, name, ctx) {
       return result?.success ? null : result?.error ?? new Error("refused");
     });
   }
-  const where = locate(ctx.file, keyPatterns(name));
+  const where = at ?? locate(ctx.file, keyPatterns(name));
   const raw = { name, description: value.description ?? null, inputSchema: advertised };
   if (value.strict !== undefined) raw.strict = value.strict;
   if (value.outputSchema !== undefined && isZod(value.outputSchema)) {
     try {
-      raw.outputSchema = await ai.ns.asSchema(value.outputSchema).jsonSchema;
+      raw.outputSchema = await asSchema(value.outputSchema).jsonSchema;
     } catch { /* left out */ }
   }
   return wire(ctx, {
@@ -499,7 +528,70 @@ async function zodTool(state, schema, name, ctx) {
   });
 }
 
+// An McpServer of the MCP TypeScript SDK 2 (@modelcontextprotocol/server): it validates a call with
+// its own validateToolInput and converts schemas with toolInputSchemaJson (SDK 1 has neither).
+const isSdk2Server = (v) => typeof v?.validateToolInput === "function" && typeof v?.toolInputSchemaJson === "function";
+
+// tools/list of an SDK 2 server, every page, asked over the SDK's own InMemoryTransport as a client
+// would (initialize, initialized, tools/list): the server package alone suffices, no client package.
+async function listSdk2(server, label, ctx) {
+  const sdk = await importPackage("@modelcontextprotocol/server", "", ctx.dir);
+  const Transport = sdk?.ns?.InMemoryTransport;
+  if (!Transport) throw new Error(`${label}: an MCP SDK 2 server, but @modelcontextprotocol/server (InMemoryTransport) cannot be found from ${ctx.dir}`);
+  if (typeof server.isConnected === "function" && server.isConnected()) await server.close();
+  const [clientSide, serverSide] = Transport.createLinkedPair();
+  const waiting = new Map();
+  clientSide.onmessage = (message) => {
+    if (message?.id !== undefined && waiting.has(message.id)) {
+      waiting.get(message.id)(message);
+      waiting.delete(message.id);
+    }
+  };
+  await server.connect(serverSide);
+  await clientSide.start?.();
+  let id = 0;
+  const ask = (method, params) => new Promise((resolve, reject) => {
+    id += 1;
+    waiting.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
+    clientSide.send({ jsonrpc: "2.0", id, method, params });
+  });
+  const version = sdk.ns.LATEST_PROTOCOL_VERSION ?? sdk.ns.DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  await ask("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "schemalint", version: "1" } });
+  await clientSide.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  const listed = [];
+  let cursor;
+  for (let page = 0; page < 1000; page++) {
+    const answer = await ask("tools/list", cursor ? { cursor } : {});
+    listed.push(...(answer?.tools || []));
+    cursor = answer?.nextCursor;
+    if (!cursor) break;
+  }
+  await server.close();
+  return listed;
+}
+
+// The runtime of an SDK 2 tool: tools/call validates with validateStandardSchema(inputSchema,
+// arguments ?? {}), the schema's Standard Schema `validate`; for a zod schema that is its
+// safeParseAsync, whose issues carry their codes (a missing key is told apart).
+function sdk2Validator(schema, ctx) {
+  if (isZod(schema)) {
+    return async (args) => {
+      const result = await safeParse(schema, args ?? {}, ctx.dir);
+      return result.success ? null : result.error;
+    };
+  }
+  const standard = schema?.["~standard"];
+  if (typeof standard?.validate !== "function") return null;
+  return async (args) => {
+    const result = await standard.validate(args ?? {});
+    if (!result.issues) return null;
+    return { issues: result.issues.map((i) => ({ message: i.message,
+      path: (i.path || []).map((k) => (k !== null && typeof k === "object" ? k.key : k)) })) };
+  };
+}
+
 async function mcpServerTools(state, server, label, ctx) {
+  if (isSdk2Server(server)) return mcpSdk2Tools(state, server, label, ctx);
   const client = await importPackage("@modelcontextprotocol/sdk", "client/index.js", ctx.dir);
   const memory = await importPackage("@modelcontextprotocol/sdk", "inMemory.js", ctx.dir);
   if (client === null || memory === null) {
@@ -536,6 +628,24 @@ async function mcpServerTools(state, server, label, ctx) {
         return result.success ? null : result.error;
       });
     }
+    const where = registrations.get(server)?.get(tool.name) ?? locate(ctx.file, mcpPatterns(tool.name));
+    out.push(wire(ctx, {
+      handle, name: tool.name, description: tool.description ?? null, advertised: tool.inputSchema ?? null,
+      runtime: runtime ?? (handle ? { input: tool.inputSchema ?? null, output: null } : null),
+      origin: origin(ctx, where, "mcp-server"), raw: tool, output_schema: tool.outputSchema ?? null,
+    }));
+  }
+  return out;
+}
+
+async function mcpSdk2Tools(state, server, label, ctx) {
+  const listed = await listSdk2(server, label, ctx);
+  const out = [];
+  for (const tool of listed) {
+    const schema = server._registeredTools?.[tool.name]?.inputSchema;
+    const validator = schema ? sdk2Validator(schema, ctx) : null;
+    const handle = validator ? state.handle(validator) : null;
+    const runtime = schema && isZod(schema) ? await zodRuntime(schema, ctx, tool.name) : null;
     const where = registrations.get(server)?.get(tool.name) ?? locate(ctx.file, mcpPatterns(tool.name));
     out.push(wire(ctx, {
       handle, name: tool.name, description: tool.description ?? null, advertised: tool.inputSchema ?? null,
@@ -718,9 +828,9 @@ const wrapperHint = (file, name) => {
 
 // -- the export named by :ATTR ----------------------------------------------------------
 
-// The MCP TypeScript SDK 2 (`@modelcontextprotocol/server`) is not read from a module: its
-// McpServer is neither watched nor listed (only `@modelcontextprotocol/sdk`, version 1, is).
-// The 1-based line of the module's import of it, or 0 when it has none.
+// A module on the MCP TypeScript SDK 2 (`@modelcontextprotocol/server`) whose import registered no
+// tool: its server is made in a function (or only when started). The 1-based line of the module's
+// import of the SDK, or 0 when it has none.
 const sdk2Line = (file) => {
   let text;
   try {
@@ -731,10 +841,9 @@ const sdk2Line = (file) => {
   const m = /\bfrom\s*["']@modelcontextprotocol\/server(?:\/[^"']*)?["']/.exec(text);
   return m === null ? 0 : text.slice(0, m.index).split("\n").length;
 };
-const SDK2_NOTE = (source) => `${source} imports the MCP TypeScript SDK 2 (@modelcontextprotocol/server), whose servers `
-  + "are not read from a module (only @modelcontextprotocol/sdk 1.x is): list them from the running server with "
-  + "--mcp-stdio CMD";
-const importsSdk2 = (file) => sdk2Line(file) > 0;
+const SDK2_NOTE = (source) => `${source} imports the MCP TypeScript SDK 2 (@modelcontextprotocol/server), but no `
+  + "McpServer registered a tool while it was imported: name the export or factory that creates the server as "
+  + ":ATTR, or list the running server with --mcp-stdio CMD";
 
 // A CommonJS module (tsx loads a .ts file of a package without "type": "module" through
 // require()) reaches import() as a namespace whose `default` is module.exports, often with no
@@ -822,8 +931,7 @@ function conditionsHint(err) {
     return " (with the react-server condition, which this project's server-only code needs, React leaves out its "
       + "client APIs, and a package the module imports uses them: Next.js builds such a module its own way, Node "
       + "cannot import it as is. Keep the tools in a module that imports only what they need (ai, zod, their "
-      + "schemas), export them, and name that module; a tool written inline in a request handler such as "
-      + "POST is created per request and cannot be read without calling the handler)";
+      + "schemas), export them, and name that module)";
   }
   if (!/Client Component|server-only|react-server/.test(text)) return "";
   const on = process.execArgv.some((a) => a.includes("react-server"));
@@ -877,10 +985,35 @@ async function load(state, request) {
   const before = createdServers.length;
   let ns;
   t = process.uptime();
+  // A module that calls process.exit() while it is evaluated (a CLI entry point whose argument
+  // parser exits: "Not enough non-option arguments") ends only its import, not the worker: the
+  // other modules of the run, and the tools written inline in it, are still read.
+  const realExit = process.exit;
+  let exited = null;
+  process.exit = (code) => {
+    exited = code ?? process.exitCode ?? 0;
+    throw new Error(`the module called process.exit(${exited}) while it was imported`);
+  };
   try {
     ns = await import(pathToFileURL(file).href);
   } catch (err) {
-    return { ok: false, error: `${source}: cannot import: ${errText(err)}${conditionsHint(err)}${buildHint(err)}${bundlerHint(err)}` };
+    // A module imported earlier in the run that exited is rethrown as it failed then.
+    const again = /^the module called process\.exit\((-?\d+)\)/.exec(String(err?.message ?? ""));
+    const code = exited ?? (again ? Number(again[1]) : null);
+    const why = code === null ? errText(err)
+      : `it called process.exit(${code}) while it was imported (its output is in the worker's stderr below)`;
+    const error = `${source}: cannot import: ${why}${conditionsHint(err)}${buildHint(err)}${bundlerHint(err)}`;
+    // The tools written inline (a route's POST handler) are read from the text all the same.
+    const answer = request.attr ? null : await inlineOnly(state, file, error);
+    if (answer !== null && !answer.ok) return answer;
+    if (answer !== null) {
+      phases.module_import = since(t);
+      answer.phases = phases;
+      return answer;
+    }
+    return { ok: false, error };
+  } finally {
+    process.exit = realExit;
   }
   phases.module_import = since(t);
   t = process.uptime();
@@ -917,8 +1050,8 @@ async function listTools(state, request, source, file, ns, before) {
             + "tools/list request handler, not registered on it), which is read only over a transport: list the running "
             + "server with --mcp-stdio CMD (its advertised side; the command that starts it over stdio)" };
         }
-        return { ok: false, error: importsSdk2(file) ? SDK2_NOTE(source) : `${source}: ${attr} holds no tool (an AI SDK `
-          + "tool, an MCP McpServer, a zod object schema, or an object or array of them)" };
+        return { ok: false, error: `${source}: ${attr} holds no tool (an AI SDK tool, an MCP McpServer, a zod object `
+          + "schema, or an object or array of them)" };
       }
     } else {
       // A CommonJS module whose only export is module.exports (an object): its keys are its exports.
@@ -942,6 +1075,7 @@ async function listTools(state, request, source, file, ns, before) {
         }
         await collect(state, value, name, key, ctx, found, 0, false);
       }
+      await inlineTools(state, ctx, found);
       if (!found.framework.length) {
         // No export holds a tool: the MCP servers the import itself created (a server made and
         // connected in the module's own main code) are read instead.
@@ -967,6 +1101,142 @@ async function listTools(state, request, source, file, ns, before) {
     }
   }
   return { ok: true, tools, problems: ctx.problems, notes: ctx.notes };
+}
+
+// -- tools written inline (inline_tools.mjs) ---------------------------------------------
+
+// A specifier imported as `file` imports it: a relative one from the file's folder (through the
+// TypeScript loader when one is registered), a package from the module's node_modules.
+async function importFrom(file, spec) {
+  const rel = relativeUrl(file, spec);
+  if (rel !== null) return import(rel);
+  const parts = spec.split("/");
+  const n = spec.startsWith("@") ? 2 : 1;
+  const got = await importPackage(parts.slice(0, n).join("/"), parts.slice(n).join("/"), path.dirname(file));
+  if (got === null) throw new Error(`cannot be resolved from ${path.dirname(file)} (a path alias is not followed)`);
+  return got.ns;
+}
+
+// The project's TypeScript compiler API (typescript 5.x and earlier; TypeScript 7's native
+// compiler has none), or {missing: why}.
+async function typeScriptApi(dir) {
+  const found = await importPackage("typescript", "", dir).catch(() => null);
+  const api = [found?.ns, found?.ns?.default].find((ns) => typeof ns?.createSourceFile === "function");
+  if (api) return { api };
+  return { missing: found === null ? "the project has no typescript package"
+    : `its typescript ${found.version} has no compiler API (createSourceFile)` };
+}
+
+// The 1-based lines of the text that look like inline tool definitions (when they cannot be parsed).
+const hintLines = (text) => text.split("\n").flatMap((l, i) => (/\btools\s*:\s*\{|(?<![\w$.])(?:tool|dynamicTool)\s*\(\s*\{|\.(?:registerTool|tool)\s*\(/.test(l) ? [i + 1] : []));
+
+function unreadable(ctx, name, line, message) {
+  return { code: "SL000", name: "unreadable-source", severity: "warning", tool: name, file: ctx.file, pointer: "",
+    message, hint: null, line, column: null, instance_path: null, kind: "unchecked" };
+}
+
+// Tools written inline in the module (found by inline_tools.mjs), appended to found.framework
+// unless a tool of that name was already read from the module's exports. A definition whose parts
+// cannot be evaluated is an SL000 warning (kind unchecked) at its line.
+async function inlineTools(state, ctx, found) {
+  const text = readText(ctx.file);
+  if (!mayHoldInlineTools(text)) return 0;
+  const { api: ts, missing } = await typeScriptApi(ctx.dir);
+  if (!ts) {
+    const lines = hintLines(text);
+    if (lines.length && !found.framework.length) {
+      ctx.problems.push(unreadable(ctx, null, lines[0], `tool definitions may be written inline here (line(s) `
+        + `${lines.slice(0, 10).join(", ")}) and were not read: reading them without running the code needs the `
+        + `TypeScript compiler API, and ${missing} (npm install --save-dev typescript@5)`));
+    }
+    return 0;
+  }
+  const { sf, sites } = findSites(ts, ctx.file, text);
+  const have = new Set(found.framework.map((t) => t.name));
+  const todo = sites.filter((site) => site.name === null || !have.has(site.name));
+  if (!todo.length) return 0;
+  const ev = evaluator(ts, sf, ctx.file, (spec) => importFrom(ctx.file, spec));
+  const value = async (node) => {
+    await ev.prepare(node);
+    return ev.evaluate(node);
+  };
+  let server = null;
+  let read = 0;
+  for (const site of todo) {
+    const written = site.fn ? `written inline in ${site.fn}` : "written inline";
+    const where = { file: ctx.file, line: site.line };
+    try {
+      if (site.kind === "ai") {
+        const tool = { [site.parts.schemaKey]: await value(site.parts.schema) };
+        if (site.parts.description) {
+          try {
+            tool.description = await value(site.parts.description);
+          } catch (err) {
+            ctx.notes.push(`${site.name}: its description (line ${site.line}) cannot be read without running the code: ${errText(err)}`);
+          }
+        }
+        if (site.parts.outputSchema) tool.outputSchema = await value(site.parts.outputSchema).catch(() => undefined);
+        if (!isAiTool(tool)) throw new TypeError(`its ${site.parts.schemaKey} is not a zod or AI SDK schema`);
+        const got = await aiTool(state, tool, site.name, ctx, where);
+        if (got) {
+          found.framework.push(got);
+          read += 1;
+        }
+      } else {
+        const name = site.name ?? String(await value(site.nameNode));
+        site.name = name;
+        const args = [];
+        for (const node of site.args) args.push(await value(node));
+        server ??= await inlineServer(ctx);
+        if (!registrations.has(server)) registrations.set(server, new Map());
+        registrations.get(server).set(name, where);
+        server[site.method](name, ...args, async () => ({ content: [] }));
+        read += 1;
+      }
+    } catch (err) {
+      const shown = site.name === null ? `a tool (line ${site.line})` : `tool '${site.name}'`;
+      ctx.problems.push(unreadable(ctx, site.name, site.line, `${shown}, ${written}, was found but cannot be read `
+        + `without running the code: ${errText(err)}; its schema may reference only the module's imports and `
+        + "module-level names (export the tool from a module to check it as it is built)"));
+    }
+  }
+  if (server !== null) found.framework.push(...await mcpServerTools(state, server, "(tools written inline)", ctx));
+  if (read) {
+    ctx.notes.push(`${read} tool(s) written inline in ${path.basename(ctx.file)} read from its source text (each `
+      + "description and schema evaluated with the module's own imports and module-level names; nothing else ran)");
+  }
+  return read;
+}
+
+// An McpServer to register inline MCP tools on, from the SDK the module imports (2 when it imports
+// @modelcontextprotocol/server, else 1).
+async function inlineServer(ctx) {
+  const sdk2 = sdk2Line(ctx.file) > 0;
+  const sdk = sdk2 ? await importPackage("@modelcontextprotocol/server", "", ctx.dir)
+    : await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", ctx.dir);
+  if (typeof sdk?.ns?.McpServer !== "function") {
+    throw new Error(`${sdk2 ? "@modelcontextprotocol/server" : "@modelcontextprotocol/sdk"} cannot be found from ${ctx.dir}`);
+  }
+  return new sdk.ns.McpServer({ name: "schemalint-inline", version: "0" });
+}
+
+// The answer for a module that cannot be imported but holds tools written inline: those tools,
+// and the import failure as an SL000 warning (its exports were not read). null when it holds none.
+async function inlineOnly(state, file, error) {
+  const ctx = { file, dir: path.dirname(file), problems: [], notes: [], seen: new Set() };
+  const found = { framework: [], schemas: [] };
+  try {
+    await inlineTools(state, ctx, found);
+  } catch {
+    return null;
+  }
+  if (!found.framework.length) {
+    const first = ctx.problems[0];
+    return first ? { ok: false, error: `${error}; ${first.line ? `line ${first.line}: ` : ""}${first.message}` } : null;
+  }
+  ctx.problems.unshift(unreadable(ctx, null, null, `${error}; its exports were not read, only the tools written `
+    + "inline in it, from its source text"));
+  return { ok: true, tools: found.framework, problems: ctx.problems, notes: ctx.notes };
 }
 
 async function validate(state, request) {

@@ -2,7 +2,9 @@
 
 The worker is ``schemalint/bridge/node_worker.mjs`` (package data). It speaks the bridge
 protocol of docs/runtime-bridge.md on two private pipes (file descriptors passed in
-``SCHEMALINT_BRIDGE_FDS``), not on stdin/stdout: its standard input is ``/dev/null`` and its
+``SCHEMALINT_BRIDGE_FDS``), not on stdin/stdout: its standard input is an empty pipe that stays
+open and is never written (a server started at import that exits when its stdin ends, as MCP
+stdio entry points do, keeps running and is listed; ``/dev/null`` ended it at once) and its
 standard output goes to the same pipe as its stderr, so what the imported module prints (or
 an MCP stdio transport it starts) never reaches the protocol channel.
 
@@ -144,12 +146,14 @@ class NodeWorker(Worker):
         self.requests: Any = None
         self.answers: Any = None
         self.errors: Any = None
+        self.stdin_hold: int | None = None
 
     def start(self) -> None:
         """Start ``node`` with the protocol on two private pipes."""
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
         err_r, err_w = os.pipe()
+        in_r, in_w = os.pipe()
         env = dict(os.environ)
         env["SCHEMALINT_BRIDGE_FDS"] = f"{req_r},{ans_w}"
         try:
@@ -157,17 +161,18 @@ class NodeWorker(Worker):
 
             before_spawn()
             self.proc = subprocess.Popen(
-                [self.node, *self.flags, str(WORKER_SCRIPT)], stdin=subprocess.DEVNULL, stdout=err_w, stderr=err_w,
+                [self.node, *self.flags, str(WORKER_SCRIPT)], stdin=in_r, stdout=err_w, stderr=err_w,
                 cwd=self.cwd, env=env, start_new_session=True, close_fds=True, pass_fds=(req_r, ans_w))
         except OSError as exc:
-            for fd in (req_r, req_w, ans_r, ans_w, err_r, err_w):
+            for fd in (req_r, req_w, ans_r, ans_w, err_r, err_w, in_r, in_w):
                 with contextlib.suppress(OSError):
                     os.close(fd)
             from schemalint.bridge.client import WorkerFailure
 
             raise WorkerFailure(f"cannot start node: {exc}") from None
-        for fd in (req_r, ans_w, err_w):
+        for fd in (req_r, ans_w, err_w, in_r):
             os.close(fd)
+        self.stdin_hold = in_w  # never written; closed with the worker
         self.requests = os.fdopen(req_w, "wb")
         self.answers = os.fdopen(ans_r, "rb", buffering=0)
         self.errors = os.fdopen(err_r, "rb", buffering=0)
@@ -190,6 +195,10 @@ class NodeWorker(Worker):
                     if pipe is not None:
                         pipe.close()
             self.requests = self.answers = None
+            hold, self.stdin_hold = self.stdin_hold, None
+            if hold is not None:
+                with contextlib.suppress(OSError):
+                    os.close(hold)
             errors, self.errors = self.errors, None
             tail = self.stderr
             if tail is not None:
