@@ -49,17 +49,19 @@ from dataclasses import dataclass
 from schemalint.model import Tool
 
 PROFILES: dict[str, str] = {
-    "openai": "OpenAI function tools, non-strict (Chat Completions / Responses)",
-    "openai-strict": "OpenAI function tools with strict: true (Structured Outputs subset)",
-    "anthropic": "Anthropic Messages API tools",
-    "anthropic-strict": "Anthropic tools with strict: true (grammar-compiled subset)",
-    "gemini": "Gemini functionDeclarations[].parameters (OpenAPI 3.0 Schema subset)",
-    "gemini-json": "Gemini functionDeclarations[].parametersJsonSchema",
-    "mcp": "Model Context Protocol tools/list, latest revision (mcp@2025-11-25, mcp@2025-06-18: older ones)",
-    "bedrock": "AWS Bedrock Converse toolSpec",
-    "ollama": "Ollama /api/chat tools",
+    "openai": "OpenAI Chat Completions / Responses function tools, non-strict",
+    "openai-strict": 'the same with `"strict": true` (Structured Outputs subset)',
+    "anthropic": "Anthropic Messages API tools (`input_schema`)",
+    "anthropic-strict": 'the same with `"strict": true` (grammar-compiled subset, per-request budgets)',
+    "gemini": "Gemini `functionDeclarations[].parameters` (OpenAPI 3.0 `Schema` proto)",
+    "gemini-json": "Gemini `functionDeclarations[].parametersJsonSchema`",
+    "mcp": "MCP `tools/list`, the latest revision (2026-07-28); `mcp@2025-11-25`, `mcp@2025-06-18` name an older one",
+    "bedrock": "AWS Bedrock Converse `toolSpec` (strict checks for tools with `strict: true`)",
+    "ollama": "Ollama `/api/chat` tools (unknown keywords silently dropped; values its Go structs cannot decode "
+              "refused)",
 }
-"""Every profile name with a one-line description, in documentation order."""
+"""Every profile name with what it models (Markdown, one line), in documentation order: docs/targets.md's
+"Profiles" table is generated from it (:func:`markdown_profiles`)."""
 
 DISPLAY: dict[str, str] = {
     "openai": "OpenAI",
@@ -73,6 +75,13 @@ DISPLAY: dict[str, str] = {
     "ollama": "Ollama",
 }
 """Human names of the profiles, used in diagnostic messages."""
+
+
+def markdown_profiles() -> str:
+    """The "Profiles" table of docs/targets.md (between ``<!-- profiles -->`` markers): one row per
+    :data:`PROFILES` entry, in its order (``tests/test_provider_facts.py`` fails when they differ)."""
+    rows = ["| profile | what it models |", "|---|---|", *(f"| `{k}` | {v} |" for k, v in PROFILES.items())]
+    return "\n".join(rows) + "\n"
 
 
 def _mcp_revisions() -> tuple[str, ...]:

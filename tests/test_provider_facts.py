@@ -55,6 +55,18 @@ def test_docs_targets_shows_the_table() -> None:
         "python -c 'from schemalint.provider_facts import markdown_table; print(markdown_table(), end=\"\")'")
 
 
+def test_docs_targets_shows_the_profiles() -> None:
+    """A new provider target is its row in ``targets.PROFILES``; docs/targets.md's table follows."""
+    from schemalint.targets import DISPLAY, PROFILES, markdown_profiles
+
+    m = re.search(r"<!-- profiles -->\n(.*?)<!-- /profiles -->", DOCS.read_text(encoding="utf-8"), re.S)
+    assert m, "docs/targets.md has no <!-- profiles --> block"
+    assert m.group(1) == markdown_profiles(), (
+        "docs/targets.md 'Profiles' differs from schemalint/targets.py PROFILES; regenerate it with "
+        "python -c 'from schemalint.targets import markdown_profiles; print(markdown_profiles(), end=\"\")'")
+    assert list(DISPLAY) == list(PROFILES), "every profile needs its display name, in the same order"
+
+
 @pytest.mark.parametrize("rule", _rules_with_facts(), ids=lambda r: r.code)
 def test_rule_page_names_its_facts(rule) -> None:
     page = find_page(rule)
