@@ -69,6 +69,7 @@ from schemalint.rules.description.mentions.sites import (
     schema_names,
     schema_names_complete,
     schema_values,
+    stated_defaults,
 )
 from schemalint.rules.description.mentions.strengths import strength_of
 from schemalint.rules.description.mentions.text import (
@@ -549,6 +550,7 @@ def _analyse(
             if known is None:
                 known = (
                     set(_tool_names(tool)) | schema_values(tool.advertised) | schema_names(tool.output_schema)
+                    | stated_defaults(s.text for s in sites)
                 )
             if tok in known or tok in catalog_names:
                 if mention.kind == "arglist" and site.level:
