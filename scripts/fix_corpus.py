@@ -5,8 +5,10 @@ what remains (docs/fix.md, "Portable to a target: the corpus").
 
 The corpus is read-only: its tool files (JSON, JSON Lines, .snap; older revisions and index files
 left out) are copied to a temporary directory first, and only the copies are fixed. Per target it
-prints, as a Markdown table, each rule's findings before the fixes and after, whether the rule has
-a fix, and how many remaining findings its plan declined (no mechanical answer for that finding);
+prints, as a Markdown table, each rule's findings before the fixes and after, how many the fixes
+added (findings on a file, record line, tool and rule beyond those that place had before: the
+property test's measure, 0 when no fix brings out another rule's finding), whether the rule has a
+fix, and how many remaining findings its plan declined (no mechanical answer for that finding);
 then the rounds the fix took and whether it converged.
 """
 
@@ -35,6 +37,7 @@ def run(root: Path, target: str) -> str:
     from schemalint.api import check
     from schemalint.fix.plan import fix_of, plan_edits
     from schemalint.fix.run import check_and_fix, kind_of
+    from schemalint.loaders.files.documents import parse_text
     from schemalint.targets import parse_targets
 
     with tempfile.TemporaryDirectory(prefix="schemalint-fix-corpus-") as tmp:
@@ -66,14 +69,33 @@ def run(root: Path, target: str) -> str:
             _, planned, _ = plan_edits(found, file, text, kind, targets=spec, unsafe=True)  # type: ignore[arg-type]
             declined.update(d.code for d in planned.unfixable)
         names = {d.code: d.name for d in [*first.diagnostics, *last.diagnostics]}
+        # what the fixes brought: findings on a (file, record line, tool, rule) beyond those it had
+        lined: dict[str, bool] = {}
+
+        def key(d: object) -> tuple[object, ...]:
+            file = d.file  # type: ignore[attr-defined]
+            if file not in lined:  # records keep their lines; a JSON document's lines move with the fixes
+                try:
+                    lined[file] = parse_text(file, Path(file).read_text(encoding="utf-8")).kind == "jsonl"
+                except (OSError, UnicodeDecodeError):
+                    lined[file] = False
+            return (file, d.line if lined[file] else None, d.tool, d.code)  # type: ignore[attr-defined]
+
+        place = Counter(key(d) for d in first.diagnostics)
+        later = Counter(key(d) for d in last.diagnostics)
+        added: Counter[str] = Counter()
+        for key, n in later.items():
+            if n > place[key]:
+                added[key[3]] += n - place[key]
         lines = [f"### --target {target}", "",
                  f"{first.files} files, {first.tools} tools; fixed {outcome.total} findings in "
                  f"{len(outcome.written)} files, {outcome.rounds} round(s), "
                  f"{'converged' if outcome.converged else 'NOT converged'}, {elapsed:.0f} s.", "",
-                 "| rule | before | after | fix | remaining without a plan |", "| --- | ---: | ---: | --- | ---: |"]
+                 "| rule | before | after | added | fix | remaining without a plan |",
+                 "| --- | ---: | ---: | ---: | --- | ---: |"]
         for code in sorted(set(before) | set(after)):
             fix = fix_of(code)
-            lines.append(f"| {code} {names.get(code, '')} | {before[code]} | {after[code]} | "
+            lines.append(f"| {code} {names.get(code, '')} | {before[code]} | {after[code]} | {added[code]} | "
                          f"{fix.safety if fix else 'none'} | {declined[code] if fix else after[code]} |")
         if outcome.problems:
             lines += ["", "Files not fixed:"] + [f"- {Path(p).relative_to(tmp)}: {why}"

@@ -412,3 +412,101 @@ def test_an_object_whose_branches_declare_properties_is_not_closed(tmp_path: Pat
     jsonschema.validate({"change": {"name": "y"}}, fixed)
     assert json.loads(before)[0]["function"]["parameters"]["properties"]["change"] == {
         **fixed["properties"]["change"], "oneOf": schema["properties"]["change"]["oneOf"]}
+
+
+def test_code_action_titles_name_their_node(tmp_path: Path) -> None:
+    """Two fixes of one rule in one file never share a title (each names its tool and schema node),
+    and SL308's title lists at most three property names: a code action is one short line."""
+    from schemalint.editor.checking import check_paths, workspace_config
+    from schemalint.fix import edits_for
+
+    props = {f"p{i}": {"type": "string", "default": f"v{i}"} for i in range(6)}
+    doc = _openai({"type": "object", "properties": props, "required": [], "additionalProperties": False})
+    path = tmp_path / "tools.json"
+    text = json.dumps(doc, indent=2) + "\n"
+    path.write_text(text)
+    result = check_paths([str(path)], workspace_config(tmp_path), targets=["openai-strict"])
+    actions = edits_for(result.diagnostics, text, "json", path=str(path), targets=_spec("openai-strict"))
+    titles = [a.title for a in actions]
+    assert len([t for t in titles if t.startswith("SL311")]) == 6, titles
+    assert len(set(titles)) == len(titles), titles
+    assert any("/properties/p3/default" in t and "`find_pets`" in t for t in titles), titles
+    sl308 = next(t for t in titles if t.startswith("SL308"))
+    assert "`p0`, `p1`, `p2` and 3 more" in sl308 and "`p5`" not in sl308, sl308
+
+
+def _spec(target: str) -> Any:
+    from schemalint.targets import parse_targets
+
+    return parse_targets([f"={target}"])
+
+
+def test_a_removed_default_moves_into_the_description(tmp_path: Path) -> None:
+    """SL311's safe fix keeps what the default said: ``Default: <value>.`` ends the description (and
+    a default the description already states is not repeated), so the description rules see no new
+    mismatch and SL201 reads the value as a value. A default too long to restate is only removed,
+    and that is unsafe."""
+    props = {"mode": {"type": "string", "default": "fast_scan",
+                      "description": "The scan mode. Use 'fast_scan' to skip hashing"},
+             "limit": {"type": "integer", "default": 10, "description": "Items per page, default 10."},
+             "blob": {"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"],
+                      "additionalProperties": False, "default": {"k": "x" * 100}}}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_openai({"type": "object", "properties": props, "required": list(props),
+                                        "additionalProperties": False}), indent=2) + "\n")
+    before = _codes(path, "--target", "=openai-strict")
+    assert before.count("SL311") == 3 and "SL201" not in before and "SL203" not in before, before
+    proc = run_cli("check", str(path), "--target", "=openai-strict", "--fix", "--fail-on", "never")
+    assert "1 diagnostic(s) have only an unsafe fix" in proc.stderr, proc.stderr
+    fixed = json.loads(path.read_text())[0]["function"]["parameters"]["properties"]
+    assert fixed["mode"]["description"] == 'The scan mode. Use \'fast_scan\' to skip hashing. Default: "fast_scan".'
+    assert fixed["limit"]["description"] == "Items per page, default 10." and "default" not in fixed["limit"]
+    assert "default" in fixed["blob"]
+    assert _codes(path, "--target", "=openai-strict") == ["SL311"]
+    run_cli("check", str(path), "--target", "=openai-strict", "--fix", "--unsafe-fixes", "--fail-on", "never")
+    assert "default" not in json.loads(path.read_text())[0]["function"]["parameters"]["properties"]["blob"]
+    assert _codes(path, "--target", "=openai-strict") == []
+
+
+@pytest.mark.parametrize(("branches", "safe"), [
+    ([{"type": "string"}, {"type": "integer"}], True),
+    ([{"type": "integer"}, {"type": "number"}], False),
+    ([{"type": "object", "properties": {"kind": {"const": "a"}, "x": {"type": "string"}}, "required": ["kind", "x"]},
+      {"type": "object", "properties": {"kind": {"enum": ["b", "c"]}}, "required": ["kind"]}], True),
+    ([{"type": "object", "properties": {"kind": {"enum": ["a", "b"]}}, "required": ["kind"]},
+      {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}], False),
+    ([{"type": "object", "properties": {"x": {"type": "string"}}},
+      {"type": "object", "properties": {"y": {"type": "string"}}}], False),
+])
+def test_one_of_becomes_any_of(tmp_path: Path, branches: list[Any], safe: bool) -> None:
+    """SL311 rewrites ``oneOf`` as ``anyOf`` with the same branches: safe when no value can match two
+    branches (different types, a discriminator with disjoint values), unsafe otherwise. The values
+    that both accept are the same in the safe cases (checked with jsonschema on sample values)."""
+    import jsonschema
+
+    schema = {"type": "object", "properties": {"v": {"oneOf": branches}}, "required": ["v"],
+              "additionalProperties": False}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_openai(schema), indent=2) + "\n")
+    run_cli("check", str(path), "--target", "=openai-strict", "--fix", "--select", "SL311", "--fail-on", "never")
+    after = json.loads(path.read_text())[0]["function"]["parameters"]["properties"]["v"]
+    assert ("anyOf" in after) == safe and ("oneOf" in after) != safe, after
+    run_cli("check", str(path), "--target", "=openai-strict", "--fix", "--unsafe-fixes", "--select", "SL311",
+            "--fail-on", "never")
+    after = json.loads(path.read_text())[0]["function"]["parameters"]["properties"]["v"]
+    assert after == {"anyOf": branches}
+    if safe:
+        samples = ["s", 1, 1.5, {"kind": "a", "x": "s"}, {"kind": "b"}, {"kind": "c"}, {"kind": "a"}, None]
+        for value in samples:
+            one = jsonschema.Draft202012Validator({"oneOf": branches}).is_valid(value)
+            anyof = jsonschema.Draft202012Validator({"anyOf": branches}).is_valid(value)
+            assert one == anyof, value
+
+
+def test_reported_time_is_the_whole_fix_run(tmp_path: Path) -> None:
+    """The time ``check --fix`` reports is the run's, every round included (it read 0.00 s, the time
+    of the last in-memory re-check)."""
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_openai({"type": "object", "properties": {"tags": {"type": "array"}}}), indent=2))
+    proc = run_cli("check", str(path), "--target", "=openai", "--fix")
+    assert " in 0.00 s" not in proc.stdout and " s" in proc.stdout, proc.stdout

@@ -43,13 +43,25 @@ def _valid(path: Path) -> None:
     assert not [p for p in doc.problems if p.severity == "error"], doc.problems
 
 
+def _key(d: Any, jsonl: bool) -> tuple[Any, ...]:
+    """A diagnostic's place that a fix does not move: its tool and rule (a JSON Lines record's line
+    too: records keep their lines, and a dataset repeats tool names across records)."""
+    return (d.line if jsonl else None, d.tool, d.code)
+
+
 def _assert_properties(path: Path, target: str) -> None:
+    from collections import Counter
+
+    from schemalint.loaders.files.documents import parse_text
+
+    jsonl = parse_text(str(path), path.read_text(encoding="utf-8")).kind == "jsonl"
     first, last, _ = _fix_and_check(path, target)
     assert "SL999" not in {d.code for d in [*first.diagnostics, *last.diagnostics]}
     _valid(path)
-    before = {(d.tool, d.code) for d in first.diagnostics}
-    added = {(d.tool, d.code) for d in last.diagnostics} - before
-    assert not added, f"--fix added diagnostics of rules that were not there: {sorted(added)[:5]}"
+    before = Counter(_key(d, jsonl) for d in first.diagnostics)
+    after = Counter(_key(d, jsonl) for d in last.diagnostics)
+    added = sorted((k, n - before[k]) for k, n in after.items() if n > before[k])
+    assert not added, f"--fix added diagnostics that were not there ((line, tool, rule), how many): {added[:5]}"
     text = path.read_text(encoding="utf-8")
     _, _, again = _fix_and_check(path, target)
     assert again.total == 0 and path.read_text(encoding="utf-8") == text, "a second --fix changed the file"
@@ -76,6 +88,44 @@ def test_corpus_files(tmp_path: Path, index: int, target: str) -> None:
     copy = Path(tempfile.mkdtemp(dir=tmp_path)) / source.name
     shutil.copyfile(source, copy)
     _assert_properties(copy, target)
+
+
+MARKERS = ('"default"', '"float"', '"dict"', '"oneOf"', '"minimum"', '"maximum"', '"additionalProperties"', "null")
+"""What the fixes move or rename (a default, a dialect's type, a union, a bound, a map): the records
+that carry one are the ones a fix could leave in a state another rule reports."""
+
+
+def _corpus_records(per_file: int = 4, largest: int = 6_000) -> list[str]:
+    """Records of the corpus's JSON Lines datasets (BFCL, ACEBench: ``.json`` files of one record per
+    line) that carry a :data:`MARKERS` keyword, ``per_file`` of each file spread over it, each at most
+    ``largest`` characters: real tool definitions in the shapes the fixes touch, few enough to fix in
+    seconds."""
+    out: list[str] = []
+    for path in sorted(CORPUS.rglob("*.json")):
+        if "revisions" in path.parts or not path.is_file() or path.stat().st_size < 100_000:
+            continue
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            head = fh.readline()
+            if not head.startswith("{") or not head.rstrip().endswith("}"):
+                continue  # one JSON document, not a dataset of records
+            lines = [head, *fh]
+        picked = [line for line in lines if len(line) <= largest and any(m in line for m in MARKERS)]
+        out.extend(picked[:: max(1, len(picked) // per_file)][:per_file])
+    return out
+
+
+@needs_shared
+@pytest.mark.parametrize("target", ["openai-strict", "gemini", "anthropic-strict"])
+def test_corpus_records(tmp_path: Path, target: str) -> None:
+    """The records of :func:`_corpus_records` in one JSON Lines file (records keep their lines), fixed
+    for ``target`` with unsafe fixes: no diagnostic is added on any record, the file stays JSON Lines,
+    and a second fix changes nothing."""
+    records = _corpus_records()
+    if not records:
+        pytest.skip("no JSON Lines datasets in the corpus")
+    path = tmp_path / "records.json"
+    path.write_text("".join(r if r.endswith("\n") else r + "\n" for r in records), encoding="utf-8")
+    _assert_properties(path, target)
 
 
 _SCALAR = st.sampled_from([{"type": "string"}, {"type": "integer", "minimum": 1}, {"type": ["string", "null"]},

@@ -140,6 +140,27 @@ def _conflicts(edit: Edit, taken: Taken) -> bool:
     return any(taken.clashes(op.path) for op in edit.ops)
 
 
+def node_label(diag: Diagnostic, tool: Tool | None) -> str:
+    """Where a fix applies, for its title: the tool's name and the JSON pointer of the schema node
+    relative to the tool's advertised schema (``tool `get_a`, /properties/a``), or the file pointer
+    when the tool is not known; two fixes of one rule in one file never share it."""
+    pointer = diag.pointer
+    if tool is not None:
+        base = tool.schema_pointer
+        if pointer == base or pointer.startswith(base + "/"):
+            pointer = pointer[len(base):]
+        return f"tool `{tool.name}`, {pointer or 'the root schema'}"
+    name = f"tool `{diag.tool}`, " if diag.tool else ""
+    return f"{name}{pointer or 'the document'}"
+
+
+def named(edit: Edit, diag: Diagnostic, tool: Tool | None) -> Edit:
+    """``edit`` with the node it applies to (:func:`node_label`) added to its title."""
+    from dataclasses import replace
+
+    return replace(edit, title=f"{edit.title} ({node_label(diag, tool)})")
+
+
 def _line_of(diag: Diagnostic, kind: str) -> int | None:
     return diag.line if kind == "jsonl" else None
 
@@ -176,6 +197,7 @@ def plan_edits(diagnostics: Iterable[Diagnostic], path: str, text: str, kind: st
         if edit is None or not edit.ops:
             planned.unfixable.append(diag)
             continue
+        edit = named(edit, diag, tool)
         if not edit.safe and not unsafe:
             planned.unsafe.append(diag)
             continue

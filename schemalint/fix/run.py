@@ -103,8 +103,11 @@ def check_and_fix(check: Callable[[Sequence[str] | None], CheckResult], *, unsaf
     ``targets``: the run's ``--target`` (fix plans choose per target). ``project``: the project root
     (no write through a link leading out of it). Raises what ``check`` raises; a file the write
     policy refuses is reported in :attr:`FixOutcome.problems` and left as it was."""
+    import time
+
     from schemalint.loaders.files.overlay import overlaid
 
+    started = time.perf_counter()
     first = check(None)
     diagnostics = first.diagnostics
     originals: dict[str, str] = {}
@@ -135,6 +138,7 @@ def check_and_fix(check: Callable[[Sequence[str] | None], CheckResult], *, unsaf
         outcome.written = changed_paths
         for path in changed_paths:
             outcome.fixed.update(per_file.get(path, Counter()))
+        result.elapsed = time.perf_counter() - started
         return first, result, outcome
     from schemalint.safe_write import WriteRefused, write_source
 
@@ -151,6 +155,7 @@ def check_and_fix(check: Callable[[Sequence[str] | None], CheckResult], *, unsaf
         outcome.fixed.update(per_file.get(path, Counter()))
     if refused:  # what remains is what the files on disk hold
         result = check(None)
+    result.elapsed = time.perf_counter() - started  # the report's time is the whole run's: every round
     return first, result, outcome
 
 

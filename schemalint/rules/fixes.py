@@ -241,17 +241,132 @@ def drop_keyword(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit |
     Safe for an annotation (:data:`ANNOTATIONS`: no instance changes validity), unsafe for a
     validation keyword (what it forbade is then allowed by the schema, so a runtime that validates
     with its own code must enforce it), none for :data:`NEVER_DROPPED` or when the pointer names no
-    keyword of a schema object."""
+    keyword of a schema object. Two keywords are not dropped but moved: ``default`` into the
+    description (:func:`_move_default`), ``oneOf`` to ``anyOf`` (:func:`one_of_as_any_of`)."""
     try:
         where, key = parent(diag.pointer)
     except ValueError:
         return None
     holder = resolve(document, where)
-    if not isinstance(holder, dict) or key not in holder or key in NEVER_DROPPED:
+    if not isinstance(holder, dict) or key not in holder:
         return None
+    if key == "oneOf":
+        return one_of_as_any_of(diag.pointer, where, holder)
+    if key in NEVER_DROPPED:
+        return None
+    if key == "default":
+        return _move_default(diag.pointer, where, holder)
     safe = key in ANNOTATIONS
     return Edit(f"remove `{key}`" + ("" if safe else " (the runtime must enforce it)"),
                 (Op("remove", diag.pointer),), safe)
+
+
+def one_of_as_any_of(pointer: str, where: str, holder: dict[str, Any]) -> Edit | None:
+    """``oneOf`` (at ``pointer`` in the schema ``holder`` at ``where``) rewritten as ``anyOf`` with
+    the same branches, as the OpenAI Agents SDK does for strict mode. ``anyOf`` accepts a value
+    that matches two branches, which ``oneOf`` refuses: the rewrite is safe when no value can match
+    two branches (:func:`disjoint`: the branches have different ``type``s, or one property that
+    every branch requires holds a different ``const``/``enum`` value in each), unsafe otherwise (the
+    runtime must refuse what matches two). None when the schema has an ``anyOf`` already or the
+    branches are not a list."""
+    branches = holder.get("oneOf")
+    if "anyOf" in holder or not isinstance(branches, list) or not branches:
+        return None
+    safe = disjoint(branches)
+    return Edit("rewrite `oneOf` as `anyOf`" + ("" if safe else " (a value matching two branches becomes valid)"),
+                (Op("remove", pointer), Op("add", join(where, "anyOf"), branches)), safe)
+
+
+def _branch_type(branch: Any) -> str | None:
+    t = branch.get("type") if isinstance(branch, dict) else None
+    return t if isinstance(t, str) else None
+
+
+def _tags(branch: Any, name: str) -> frozenset[Any] | None:
+    """The values branch ``branch`` allows for the required property ``name`` (its ``const`` or
+    ``enum``), or ``None`` when it does not pin them."""
+    if not isinstance(branch, dict) or name not in (branch.get("required") or ()):
+        return None
+    prop = (branch.get("properties") or {}).get(name) if isinstance(branch.get("properties"), dict) else None
+    if not isinstance(prop, dict):
+        return None
+    if "const" in prop:
+        values = [prop["const"]]
+    elif isinstance(prop.get("enum"), list):
+        values = prop["enum"]
+    else:
+        return None
+    try:
+        return frozenset(values)
+    except TypeError:
+        return None
+
+
+def disjoint(branches: list[Any]) -> bool:
+    """Whether no JSON value can match two of ``branches``: each has a different ``type`` (one
+    name; ``integer`` and ``number`` overlap), or a property required by every branch has
+    pairwise disjoint ``const``/``enum`` values across them (a discriminator)."""
+    types = [_branch_type(b) for b in branches]
+    if all(types) and len(set(types)) == len(types) and not {"integer", "number"} <= set(types):
+        return True
+    first = branches[0]
+    if not isinstance(first, dict) or not isinstance(first.get("required"), list):
+        return False
+    for name in first["required"]:
+        if not isinstance(name, str):
+            continue
+        tags = [_tags(b, name) for b in branches]
+        if any(t is None for t in tags):
+            continue
+        seen: set[Any] = set()
+        for t in tags:
+            if t is None or t & seen:
+                break
+            seen |= t
+        else:
+            return True
+    return False
+
+
+def drop_constraint(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """:func:`drop_keyword` without the ``oneOf`` rewrite (SL324: Ollama's tool structs keep no
+    union the model could read, so ``anyOf`` would not help either)."""
+    if diag.pointer.endswith("/oneOf"):
+        return None
+    return drop_keyword(diag, document, fix_ctx)
+
+
+DEFAULT_TEXT_LIMIT = 80
+"""The longest default (as JSON) :func:`_move_default` writes into a description."""
+
+
+def _move_default(pointer: str, where: str, holder: dict[str, Any]) -> Edit:
+    """Remove ``default`` (at ``pointer``, in the schema ``holder`` at ``where``) and state it in
+    the schema's description (``Default: "asc".``), unless the description already states that
+    value as the default. The set of valid calls is unchanged and the model still reads what the
+    tool does when the value is left out or null, so the edit is safe. A default the description
+    cannot hold (longer than :data:`DEFAULT_TEXT_LIMIT` as JSON, or a description that is not a
+    string) is only removed, and that is unsafe: what the tool assumes is no longer said."""
+    import json
+    import re
+
+    value = holder["default"]
+    try:
+        shown = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        shown = ""
+    desc = holder.get("description", "")
+    remove = Op("remove", pointer)
+    if not isinstance(desc, str) or not shown or len(shown) > DEFAULT_TEXT_LIMIT:
+        return Edit("remove `default` (the default is no longer stated)", (remove,), False)
+    said = str(value) if not isinstance(value, bool) else shown
+    if re.search(r"\bdefaults?\b[^.\n]{0,40}?" + re.escape(said), desc, re.I):
+        return Edit("remove `default` (the description states it)", (remove,), True)
+    body = desc.rstrip()
+    text = f"Default: {shown}."
+    text = f"{body}{' ' if body.endswith(('.', '!', '?')) else '. '}{text}" if body else text
+    op = Op("replace" if "description" in holder else "add", join(where, "description"), text)
+    return Edit("move `default` into the description", (remove, op), True)
 
 
 IN_PLACE_APPLICATORS = frozenset(("allOf", "anyOf", "oneOf", "$ref", "if", "then", "else", "dependentSchemas",
@@ -328,8 +443,16 @@ def require_all(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | 
         ops.extend(widened)
     listed = [*required, *missing]
     ops.append(Op("replace" if "required" in node else "add", join(pointer, "required"), listed))
-    names = ", ".join(f"`{m}`" for m in missing)
-    return Edit(f"require {names} and make {'it' if len(missing) == 1 else 'them'} nullable", tuple(ops), False)
+    return Edit(f"require {listing(missing)} and make {'it' if len(missing) == 1 else 'them'} nullable",
+                tuple(ops), False)
+
+
+def listing(names: list[str], most: int = 3) -> str:
+    """``names`` for a title: all of them up to ``most``, else the first ``most`` and how many more
+    (a code action's title stays one short line: ```a`, `b`, `c` and 21 more``)."""
+    shown = ", ".join(f"`{n}`" for n in names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
+
 
 
 def add_items(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
@@ -392,6 +515,8 @@ def gemini_type(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | 
             return Edit(f'write the type list as "type": "{others[0]}", "nullable": true', tuple(ops), True)
         if isinstance(t, str) and t.lower() in _GEMINI_NAMES:
             name = _GEMINI_NAMES[t.lower()]
+            if name == "object" and not holder.get("properties"):
+                return None  # an object without properties, which Gemini refuses too (SL306): no portable form
             return Edit(f'rename type "{t}" to "{name}"', (Op("replace", diag.pointer, name),), True)
         return None
     node = resolve(document, diag.pointer)
@@ -446,3 +571,92 @@ def drop_ref_siblings(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> E
         return None
     return Edit("remove " + ", ".join(f"`{k}`" for k in siblings) + " beside `$ref`",
                 tuple(Op("remove", join(pointer, k)) for k in siblings), True)
+
+
+def exact_schema_id(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """SL330, safe in each case it fixes: a loosely spelled meta-schema id (``$schema`` at the
+    pointer) rewritten as that dialect's exact id (the dialect the schema was already read as, so
+    no keyword changes meaning; validators now find the meta-schema by its id instead of fetching
+    it); a tuple closed with ``items: false`` beside ``prefixItems`` (pointer at ``items``) bounded
+    with ``maxItems`` instead (in 2020-12 both say "no element past the prefix", and a draft-07
+    reader no longer refuses every element); a declared draft-06, draft-07 or 2019-09 ``$schema``
+    removed (MCP's default, 2020-12, then applies) when the schema uses no keyword whose meaning
+    differs between the two (:func:`_reads_otherwise`), so every instance validates as before. An
+    unknown id, draft-04, and a schema that reads otherwise in 2020-12: no fix (which dialect the
+    schema is written in, or how to rewrite it, is the author's to say)."""
+    from schemalint.schema.dialect import META_SCHEMA_IDS, dialect_of
+
+    try:
+        where, key = parent(diag.pointer)
+    except ValueError:
+        return None
+    holder = resolve(document, where)
+    if not isinstance(holder, dict) or key not in holder:
+        return None
+    if key == "$schema" and isinstance(holder["$schema"], str):
+        choice = dialect_of(holder)
+        if choice.unknown:
+            return None
+        if not choice.exact:
+            exact = META_SCHEMA_IDS[choice.dialect]
+            return Edit(f'write the exact id "{exact}"', (Op("replace", diag.pointer, exact),), True)
+        if choice.dialect in ("draft-06", "draft-07", "2019-09") and not _reads_otherwise(holder):
+            return Edit(f"remove the {choice.dialect} `$schema` (the schema means the same in 2020-12)",
+                        (Op("remove", diag.pointer),), True)
+        return None
+    prefix = holder.get("prefixItems")
+    if key == "items" and holder["items"] is False and isinstance(prefix, list):
+        bound = holder.get("maxItems")
+        ops = [Op("remove", diag.pointer)]
+        if not (isinstance(bound, int) and not isinstance(bound, bool) and bound <= len(prefix)):
+            ops.append(Op("replace" if "maxItems" in holder else "add", join(where, "maxItems"), len(prefix)))
+        return Edit(f'replace `items: false` by "maxItems": {len(prefix)}', tuple(ops), True)
+    return None
+
+
+_DIALECT_KEYWORDS = frozenset(("additionalItems", "dependencies", "$recursiveRef", "$recursiveAnchor"))
+"""Keywords of draft-06/07 or 2019-09 that 2020-12 dropped or renamed (Core 2020-12 release notes:
+``items`` arrays became ``prefixItems``, ``additionalItems`` became ``items``, ``dependencies`` was
+split, ``$recursiveRef`` became ``$dynamicRef``)."""
+
+
+def _reads_otherwise(schema: Any, depth: int = 0) -> bool:
+    """Whether ``schema`` may validate differently under 2020-12 than under draft-06/07 or 2019-09:
+    an ``items`` array (a tuple), a keyword of :data:`_DIALECT_KEYWORDS`, a ``$ref`` with siblings
+    (draft-07 ignores them, 2020-12 applies them), an ``$id`` with a fragment (an anchor in
+    draft-07, ``$anchor`` in 2020-12), or nesting too deep to look through. A property named like
+    one of these counts too: the answer errs on the side of no fix."""
+    if depth > 64:
+        return True
+    if isinstance(schema, list):
+        return any(_reads_otherwise(x, depth + 1) for x in schema)
+    if not isinstance(schema, dict):
+        return False
+    if isinstance(schema.get("items"), list) or _DIALECT_KEYWORDS & schema.keys():
+        return True
+    if "$ref" in schema and set(schema) - {"$ref", "$schema"}:
+        return True
+    if isinstance(schema.get("$id"), str) and "#" in schema["$id"].rstrip("#"):
+        return True
+    return any(_reads_otherwise(v, depth + 1) for k, v in schema.items() if k not in ("enum", "const", "default",
+                                                                                        "examples"))
+
+
+def boolean_hint(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
+    """SL333: an annotation hint written as the string ``"true"`` or ``"false"`` (any case) rewritten
+    as that boolean (safe: hints constrain no call, and the string's meaning is not in doubt; a
+    client that parses ``tools/list`` with the specification's schema no longer refuses the list).
+    Any other value, and contradicting hints: no fix (which is true is the author's to say)."""
+    value = resolve(document, diag.pointer)
+    if not isinstance(value, str) or value.strip().lower() not in ("true", "false"):
+        return None
+    flag = value.strip().lower() == "true"
+    return Edit(f"write {json_literal(flag)} instead of the string {value!r}", (Op("replace", diag.pointer, flag),),
+                True)
+
+
+def json_literal(value: Any) -> str:
+    """``value`` as JSON text (``true``, ``10``, ``"asc"``)."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)

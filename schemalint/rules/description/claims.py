@@ -39,7 +39,7 @@ class PropertySite:
         self.lower = lower
         self.parent = node.parent
         t = node.schema.get("type")
-        self.numeric = t in ("integer", "number") or (not isinstance(t, str) and bool(
+        self.numeric = t in ("integer", "number") or ((not isinstance(t, str) or t not in _JSON_TYPES) and bool(
             types_of(node.schema) & {"integer", "number"}))
         """The schema may be an integer or a number (SL203, SL204 read only these)."""
         self._label: str | None = None
@@ -127,14 +127,32 @@ def quote(text: str, limit: int = 80) -> str:
     return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
 
 
+_JSON_TYPES = frozenset(("string", "number", "integer", "boolean", "object", "array", "null"))
+
+
+def json_type(name: str) -> str:
+    """The JSON Schema type a ``type`` name means: itself when it is one, else the type a dialect's
+    name stands for (BFCL's ``float``, ``dict``; Gemini's ``STRING``;
+    :data:`schemalint.rules.shape._common.NONSTANDARD_TYPES`), else the name unchanged. The
+    description rules read a schema as its author meant it, so that renaming a dialect's type (the
+    fix of SL314) changes nothing they see."""
+    if name in _JSON_TYPES:
+        return name
+    from schemalint.rules.shape._common import NONSTANDARD_TYPES
+
+    lower = name.lower()
+    return lower if lower in _JSON_TYPES else (NONSTANDARD_TYPES.get(lower) or name)
+
+
 def types_of(schema: Mapping[str, Any]) -> set[str]:
-    """The JSON types a schema declares (``type`` string or list; ``anyOf``/``oneOf`` branches)."""
+    """The JSON types a schema declares (``type`` string or list, a dialect's names read by
+    :func:`json_type`; ``anyOf``/``oneOf`` branches)."""
     found: set[str] = set()
     t = schema.get("type")
     if isinstance(t, str):
-        found.add(t)
+        found.add(json_type(t))
     elif isinstance(t, list):
-        found.update(x for x in t if isinstance(x, str))
+        found.update(json_type(x) for x in t if isinstance(x, str))
     for key in ("anyOf", "oneOf"):
         for b in schema.get(key) or ():
             if isinstance(b, Mapping):

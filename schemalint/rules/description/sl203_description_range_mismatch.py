@@ -9,7 +9,7 @@ Source: rules/SL203-description-range-mismatch.md, section "Source" (the one pla
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from schemalint.model import Diagnostic, Severity, Tool
@@ -61,16 +61,29 @@ class DescriptionRangeMismatch(Rule):
     severity = Severity.WARNING
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
-        return self._check(tool)
+        return self._check(tool, ctx)
 
-    def _check(self, tool: Tool) -> Iterator[Diagnostic]:
+    def _check(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
+        targets: frozenset[str] | None = None
+
+        def stated_only(*keywords: str) -> bool:
+            """A target of the tool cannot carry ``keywords`` in its schema (OpenAI strict does not
+            apply ``default``, Anthropic strict refuses bounds ...): the description is then where
+            the model reads them, and a bound or default stated only there is no mismatch."""
+            nonlocal targets
+            if targets is None:
+                targets = ctx.targets_for(tool)
+            from schemalint.rules.provider.carried import stated_only as only_in_text
+
+            return only_in_text(targets, keywords, tool)
+
         for site in property_sites(tool):
             desc = site.description
             schema = site.node.schema
             types = types_of(schema)
             if not site.numeric or HAS_DIGIT.search(desc) is None or not types & {"integer", "number"} or types & {
                     "string", "array", "object"}:
-                d = self._default_only(tool, site, types)
+                d = self._default_only(tool, site, types, stated_only)
                 if d is not None:
                     yield d
                 continue
@@ -82,6 +95,8 @@ class DescriptionRangeMismatch(Rule):
                 have = [v for k in keys for v in _bound_values(schema, k)]
                 word = "minimum" if claim.kind == "min" else "maximum"
                 if not have:
+                    if stated_only(*keys):
+                        continue
                     problems.append(f"no {word}")
                 elif claim.value not in have and not (
                     claim.kind == "min" and claim.value - 1 in _bound_values(schema, "exclusiveMinimum")
@@ -97,7 +112,7 @@ class DescriptionRangeMismatch(Rule):
                     problems.append(f"default {schema['default']!r} (the text says {default.value!r})"
                                     .replace("None", "null"))
                     quoted.append(default.text)
-                elif "default" not in schema:
+                elif "default" not in schema and not stated_only("default"):
                     problems.append("no default")
                     quoted.append(default.text)
                     omission = not [p for p in problems if p != "no default"]
@@ -105,7 +120,8 @@ class DescriptionRangeMismatch(Rule):
                 continue
             yield self._diag(tool, site, quoted, problems, omission)
 
-    def _default_only(self, tool: Tool, site: PropertySite, types: set[str]) -> Diagnostic | None:
+    def _default_only(self, tool: Tool, site: PropertySite, types: set[str],
+                      stated_only: Callable[..., bool]) -> Diagnostic | None:
         """A stated default on a boolean or string property that the schema does not declare (or
         declares otherwise): "Defaults to false", "default: 'asc'"."""
         if "default" not in site.lower or not types or not types <= {"boolean", "string", "null"}:
@@ -120,6 +136,8 @@ class DescriptionRangeMismatch(Rule):
             return None  # "Defaults to 'owner' when omitted": the value of the sibling `owner`, not a literal
         schema = site.node.schema
         omission = "default" not in schema
+        if omission and stated_only("default"):
+            return None
         if omission:
             problem = "no default"
         elif str(schema["default"]).lower() != str(default.value).lower():

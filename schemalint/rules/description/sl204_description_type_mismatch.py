@@ -35,7 +35,8 @@ def _offered(site: PropertySite) -> Claim | None:
     schema = site.node.schema
     types = types_of(schema)
     if not types or not types <= _JSON_TYPES:
-        return None  # no type, or a dialect's own names (BFCL "dict", "float"): SL0xx's matter
+        return None  # no type, or a name no dialect means a JSON type by ("any"): SL0xx's matter
+        # (BFCL's "float" reads as number: types_of, so that SL314's rename changes nothing here)
     enum = schema.get("enum")
     for claim in read_type_offers(site.description):
         kind = claim.value

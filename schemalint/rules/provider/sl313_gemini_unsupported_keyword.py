@@ -58,8 +58,9 @@ class GeminiUnsupportedKeyword(ProviderRule):
 
     # docs/fix.md; the page's "## Fix" says the same at length
     fix = Fix(MIXED,
-              "removing an annotation changes no call (safe); removing a validation keyword leaves the runtime "
-              "to enforce it (unsafe)",
+              "removing an annotation changes no call (safe; a `default` moves into the description); removing a "
+              "validation keyword leaves the runtime to enforce it (unsafe); `oneOf` becomes `anyOf` (safe only "
+              "when no value can match two branches)",
               drop_keyword,
               in_code=KEYWORD_IN_CODE)
     facts = ("gemini.schema-fields",)

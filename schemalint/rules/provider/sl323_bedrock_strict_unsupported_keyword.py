@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from schemalint.model import Tool
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import KEYWORD_IN_CODE, UNSAFE, Fix, drop_keyword
+from schemalint.rules.fixes import KEYWORD_IN_CODE, MIXED, Fix, drop_keyword
 from schemalint.rules.provider._common import (
     E,
     ProfileFault,
@@ -43,9 +43,9 @@ class BedrockStrictUnsupportedKeyword(ProviderRule):
     severity = E
 
     # docs/fix.md; the page's "## Fix" says the same at length
-    fix = Fix(UNSAFE,
-              "every keyword it reports constrains values, so the runtime must enforce what the schema no "
-              "longer says",
+    fix = Fix(MIXED,
+              "a bound removed leaves the runtime to enforce it (unsafe); `oneOf` rewritten as `anyOf` is safe "
+              "when no value can match two branches, unsafe otherwise",
               drop_keyword,
               in_code=KEYWORD_IN_CODE)
     facts = ("bedrock-strict.refused-keywords",)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import KEYWORD_IN_CODE, UNSAFE, Fix, drop_keyword
+from schemalint.rules.fixes import KEYWORD_IN_CODE, UNSAFE, Fix, drop_constraint
 from schemalint.rules.provider._common import ProfileFault, ProviderRule, W, index_for, ptr_key, where
 
 DROPPED = (
@@ -53,7 +53,7 @@ class OllamaDroppedKeyword(ProviderRule):
     # docs/fix.md; the page's "## Fix" says the same at length
     fix = Fix(UNSAFE,
               "Ollama drops the keyword anyway, but a server validating with this schema would stop enforcing it",
-              drop_keyword,
+              drop_constraint,
               in_code=KEYWORD_IN_CODE)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

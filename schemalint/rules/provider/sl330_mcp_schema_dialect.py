@@ -33,6 +33,7 @@ from typing import Any
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import SAFE, Fix, exact_schema_id
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W
 from schemalint.rules.provider._mcp import named, revisions_for
 from schemalint.schema.dialect import MCP_DIALECT, META_SCHEMA_IDS, dialect_of
@@ -43,6 +44,10 @@ class McpSchemaDialect(ProviderRule):
     """A ``$schema`` an MCP client cannot use as given: unknown, loosely spelled, or not 2020-12."""
 
     severity = E
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(SAFE, "a loose meta-schema id becomes the exact id of the dialect the schema was already read as, and "
+              "a tuple's `items: false` becomes the `maxItems` that says the same in 2020-12; an unknown id or "
+              "another dialect has no fix", exact_schema_id)
     keywords = frozenset({"$schema", "prefixItems"})  # a declared $schema, a 2020-12 tuple (Rule.keywords)
     facts = ("mcp.default-dialect", "mcp.draft07-refused", "mcp.unknown-schema-id", "mcp.draft07-tuple-reading")
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from schemalint.model import Tool, join_pointer
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
+from schemalint.rules.fixes import SAFE, Fix, boolean_hint
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W
 from schemalint.rules.provider._mcp import named, revisions_for
 
@@ -33,6 +34,9 @@ class McpAnnotations(ProviderRule):
     """Malformed or contradictory ``annotations`` of an MCP tool."""
 
     severity = E
+    # docs/fix.md; the page's "## Fix" says the same at length
+    fix = Fix(SAFE, "a hint written as the string \"true\" or \"false\" becomes that boolean: hints constrain no "
+              "call and the string's meaning is not in doubt; contradicting hints have no fix", boolean_hint)
     facts = ("mcp.annotation-defaults",)
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:

@@ -69,6 +69,7 @@ from schemalint.rules.description.mentions.sites import (
     schema_names,
     schema_names_complete,
     schema_values,
+    stated_defaults,
 )
 from schemalint.rules.description.mentions.strengths import strength_of
 from schemalint.rules.description.mentions.text import (
@@ -551,6 +552,7 @@ def _analyse(
                 known = (
                     set(_tool_names(tool)) | schema_values(tool.advertised) | schema_names(tool.output_schema)
                     | described_values(tool.advertised)
+                    | stated_defaults(s.text for s in sites)
                 )
             if tok in known or tok in catalog_names:
                 if mention.kind == "arglist" and site.level:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from schemalint.model import Tool
@@ -82,6 +82,23 @@ def schema_values(schema: Any) -> set[str]:
         for key in ("enum", "const", "default", "examples", "example"):
             if key in node.schema:
                 collect(node.schema[key])
+    return words
+
+
+def stated_defaults(texts: Iterable[str]) -> set[str]:
+    """Identifier-like words of the quoted defaults ``texts`` state ("Default: \"fast_scan\"",
+    "defaults to 'asc'"): a value, never a parameter name, just as a ``default`` in the schema is
+    (a target that does not apply ``default`` has it in the description only: the fix of SL311
+    moves it there)."""
+    from schemalint.rules.description.claims import read_default
+
+    words: set[str] = set()
+    for text in texts:
+        if "default" not in text.lower():
+            continue
+        claim = read_default(text, strings=True)
+        if claim is not None and isinstance(claim.value, str):
+            words.update(re.findall(IDENT, claim.value))
     return words
 
 
@@ -197,7 +214,10 @@ def description_sites(tool: Tool, keep: Callable[[str], bool] | None = None) -> 
         level, closed = level_of(node.parent.schema)
         own = tuple(sub["properties"]) if isinstance(sub.get("properties"), Mapping) else ()
         typ = sub.get("type")
-        is_value = typ in ("string", "array") or (isinstance(typ, list) and "string" in typ) or (
+        if isinstance(typ, list):  # a nullable type list reads as its one other type ("string", "null")
+            others = [t for t in typ if t != "null"]
+            typ = others[0] if len(others) == 1 else ("string" if "string" in others else None)
+        is_value = typ in ("string", "array") or (
             typ == "object" and not isinstance(sub.get("properties"), Mapping))  # a free-form object: its keys are data
         site = Site.of_property(
             desc, tool, node, label,
