@@ -98,16 +98,25 @@ def _right_place(diag: dict[str, Any], path: str) -> bool:
 _SCHEMA_KEYS = ("/advertised", "/inputSchema", "/input_schema", "/parameters", "/parametersJsonSchema", "/outputSchema")
 
 
-def score_case(binary: str | list[str],
+Runner = Callable[..., "subprocess.CompletedProcess[str]"]
+"""A function running ``schemalint ARGS`` and returning its result (tests pass ``tests.conftest.cli``)."""
+
+
+def score_case(binary: str | list[str] | Runner,
                case: dict[str, Any]) -> tuple[list[tuple[dict[str, Any], bool]], list[str], str | None]:
-    """``([(expected, hit)], error-level diagnostics as text, error)`` for one case."""
+    """``([(expected, hit)], error-level diagnostics as text, error)`` for one case: ``binary`` is
+    the program (a path, or an argument list such as ``[python, "-m", "schemalint"]``) or a
+    :data:`Runner`."""
     with tempfile.TemporaryDirectory() as tmp:
         command, files = write_input(case, Path(tmp))
-        args = [*([binary] if isinstance(binary, str) else binary), command, *files,
-                "--format", "json", "--fail-on", "never"]
+        args = [command, *files, "--format", "json", "--fail-on", "never"]
         if case.get("target"):
             args += ["--target", case["target"]]
-        proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
+        if callable(binary):
+            proc = binary(*args, timeout=300)
+        else:
+            program = [binary] if isinstance(binary, str) else binary
+            proc = subprocess.run([*program, *args], capture_output=True, text=True, timeout=300)
     try:
         diags = json.loads(proc.stdout)["diagnostics"]
     except (ValueError, KeyError):
@@ -123,7 +132,7 @@ def score_case(binary: str | list[str],
     return out, errors, None
 
 
-def score(binary: str | list[str], echo: bool = True) -> dict[str, Any]:
+def score(binary: str | list[str] | Runner, echo: bool = True) -> dict[str, Any]:
     """Score every case; the totals by group (own rules, h27m's, clean)."""
     totals = {"hit": 0, "total": 0, "hit_needs": 0, "total_needs": 0, "clean": 0, "fp": 0, "misses": [], "fps": []}
     for path in sorted(CASES.glob("*.json")):

@@ -56,8 +56,8 @@ class _ProcessExit(BaseException):
         self.code = code
 
 
-def cli(*args: str, cwd: Path | str | None = None, timeout: float = 600,
-        input: str | None = None) -> subprocess.CompletedProcess[str]:
+def cli(*args: str, cwd: Path | str | None = None, timeout: float = 600, input: str | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``schemalint ARGS`` as :func:`run_cli` runs it (same arguments, same result: exit code,
     stdout and stderr as text), but inside this test process, through :func:`schemalint.cli.main`
     with ``sys.argv`` set: a command costs its work, not a Python start and the imports again
@@ -68,19 +68,22 @@ def cli(*args: str, cwd: Path | str | None = None, timeout: float = 600,
     What a process would give is given here too: the working directory ``cwd``; file
     descriptors 1 and 2 redirected to files for the call (what the command and its children, the
     Node and Python workers and MCP servers, write is captured, as through a pipe: no terminal);
-    standard input from ``input`` (or empty, like ``/dev/null``); ``os.environ``, signal handlers
+    standard input from ``input`` (or empty, like ``/dev/null``); ``os.environ`` (``env``, the whole
+    environment as ``subprocess.run`` takes it, or this process's), signal handlers
     and the program name (``python -m schemalint`` in usage lines) as a new process has them,
     restored afterwards with the working directory; an exception that escapes the command is a
     traceback on stderr and exit 1, as Python ends a process with it; ``os._exit(n)`` is exit n;
     worker processes the command left open are closed, as the process's end closes them.
     Not done in-process (a new process runs them): command lines with a word of
-    :data:`NEEDS_A_PROCESS`, and everything with ``SCHEMALINT_TEST_CLI=subprocess``. ``timeout``:
+    :data:`NEEDS_A_PROCESS`, an ``env`` that changes a ``PYTHON*`` variable (read when Python
+    starts), and everything with ``SCHEMALINT_TEST_CLI=subprocess``. ``timeout``:
     past it the test process dumps its stacks and ends (a hang fails the test, as in a process)."""
-    if not IN_PROCESS or NEEDS_A_PROCESS.intersection(args) or any(a.startswith("--jobs=") for a in args):
-        if input is None:
-            return run_cli(*args, cwd=cwd, timeout=timeout)
+    python_vars = {k: v for k, v in (env or {}).items() if k.startswith("PYTHON")}
+    starts_python = env is not None and python_vars != {k: v for k, v in os.environ.items() if k.startswith("PYTHON")}
+    if (not IN_PROCESS or starts_python or NEEDS_A_PROCESS.intersection(args)
+            or any(a.startswith("--jobs=") for a in args)):
         return subprocess.run([sys.executable, "-m", "schemalint", *args], capture_output=True, text=True,
-                              cwd=cwd or ROOT, timeout=timeout, input=input)
+                              cwd=cwd or ROOT, timeout=timeout, input=input, env=env)
     import faulthandler
     import signal
     import tempfile
@@ -134,6 +137,9 @@ def cli(*args: str, cwd: Path | str | None = None, timeout: float = 600,
                 signal.signal(s, signal.SIG_IGN if s == signal.SIGPIPE else signal.default_int_handler
                               if s == signal.SIGINT else signal.SIG_DFL)
             os.chdir(cwd or ROOT)
+            if env is not None:
+                os.environ.clear()
+                os.environ.update(env)
             faulthandler.dump_traceback_later(timeout, exit=True, file=saved_fds[2])
             try:
                 schemalint_cli.main()

@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import cli
 
 TOOL = {"type": "function", "function": {"name": "a", "description": "d",
                                          "parameters": {"type": "object", "properties": {}}}}
@@ -43,8 +44,7 @@ def _make(tmp_path: Path, kind: str) -> str:
 def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     ok = tmp_path / "ok.json"
     ok.write_text(json.dumps({"tools": [TOOL]}))
-    return subprocess.run([sys.executable, "-m", "schemalint", *args], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=60)
+    return cli(*args, cwd=tmp_path, timeout=60)
 
 
 REASON = {"fifo": "a FIFO, not a regular file", "dev_zero": "a character device, not a regular file",

@@ -6,11 +6,11 @@ printed, not asserted, until it is merged."""
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
 from tests.cases2026_score import CASES, MAP, score
+from tests.conftest import cli
 
 _FORMATS = {"openai", "anthropic", "gemini", "mcp", "anthropic-request", "schema-pair", "output-pair", "mcp-session"}
 
@@ -36,7 +36,7 @@ def test_at_least_thirty_reports_with_clean_twins() -> None:
 
 
 def test_the_2026_cases_are_found_at_the_right_place(capsys: pytest.CaptureFixture[str]) -> None:
-    totals = score([sys.executable, "-m", "schemalint"], echo=True)
+    totals = score(cli, echo=True)  # each case as `schemalint ARGS`, in-process (tests/conftest.py)
     out = capsys.readouterr().out
     print(out)  # the per-case table, for the log
     assert totals["fp"] == 0, totals["fps"]

@@ -15,7 +15,7 @@ from schemalint import api
 from schemalint.config import load_config
 from schemalint.engine.baseline import Baseline
 from schemalint.safe_write import WriteRefused
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 BAD = [{"type": "function", "function": {"name": "get_user", "description": "Get a user.",
                                          "parameters": {"type": "object", "properties": {},
@@ -37,7 +37,7 @@ def test_an_api_caller_writes_the_same_baseline_as_the_command(tmp_path: Path,
     result = api.check_request(api.CheckRequest(sources=("tools",), config=cfg, write_baseline="api-baseline.json"))
     assert result.baseline_written is not None and result.baseline_written >= 1
     assert result.diagnostics, "the findings recorded are still reported to the caller"
-    proc = run_cli("check", "tools", "--write-baseline", "cli-baseline.json", cwd=root)
+    proc = cli("check", "tools", "--write-baseline", "cli-baseline.json", cwd=root)
     assert proc.returncode == 0, proc.stderr
     assert f"as {result.baseline_written} baseline entr" in proc.stderr
     assert (root / "api-baseline.json").read_text() == (root / "cli-baseline.json").read_text()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 EXAMPLES = ROOT / "examples"
 
@@ -47,9 +47,9 @@ def test_running_a_command_imports_only_its_own_module(name: str) -> None:
     (["replay", "examples/traffic"], "text|json|sarif|github|jsonl"),
 ])
 def test_format_is_a_choice_shown_in_help_and_refused_by_typer(command: list[str], choices: str) -> None:
-    help_text = run_cli(command[0], "--help").stdout
+    help_text = cli(command[0], "--help").stdout
     assert f"<{choices}>" in help_text
-    refused = run_cli(*command, "--format", "xml")
+    refused = cli(*command, "--format", "xml")
     assert refused.returncode == 2 and "'xml' is not one of" in refused.stderr
     assert all(f"'{c}'" in refused.stderr for c in choices.split("|"))
     assert not refused.stdout
@@ -58,7 +58,7 @@ def test_format_is_a_choice_shown_in_help_and_refused_by_typer(command: list[str
 @pytest.mark.parametrize("command", [["check", "examples"], ["diff", "a", "b"], ["probe", "x:"],
                                      ["replay", "examples/traffic"]])
 def test_unknown_fail_on_level_is_refused_the_same_way(command: list[str]) -> None:
-    proc = run_cli(*command, "--fail-on", "fatal")
+    proc = cli(*command, "--fail-on", "fatal")
     assert proc.returncode == 2
     assert proc.stderr.startswith("schemalint: error: unknown --fail-on 'fatal'; choose from ")
 
@@ -68,7 +68,7 @@ def test_unknown_fail_on_level_is_refused_the_same_way(command: list[str]) -> No
 def test_no_sources_is_one_message_for_every_command(command: list[str], tmp_path: Path) -> None:
     config = tmp_path / "schemalint.toml"
     config.write_text("[tool.schemalint]\n", encoding="utf-8")
-    proc = run_cli(*command, "--config", str(config), cwd=tmp_path)
+    proc = cli(*command, "--config", str(config), cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr == ("schemalint: error: no sources given and none configured in "
                            "[tool.schemalint] `sources`\n")

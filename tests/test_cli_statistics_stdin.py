@@ -8,15 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, cli
 
 FAULTY = {"tools": [{"name": "a", "inputSchema": {"type": "object", "properties": {}, "required": ["x"]}},
                     {"name": "b", "inputSchema": {"type": "object", "properties": {}, "required": ["y"]}}]}
 
 
 def _run(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "schemalint", *args], input=stdin, capture_output=True, text=True,
-                          cwd=cwd, timeout=300)
+    return cli(*args, input=stdin, cwd=cwd, timeout=300)
 
 
 def test_statistics_count_what_the_report_lists(tmp_path: Path) -> None:

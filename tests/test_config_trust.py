@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -52,13 +52,13 @@ def test_a_configuration_above_the_repository_root_is_not_adopted(tmp_path: Path
     _git_init(repo)
     (repo / "tools.json").write_text(json.dumps(TOOL))
     (repo / "sub").mkdir()
-    proc = run_cli("check", "--format", "json", "tools.json", cwd=repo)
+    proc = cli("check", "--format", "json", "tools.json", cwd=repo)
     assert proc.returncode == 0, proc.stderr
-    proc = run_cli("check", cwd=repo / "sub")  # a bare check: no configuration, so no sources
+    proc = cli("check", cwd=repo / "sub")  # a bare check: no configuration, so no sources
     assert proc.returncode == 2 and "no sources" in proc.stderr.lower(), proc.stderr
     assert _ran(tmp_path) == set()
     # named with --config, the user trusts it: its module is imported
-    proc = run_cli("check", "--config", str(tmp_path / "pyproject.toml"), "--python-path", str(tmp_path),
+    proc = cli("check", "--config", str(tmp_path / "pyproject.toml"), "--python-path", str(tmp_path),
                    "--format", "json", "evilmod:TOOLS", cwd=repo)
     assert "IMPORTED" in _ran(tmp_path), proc.stderr
 
@@ -72,7 +72,7 @@ def test_a_configuration_inside_the_repository_is_the_projects(tmp_path: Path) -
     _hostile_config(repo)
     (repo / "pyproject.toml").write_text((repo / "pyproject.toml").read_text().replace("mcp-stdio", "# mcp-stdio"))
     (repo / "sub").mkdir()
-    proc = run_cli("check", "--format", "json", cwd=repo / "sub")
+    proc = cli("check", "--format", "json", cwd=repo / "sub")
     assert proc.returncode == 0, proc.stderr
     assert "IMPORTED" in _ran(repo)
     assert "evil" in {t for d in json.loads(proc.stdout)["diagnostics"] for t in [d.get("tool")]} or \
@@ -86,13 +86,13 @@ def test_outside_git_an_ancestor_configuration_runs_no_code(tmp_path: Path) -> N
     (work / "tools.json").write_text(json.dumps(TOOL))
     for command in (("check",), ("check", "tools.json"), ("snapshot", "--check", "tools.json", "--dir", "s"),
                     ("diff", "tools.json", "tools.json")):
-        proc = run_cli(*command, cwd=work)
+        proc = cli(*command, cwd=work)
         assert proc.returncode == 2, (command, proc.stdout, proc.stderr)
         assert "outside any git repository" in proc.stderr and "--config" in proc.stderr, proc.stderr
         assert "Traceback" not in proc.stderr
     assert _ran(tmp_path) == set()
     # from the configuration's own directory it is the project's configuration
-    proc = run_cli("check", "--format", "json", cwd=tmp_path)
+    proc = cli("check", "--format", "json", cwd=tmp_path)
     assert "IMPORTED" in _ran(tmp_path), proc.stderr
 
 
@@ -100,6 +100,6 @@ def test_outside_git_an_ancestor_configuration_without_code_still_applies(tmp_pa
     (tmp_path / "schemalint.toml").write_text('sources = ["tools.json"]\nignore = ["SL0"]\n')
     (tmp_path / "tools.json").write_text(json.dumps(dict(TOOL, inputSchema={"type": "strin"})))
     (tmp_path / "sub").mkdir()
-    proc = run_cli("check", "--format", "json", cwd=tmp_path / "sub")
+    proc = cli("check", "--format", "json", cwd=tmp_path / "sub")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert json.loads(proc.stdout)["diagnostics"] == []

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from schemalint.api import check
-from tests.conftest import ROOT, internal_errors, load_case, needs_shared, run_json
+from tests.conftest import ROOT, cli_json, internal_errors, load_case, needs_shared
 
 CONTRACT_CODES = ("SL101", "SL102", "SL103", "SL104", "SL105", "SL106", "SL108", "SL109")
 
@@ -85,7 +85,7 @@ def test_zod_example_required_drift_top_level_and_nested() -> None:
 
 
 def test_zod_example_cli_json_and_exit_code() -> None:
-    code, report = run_json("check", "examples/zod/contracts.json")
+    code, report = cli_json("check", "examples/zod/contracts.json")
     assert code == 1
     sl101 = [d for d in report["diagnostics"] if d["code"] == "SL101"]
     assert [(d["tool"], d["line"]) for d in sl101] == [("present_answer", 14), ("present_answer_nested", 140)]

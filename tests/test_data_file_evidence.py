@@ -20,7 +20,7 @@ import pytest
 from schemalint.loaders.files.documents import TOOL_FILE_SUFFIXES, read_document
 from schemalint.loaders.files.evidence import held_back, tool_file_by_name, ui_folder
 from schemalint.loaders.formats.json_tools import load_document_tools
-from tests.conftest import CORPUS, REPOS, needs_repos, needs_shared, run_cli, run_json
+from tests.conftest import CORPUS, REPOS, cli, cli_json, needs_repos, needs_shared
 
 # A page's record of MCP servers and their tools, with faults a tool file would be reported for
 # (an empty description, a schema without type): the shape of a leaderboard's data.
@@ -48,7 +48,7 @@ def _project(tmp_path: Path) -> Path:
 
 def test_leaderboard_data_under_web_is_held_back_with_a_note(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    code, report = run_json("check", ".", cwd=project)
+    code, report = cli_json("check", ".", cwd=project)
     assert code == 0, report["diagnostics"]
     assert report["summary"]["tools"] == 1  # tools.json at the root is still checked
     assert not [d for d in report["diagnostics"] if "tools-data.json" in d["file"]]
@@ -56,17 +56,17 @@ def test_leaderboard_data_under_web_is_held_back_with_a_note(tmp_path: Path) -> 
     assert "3 tool-shaped object(s) in 1 data file(s) of a web front end were not checked" in notes, notes
     assert "web/src/data/tools-data.json" in notes and "under web/" in notes
     # the text report says it too
-    text = run_cli("check", ".", cwd=project)
+    text = cli("check", ".", cwd=project)
     assert text.returncode == 0 and "were not checked" in text.stdout + text.stderr
 
 
 def test_named_file_or_configured_source_is_checked(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    code, report = run_json("check", "web/src/data/tools-data.json", cwd=project)
+    code, report = cli_json("check", "web/src/data/tools-data.json", cwd=project)
     assert code == 1 and report["summary"]["tools"] == 3
     (project / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools.json", '
                                             '"web/src/data/tools-data.json"]\n')
-    code, report = run_json("check", cwd=project)
+    code, report = cli_json("check", cwd=project)
     assert code == 1 and report["summary"]["tools"] == 4
 
 
@@ -83,7 +83,7 @@ def test_evidence_beyond_shape_keeps_a_file_in_a_web_folder_checked(tmp_path: Pa
     target = tmp_path / "public" / name
     target.parent.mkdir(parents=True)
     target.write_text(json.dumps(content))
-    _code, report = run_json("check", ".", cwd=tmp_path)
+    _code, report = cli_json("check", ".", cwd=tmp_path)
     assert report["summary"]["tools"] >= 1, (name, report)
     assert "not checked" not in " ".join(report["summary"].get("notes", []))
 
@@ -91,7 +91,7 @@ def test_evidence_beyond_shape_keeps_a_file_in_a_web_folder_checked(tmp_path: Pa
 def test_outside_web_folders_a_shape_is_enough(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "tools-data.json").write_text(json.dumps(LEADERBOARD))
-    code, report = run_json("check", ".", cwd=tmp_path)
+    code, report = cli_json("check", ".", cwd=tmp_path)
     assert code == 1 and report["summary"]["tools"] == 3
 
 
@@ -142,7 +142,7 @@ def test_real_fake_server_shape_held_only_under_a_web_folder(tmp_path: Path) -> 
         target = tmp_path / folder / "google-workspace.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
-    _code, report = run_json("check", ".", "--select", "SL001", cwd=tmp_path)
+    _code, report = cli_json("check", ".", "--select", "SL001", cwd=tmp_path)
     assert report["summary"]["tools"] == 56
     assert "56 tool-shaped object(s) in 1 data file(s)" in " ".join(report["summary"]["notes"])
 

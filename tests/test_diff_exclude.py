@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import cli
 
 
 def _tool(name: str, required: list[str]) -> dict[str, Any]:
@@ -39,8 +40,7 @@ def sides(tmp_path: Path) -> Path:
 
 
 def diff(cwd: Path, *args: str) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "diff", *args, "--format", "json", "--fail-on", "never"],
-                          cwd=cwd, capture_output=True, text=True, timeout=300)
+    proc = cli("diff", *args, "--format", "json", "--fail-on", "never", cwd=cwd, timeout=300)
     assert proc.returncode == 0, proc.stderr
     report: dict[str, Any] = json.loads(proc.stdout)
     return report

@@ -4,11 +4,11 @@ The schemalint working tree (tracked + untracked, not ignored files) is copied i
 temporary git repository and committed, because pre-commit installs hooks from a
 repository whose hook file is committed; this works the same from a fresh clone in CI.
 
-pre-commit builds the hook's virtual environment (``pip install`` of schemalint, ~40 s).
-``try-repo`` always builds it in a throw-away store, so it is used once (the failing
-``schemalint`` case); the other runs use ``pre-commit run --all-files`` with a
-``.pre-commit-config.yaml`` that names the same repository and commit, sharing one
-PRE_COMMIT_HOME for the module.
+pre-commit builds the hook's virtual environment (``pip install`` of schemalint, ~40 s) once
+per repository and ``rev``: every run here names the same copy at the same ``rev`` (the README
+snippet's release tag, given to the copy's commit) and shares one PRE_COMMIT_HOME, so the
+module builds it once. (``pre-commit try-repo`` would build it again, in a throw-away store, on
+every call: the hooks are run with ``pre-commit run`` and from ``git commit`` instead.)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, needs_node
+from tests.conftest import ROOT, cli, needs_node
 
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
@@ -83,7 +83,17 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy2(src, target)
     git(dest, "add", "-A")
     git(dest, "commit", "-q", "-m", "schemalint under test")
+    git(dest, "tag", readme_rev())
     return dest
+
+
+def readme_rev() -> str:
+    """The release tag the README's hook snippet names as ``rev``."""
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("```yaml\nrepos:")
+    rev = re.search(r"rev: (v\d+\.\d+\.\d+)\b", readme[start: readme.index("```", start + 7)])
+    assert rev, "the README's hook snippet names a release tag as rev"
+    return rev.group(1)
 
 
 @pytest.fixture(scope="module")
@@ -97,23 +107,11 @@ def _env(home: Path) -> dict[str, str]:
     return env
 
 
-def try_repo(project: Path, hook_repo: Path, home: Path, hook: str) -> subprocess.CompletedProcess[str]:
-    """``pre-commit try-repo HOOK_REPO HOOK --all-files`` in ``project``."""
-    assert PRE_COMMIT is not None
-    return subprocess.run(
-        [PRE_COMMIT, "try-repo", str(hook_repo), hook, "--all-files", "--verbose"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=_env(home),
-        timeout=600,
-    )
-
-
 def run_hook(project: Path, hook_repo: Path, home: Path, hook: str) -> subprocess.CompletedProcess[str]:
-    """``pre-commit run HOOK --all-files`` with a config naming ``hook_repo`` at its HEAD commit."""
+    """``pre-commit run HOOK --all-files`` with a config naming ``hook_repo`` at the README's tag
+    (its HEAD commit)."""
     assert PRE_COMMIT is not None
-    rev = git(hook_repo, "rev-parse", "HEAD").strip()
+    rev = readme_rev()
     config = project / ".pre-commit-config.yaml"
     config.write_text(
         f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n"
@@ -146,7 +144,7 @@ def test_schemalint_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_
     (project / "get_me.snap").write_text('{"name": "get_me", "inputSchema": {"type": "object",\n')
     git(project, "add", "-A")
     git(project, "commit", "-q", "-m", "broken tools")
-    bad = try_repo(project, hook_repo, pre_commit_home, "schemalint")
+    bad = run_hook(project, hook_repo, pre_commit_home, "schemalint")
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "Failed" in bad.stdout and "broken.json" in bad.stdout
     assert "get_me.snap" in bad.stdout  # .snap files are selected too (they were skipped by types: json)
@@ -182,9 +180,7 @@ def test_snapshot_hook_passes_then_fails(tmp_path: Path, hook_repo: Path, pre_co
     )
     (project / "tools").mkdir()
     (project / "tools" / "search.json").write_text(json.dumps(TOOL, indent=2) + "\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "schemalint", "snapshot"], cwd=project, capture_output=True, text=True
-    )
+    proc = cli("snapshot", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert (project / "tool-snapshots" / "search.json").is_file()
     git(project, "add", "-A")
@@ -239,9 +235,7 @@ def _readme_config(hook_repo: Path) -> str:
     readme = (ROOT / "README.md").read_text()
     start = readme.index("```yaml\nrepos:")
     snippet = readme[start + len("```yaml\n"): readme.index("```", start + 7)]
-    rev = re.search(r"rev: (v\d+\.\d+\.\d+)\b", snippet)
-    assert rev, "the README's hook snippet names a release tag as rev"
-    git(hook_repo, "tag", "-f", rev.group(1))
+    assert f"rev: {readme_rev()}" in snippet and git(hook_repo, "tag", "--points-at", "HEAD").split() == [readme_rev()]
     return snippet.replace("https://github.com/schemalint/schemalint", str(hook_repo))
 
 
@@ -266,7 +260,7 @@ def test_readme_snippet_as_an_installed_hook_on_real_commits(tmp_path: Path, hoo
         '[tool.schemalint]\nsources = ["tools"]\nexclude = ["tools/vendor"]\nsnapshot-dir = "snaps"\n')
     (project / "tools").mkdir()
     (project / "tools" / "search.json").write_text(json.dumps(TOOL, indent=2) + "\n")
-    assert subprocess.run([sys.executable, "-m", "schemalint", "snapshot"], cwd=project).returncode == 0
+    assert cli("snapshot", cwd=project).returncode == 0
     installed = subprocess.run([PRE_COMMIT, "install"], cwd=project, capture_output=True, text=True,
                                env=_env(pre_commit_home))
     assert installed.returncode == 0, installed.stderr
@@ -302,7 +296,7 @@ def test_readme_snippet_as_an_installed_hook_on_real_commits(tmp_path: Path, hoo
     breaking = dict(TOOL, inputSchema={"type": "object", "properties": {
         "query": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["query", "limit"]})
     (project / "tools" / "search.json").write_text(json.dumps(breaking, indent=2) + "\n")
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "snapshot"], cwd=project)
+    proc = cli("snapshot", cwd=project)
     assert proc.returncode == 0
     refused = _commit(project, "limit is now required")
     assert refused.returncode != 0
@@ -344,7 +338,7 @@ def test_typescript_hooks_block_an_sl101_commit(tmp_path: Path, hook_repo: Path,
     (project / "src").mkdir()
     (project / "src" / "tools.ts").write_text(CLEAN_TS)
     (project / "schemalint.toml").write_text('sources = ["src/tools.ts:TOOLS"]\n')
-    rev = git(hook_repo, "rev-parse", "HEAD").strip()
+    rev = readme_rev()  # the environment the other tests built
     (project / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n"
         "      - id: schemalint-typescript\n      - id: schemalint-diff\n")

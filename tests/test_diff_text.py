@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -46,7 +46,7 @@ def test_breaking_first_then_grouped_with_file_and_line(tmp_path: Path) -> None:
            _tool("delta", "Find delta records.", ["q"]),  # added
            _tool("zulu", "Find zulu records.", ["limit", "q"])]  # breaking: required added
     path.write_text(json.dumps({"tools": new}, indent=2) + "\n")
-    proc = run_cli("diff", "--base", "HEAD", "tools.json", cwd=tmp_path)
+    proc = cli("diff", "--base", "HEAD", "tools.json", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     out = proc.stdout
     order = [out.index(s) for s in ("breaking changes", "- gamma", "* zulu", "other changes", "* alpha",
@@ -69,7 +69,7 @@ def test_breaking_first_then_grouped_with_file_and_line(tmp_path: Path) -> None:
 def test_json_and_github_of_the_same_diff_agree(tmp_path: Path) -> None:
     (tmp_path / "a.json").write_text(json.dumps({"tools": [_tool("t", "d", ["q"])]}, indent=2))
     (tmp_path / "b.json").write_text(json.dumps({"tools": [_tool("t", "d", ["q", "limit"])]}, indent=2))
-    report = json.loads(run_cli("diff", "a.json", "b.json", "--format", "json", cwd=tmp_path).stdout)
-    github = run_cli("diff", "a.json", "b.json", "--format", "github", cwd=tmp_path).stdout
+    report = json.loads(cli("diff", "a.json", "b.json", "--format", "json", cwd=tmp_path).stdout)
+    github = cli("diff", "a.json", "b.json", "--format", "github", cwd=tmp_path).stdout
     assert [c["code"] for c in report["changes"]] == ["SD103"]
     assert github.startswith("::error file=b.json,line=") and "SD103 required-added (t)" in github

@@ -382,11 +382,7 @@ def test_nullable_forms() -> None:
 
 def test_fix_refuses_standard_input() -> None:
     """``-`` is a private temporary copy: fixing it would change nothing the user has, so it is refused."""
-    import subprocess
-    import sys
-
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "-", "--fix"], input="[]",
-                          capture_output=True, text=True, timeout=120)
+    proc = cli("check", "-", "--fix", input="[]", timeout=120)
     assert proc.returncode == 2 and "standard input" in proc.stderr, proc.stderr
 
 

@@ -6,18 +6,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, cli
 
 
 def _run(*args: str, cwd: Path, summary: Path | None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE")}
     if summary is not None:
         env["GITHUB_STEP_SUMMARY"] = str(summary)
-    return subprocess.run([sys.executable, "-m", "schemalint", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=300)
+    return cli(*args, cwd=cwd, env=env, timeout=300)
 
 
 def _tools(n: int) -> list[dict]:

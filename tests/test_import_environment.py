@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 SETTINGS = '''\
 from pydantic_settings import BaseSettings
@@ -45,7 +45,7 @@ raise ValueError("the code itself is wrong")
 def test_missing_settings_name_the_configuration(tmp_path: Path) -> None:
     pytest.importorskip("pydantic_settings")
     (tmp_path / "conf_tools.py").write_text(SETTINGS)
-    proc = run_cli("check", "conf_tools:TOOLS", "--python-path", str(tmp_path), cwd=tmp_path)
+    proc = cli("check", "conf_tools:TOOLS", "--python-path", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 2
     assert ("cannot import: the environment lacks the module's configuration (its pydantic-settings class found "
             "required values missing") in proc.stderr, proc.stderr
@@ -54,14 +54,14 @@ def test_missing_settings_name_the_configuration(tmp_path: Path) -> None:
 
 def test_an_unreachable_network_is_named(tmp_path: Path) -> None:
     (tmp_path / "net_tools.py").write_text(NETWORK)
-    proc = run_cli("check", "net_tools:TOOLS", "--python-path", str(tmp_path), cwd=tmp_path)
+    proc = cli("check", "net_tools:TOOLS", "--python-path", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 2
     assert "cannot import: the environment lacks a network service the module reaches at import" in proc.stderr
 
 
 def test_a_fault_of_the_code_is_not_blamed_on_the_environment(tmp_path: Path) -> None:
     (tmp_path / "bad_tools.py").write_text(BROKEN)
-    proc = run_cli("check", "bad_tools:TOOLS", "--python-path", str(tmp_path), cwd=tmp_path)
+    proc = cli("check", "bad_tools:TOOLS", "--python-path", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 2
     assert "cannot import: ValueError raised while importing: the code itself is wrong" in proc.stderr
     assert "environment lacks" not in proc.stderr

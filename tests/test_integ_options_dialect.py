@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from schemalint.rules.registry import all_rules
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 LONG_DESCRIPTION = "Search the archive. " * 60  # 1200 characters: above OpenAI's 1024
 
@@ -26,7 +26,7 @@ def _project(tmp_path: Path, pyproject: str | None) -> Path:
 
 
 def _codes(tmp_path: Path) -> list[str]:
-    proc = run_cli("check", "tools.json", "--format", "json", cwd=tmp_path)
+    proc = cli("check", "tools.json", "--format", "json", cwd=tmp_path)
     assert proc.returncode in (0, 1), proc.stderr
     return [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
 
@@ -54,7 +54,7 @@ def test_tool_count_limit_from_config(tmp_path: Path) -> None:
 
 def test_wrong_option_type_is_a_config_error(tmp_path: Path) -> None:
     _project(tmp_path, '[tool.schemalint.options.SL302]\nmax_length = "long"\n')
-    proc = run_cli("check", "tools.json", cwd=tmp_path)
+    proc = cli("check", "tools.json", cwd=tmp_path)
     assert proc.returncode == 2
     assert "max_length" in proc.stderr and "integer" in proc.stderr
 
@@ -82,7 +82,7 @@ def test_every_option_a_rule_reads_is_declared() -> None:
 @pytest.mark.parametrize("value", ["draft-99", "latest"])
 def test_unknown_dialect_exits_2_with_known_list(tmp_path: Path, value: str) -> None:
     _project(tmp_path, None)
-    proc = run_cli("check", "tools.json", "--dialect", value, cwd=tmp_path)
+    proc = cli("check", "tools.json", "--dialect", value, cwd=tmp_path)
     assert proc.returncode == 2
     assert value in proc.stderr and "draft-07" in proc.stderr and "2020-12" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -90,9 +90,9 @@ def test_unknown_dialect_exits_2_with_known_list(tmp_path: Path, value: str) -> 
 
 def test_dialect_alias_accepted_and_config_checked(tmp_path: Path) -> None:
     _project(tmp_path, None)
-    assert run_cli("check", "tools.json", "--dialect", "draft7", cwd=tmp_path).returncode in (0, 1)
+    assert cli("check", "tools.json", "--dialect", "draft7", cwd=tmp_path).returncode in (0, 1)
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ndialect = "draft-3"\n')
-    proc = run_cli("check", "tools.json", cwd=tmp_path)
+    proc = cli("check", "tools.json", cwd=tmp_path)
     assert proc.returncode == 2 and "dialect" in proc.stderr and "draft-04" in proc.stderr
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ndialect = "draft7"\n')
-    assert run_cli("check", "tools.json", cwd=tmp_path).returncode in (0, 1)
+    assert cli("check", "tools.json", cwd=tmp_path).returncode in (0, 1)

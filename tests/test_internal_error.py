@@ -11,7 +11,7 @@ from schemalint.model import Origin, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.shape.sl007_missing_description import MissingDescription
 from schemalint.rules.shape.sl999_internal_error import InternalError
-from tests.conftest import run_cli, run_json
+from tests.conftest import cli, cli_json
 
 TOOL = {"name": "get_weather", "inputSchema": {"type": "object", "properties": {}}}
 
@@ -62,12 +62,12 @@ def test_sl999_cannot_be_ignored_or_regraded(tmp_path: Path) -> None:
 
 def test_cli_counts_internal_errors_in_both_summaries(tmp_path: Path) -> None:
     path = _file(tmp_path)
-    code, report = run_json("check", str(path), "--fail-rule", "SL007", "--ignore", "SL999")
+    code, report = cli_json("check", str(path), "--fail-rule", "SL007", "--ignore", "SL999")
     assert code == 1
     assert report["summary"]["internal_errors"] == 1 and report["summary"]["by_code"]["SL999"] == 1
-    proc = run_cli("check", str(path), "--fail-rule", "SL007")
+    proc = cli("check", str(path), "--fail-rule", "SL007")
     assert "internal errors: 1" in proc.stdout and "Traceback" not in proc.stderr
-    code, report = run_json("check", str(path))
+    code, report = cli_json("check", str(path))
     assert report["summary"]["internal_errors"] == 0
 
 

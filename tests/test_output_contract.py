@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import run_json
+from tests.conftest import cli_json
 
 pytest.importorskip("mcp")
 
@@ -102,7 +102,7 @@ def test_sl110_reports_exactly_the_results_the_official_client_refuses(tmp_path:
         sys.modules.pop("outsrv", None)
     assert refused == {"aliased": True, "closed": True, "stamped": True, "plain": False}
 
-    _, report = run_json("check", "outsrv:mcp", "--python-path", str(tmp_path), "--select", "SL110")
+    _, report = cli_json("check", "outsrv:mcp", "--python-path", str(tmp_path), "--select", "SL110")
     errors = {(d["tool"], d["pointer"]) for d in report["diagnostics"] if d["severity"] == "error"}
     assert {tool for tool, _ in errors} == {name for name, bad in refused.items() if bad}
     assert ("aliased", "/tools/aliased/outputSchema/properties/user_name") in errors
@@ -117,7 +117,7 @@ def test_fastmcp_renders_both_sides_in_serialization_mode(tmp_path: Path) -> Non
     (tmp_path / "fastsrv.py").write_text(SERVER.replace(
         "from mcp.server.mcpserver import MCPServer", "from fastmcp import FastMCP as MCPServer"
     ).replace("@mcp.tool()", "@mcp.tool"))
-    code, report = run_json("check", "fastsrv:mcp", "--python-path", str(tmp_path), "--select", "SL110")
+    code, report = cli_json("check", "fastsrv:mcp", "--python-path", str(tmp_path), "--select", "SL110")
     assert report["diagnostics"] == [], json.dumps(report["diagnostics"], indent=1)[:2000]
     assert code == 0
 
@@ -153,7 +153,7 @@ def test_replay_finds_the_same_fault_in_a_recorded_session(tmp_path: Path) -> No
                                                "structuredContent": dumped}},
     ]
     log.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    _, report = run_json("replay", str(log), "--select", "SL410")
+    _, report = cli_json("replay", str(log), "--select", "SL410")
     [diag] = report["diagnostics"]
     assert diag["tool"] == "aliased" and diag["line"] == 4
     assert "'user_name' is a required property" in diag["message"]

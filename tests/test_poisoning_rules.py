@@ -18,7 +18,7 @@ from schemalint.rules.poisoning.chars import INVISIBLES
 from schemalint.rules.poisoning.sl501_invisible_character import hidden_runs
 from schemalint.rules.poisoning.sl502_homoglyph_tool_name import skeleton
 from schemalint.rules.poisoning.texts import word_groups
-from tests.conftest import ROOT, run_json
+from tests.conftest import ROOT, cli_json
 
 
 def tool(name: str, description: str, props: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -257,7 +257,7 @@ def test_pre_filter_words() -> None:
 
 
 def test_bundled_examples_show_every_rule() -> None:
-    code, report = run_json("check", "--format", "json", "--fail-on", "never", cwd=ROOT)
+    code, report = cli_json("check", "--format", "json", "--fail-on", "never", cwd=ROOT)
     assert code == 0
     found = {(Path(d["file"]).name, d["code"]) for d in report["diagnostics"] if d["code"].startswith("SL5")}
     assert found == {

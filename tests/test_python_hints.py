@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 SERVER = '''\
 from mcp.server.fastmcp import FastMCP
@@ -40,7 +40,7 @@ def _project(root: Path) -> Path:
 
 def test_a_folder_of_python_modules_names_the_source_to_give(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    proc = run_cli("check", ".", cwd=project)
+    proc = cli("check", ".", cwd=project)
     assert proc.returncode == 0
     out = proc.stdout + proc.stderr
     assert "no tool definitions found in ." in out
@@ -50,13 +50,13 @@ def test_a_folder_of_python_modules_names_the_source_to_give(tmp_path: Path) -> 
 
 def test_a_python_file_named_as_a_source_is_not_parsed_as_json(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    proc = run_cli("check", "src/inventory/server.py", cwd=project)
+    proc = cli("check", "src/inventory/server.py", cwd=project)
     assert proc.returncode == 2
     assert "invalid JSON" not in proc.stderr and "SL000" not in proc.stdout
     assert "src/inventory/server.py is a Python file" in proc.stderr
     assert "try: schemalint check inventory.server:mcp --python-path src (it creates that object" in proc.stderr
     # a file that only imports the server: the object found nearby is named
-    proc = run_cli("check", "src/inventory/main.py", cwd=project)
+    proc = cli("check", "src/inventory/main.py", cwd=project)
     assert proc.returncode == 2
     assert "inventory.main:OBJECT --python-path src" in proc.stderr
     assert "inventory.server:mcp --python-path src names one found under src" in proc.stderr, proc.stderr

@@ -17,7 +17,7 @@ from schemalint.api import check, summarise
 from schemalint.loaders.files.sources import expand_sources
 from schemalint.report.jsonl import line
 from schemalint.rules.facts import SummaryError, merge_summaries
-from tests.conftest import CORPUS, ROOT, needs_shared
+from tests.conftest import CORPUS, ROOT, cli, needs_shared
 
 
 def _script() -> Any:
@@ -117,8 +117,7 @@ def test_summary_round_trip_and_refusals(tmp_path: Path) -> None:
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "schemalint", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
+    return cli(*args, cwd=cwd, timeout=120)
 
 
 def test_cli_rounds_summary_out_then_summaries_give_one_run(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from schemalint.api import check
 from schemalint.model import Diagnostic, Severity
 from schemalint.report import REPORTERS, get_reporter
 from schemalint.report.jsonl import line
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 
 def _lines(stdout: str) -> list[dict]:
@@ -19,8 +19,8 @@ def _lines(stdout: str) -> list[dict]:
 
 
 def test_jsonl_lines_are_the_json_reports_diagnostics_in_order() -> None:
-    as_json = run_cli("check", "examples", "--target", "all", "--format", "json")
-    as_jsonl = run_cli("check", "examples", "--target", "all", "--format", "jsonl")
+    as_json = cli("check", "examples", "--target", "all", "--format", "json")
+    as_jsonl = cli("check", "examples", "--target", "all", "--format", "jsonl")
     assert as_json.returncode == as_jsonl.returncode == 1
     expected = json.loads(as_json.stdout)["diagnostics"]
     got = _lines(as_jsonl.stdout)
@@ -34,8 +34,8 @@ def test_jsonl_lines_are_the_json_reports_diagnostics_in_order() -> None:
 def test_concatenated_shards_hold_the_diagnostics_of_one_run(tmp_path: Path) -> None:
     # two shards of per-file sources: per-tool and per-file findings do not depend on the other shard
     names = ["examples/mcp", "examples/openai"]
-    whole = _lines(run_cli("check", *names, "--format", "jsonl").stdout)
-    shards = "".join(run_cli("check", n, "--format", "jsonl").stdout for n in names)
+    whole = _lines(cli("check", *names, "--format", "jsonl").stdout)
+    shards = "".join(cli("check", n, "--format", "jsonl").stdout for n in names)
     key = lambda d: (d["file"], d["line"], d["column"], d["code"], d["pointer"], d["message"])  # noqa: E731
     assert sorted(_lines(shards), key=key) == sorted(whole, key=key) and whole
 
@@ -44,7 +44,7 @@ def test_clean_run_writes_nothing(tmp_path: Path) -> None:
     shutil.copy(ROOT / "examples" / "mcp" / "get_me.snap", tmp_path / "get_me.snap")
     result = check([str(tmp_path)])
     assert not result.diagnostics
-    proc = run_cli("check", str(tmp_path), "--format", "jsonl")
+    proc = cli("check", str(tmp_path), "--format", "jsonl")
     assert proc.returncode == 0 and proc.stdout == ""
 
 

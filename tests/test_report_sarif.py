@@ -14,7 +14,7 @@ from schemalint.api import check
 from schemalint.config import load_config
 from schemalint.report import REPORTERS, write_report
 from schemalint.report.github import annotation, escape_property
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 
@@ -102,7 +102,7 @@ def test_sarif_info_level_notes_and_empty_run(project: Path) -> None:
 
 
 def test_sarif_from_the_cli_validates(project: Path) -> None:
-    proc = run_cli("check", "tools", "--format", "sarif", cwd=project)
+    proc = cli("check", "tools", "--format", "sarif", cwd=project)
     assert proc.returncode == 1, proc.stderr
     log = json.loads(proc.stdout)
     validate(log)
@@ -111,9 +111,9 @@ def test_sarif_from_the_cli_validates(project: Path) -> None:
 
 def test_format_choices_come_from_the_registry(project: Path) -> None:
     assert {"text", "json", "sarif", "github"} <= set(REPORTERS)
-    proc = run_cli("check", "tools", "--format", "xml", cwd=project)
+    proc = cli("check", "tools", "--format", "xml", cwd=project)
     assert proc.returncode == 2 and all(name in proc.stderr for name in REPORTERS)
-    assert all(name in run_cli("check", "--help").stdout for name in REPORTERS)
+    assert all(name in cli("check", "--help").stdout for name in REPORTERS)
 
 
 def test_github_annotations(project: Path) -> None:
@@ -146,8 +146,6 @@ def test_sarif_keeps_within_githubs_result_limit(tmp_path: Path) -> None:
     """GitHub code scanning rejects a run of more than 25,000 results (GITHUB_LIMITS cites the
     page): the most severe are kept, and what was left out is said in a warning notification, in
     run.properties and on stderr; every region has endLine/endColumn."""
-    import subprocess
-    import sys
 
     from schemalint.report.sarif import GITHUB_LIMITS
 
@@ -155,8 +153,7 @@ def test_sarif_keeps_within_githubs_result_limit(tmp_path: Path) -> None:
     for i in range(13_000):  # each: SL003 (error, undeclared required key) and SL007 (no description)
         tools.append({"name": f"t{i}", "inputSchema": {"type": "object", "properties": {}, "required": ["x"]}})
     (tmp_path / "tools.json").write_text(json.dumps({"tools": tools}))
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "tools.json", "--format", "sarif"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    proc = cli("check", "tools.json", "--format", "sarif", cwd=tmp_path, timeout=600)
     assert proc.returncode == 1, proc.stderr
     log = json.loads(proc.stdout)
     run = log["runs"][0]
@@ -178,11 +175,8 @@ def test_sarif_keeps_within_githubs_result_limit(tmp_path: Path) -> None:
 def test_sarif_region_spans_the_reported_token(tmp_path: Path) -> None:
     text = '{"tools": [{"name": "a", "description": "d",\n  "inputSchema": {"type": "object", "required": ["zz"]}}]}\n'
     (tmp_path / "t.json").write_text(text)
-    import subprocess
-    import sys
 
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "t.json", "--format", "sarif"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    proc = cli("check", "t.json", "--format", "sarif", cwd=tmp_path, timeout=300)
     results = json.loads(proc.stdout)["runs"][0]["results"]
     sl003 = next(r for r in results if r["ruleId"] == "SL003")
     region = sl003["locations"][0]["physicalLocation"]["region"]

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import run_cli
+from tests.conftest import cli
 from tests.test_diff_git import OTHER, TOOL, git, write
 from tests.test_report_sarif import validate
 
@@ -26,7 +26,7 @@ def repo_with_changes(tmp_path: Path) -> Path:
 
 
 def sarif_diff(repo: Path, *args: str) -> tuple[int, dict[str, Any]]:
-    proc = run_cli("diff", "--base", "HEAD", "tools", "--format", "sarif", *args, cwd=repo)
+    proc = cli("diff", "--base", "HEAD", "tools", "--format", "sarif", *args, cwd=repo)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, json.loads(proc.stdout)
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 ZOD = str(ROOT / "examples" / "zod" / "contracts.json")
 
 
 def test_show_json_lists_required_keys_per_side() -> None:
-    proc = run_cli("show", "present_answer_nested", ZOD, "--format", "json")
+    proc = cli("show", "present_answer_nested", ZOD, "--format", "json")
     assert proc.returncode == 0, proc.stderr
     view = json.loads(proc.stdout)
     rows = {r["instance_path"]: r for r in view["required"]}
@@ -21,7 +21,7 @@ def test_show_json_lists_required_keys_per_side() -> None:
 
 
 def test_show_text_marks_the_differing_lines() -> None:
-    proc = run_cli("show", "present_answer", ZOD)
+    proc = cli("show", "present_answer", ZOD)
     assert proc.returncode == 0, proc.stderr
     marked = [line for line in proc.stdout.splitlines() if line.startswith(("+", "~", "-"))]
     assert any('"presentation"' in line for line in marked)
@@ -29,7 +29,7 @@ def test_show_text_marks_the_differing_lines() -> None:
 
 
 def test_show_clean_twin_has_no_marked_lines() -> None:
-    proc = run_cli("show", "present_answer_clean", ZOD)
+    proc = cli("show", "present_answer_clean", ZOD)
     assert proc.returncode == 0
     assert not [line for line in proc.stdout.splitlines() if line.startswith(("+ ", "~ ", "- "))]
 
@@ -38,11 +38,11 @@ def test_show_converts_defs_to_definitions(tmp_path) -> None:
     path = tmp_path / "t.json"
     path.write_text(json.dumps([{"name": "t", "input_schema": {
         "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}}]))
-    view = json.loads(run_cli("show", "t", str(path), "--format", "json").stdout)
+    view = json.loads(cli("show", "t", str(path), "--format", "json").stdout)
     assert view["advertised"]["properties"]["a"] == {"$ref": "#/definitions/A"}
     assert view["runtime_input"] is None
 
 
 def test_show_unknown_tool_suggests_close_names() -> None:
-    proc = run_cli("show", "present_answr", ZOD)
+    proc = cli("show", "present_answr", ZOD)
     assert proc.returncode == 2 and "did you mean present_answer" in proc.stderr

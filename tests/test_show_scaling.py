@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemalint.report.show_layout import INDENT_CAP, align, json_lines
-from tests.conftest import run_cli
+from tests.conftest import cli
 
 RATIO_BOUND = 20
 
@@ -87,7 +87,7 @@ def test_a_schema_nested_450_levels_is_shown_with_its_levels_tagged(tmp_path: Pa
     node["required"] = []  # one difference 300 levels down
     (tmp_path / "deep.json").write_text(json.dumps({"schemalint": 1, "tools": [
         {"name": "d", "description": "d", "advertised": old, "runtime": {"input": new}}]}))
-    proc = run_cli("show", "d", "deep.json", cwd=tmp_path, timeout=300)
+    proc = cli("show", "d", "deep.json", cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert any(f"..{INDENT_CAP + 1} " in line for line in lines) and any("..600 " in line for line in lines)

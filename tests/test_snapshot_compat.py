@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 DATA = ROOT / "tests" / "data" / "snapshot-compat"
 
@@ -37,10 +37,10 @@ def _snapshot_files(directory: Path) -> dict[str, bytes]:
 def test_old_snapshots_are_up_to_date_and_left_untouched(compat: Path) -> None:
     before = _snapshot_files(compat / "snaps")
     assert len(before) == 25  # 24 snapshots and the record (names only: an older record, no hashes)
-    checked = run_cli("snapshot", "sources", "--dir", "snaps", "--check", cwd=compat)
+    checked = cli("snapshot", "sources", "--dir", "snaps", "--check", cwd=compat)
     assert (checked.returncode, checked.stdout, checked.stderr) == (0, "24 snapshot(s) up to date in snaps\n", "")
     mtimes = {p.name: p.stat().st_mtime_ns for p in (compat / "snaps").iterdir()}
-    written = run_cli("snapshot", "sources", "--dir", "snaps", cwd=compat)
+    written = cli("snapshot", "sources", "--dir", "snaps", cwd=compat)
     assert written.returncode == 0, written.stderr
     assert written.stdout.startswith("snaps: 0 written, 24 unchanged, 0 removed (24 tools)\n")
     after = _snapshot_files(compat / "snaps")
@@ -57,7 +57,7 @@ def test_a_one_key_change_in_a_source_is_found(compat: Path) -> None:
     text = source.read_text(encoding="utf-8")
     assert text.count('"minimum": 1e-05') == 1
     source.write_text(text.replace('"minimum": 1e-05', '"minimum": 2e-05'), encoding="utf-8")
-    proc = run_cli("snapshot", "sources", "--dir", "snaps", "--check", cwd=compat)
+    proc = cli("snapshot", "sources", "--dir", "snaps", "--check", cwd=compat)
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout == (
         "snaps/floats.json: stale\n"
@@ -93,7 +93,7 @@ def test_a_one_key_change_in_a_snapshot_is_found(compat: Path, filename: str, ol
     data = path.read_bytes()
     assert data.count(old) == 1
     path.write_bytes(data.replace(old, new))
-    proc = run_cli("snapshot", "sources", "--dir", "snaps", "--check", cwd=compat)
+    proc = cli("snapshot", "sources", "--dir", "snaps", "--check", cwd=compat)
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.startswith(f"snaps/{filename}: stale\n--- a/snaps/{filename}\n+++ b/snaps/{filename}\n")
     assert "\n1 snapshot problem(s) in snaps (24 tools); run" in proc.stdout
@@ -102,7 +102,7 @@ def test_a_one_key_change_in_a_snapshot_is_found(compat: Path, filename: str, ol
 def test_a_missing_and_an_orphaned_snapshot_are_found(compat: Path) -> None:
     (compat / "snaps" / "deep.json").unlink()
     (compat / "sources" / "odd.json").unlink()  # its two tools are gone: their snapshots are orphaned
-    proc = run_cli("snapshot", "sources", "--dir", "snaps", "--check", cwd=compat)
+    proc = cli("snapshot", "sources", "--dir", "snaps", "--check", cwd=compat)
     assert proc.returncode == 1, proc.stderr
     headers = [line for line in proc.stdout.splitlines() if line.startswith("snaps/")]
     assert headers == ["snaps/deep.json: missing", "snaps/lone_surrogate.json: orphaned (no such tool any more)",
@@ -151,7 +151,7 @@ def test_the_first_refusal_by_tool_name_is_reported(tmp_path: Path, names: list[
     tools = [_deep_tool(n, 1100) if n.endswith("_deep") else '{"name":"' + n + '","inputSchema":{}}' for n in names]
     (tmp_path / "tools.json").write_text('{"tools":[' + ",".join(tools) + "]}")
     for check in ([], ["--check"]):
-        proc = run_cli("snapshot", "tools.json", "--dir", "snaps", *check, cwd=tmp_path, timeout=300)
+        proc = cli("snapshot", "tools.json", "--dir", "snaps", *check, cwd=tmp_path, timeout=300)
         assert proc.returncode == 2 and proc.stdout == ""
         assert proc.stderr.startswith(f"schemalint: error: {error}") and proc.stderr.count("\n") == 1, proc.stderr
     assert not (tmp_path / "snaps").exists()

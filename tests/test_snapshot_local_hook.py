@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import cli
 from tests.test_diff_precommit import PRE_COMMIT, git, init_repo
 
 pytest.importorskip("mcp", reason="needs the mcp SDK (schemalint[mcp])")
@@ -77,8 +78,7 @@ def _env(**extra: str) -> dict[str, str]:
 
 
 def _schemalint(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "schemalint", *args], cwd=project, capture_output=True,
-                          text=True, env=_env(**env), timeout=300)
+    return cli(*args, cwd=project, env=_env(**env), timeout=300)
 
 
 def _project(tmp_path: Path, server: str = SERVER, config: str = CONFIG) -> Path:

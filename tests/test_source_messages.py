@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 SERVER_DIR = ROOT / "examples" / "mcp_server"
 
@@ -18,7 +18,7 @@ def test_python_file_path_with_attribute(command: str, tmp_path: Path) -> None:
     source = "examples/mcp_server/server.py:mcp"
     args = {"check": [source], "show": ["add", source], "snapshot": [source, "--dir", str(tmp_path / "s")],
             "diff": [source, source]}[command]
-    proc = run_cli(command, *args)
+    proc = cli(command, *args)
     assert proc.returncode == 2, proc.stdout
     assert "Traceback" not in proc.stderr
     assert ("a Python source is written module:attr, not as a file path: `server:mcp` with "
@@ -26,19 +26,19 @@ def test_python_file_path_with_attribute(command: str, tmp_path: Path) -> None:
     assert "no such file or directory" not in proc.stderr
     # and the form it names works
     if command == "check":
-        ok = run_cli("check", "server:mcp", "--python-path", "examples/mcp_server", "--fail-on", "never")
+        ok = cli("check", "server:mcp", "--python-path", "examples/mcp_server", "--fail-on", "never")
         assert ok.returncode == 0, ok.stderr
 
 
 def test_python_file_path_that_does_not_exist() -> None:
-    proc = run_cli("check", "examples/mcp_server/nope.py:mcp")
+    proc = cli("check", "examples/mcp_server/nope.py:mcp")
     assert proc.returncode == 2
     assert "examples/mcp_server/nope.py:mcp: no such file or directory (a Python source is written module:attr" in (
         proc.stderr)
 
 
 def test_file_name_with_suffix_as_module() -> None:
-    proc = run_cli("check", "server.py:mcp", cwd=SERVER_DIR)
+    proc = cli("check", "server.py:mcp", cwd=SERVER_DIR)
     assert proc.returncode == 2
     assert "a Python source is written module:attr, without the file suffix: `server:mcp`" in proc.stderr
 
@@ -49,7 +49,7 @@ def test_file_name_with_suffix_as_module() -> None:
     ("ftp://example.com/mcp", "only http:// and https:// URLs are read, not ftp:"),
 ])
 def test_mcp_url_scheme_messages(url: str, expected: str) -> None:
-    proc = run_cli("check", "--mcp-url", url)
+    proc = cli("check", "--mcp-url", url)
     assert proc.returncode == 2
     assert expected in proc.stderr, proc.stderr
     assert "not no scheme" not in proc.stderr

@@ -17,14 +17,14 @@ from schemalint.api import load
 from schemalint.commands.replay import replay
 from schemalint.traffic.records import Conversation
 from schemalint.traffic.stream import Problem, read_file
-from tests.conftest import REPOS, ROOT, internal_errors, needs_repos, run_cli
+from tests.conftest import REPOS, ROOT, cli, internal_errors, needs_repos
 
 EXAMPLES = ROOT / "examples" / "traffic"
 MANIFEST = EXAMPLES / "incident1-present-answer.tools.json"
 
 
 def _replay(*args: str) -> tuple[int, dict[str, Any]]:
-    proc = run_cli("replay", *args, "--format", "json")
+    proc = cli("replay", *args, "--format", "json")
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, json.loads(proc.stdout)
 
@@ -225,7 +225,7 @@ def test_repeated_invalid_calls_once_with_a_count_and_single_slips_not_at_all(tm
     assert "(4 of 5 recorded call(s))" in d.message and d.line == 1
     cfg = tmp_path / "schemalint.toml"
     cfg.write_text("[options.SL409]\nmin_count = 5\n")
-    proc = run_cli("replay", str(tmp_path / "log.jsonl"), "--config", str(cfg), "--format", "json")
+    proc = cli("replay", str(tmp_path / "log.jsonl"), "--config", str(cfg), "--format", "json")
     assert json.loads(proc.stdout)["diagnostics"] == [] and proc.returncode == 0
 
 
@@ -249,26 +249,26 @@ def test_an_unresolvable_remote_ref_leaves_the_call_unjudged(tmp_path: Path) -> 
 
 def test_every_check_format_renders_a_replay() -> None:
     log = str(EXAMPLES / "incident3-advisor-no-tools.anthropic.json")
-    sarif = json.loads(run_cli("replay", log, "--format", "sarif").stdout)
+    sarif = json.loads(cli("replay", log, "--format", "sarif").stdout)
     results = sarif["runs"][0]["results"]
     assert {r["ruleId"] for r in results} == {"SL401", "SL402"}
     assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results)
-    github = run_cli("replay", log, "--format", "github").stdout
+    github = cli("replay", log, "--format", "github").stdout
     assert re.search(r"^::error file=.*incident3-advisor-no-tools\.anthropic\.json,line=\d+", github, re.M)
-    text = run_cli("replay", log)
+    text = cli("replay", log)
     assert text.returncode == 1 and "SL401 undeclared-tool-call" in text.stdout
 
 
 def test_fail_on_select_ignore_and_baseline(tmp_path: Path) -> None:
     log = str(EXAMPLES / "incident1-present-answer.openai-chat.jsonl")
-    assert run_cli("replay", log, "--fail-on", "never").returncode == 0
+    assert cli("replay", log, "--fail-on", "never").returncode == 0
     code, report = _replay(log, "--select", "SL407")
     assert dict(_codes(report)) == {"SL407": 1} and code == 0  # a warning does not fail at error
-    assert run_cli("replay", log, "--select", "SL407", "--fail-on", "warning").returncode == 1
+    assert cli("replay", log, "--select", "SL407", "--fail-on", "warning").returncode == 1
     _, report = _replay(log, "--ignore", "json-string-argument")
     assert dict(_codes(report)) == {"SL406": 1}
     baseline = tmp_path / "baseline.json"
-    assert run_cli("replay", log, "--write-baseline", str(baseline)).returncode == 0
+    assert cli("replay", log, "--write-baseline", str(baseline)).returncode == 0
     code, report = _replay(log, "--baseline", str(baseline))
     assert code == 0 and report["diagnostics"] == [] and report["summary"]["baseline"]["hidden"] == 2
 

@@ -15,7 +15,7 @@ from schemalint.commands.replay import replay
 from schemalint.model import Severity
 from schemalint.traffic.records import Conversation
 from schemalint.traffic.stream import read_file
-from tests.conftest import REPOS, needs_repos, run_cli
+from tests.conftest import REPOS, cli, needs_repos
 
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city.",
            "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
@@ -86,7 +86,7 @@ def test_a_directory_run_reads_har_files_and_check_does_not(tmp_path: Path) -> N
                                           {"role": "tool", "tool_call_id": "c1", "content": "sunny"}]}
     _har(tmp_path, _entry("https://api.openai.com/v1/chat/completions", request,
                           _completion({"role": "assistant", "content": "It is sunny."})))
-    proc = run_cli("replay", str(tmp_path), "--format", "json")
+    proc = cli("replay", str(tmp_path), "--format", "json")
     assert "Traceback" not in proc.stderr, proc.stderr
     report = json.loads(proc.stdout)
     assert report["summary"]["files"] == 1

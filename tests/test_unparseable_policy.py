@@ -6,7 +6,7 @@ from pathlib import Path
 
 from schemalint.api import check, load
 from schemalint.loaders.files.documents import looks_like_tool_file, parse_text, strip_jsonc
-from tests.conftest import run_json
+from tests.conftest import cli_json
 
 TSCONFIG = '{\n  // build settings\n  "compilerOptions": {"strict": true,},\n}\n'
 CFN = "Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: !Ref Name\n"
@@ -46,9 +46,9 @@ def test_named_source_is_always_reported_unless_scan(tmp_path: Path) -> None:
 def test_hook_entry_uses_scan_and_cli_exit_codes(tmp_path: Path, repo_root: Path) -> None:
     assert "entry: schemalint check --scan" in (repo_root / ".pre-commit-hooks.yaml").read_text()
     root = _tree(tmp_path)
-    code, report = run_json("check", "--scan", str(root / "template.yaml"), str(root / "package-lock.json"))
+    code, report = cli_json("check", "--scan", str(root / "template.yaml"), str(root / "package-lock.json"))
     assert code == 0 and report["diagnostics"] == []
-    code, report = run_json("check", "--scan", str(root / "tools.json"))
+    code, report = cli_json("check", "--scan", str(root / "tools.json"))
     assert code == 1 and [d["code"] for d in report["diagnostics"]] == ["SL000"]
 
 

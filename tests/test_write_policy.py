@@ -13,7 +13,6 @@ import json
 import os
 import stat
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -257,8 +256,7 @@ def test_the_job_summary_is_appended_only_to_a_regular_file(tmp_path: Path, kind
     elif kind == "file":
         target.write_text("earlier step\n")
     env = {**os.environ, "GITHUB_STEP_SUMMARY": str(target)}
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "tools.json",
-                           "--format", "github"], cwd=project, env=env, capture_output=True, text=True, timeout=60)
+    proc = cli("check", "tools.json", "--format", "github", cwd=project, env=env, timeout=60)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     if kind == "file":
         text = target.read_text()
@@ -269,8 +267,6 @@ def test_the_job_summary_is_appended_only_to_a_regular_file(tmp_path: Path, kind
 
 @pytest.mark.parametrize("name", ["..", ".", "dir/"])
 def test_a_stdin_filename_naming_no_file_is_refused(tmp_path: Path, name: str) -> None:
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "-",
-                           "--stdin-filename", name], input=json.dumps(TOOL), cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60)
+    proc = cli("check", "-", "--stdin-filename", name, input=json.dumps(TOOL), cwd=tmp_path, timeout=60)
     _refused(proc, "--stdin-filename", "names no file")
     assert list(tmp_path.iterdir()) == []
