@@ -346,14 +346,16 @@ def _cpu_once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float,
 
 
 def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str | None, peers: bool,
-                 after: str | None = None, only: str = "") -> None:
+                 after: str | None = None, only: str = "", synthetic_tools: int = 10_000) -> None:
     """Issue 33's table: on the corpus as its own files, the corpus as one catalog, 10,000 synthetic
     tools as one file and a repository tree, the floor, ``check`` (default jobs and ``--jobs 1``),
     ``before`` (an earlier source tree run with ``PYTHONPATH``: ``--jobs 1``) and the peers that
     can run here (benchmarks/peers.py), all interleaved within each round; medians of wall time, and
     of CPU time (user + sys of the process tree, which a loaded machine inflates less). ``after``: a
     source tree to run as "check" instead of this one (so that the tree can change meanwhile);
-    ``only``: the inputs whose label holds one of these comma-separated words."""
+    ``only``: the inputs whose label holds one of these comma-separated words; ``synthetic_tools``: the
+    size of the synthetic catalog (10,000 make 65 MB, which a loaded machine may not get through).
+    The word ``startup`` in ``only`` (or no ``only``) adds the hook's start-up (:func:`startup33_rows`)."""
     sys.path.insert(0, str(HERE))
     import peers as peer_commands
 
@@ -369,16 +371,18 @@ def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str |
                             "open(sys.argv[2], 'w').write(json.dumps({'tools': tools}, indent=1, ensure_ascii=False))",
                             str(corpus), str(catalog / "tools.json")], check=True)
         inputs.append(("the corpus as one catalog", catalog / "tools.json", catalog, True))
-    synthetic = work / "one10000"
+    synthetic = work / f"one{synthetic_tools}"
     if not (synthetic / "tools.json").is_file():
-        base = work / "cat10000"
+        base = work / f"cat{synthetic_tools}"
         if not base.is_dir():
-            generate(base, 10_000)
+            generate(base, synthetic_tools)
         one_document_rows_prepare(base, synthetic)
-    inputs.append(("10,000 synthetic tools, one file", synthetic / "tools.json", synthetic, True))
+    inputs.append((f"{synthetic_tools:,} synthetic tools, one file", synthetic / "tools.json", synthetic, True))
     if repos.is_dir():
         inputs.append(("a repository tree (../shared/repos)", repos, repos, False))
     wanted = [w for w in only.split(",") if w]
+    if not wanted or "startup" in wanted:
+        startup33_rows(work, max(runs, 9), after)
     for label, target, floor_root, one_file in inputs:
         if wanted and not any(w in label for w in wanted):
             continue
@@ -409,6 +413,41 @@ def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str |
             k = "check --jobs 1"
             print(f"  after / before, {k}: wall {wall[k] / wall['before: ' + k]:.2f}, "
                   f"CPU {cpu[k] / cpu['before: ' + k]:.2f}", flush=True)
+
+
+def startup33_rows(work: Path, runs: int, after: str | None = None) -> None:
+    """The hook's start-up against a bare typer CLI (issue 33: <= 1.0x): a typer app with one
+    command, ``python -m schemalint check`` on one small file, ``--version`` and ``--help``, interleaved
+    (``runs`` rounds after a warm-up round); medians of wall time and of CPU time (user + sys of the
+    process, which a loaded machine inflates less), as ratios to the typer app's."""
+    noop = work / "typer_one_command.py"
+    noop.write_text("import typer\napp = typer.Typer()\n@app.command()\ndef main(path: str = '') -> None:\n"
+                    "    pass\napp()\n")
+    small = ROOT / "examples" / "mcp" / "get_me.snap"
+    mine = {"PYTHONPATH": after} if after else None
+    cmds: dict[str, tuple[list[str], dict[str, str] | None]] = {
+        "bare typer CLI, one command": ([PY, str(noop)], None),
+        "schemalint check (one small file)": ([*SCHEMALINT, "check", str(small)], mine),
+        "schemalint --version": ([*SCHEMALINT, "--version"], mine),
+        "schemalint --help": ([*SCHEMALINT, "--help"], mine),
+    }
+    samples: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
+    for cmd, env in cmds.values():  # warm-up
+        _cpu_once(cmd, env)
+    for _ in range(runs):
+        for k, (cmd, env) in cmds.items():
+            samples[k].append(_cpu_once(cmd, env))
+    wall = {k: statistics.median(s[0] for s in v) for k, v in samples.items()}
+    cpu = {k: statistics.median(s[1] for s in v) for k, v in samples.items()}
+    base = "bare typer CLI, one command"
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\nstart-up (median of {runs} interleaved runs; load {load:.1f}):")
+    print(f"  {'command':<34} {'wall s':>8} {'x typer':>8} {'CPU s':>8} {'x typer':>8}")
+    for k in cmds:
+        print(f"  {k:<34} {wall[k]:8.3f} {wall[k] / wall[base]:7.2f}x {cpu[k]:8.3f} {cpu[k] / cpu[base]:7.2f}x")
+    ratio = cpu["schemalint check (one small file)"] / cpu[base]
+    print(f"  {'PASS' if ratio <= 1.0 else 'FAIL'}  check on one small file vs a bare typer CLI (CPU): {ratio:.2f}x "
+          "(limit 1.0x)", flush=True)
 
 
 def one_document_rows_prepare(base: Path, one: Path) -> None:
@@ -461,9 +500,11 @@ def main() -> int:
                         help="only issue 33's table: corpus files, corpus catalog, 10,000 synthetic tools in one file, "
                              "a repository tree; floor, check, --before, peers; interleaved (wall and CPU)")
     parser.add_argument("--repos", default=str(ROOT.parent / "shared" / "repos"))
+    parser.add_argument("--synthetic", type=int, default=10_000, metavar="N",
+                        help="with --issue33: the number of synthetic tools in the one-file input (default 10000)")
     parser.add_argument("--after", help="with --issue33: the source tree to measure as check (git archive REV)")
     parser.add_argument("--only", default="", help="with --issue33: comma-separated words of the inputs to run "
-                        "(files, catalog, synthetic, repository)")
+                        "(files, catalog, synthetic, repository, startup)")
     parser.add_argument("--peers", action="store_true", help="with --issue33: the peers of benchmarks/peers.py "
                         "(put check-jsonschema and spectral on PATH, or set CHECK_JSONSCHEMA and SPECTRAL)")
     parser.add_argument("--huge-document", type=int, default=0, metavar="N",
@@ -485,7 +526,7 @@ def main() -> int:
             return huge_document_row(work, args.huge_document)
         if args.issue33:
             issue33_rows(work, Path(args.corpus), Path(args.repos), args.runs, args.before, args.peers, args.after,
-                         args.only)
+                         args.only, args.synthetic)
             return 0
         if args.memory:
             memory_rows(table, work, [int(n) for n in args.memory.split(",")], args.keep is not None, args.before)

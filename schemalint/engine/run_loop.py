@@ -11,10 +11,11 @@ pointed back at keys that exist in the file (:func:`relocate`).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from schemalint.model import Diagnostic, Severity, Tool, running
+from schemalint.model import RUN, Diagnostic, Origin, RunContext, Severity, Tool, running
 from schemalint.rules.base import FAIL_RULE_ENV, INTERNAL_ERROR
 from schemalint.schema.index import index_schema
 
@@ -94,6 +95,7 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
 
 
 _NOTHING: tuple[()] = ()
+_ABSENT: Any = object()
 """What a rule's ``check_tool`` returns when it has nothing to say (the empty tuple)."""
 
 
@@ -128,6 +130,9 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
     # per (profiles, keywords present): the rules to call for a tool with those keywords
     per_present: dict[tuple[frozenset[str], frozenset[Any]], list[Rule]] = {}
     targets_for = ctx.targets_for
+    by_definition = _ByDefinition.of_run()
+    any_per_definition: dict[int, bool] = {}  # by id() of a rule list, kept alive in kept_lists
+    kept_lists: list[list[Rule]] = []
     for tool in tools:
         profiles = targets_for(tool)
         entry = per_profiles.get(profiles)
@@ -146,10 +151,46 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
                     r for r in rules if r.keywords is None or not r.keywords.isdisjoint(present)]
             rules = chosen
         view = tool.schema_view
+        copies: dict[Rule, tuple[Diagnostic, ...] | None] | None = None  # this definition's findings, by rule
+        first, origin = True, tool.origin
+        if skip and any_per_definition.get(id(rules)) is not False:
+            if id(rules) not in any_per_definition:
+                any_per_definition[id(rules)] = any(r.per_definition for r in rules)
+                kept_lists.append(rules)
+            if any_per_definition[id(rules)]:
+                key = definition_key(tool, profiles)
+                if key is not None:
+                    entry = by_definition.get(key)
+                    if entry is None:
+                        entry = by_definition.add(key, tool.origin)
+                    origin, copies = entry
+                    first = origin is tool.origin
         for rule in rules:
             try:
                 if fail and rule.code == fail:
                     raise _InjectedFault(f"{FAIL_RULE_ENV}={fail}")
+                if copies is not None and rule.per_definition and rule.shares_definition(tool, ctx):
+                    if not first:
+                        held = copies.get(rule, _ABSENT)
+                        if held is not None and held is not _ABSENT:
+                            if held:
+                                yield from _moved(held, origin, tool.origin)
+                            continue
+                    found = rule.check_tool(tool, ctx)
+                    if found is _NOTHING:
+                        if first:
+                            copies[rule] = ()
+                        continue
+                    collected: list[Diagnostic] = []
+                    try:
+                        collected.extend(relocate(tool, found) if view else found)
+                    except BaseException:
+                        yield from collected  # what the rule found before it failed, as without the memo
+                        raise
+                    if first:
+                        copies[rule] = tuple(collected) if _movable(collected, tool.origin) else None
+                    yield from collected
+                    continue
                 found = rule.check_tool(tool, ctx)
                 if found is _NOTHING:
                     continue
@@ -161,6 +202,93 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
                 yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, tool.name or None,
                                                            tool.origin.file, tool.origin.pointer, "",
                                                            line=tool.origin.line))
+
+
+_PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
+"""Files whose tools are parsed JSON or YAML: plain values (no tuples, no objects of a Python source)."""
+_NULL_VALUE = re.compile(rb"[:,\[]null")
+"""A ``null`` value in orjson's compact encoding: orjson writes NaN and infinities as ``null`` too."""
+_ENCODE = 0
+
+
+def definition_key(tool: Tool, profiles: frozenset[str]) -> tuple[Any, ...] | None:
+    """A key equal for two tools of one run exactly when a rule with :attr:`Rule.per_definition`
+    finds the same in both (up to where the findings are): the tool's name, description, format,
+    schema path and view, profiles, and its parsed object, advertised and output schemas encoded by
+    orjson in key order. ``None`` (the tool is checked on its own) for a tool with a runtime
+    contract or without a parsed object, one read from a file that is not JSON or YAML (a Python
+    source may hold tuples, which encode as lists), a value orjson does not encode as it stands (a
+    subclass, a date, an integer beyond 64 bits, too deep), and one holding a ``null`` value (orjson
+    writes NaN and infinities, which JSON's fallback parser and YAML read, as ``null`` too). Never raises."""
+    global _ENCODE
+    raw = tool.raw
+    if tool.runtime is not None or type(raw) is not dict or not tool.origin.file.lower().endswith(_PARSED_SUFFIXES):
+        return None
+    import orjson
+
+    if not _ENCODE:
+        _ENCODE = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+    try:
+        encoded = orjson.dumps([raw, tool.advertised, tool.output_schema], option=_ENCODE)
+    except Exception:  # orjson.JSONEncodeError (a TypeError)
+        return None
+    if b"null" in encoded and _NULL_VALUE.search(encoded, 1, len(encoded) - 1 - (tool.output_schema is None) * 5):
+        return None  # ([raw, advertised, null]: the last null is the absent output schema)
+    return (tool.name, tool.description, tool.origin.format, tool.schema_path, tool.schema_view, profiles, encoded)
+
+
+class _ByDefinition:
+    """The findings of each definition seen in the run (:func:`definition_key` -> ``(origin of its first
+    copy, {rule: findings, or None when they cannot be moved})``), bounded: cleared above
+    :data:`LIMIT` bytes of keys (a streaming run over millions of distinct tools stays small)."""
+
+    LIMIT = 32 * 1024 * 1024
+    __slots__ = ("entries", "size")
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[Any, ...], tuple[Origin, dict[Any, Any]]] = {}
+        self.size = 0
+
+    @classmethod
+    def of_run(cls) -> _ByDefinition:
+        found: _ByDefinition = RunContext.current.table("run_loop.by_definition", cls, RUN)
+        return found
+
+    def get(self, key: tuple[Any, ...]) -> tuple[Origin, dict[Any, Any]] | None:
+        return self.entries.get(key)
+
+    def add(self, key: tuple[Any, ...], origin: Origin) -> tuple[Origin, dict[Any, Any]]:
+        self.size += len(key[-1]) + 200
+        if self.size > self.LIMIT:
+            self.entries.clear()
+            self.size = len(key[-1]) + 200
+        entry = self.entries[key] = (origin, {})
+        return entry
+
+
+def _movable(found: Sequence[Diagnostic], origin: Origin) -> bool:
+    """Whether ``found`` (a rule's findings for a tool at ``origin``) can be given to another copy of the
+    definition by moving them (:func:`_moved`): each is in the tool's file, under its pointer, on its
+    line, with no column or path of its own, and no message or hint names the file or the pointer."""
+    for d in found:
+        if (d.file != origin.file or not d.pointer.startswith(origin.pointer) or d.line != origin.line
+                or d.column is not None or d.path is not None):
+            return False
+        for text in (d.message, d.hint):
+            if text and ((origin.file and origin.file in text) or (origin.pointer and origin.pointer in text)):
+                return False
+    return True
+
+
+def _moved(found: Sequence[Diagnostic], old: Origin, new: Origin) -> Iterator[Diagnostic]:
+    """``found`` (:func:`_movable` at ``old``) at the copy of the definition at ``new``."""
+    if old == new and old.line == new.line:
+        yield from found
+        return
+    cut = len(old.pointer)
+    for d in found:
+        yield Diagnostic(d.code, d.name, d.severity, d.tool, new.file, new.pointer + d.pointer[cut:], d.message,
+                         d.instance_path, d.hint, new.line, None, None, d.kind)
 
 
 def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:

@@ -95,6 +95,10 @@ def dumps(document: Any, *, default: Any = None) -> str:
         return json.dumps(document, indent=2, ensure_ascii=False, default=default)
 
 
+_SCALARS = frozenset({str, int, bool, type(None)})
+"""Types of values that hold no float and nothing inside."""
+
+
 def _needs_json(document: Any) -> bool:
     """True when ``document`` holds a float that orjson writes differently from ``json``: NaN
     and infinities (``null``), and exponent forms (``1e16`` for ``1e+16``)."""
@@ -102,7 +106,10 @@ def _needs_json(document: Any) -> bool:
     while stack:
         value = stack.pop()
         if isinstance(value, dict):
-            stack.extend(value.values())
+            values = value.values()
+            if _SCALARS.issuperset(map(type, values)):
+                continue  # a diagnostic's dict: strings, integers, None (one C-level pass instead of a walk)
+            stack.extend(values)
         elif isinstance(value, (list, tuple)):
             stack.extend(value)
         elif isinstance(value, float) and (value != value or "e" in repr(value) or "n" in repr(value)):

@@ -198,10 +198,25 @@ class Rule:
     plan that turns a diagnostic into JSON Patch operations on its document), or ``None`` when the
     rule has no mechanical answer; ``schemalint check --fix`` (:mod:`schemalint.fix`) applies it,
     and the rule's page says which, and why, in its ``## Fix`` section."""
+    per_definition: ClassVar[bool] = False
+    """True when :meth:`check_tool`'s findings depend only on the tool's definition (its parsed
+    object, name, description, format, schema path and view, advertised and output schemas, its
+    profiles) and the run's settings (targets, dialect, options): never on other tools, the file
+    or the document around the tool, nor on state kept for :meth:`check_catalog`; and its findings
+    are built with :meth:`diag` (at the tool's file, under its pointer, on its line). The run loop then
+    checks one of the byte-identical definitions a catalog repeats and gives each other copy the same
+    findings at its own place (:func:`schemalint.engine.run_loop.definition_key`); the goldens of the
+    corpus, whose tools repeat across files, check that nothing changes."""
     catalog_from_tools: ClassVar[bool] = False
     """True when :meth:`check_catalog` only reports what :meth:`check_tool` gathered per file
     (so with ``--jobs`` it runs in the worker that checked those files, not in the parent); such a
     rule names the files whose tools one worker must check together (:meth:`whole_files`)."""
+
+    def shares_definition(self, tool: Tool, ctx: Context) -> bool:
+        """For a rule with :attr:`per_definition`: whether ``tool``'s findings may be shared with the other
+        copies of its definition (default: always); a rule that treats some files apart (SL001's files
+        written in a type dialect, summarised per file) says no for their tools."""
+        return True
 
     def whole_files(self, tools: Sequence[Tool], facts: CatalogFacts | None) -> Collection[str] | None:
         """For a rule with :attr:`catalog_from_tools`: the files of ``tools`` (or, in a check that

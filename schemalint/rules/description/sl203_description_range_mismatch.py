@@ -59,6 +59,7 @@ class DescriptionRangeMismatch(Rule):
     """
 
     severity = Severity.WARNING
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool, ctx)

@@ -73,6 +73,7 @@ class DescriptionTypeMismatch(Rule):
     """
 
     severity = Severity.WARNING
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool)

@@ -102,6 +102,7 @@ class InvisibleCharacter(Rule):
     """
 
     severity = Severity.ERROR
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
     file_screen = INVISIBLES
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:

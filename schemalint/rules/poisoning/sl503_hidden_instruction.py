@@ -134,6 +134,7 @@ class HiddenInstruction(Rule):
     """
 
     severity = Severity.ERROR
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool, triggered("instruction", tool, ctx))

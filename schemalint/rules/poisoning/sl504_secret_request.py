@@ -114,6 +114,7 @@ class SecretRequest(Rule):
     """
 
     severity = Severity.WARNING
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         texts = triggered("secret", tool, ctx)

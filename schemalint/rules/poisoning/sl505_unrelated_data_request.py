@@ -98,6 +98,7 @@ class UnrelatedDataRequest(Rule):
     """
 
     severity = Severity.WARNING
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
         return self._check(tool, triggered("data", tool, ctx))

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import schemalint.schema as vocabulary
 from schemalint.loaders.files.documents import may_hold_lone_surrogates
-from schemalint.model import FILE, Diagnostic, Severity, Tool, escape_token
+from schemalint.model import FILE, RUN, Diagnostic, Severity, Tool, escape_token
 from schemalint.rules.base import Context, FileScreen, Rule
 from schemalint.rules.shape._common import NONSTANDARD_TYPES, STANDARD_TYPES
 from schemalint.schema.dialect import default_dialect, dialect_of, fast_validator, plainly_valid
@@ -130,6 +130,7 @@ class InvalidSchema(Rule):
     """
 
     severity = Severity.ERROR
+    per_definition = True  # but not in a type-dialect file (shares_definition)
     catalog_from_tools = True  # check_catalog summarises, per file, what check_tool gathered
     file_screen = SURROGATES
 
@@ -162,6 +163,10 @@ class InvalidSchema(Rule):
                     isinstance(root_type, str) and root_type not in STANDARD_TYPES
                     and NONSTANDARD_TYPES.get(root_type.lower()) == "object")
         return {f: _DialectFile(len(flags)) for f, flags in per_file.items() if len(flags) >= 2 and all(flags)}
+
+    def shares_definition(self, tool: Tool, ctx: Context) -> bool:
+        """Not for a tool of a file written in a type dialect: its findings go to the file's summary."""
+        return tool.origin.file not in self._dialect_files(ctx)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         yield from self._check(tool, tool.advertised, ctx, tool.schema_pointer)
@@ -211,13 +216,12 @@ class InvalidSchema(Rule):
                 file_pointer=base + surrogate,
             )
             schema = json.loads(_SURROGATE.sub("\ufffd", json.dumps(schema, ensure_ascii=False, default=str)))
-        try:
-            if validator.is_valid(schema):
-                return
-            errors = _leaf_errors(validator.iter_errors(schema))
-        except (ValueError, TypeError, OverflowError):
-            depth = nesting_depth(schema, VALUE_DEPTH_LIMIT)
-            if depth > VALUE_DEPTH_LIMIT:
+        key = _verdict_key(schema, tool, choice.dialect) if surrogate is None else None
+        verdicts: list[Any] = ctx.run.table("SL001-verdicts", lambda: [0, {}], RUN)
+        result = verdicts[1].get(key) if key is not None else None
+        if result is None:
+            result = _validated(validator, schema)
+            if result is None:
                 # a keyword's value (`type`, `enum`, `default`...) nests deeper than the native
                 # validator converts ("Recursion limit reached"); the walk above counts subschemas only
                 yield self.diag(
@@ -228,11 +232,16 @@ class InvalidSchema(Rule):
                     severity=Severity.WARNING, file_pointer=base,
                 )
                 return
-            # e.g. YAML gave non-string keys or dates: check the JSON the provider would receive.
-            schema = json.loads(json.dumps(schema, default=str))
-            if validator.is_valid(schema):
-                return
-            errors = _leaf_errors(validator.iter_errors(schema))
+            if key is not None:
+                if result[1] is None:
+                    result = _VALID  # a valid schema's verdict holds no schema
+                verdicts[0] += len(key[0])
+                if verdicts[0] > _VERDICTS_BYTES:
+                    verdicts[0], verdicts[1] = len(key[0]), {}
+                verdicts[1][key] = result
+        schema, errors = result
+        if errors is None:
+            return
         gemini = tool.origin.format in _GEMINI_FORMATS
         seen: set[str] = set()
         bad_types: list[tuple[str, list[str]]] = []
@@ -389,6 +398,52 @@ def _lone_surrogate(schema: Any) -> str | None:
         elif isinstance(node, list):
             stack.extend((f"{pointer}/{i}", v) for i, v in reversed(list(enumerate(node))))
     return None
+
+
+_VALID: tuple[Any, None] = (None, None)
+_VERDICTS_BYTES = 8 * 1024 * 1024
+"""Bytes of encoded schemas whose verdicts a run keeps (then it starts over): an invalid schema's
+verdict holds the schema and its errors."""
+_NULL_VALUE = re.compile(rb"[:,\[]null")
+_PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
+
+
+def _verdict_key(schema: Any, tool: Tool, dialect: str) -> tuple[bytes, str, bool] | None:
+    """A key equal for two schemas the metaschema check judges alike: the schema encoded by orjson in
+    key order, its dialect and whether the tool is Gemini's; ``None`` (judged on its own) for a schema
+    not read from a JSON or YAML file (a Python source may hold tuples), one orjson does not encode as
+    it stands, and one with a ``null`` value (orjson writes NaN and infinities as ``null`` too)."""
+    if not tool.origin.file.lower().endswith(_PARSED_SUFFIXES):
+        return None
+    import orjson
+
+    try:
+        encoded = orjson.dumps(schema, option=orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+                               | orjson.OPT_PASSTHROUGH_DATETIME)
+    except Exception:  # orjson.JSONEncodeError (a TypeError)
+        return None
+    if b"null" in encoded and _NULL_VALUE.search(encoded):
+        return None
+    return encoded, dialect, tool.origin.format in _GEMINI_FORMATS
+
+
+def _validated(validator: Any, schema: Any) -> tuple[Any, list[Any] | None] | None:
+    """(the schema checked, its leaf errors, or ``None`` when it is valid) by ``validator``; the schema
+    checked is the JSON a provider would receive when the native validator cannot take ``schema``
+    as it stands (YAML's non-string keys or dates). ``None`` when a value nests deeper than the
+    native validator converts."""
+    try:
+        if validator.is_valid(schema):
+            return schema, None
+        return schema, _leaf_errors(validator.iter_errors(schema))
+    except (ValueError, TypeError, OverflowError):
+        if nesting_depth(schema, VALUE_DEPTH_LIMIT) > VALUE_DEPTH_LIMIT:
+            return None
+        # e.g. YAML gave non-string keys or dates: check the JSON the provider would receive.
+        schema = json.loads(json.dumps(schema, default=str))
+        if validator.is_valid(schema):
+            return schema, None
+        return schema, _leaf_errors(validator.iter_errors(schema))
 
 
 def _leaf_errors(errors: Any) -> list[Any]:

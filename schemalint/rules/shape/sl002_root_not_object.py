@@ -79,6 +79,7 @@ class RootNotObject(Rule):
     """
 
     severity = Severity.ERROR
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         fmt = tool.origin.format

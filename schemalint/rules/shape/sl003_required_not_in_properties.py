@@ -105,6 +105,7 @@ class RequiredNotInProperties(Rule):
     keywords = frozenset({"required"})  # only `required` lists are checked (Rule.keywords)
 
     severity = Severity.ERROR
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     # docs/fix.md; the page's "## Fix" says the same at length
     fix = Fix(UNSAFE,

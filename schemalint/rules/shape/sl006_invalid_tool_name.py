@@ -90,6 +90,7 @@ class InvalidToolName(Rule):
     """
 
     severity = Severity.ERROR
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     options: ClassVar[Mapping[str, Any]] = {
         "pattern": "",

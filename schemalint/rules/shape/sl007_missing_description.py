@@ -25,6 +25,7 @@ class MissingDescription(Rule):
     """
 
     severity = Severity.WARNING
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         if tool.description is not None and tool.description.strip():

@@ -57,6 +57,7 @@ class UnsatisfiableSchema(Rule):
 
     keywords = _LOCAL_CAUSES | {"required"}
     severity = Severity.ERROR
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one diagnostic per subschema that is empty on its own account."""

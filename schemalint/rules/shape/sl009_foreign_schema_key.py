@@ -51,6 +51,7 @@ class ForeignSchemaKey(Rule):
     """
 
     severity = Severity.ERROR
+    per_definition = True  # findings depend on the tool's definition alone (Rule.per_definition)
 
     def check_tool(self, tool: Tool, ctx: Context) -> Iterator[Diagnostic]:
         """Yield one diagnostic per foreign key, or one for a wrapped schema."""

@@ -104,7 +104,7 @@ response", "before using meshCluster on other tools")."""
 
 
 class _Tok:
-    __slots__ = ("end", "ident", "kind", "start", "word")
+    __slots__ = ("end", "ident", "kind", "low", "start", "word")
 
     def __init__(self, m: re.Match[str]) -> None:
         self.start, self.end = m.start(), m.end()
@@ -121,10 +121,7 @@ class _Tok:
             self.kind, self.word, self.ident = "word", m.group(5), True
         else:
             self.kind, self.word, self.ident = "punct", m.group(6), False
-
-    @property
-    def low(self) -> str:
-        return self.word.lower()
+        self.low = self.word.lower()  # read several times per token by the clause readers
 
 
 _ED_VERBS = frozenset(("embed", "shed", "shred", "wed", "bed", "red", "bred", "sled"))
@@ -198,6 +195,12 @@ def _in_example_list(toks: list[_Tok], lo: int, hi: int) -> bool:
 def _verb_positions(toks: list[_Tok], initial_only: bool = False) -> list[int]:
     """Indexes of the tokens of one sentence that stand where an instruction's verb stands
     (``initial_only``: only those first in their clause)."""
+    verbs, initial = _verbs(toks, initial_only)
+    return initial if initial_only else verbs
+
+
+def _verbs(toks: list[_Tok], initial_only: bool = False) -> tuple[list[int], list[int]]:
+    """(:func:`_verb_positions` of ``toks``, those first in their clause), in one pass."""
     out: list[int] = []
     n = len(toks)
     starts = [0] + [j + 1 for j in range(n) if toks[j].kind == "punct" and toks[j].word == ","]
@@ -210,15 +213,17 @@ def _verb_positions(toks: list[_Tok], initial_only: bool = False) -> list[int]:
         if st and _OUTPUT_WORDS.search(" ".join(t.word for t in toks[:st])):
             continue  # "Each entry has `url`, `status`, optional `judgment`": items of a statement about the result
         out.append(v)
+    initial = list(out)
     if initial_only:
-        return out
+        return out, initial
+    leads = [_lead(t) for t in toks]
     for j in range(1, n):
         t = toks[j]
         if t.kind != "word" or j in out or t.low in _AVOIDANCE:
             continue
         p = j - 1
-        lead = _lead(toks[p])
-        while p >= 0 and _lead(toks[p]):
+        lead = leads[p]
+        while p >= 0 and leads[p]:
             p -= 1
         low = t.low
         if lead and _base_shaped(t.word) and not _subject(toks, j):
@@ -239,7 +244,7 @@ def _verb_positions(toks: list[_Tok], initial_only: bool = False) -> list[int]:
         elif pl in ("and", "then", "or") and out and p > out[-1] and _base_shaped(t.word) and not _subject(toks, j) \
                 and not _in_example_list(toks, out[-1] + 1, p):
             out.append(j)  # "confirm ... and put it in"; not the last item of "such as a, b, or manual `c`"
-    return sorted(set(out))
+    return sorted(set(out)), initial
 
 
 def _clause_initial(toks: list[_Tok]) -> set[int]:
@@ -375,10 +380,10 @@ def imperative_objects(clean: str, found: Found, property_level: bool = False, i
         toks = [_Tok(m) for m in compiled.finditer(clean, lo, hi)]
         if len(toks) < 2:
             continue
-        verbs = _verb_positions(toks)
+        verbs, initial_list = _verbs(toks)
         if not verbs:
             continue
-        initial = _clause_initial(toks)
+        initial = set(initial_list)
         for v in verbs:
             # a plain-word object only after a clause's first word that is marked as a verb by what
             # follows it ("Supply a short name"), or at the end of a tool description's clause ("Set mode.")
