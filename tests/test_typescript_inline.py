@@ -251,3 +251,21 @@ def test_a_route_with_no_inline_tool_that_cannot_be_imported_is_still_an_error(a
                                   "export async function GET() { return auth(); }\n")
     proc = run_cli("check", "route.ts", cwd=app)
     assert proc.returncode == 2 and "cannot import: TypeError" in proc.stderr, proc.stderr
+
+
+def test_a_module_whose_default_export_builds_the_tools_says_how_to_read_them(app: Path) -> None:
+    # a toolkit's shape: the default export builds the tool list from helpers, and no text in it
+    # says `tool(`: read as a whole it is not called, and that is said, with the source to use
+    (app / "toolkit.ts").write_text(
+        'import { z } from "zod";\n'
+        "const createCustomer = (context: { account?: string }) => ({ method: \"create_customer\",\n"
+        '  name: "Create Customer", description: "Create a customer.",\n'
+        "  inputSchema: z.object({ email: z.string() }) });\n"
+        "const tools = (context: { account?: string }) => [createCustomer(context)];\n"
+        "export default tools;\n")
+    code, report = run_json("check", "toolkit.ts", cwd=app)
+    assert code == 0 and report["summary"]["tools"] == 0
+    [diag] = report["diagnostics"]
+    assert diag["code"] == "SL000" and diag["severity"] == "warning"
+    assert "schemalint check toolkit.ts:default" in diag["message"]
+    assert [t.name for t in _load("toolkit.ts:default", cwd=app).tools] == ["create_customer"]

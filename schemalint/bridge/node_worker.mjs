@@ -1084,6 +1084,19 @@ async function listTools(state, request, source, file, ns, before) {
         }
       }
       const line = !found.framework.length && !found.schemas.length ? sdk2Line(file) : 0;
+      // Nothing found, but the module's default export is a function that was not called (a
+      // toolkit's `export default (context) => [createCustomerTool(context), ...]`): say how to read
+      // it. (Named helper functions are left alone: a glob reaches many modules of helpers.)
+      const uncalled = ["default"].filter((k) => typeof exports[k] === "function"
+        && !isClass(exports[k]) && !isZod(exports[k]) && !isAiToolFactory(exports[k]));
+      if (!line && !found.framework.length && !found.schemas.length && !ctx.problems.length && uncalled.length) {
+        const shown = uncalled.slice(0, 5).join(", ") + (uncalled.length > 5 ? ` (+${uncalled.length - 5} more)` : "");
+        ctx.problems.push({ code: "SL000", name: "unreadable-source", severity: "warning", tool: null, file,
+          pointer: "", message: `${source} holds no tool in its exports, but exports function(s) that are called only `
+            + `when named (${shown}): a factory that builds tools is read as e.g. schemalint check `
+            + `${source}:${uncalled[0]} (called with stand-in arguments when it needs some)`, hint: null, line: null,
+          column: null, instance_path: null, kind: "unchecked" });
+      }
       if (line) {
         ctx.problems.push({ code: "SL000", name: "unreadable-source", severity: "warning", tool: null, file,
           pointer: "", message: SDK2_NOTE(source), hint: null, line, column: null, instance_path: null });
