@@ -683,6 +683,19 @@ def _on_alarm(caller: _Caller, signum: int, frame: Any) -> None:
     raise _ProbeTimeout()
 
 
+def _disarm() -> None:
+    """Stop the interval timer of :func:`_run_bounded` for good. An alarm can land after the work
+    ends and before the timer is stopped; :func:`_on_alarm` then re-arms it and raises where the
+    stop was: stop it again until it stays stopped, so that no SIGALRM outlives the probe (with
+    the default handler back, one would kill the process)."""
+    while True:
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return
+        except _ProbeTimeout:
+            continue
+
+
 def _quiet_probe_timeouts(unraisable: Any, previous: Callable[[Any], None]) -> None:
     """``sys.unraisablehook`` while a probe runs: a swallowed :class:`_ProbeTimeout` is expected
     (it is raised again, see :func:`_on_alarm`); anything else goes to ``previous``."""
@@ -721,6 +734,7 @@ def _run_bounded(work: Callable[[_Caller], None], validate: Callable[[Any], Any]
             caller.timed_out = True
             caller.hung = caller.hung or caller.in_validator
         finally:
+            _disarm()  # an alarm that landed before the inner finally disarmed it re-armed itself
             signal.signal(signal.SIGALRM, previous)
             sys.unraisablehook = hook
     else:

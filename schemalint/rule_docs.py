@@ -52,9 +52,7 @@ def _plugin_entry(rule: Documented) -> Any:
     cls = rule if isinstance(rule, type) else type(rule)
     if cls.__module__.startswith("schemalint."):
         return None
-    from schemalint.rules.catalog import entry_for
-
-    return entry_for(cls)
+    return getattr(cls, "catalog_entry", None)  # set from the catalog row when the class is defined
 
 
 def _plugin_pages(rule: Documented) -> list[Path]:

@@ -12,8 +12,10 @@ alone, with the sides named by keyword.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from schemalint.commands.reading import CommandRequest
 
 if TYPE_CHECKING:
     from schemalint.config import Config
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class DiffRequest:
+class DiffRequest(CommandRequest):
     """Everything one diff is asked to do, as the options give it (sequences as tuples).
 
     ``paths``: without ``base``, OLD and NEW (each a file, a directory of tool files or snapshots,
@@ -40,12 +42,8 @@ class DiffRequest:
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    mcp_stdio: tuple[str, ...] = ()
-    mcp_url: tuple[str, ...] = ()
-    mcp_headers: Mapping[str, str] | None = field(default=None, hash=False)
     exclude: tuple[str, ...] = ()
     python_path: tuple[str, ...] = ()
-    config: Config | None = None
 
 
 @dataclass
@@ -63,12 +61,12 @@ def run_diff(request: DiffRequest) -> DiffRun:
     (an unknown ``fail_on``, headers without a URL), :class:`~schemalint.diff.errors.DiffError`,
     :class:`~schemalint.config.ConfigError` and :class:`~schemalint.errors.SourceError` as
     :func:`diff_tools` does."""
-    from schemalint.commands.reading import check_level, configuration, mcp_servers
+    from schemalint.commands.reading import check_level, mcp_servers
     from schemalint.diff.result import FAIL_LEVELS
 
     check_level(request.fail_on, FAIL_LEVELS)
-    cfg = configuration(request.config)
-    named = bool(request.mcp_stdio or request.mcp_url)
+    cfg = request.cfg
+    named = request.servers_named()
     # only OLD named and no server in the request: NEW is the configured servers
     configured = not named and request.base is None and len(request.paths) == 1
     servers = mcp_servers(request.mcp_stdio, request.mcp_url, request.mcp_headers, cfg, configured=configured)

@@ -17,16 +17,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from schemalint.commands.reading import CommandRequest
 from schemalint.model import Diagnostic
 
 if TYPE_CHECKING:
-    from schemalint.config import Config
     from schemalint.probe import ProbeResult as PhaseResult
     from schemalint.probe import RunBudget
 
 
 @dataclass(frozen=True)
-class ProbeRequest:
+class ProbeRequest(CommandRequest):
     """Everything one probe run is asked to do, as the options give it (sequences as tuples).
 
     ``sources``: ``module:attr`` Python sources, TypeScript modules, files, directories, globs
@@ -40,15 +40,11 @@ class ProbeRequest:
 
     sources: tuple[str, ...] = ()
     python_path: tuple[str, ...] = ()
-    mcp_stdio: tuple[str, ...] = ()
-    mcp_url: tuple[str, ...] = ()
-    mcp_headers: Mapping[str, str] | None = field(default=None, hash=False)
     exclude: tuple[str, ...] = ()
     time_limit: float = 2.0
     max_examples: int = 50
     run_budget: float = 30.0
     fail_on: str = "warning"
-    config: Config | None = None
 
 
 @dataclass
@@ -68,11 +64,11 @@ def run_probe(request: ProbeRequest) -> ProbeRun:
     source to give instead; the generator's libraries missing while ``max_examples`` asks for
     generated calls; headers without a URL) and :class:`~schemalint.errors.SourceError` (a source
     that cannot be loaded)."""
-    from schemalint.commands.reading import check_level, configuration, fails_at, mcp_servers, request_error
+    from schemalint.commands.reading import check_level, fails_at, mcp_servers, request_error
     from schemalint.config import FAIL_LEVELS
 
     check_level(request.fail_on, FAIL_LEVELS)
-    cfg = configuration(request.config)
+    cfg = request.cfg
     servers = mcp_servers(request.mcp_stdio, request.mcp_url, request.mcp_headers, cfg, configured=False)
     if not request.sources and not servers:
         raise request_error("give the module:attr Python sources (or files) to probe")

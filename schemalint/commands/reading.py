@@ -22,6 +22,28 @@ NO_SOURCES = "no sources given and none configured in [tool.schemalint] `sources
 """The message of every command that finds no sources to read."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class CommandRequest:
+    """What the request of every command besides ``check`` holds (keyword-only, after the command's
+    own fields): ``mcp_stdio``/``mcp_url``/``mcp_headers``, the MCP servers named (commands,
+    Streamable HTTP URLs, the headers sent to them), and ``config``, the
+    :class:`~schemalint.config.Config` (``None``: none, root = working directory)."""
+
+    mcp_stdio: tuple[str, ...] = ()
+    mcp_url: tuple[str, ...] = ()
+    mcp_headers: Mapping[str, str] | None = field(default=None, hash=False)
+    config: Config | None = None
+
+    @property
+    def cfg(self) -> Config:
+        """The configuration, or an empty one rooted at the working directory."""
+        return configuration(self.config)
+
+    def servers_named(self) -> bool:
+        """Whether the request names MCP servers itself (else the configuration's may apply)."""
+        return bool(self.mcp_stdio or self.mcp_url)
+
+
 def request_error(message: str) -> Exception:
     """A :class:`~schemalint.engine.request.RequestError` with ``message`` (imported when raised:
     the engine package is heavy)."""

@@ -9,17 +9,17 @@ caller building the same request gets the same views and the same errors.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from schemalint.commands.reading import CommandRequest
+
 if TYPE_CHECKING:
-    from schemalint.config import Config
     from schemalint.show import ToolView
 
 
 @dataclass(frozen=True)
-class ShowRequest:
+class ShowRequest(CommandRequest):
     """Everything one ``show`` is asked, as the options give it (sequences as tuples).
 
     ``tool``: the tool's name. ``sources``: where to look (none, and no server: the
@@ -32,10 +32,6 @@ class ShowRequest:
     tool: str
     sources: tuple[str, ...] = ()
     python_path: tuple[str, ...] = ()
-    mcp_stdio: tuple[str, ...] = ()
-    mcp_url: tuple[str, ...] = ()
-    mcp_headers: Mapping[str, str] | None = field(default=None, hash=False)
-    config: Config | None = None
 
 
 def run_show(request: ShowRequest) -> list[ToolView]:
@@ -46,10 +42,10 @@ def run_show(request: ShowRequest) -> list[ToolView]:
     :class:`~schemalint.errors.SourceError` / :class:`~schemalint.config.ConfigError` as
     :func:`schemalint.api.load` does."""
     from schemalint.api import load
-    from schemalint.commands.reading import configuration, request_error, what_to_read
+    from schemalint.commands.reading import request_error, what_to_read
     from schemalint.show import build_view, find_tools_named
 
-    cfg = configuration(request.config)
+    cfg = request.cfg
     srcs, servers = what_to_read(request.sources, request.mcp_stdio, request.mcp_url, request.mcp_headers, cfg)
     loaded = load(srcs, exclude=cfg.exclude, python_path=cfg.import_roots(list(request.python_path)),
                   **servers.load_kwargs())

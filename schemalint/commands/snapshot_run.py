@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from schemalint.commands.reading import CommandRequest
 from schemalint.model import Tool
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class SnapshotRequest:
+class SnapshotRequest(CommandRequest):
     """Everything one snapshot run is asked to do, as the options give it (sequences as tuples).
 
     ``sources``: files, directories, globs, ``module:attr``, ``file.ts:EXPORT`` (none, and no
@@ -44,10 +45,6 @@ class SnapshotRequest:
     check: bool = False
     exclude: tuple[str, ...] = ()
     python_path: tuple[str, ...] = ()
-    mcp_stdio: tuple[str, ...] = ()
-    mcp_url: tuple[str, ...] = ()
-    mcp_headers: Mapping[str, str] | None = field(default=None, hash=False)
-    config: Config | None = None
 
 
 @dataclass
@@ -117,15 +114,15 @@ def run_snapshot(request: SnapshotRequest) -> SnapshotRun:
     :class:`~schemalint.engine.request.RequestError` (nothing to read, headers without a URL)."""
     import shlex
 
-    from schemalint.commands.reading import configuration, what_to_read
+    from schemalint.commands.reading import what_to_read
 
-    cfg = configuration(request.config)
+    cfg = request.cfg
     directory = snapshot_directory(cfg, request.directory)
     srcs, servers = what_to_read(request.sources, request.mcp_stdio, request.mcp_url, request.mcp_headers, cfg)
     run = snapshot(srcs, directory, cfg=cfg, check=request.check, exclude=request.exclude,
                    python_path=request.python_path, **servers.load_kwargs())
     given = " ".join([*(shlex.quote(s) for s in request.sources),
-                      *(servers.options() if request.mcp_stdio or request.mcp_url else [])])
+                      *(servers.options() if request.servers_named() else [])])
     run.rerun = f"schemalint snapshot {given + ' ' if given else ''}--dir {shlex.quote(str(directory))}"
     if run.report is not None:
         ignored = ignored_by_git([directory / f for f in sorted(run.plan)])

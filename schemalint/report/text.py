@@ -155,14 +155,6 @@ def render_diff(result: DiffResult, stream: IO[str]) -> None:
     )
 
 
-def _json_lines(value: Any) -> list[str]:
-    import json
-
-    if value is None:
-        return []
-    return json.dumps(value, indent=2, ensure_ascii=False).splitlines()
-
-
 def _value_of(line: str) -> str:
     """A rendered JSON line without its trailing comma (what ``show`` compares)."""
     return line[:-1] if line.endswith(",") else line

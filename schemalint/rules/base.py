@@ -168,6 +168,9 @@ class Rule:
     class is defined (:meth:`__init_subclass__`); a rule outside the catalog sets its own."""
     severity: ClassVar[Severity]
     targets: ClassVar[tuple[str, ...]] = ()
+    catalog_entry: ClassVar[Any] = None
+    """The :class:`~schemalint.rules.catalog.RuleEntry` the class was defined from (``None``: not
+    listed); :mod:`schemalint.rule_docs` reads a plugin's ``help_base`` from it."""
     if TYPE_CHECKING:
         summary: ClassVar[str]
         source: ClassVar[str]
@@ -231,6 +234,7 @@ class Rule:
         entry = entry_for(cls)
         if entry is not None:
             cls.code, cls.name, cls.targets = entry.code, entry.name, entry.targets
+            cls.catalog_entry = entry
 
     def option(self, ctx: Context, key: str) -> Any:
         """The configured value of this rule's option ``key``, else its declared default.

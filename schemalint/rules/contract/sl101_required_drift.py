@@ -5,6 +5,8 @@ field as optional in input mode while ``parse()`` still refuses calls without it
 (zod issue #5968). Checked at every depth and in every union branch, from two kinds of
 evidence: the runtime input schema's ``required`` sets, and ``refused_when_omitted``
 (instance paths whose omission probes or exporters saw refused).
+
+Source: rules/SL101-required-drift.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""SL102 hidden-parameter: the runtime accepts a key the model is never shown."""
+"""SL102 hidden-parameter: the runtime accepts a key the model is never shown.
+
+Source: rules/SL102-hidden-parameter.md, section "Source" (the one place it is written).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""SL103 phantom-parameter: the model is shown a key the runtime refuses (or ignores)."""
+"""SL103 phantom-parameter: the model is shown a key the runtime refuses (or ignores).
+
+Source: rules/SL103-phantom-parameter.md, section "Source" (the one place it is written).
+"""
 
 from __future__ import annotations
 

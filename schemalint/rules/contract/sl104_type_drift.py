@@ -1,4 +1,7 @@
-"""SL104 type-drift: the advertised schema admits a JSON type at a location that the runtime refuses."""
+"""SL104 type-drift: the advertised schema admits a JSON type at a location that the runtime refuses.
+
+Source: rules/SL104-type-drift.md, section "Source" (the one place it is written).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""SL105 mode-drift: required in the runtime's output mode, optional in input mode, no default."""
+"""SL105 mode-drift: required in the runtime's output mode, optional in input mode, no default.
+
+Source: rules/SL105-mode-drift.md, section "Source" (the one place it is written).
+"""
 
 from __future__ import annotations
 

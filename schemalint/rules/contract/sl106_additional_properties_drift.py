@@ -1,4 +1,7 @@
-"""SL106 additional-properties-drift: the advertised schema admits extra keys the runtime refuses."""
+"""SL106 additional-properties-drift: the advertised schema admits extra keys the runtime refuses.
+
+Source: rules/SL106-additional-properties-drift.md, section "Source" (the one place it is written).
+"""
 
 from __future__ import annotations
 

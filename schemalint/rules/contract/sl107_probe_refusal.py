@@ -7,6 +7,8 @@ call minus each optional key at every depth, the minimal call). ``schemalint pro
 adds generated calls. Catches incident 1 of ``context/incidents.md`` by calling the
 validator rather than reading its schema, so it also sees what no schema shows
 (``model_validator(mode="before")``, ``PlainValidator``, hidden fields).
+
+Source: rules/SL107-probe-refusal.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

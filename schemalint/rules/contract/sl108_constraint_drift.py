@@ -1,4 +1,7 @@
-"""SL108 constraint-drift: the runtime enforces a value constraint the advertised schema does not carry."""
+"""SL108 constraint-drift: the runtime enforces a value constraint the advertised schema does not carry.
+
+Source: rules/SL108-constraint-drift.md, section "Source" (the one place it is written).
+"""
 
 from __future__ import annotations
 

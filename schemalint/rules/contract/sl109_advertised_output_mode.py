@@ -1,4 +1,7 @@
-"""SL109 advertised-output-mode: the advertised schema requires keys the runtime fills in by default."""
+"""SL109 advertised-output-mode: the advertised schema requires keys the runtime fills in by default.
+
+Source: rules/SL109-advertised-output-mode.md, section "Source" (the one place it is written).
+"""
 
 from __future__ import annotations
 

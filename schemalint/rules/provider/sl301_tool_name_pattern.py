@@ -1,13 +1,6 @@
 """SL301 tool-name-pattern: the tool name breaks the provider's name pattern or length.
 
-Source: the provider-facts rows ``openai.tool-name``, ``anthropic.tool-name``, ``bedrock.tool-name``,
-``gemini.tool-name`` and ``mcp.tool-name`` (:mod:`schemalint.provider_facts`), from
-reference/provider-constraints.md §0, §1.1, §2.1, §3.1, §4.2, §5.1 (read 2026-08):
-OpenAI ``^[a-zA-Z0-9_-]{1,64}$`` (function_definition.py @ e43b422, server errors
-llama_index#16093, ailoy#109); Anthropic the same (define-tools page); Bedrock
-``[a-zA-Z0-9_-]+`` length 1-64 (API_runtime_ToolSpecification); Gemini: letter or ``_``
-first, then ``[A-Za-z0-9_.:-]``, at most 64 (kaitranntt/ccs#25, 2025-11); MCP SHOULD
-``[A-Za-z0-9_.-]`` and 1-128 (spec 2025-11-25 server/tools, a warning).
+Source: rules/SL301-tool-name-pattern.md, section "Source" (the one place it is written).
 
 Division of labour with SL006 invalid-tool-name: SL006 checks the name rule of the tool's
 own format; this rule reports what the other targets (``--target`` or inferred) add beyond

@@ -1,10 +1,8 @@
 """SL302 description-too-long: the tool description exceeds OpenAI's observed 1024-character limit.
 
-Source: the provider-facts row ``openai.description-max-length`` (:mod:`schemalint.provider_facts`);
-reference/provider-constraints.md §1.1 and §1.7 (read 2026-08): server error
-``string_above_max_length`` "Expected a string with maximum length 1024" on gpt-4o, o3-mini
-and Azure, Nov 2024 - Apr 2025 (getsentry/sentry-mcp#106, OpenHands#4838). Not in the API
-reference and UNCONFIRMED today (§8 item 1), so a warning. Option ``max_length``.
+A warning: the limit is UNCONFIRMED today. Option ``max_length``.
+
+Source: rules/SL302-description-too-long.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """SL303 empty-description: Bedrock refuses an empty description string.
 
-Source: reference/provider-constraints.md §5.1 (read 2026-08): Bedrock Converse
-``ToolSpecification.description`` is optional but has minimum length 1
-(docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html).
+Source: rules/SL303-empty-description.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """SL304 provider-root-not-object: the parameters schema is not a ``type: "object"`` schema.
 
-Source: reference/provider-constraints.md §0, §1.1, §1.7, §2.1, §3.2, §4.1, §5.1 (read
-2026-08). OpenAI: "schema must be a JSON Schema of 'type: "object"', got 'type: null'"
-(chatanywhere/GPT_API_free#403); omitting ``parameters`` is allowed. Anthropic: SDK type
-``type: Literal["object"]`` (tool_param.py), ``input_schema`` required. Gemini ``parameters``:
-OBJECT or omitted; ``parametersJsonSchema`` "must describe an object". MCP: ``inputSchema``
-required with ``type: "object"`` (schema.ts 2025-06-18 to 2026-07-28). Bedrock: object in
-practice, UNCONFIRMED (warning).
+Bedrock: a warning (its object root is UNCONFIRMED).
+
+Source: rules/SL304-provider-root-not-object.md, section "Source" (the one place it is written).
 
 Division of labour with SL002 root-not-object: SL002 checks the root of every schema that
 is there (null, not an object, no ``type``, a ``type`` other than ``object``) whatever the

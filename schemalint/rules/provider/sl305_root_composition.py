@@ -1,12 +1,9 @@
 """SL305 root-composition: ``anyOf``/``oneOf``/``allOf`` (and for OpenAI ``enum``/``not``/``const``) at
 the schema root.
 
-Source: reference/provider-constraints.md §1.1, §1.7, §2.1, §4.6, §7 (read 2026-08). OpenAI:
-"schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top
-level" (nspady/google-calendar-mcp#39, 2025-06; ``const`` added in goruck/home-generative-agent#545,
-2026-08). Anthropic: "input_schema does not support oneOf, allOf, or anyOf at the top level"
-(anthropics/claude-code#5973, #40075). MCP 2025-11-25 typed shape lacks them (2026-07-28 allows
-them), Bedrock and Gemini ``parametersJsonSchema`` UNCONFIRMED: warnings.
+MCP, Bedrock and Gemini ``parametersJsonSchema``: warnings.
+
+Source: rules/SL305-root-composition.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

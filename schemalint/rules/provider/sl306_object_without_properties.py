@@ -1,15 +1,8 @@
 """SL306 object-without-properties: an object schema without (or with empty) ``properties``.
 
-Source: reference/provider-constraints.md §0, §1.1, §1.7, §3.2, §4.6 (read 2026-08). OpenAI:
-"Invalid schema for function 'x': In context=(), object schema missing properties." for
-``{"type": "object"}`` no-argument tools (karakeep#1696, containers/kubernetes-mcp-server#340,
-spring-ai#4776); in strict mode every object needs ``properties``. Gemini ``parameters``:
-"parameters.properties: should be non-empty for OBJECT type" (agno-agi/agno#2113,
-pipecat-ai/pipecat-flows#110): omit ``parameters`` for a no-argument tool. But a provider
-cookbook's saved notebook output (issue 13) shows Gemini accepting ``{"type": "object"}`` with no
-properties and calling the tool with ``{}``; on the wire (a proto map) a missing and an empty
-``properties`` are the same message, so the evidence conflicts and the Gemini finding is a
-warning at every level (OpenAI's stays an error: its refusal is reproducible).
+The Gemini finding is a warning at every level (the evidence conflicts); OpenAI's is an error.
+
+Source: rules/SL306-object-without-properties.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """SL307 strict-additional-properties: strict mode needs ``additionalProperties: false`` on every object.
 
-Source: reference/provider-constraints.md §1.3, §2.2, §5.1, §7 (read 2026-08). OpenAI
-Structured Outputs: "additionalProperties: false must always be set in objects"; error
-"'additionalProperties' is required to be supplied and to be false" (lastmile-ai/openai-agents-mcp#2).
-Anthropic strict: "must be set to false for objects"; anything other than false is unsupported
-(structured-outputs.md, 2026). A missing key is a warning for Anthropic (the SDK's
-transform_schema adds it). Bedrock strict (``strict: true`` tools): forced to false, so a
-true/schema value (a map) silently loses its keys (pydantic-ai bedrock.py, 2026-05-19).
+A missing key is a warning for Anthropic (the SDK's ``transform_schema`` adds it).
+
+Source: rules/SL307-strict-additional-properties.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

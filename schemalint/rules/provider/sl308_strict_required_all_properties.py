@@ -1,10 +1,6 @@
 """SL308 strict-required-all-properties: OpenAI strict mode needs every property in ``required``.
 
-Source: reference/provider-constraints.md §1.3 (read 2026-08): "all fields or function
-parameters must be specified as required"; optional values are expressed as a union with
-``null`` (developers.openai.com structured-outputs "All fields must be required"). Error seen:
-"'required' is required to be supplied and to be an array including every key in properties.
-Missing 'id'" (ash-project/ash_ai#155, langchain-ai/langchain#32930).
+Source: rules/SL308-strict-required-all-properties.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

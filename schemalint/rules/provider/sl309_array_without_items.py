@@ -1,12 +1,8 @@
 """SL309 array-without-items: an array schema with no ``items`` (OpenAI, Gemini ``parameters``).
 
-Source: reference/provider-constraints.md §1.3 (read 2026-08) and shared case 009
-(open-webui/open-webui#14115, fix PR #16343): OpenAI answers 400 "array schema missing items"
-for function parameters, strict or not. In strict mode untyped ``items`` (``{}`` / ``true``) are
-also refused per pydantic-ai#4425 ("OpenAI strict mode requires array items to have a type"),
-a third-party report: a warning. Gemini ``parameters`` (provider-facts row ``gemini.array-items``):
-an ARRAY without ``items`` is refused, 400 "...properties[source_uuids].items: missing field"
-(AstrBotDevs/AstrBot#6029, 2026-03).
+Untyped ``items`` in strict mode: a warning (a third-party report).
+
+Source: rules/SL309-array-without-items.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """SL310 untyped-parameter: a property schema that declares no type at all.
 
-Source: shared case 024 (ablative-io/aion#82): Claude Code sent untyped MCP parameters'
-object values as JSON strings and the server refused every call; Gemini ``parameters``
-refuses a property without ``type``: "Invalid value at '...properties[7].value.type'
-(...v1beta.Type), \"\"" (zereight/gitlab-mcp#166), reference/provider-constraints.md §3.2
-(read 2026-08). Ollama's ``ToolProperty`` keeps ``type`` only, so the model sees nothing.
 An error for Gemini, a warning elsewhere.
+
+Source: rules/SL310-untyped-parameter.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

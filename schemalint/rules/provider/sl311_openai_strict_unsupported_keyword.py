@@ -4,22 +4,10 @@ The keyword lists are the provider-facts rows ``openai-strict.refused-keywords``
 ``openai-strict.unlisted-keywords`` (warnings, UNCONFIRMED), ``openai-strict.default`` and
 ``openai-strict.formats`` (:mod:`schemalint.provider_facts`); this module only words each finding.
 
-Source: reference/provider-constraints.md §1.3 and §1.7 (read 2026-08), OpenAI
-structured-outputs "Supported schemas" (developers.openai.com, via a verbatim mirror):
-unsupported composition ``allOf``, ``not``, ``dependentRequired``, ``dependentSchemas``,
-``if``/``then``/``else`` ("you will receive an error"); ``oneOf`` is not in the supported list
-(openai-agents rewrites it); ``format`` only date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid.
-UNCONFIRMED on base models, so warnings: ``minLength``/``maxLength``/``patternProperties``/
-``propertyNames``/``min|maxProperties``/``uniqueItems``/``contains``/``unevaluated*``,
-``definitions``, and patterns with lookaround (pydantic-ai ``_STRICT_INCOMPATIBLE_KEYS`` @ 4fda389).
+Source: rules/SL311-openai-strict-unsupported-keyword.md, section "Source" (the one place it is written).
 
-``default`` is a warning, not an error: a refusal was captured once ("'default' is not permitted",
-zenn.dev scrap, reference §1.3), but a recorded OpenAI Responses answer (vercel/ai
-``packages/openai/src/responses/__fixtures__/openai-reasoning-encrypted-content.1.json`` @ ed857f5:
-model gpt-5-mini-2025-08-07, 2025-12-13, status completed) echoes a ``strict: true`` tool whose
-property carries ``default`` and answers the request, so the server accepted it there. What remains
-true is that strict mode does not apply the default (every property is required, the model must
-send a value), so the default only misleads.
+``default`` is a warning, not an error: one refusal was captured, and a recorded answer shows the
+server accepting it; strict mode does not apply it either way (the page says which records).
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """SL312 anthropic-strict-unsupported-keyword: a keyword outside Anthropic's strict-tool subset.
 
-Source: reference/provider-constraints.md §2.2 and §2.3 (read 2026-08), Anthropic
-structured-outputs "JSON Schema limitations" (platform.claude.com, via a verbatim mirror of
-structured-outputs.md) which strict tool use shares: not supported (400) are numeric
-constraints (``minimum``, ``maximum``, ``multipleOf``...), string constraints (``minLength``,
-``maxLength``), array constraints beyond ``minItems`` 0 or 1, complex enum values, external
-``$ref``, ``allOf`` with ``$ref``, and regexes with backreferences, lookaround or ``\\b``.
-``oneOf`` and ``format`` values outside the list are not documented (the SDK rewrites them):
-warnings. Client-side strict derivations (provider-facts row ``anthropic-strict.client-derivation``)
-refuse more before the request is sent: the SDK's ``transform_schema`` moves ``const`` into the
-description (Claude Code's derivation refuses it, ``unsupported_const``): a warning, since the API
-documents ``const`` as supported. A subschema without a type (the SDK raises "Schema must have a
-'type' ...", Claude Code's ``missing_type``) is SL310's finding (untyped-parameter).
+Client-side strict derivations (provider-facts row ``anthropic-strict.client-derivation``)
+refuse ``const``: a warning, since the API documents ``const`` as supported. A subschema
+without a type is SL310's finding (untyped-parameter).
+
+Source: rules/SL312-anthropic-strict-unsupported-keyword.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """SL313 gemini-unsupported-keyword: a key the Gemini ``parameters`` Schema proto does not have.
 
-Source: reference/provider-constraints.md §3.2 (read 2026-08). The Gemini API ``Schema``
-(js-genai ``types.Schema``; Vertex REST v1 ``Schema``) has only: type, format, title,
-description, nullable, enum (string[]), items, minItems, maxItems, properties,
-propertyOrdering, required, minProperties, maxProperties, minLength, maxLength, pattern,
-example, anyOf, default, minimum, maximum. The proto rejects unknown fields, so anything else
-is a 400 ``Unknown name "additionalProperties" ... Cannot find field`` (nanbingxyz/5ire#42,
-openswarm-ai/openswarm#24, zed-industries/zed#44875, router-for-me/CLIProxyAPI#97). Also: string
-``format`` other than ``enum``/``date-time`` fails on the Developer API (Firebase AI Logic
-``schemashared`` docs) and ``enum`` values must be strings.
+Source: rules/SL313-gemini-unsupported-keyword.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

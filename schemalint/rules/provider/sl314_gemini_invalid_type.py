@@ -1,17 +1,10 @@
 """SL314 gemini-invalid-type: ``type`` is a list (``["string", "null"]``) or not a Gemini type name.
 
-Source: reference/provider-constraints.md §3.2 (read 2026-08): Gemini's ``Schema.type`` is a
-single enum value (STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL); a list gives 400
-"Unknown name \"type\" ... Proto field is not repeating, cannot start list"
-(zed-industries/zed#53919, prism-php/prism#974; shared case 007, aoci-spec/aoci-code#61).
-Optional values use ``nullable: true`` (pydantic-ai GoogleOpenAPISchemaTransformer @ 4fda389).
-
 A union node (``anyOf``) without ``type`` becomes ``TYPE_UNSPECIFIED`` in the proto, which
-Gemini 3 refuses (UKGovernmentBEIS/inspect_ai#3097, 2026-01: "Gemini 3 started rejecting function
-schemas containing TYPE_UNSPECIFIED"; the fix there was to send ``parametersJsonSchema``) and
-Vertex refuses on union branches (zereight/gitlab-mcp#166: "Invalid value at
-'...any_of[0].type' (Type), \"\""). ``parametersJsonSchema`` takes ``anyOf`` as JSON Schema,
-so the ``gemini-json`` profile does not report it.
+Gemini 3 refuses, as Vertex refuses union branches without a type. ``parametersJsonSchema`` takes
+``anyOf`` as JSON Schema, so the ``gemini-json`` profile does not report it.
+
+Source: rules/SL314-gemini-invalid-type.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

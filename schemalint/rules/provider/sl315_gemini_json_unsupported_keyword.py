@@ -1,11 +1,8 @@
 """SL315 gemini-json-unsupported-keyword: a keyword ``parametersJsonSchema`` may not honour.
 
-Source: reference/provider-constraints.md §3.3, §3.4, §7 (read 2026-08). The Nov 2025 update
-added anyOf, $ref/$defs, minimum/maximum, additionalProperties and type arrays; pydantic-ai's
-GoogleJsonSchemaTransformer (@ 4fda389) still drops ``exclusiveMinimum``/``exclusiveMaximum``
-("NOT yet supported"), rewrites ``const`` to a one-value ``enum`` and strips ``$schema``;
-``allOf``/``not``/``if``/``dependent*`` are marked W in the seed table; ``oneOf`` is
-UNCONFIRMED. Whether Gemini ignores or rejects them is UNCONFIRMED (§8 item 6): warnings only.
+Whether Gemini ignores or rejects them is UNCONFIRMED: warnings only.
+
+Source: rules/SL315-gemini-json-unsupported-keyword.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

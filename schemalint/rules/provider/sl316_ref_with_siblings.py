@@ -1,13 +1,10 @@
 """SL316 ref-with-siblings: a ``$ref`` with other keywords beside it.
 
-Source: reference/provider-constraints.md §1.3, §2.3, §6, §7 (read 2026-08). OpenAI strict:
-openai-python ``lib/_pydantic.py`` @ e43b422 "we can't use $refs if there are also other
-properties defined" and pydantic-ai "OpenAI Strict mode doesn't support siblings to $ref"
-(error). Anthropic strict: the SDK's ``transform_schema`` (@ 597d43b) keeps ``{"$ref"}`` only,
-dropping siblings such as ``description`` (warning). MCP: draft-07 §8.3 "All other properties
-in a $ref object MUST be ignored" — a warning only when the schema is read as draft-07 or older
+MCP: a warning only when the schema is read as draft-07 or older
 (:func:`schemalint.schema.dialect.dialect_of` with the MCP default, 2020-12, where siblings apply:
 the same dialect choice as SL001 and SL004, so ``--dialect`` and loosely spelled ids count too).
+
+Source: rules/SL316-ref-with-siblings.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

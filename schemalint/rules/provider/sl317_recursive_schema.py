@@ -1,9 +1,8 @@
 """SL317 recursive-schema: a ``$ref`` that refers back to a schema containing it.
 
-Source: reference/provider-constraints.md §2.2 (read 2026-08): Anthropic strict tools do not
-support recursive schemas (structured-outputs "JSON Schema limitations": "Not supported:
-recursive schemas", 400). Bedrock strict inherits the Claude pipeline (3P, pydantic-ai), so it
-is checked for ``strict: true`` tools under ``bedrock`` as a warning.
+Checked for ``strict: true`` tools under ``bedrock`` too, as a warning.
+
+Source: rules/SL317-recursive-schema.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """SL318 nesting-depth: objects and arrays nested deeper than the provider allows.
 
-Source: the provider-facts rows (:mod:`schemalint.provider_facts`) ``openai-strict.max-depth``
-(structured-outputs docs, read 2026-12-02: "up to 10 levels of nesting"; an error above it),
-``openai-strict.observed-depth`` (tidyverse/ellmer#671: "6 levels of nesting exceeds limit of 5",
-o3, 2025: a warning above it, since some models enforced the older limit) and ``gemini.max-depth``
-(google-gemini/gemini-cli#6031, value UNCONFIRMED: a warning). Levels count object and array
-schemas on the path from the root (the root object is level 1), following local ``$ref``.
-Options ``openai_max_depth``, ``openai_observed_depth``, ``gemini_max_depth``.
+Levels count object and array schemas on the path from the root (the root object is level 1),
+following local ``$ref``. Options ``openai_max_depth``, ``openai_observed_depth``, ``gemini_max_depth``.
+
+Source: rules/SL318-nesting-depth.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """SL319 strict-schema-size: an OpenAI strict schema above the documented size limits.
 
-Source: the provider-facts rows ``openai-strict.max-properties``, ``openai-strict.max-enum-values``,
-``openai-strict.max-string-budget`` and ``openai-strict.large-enum`` (:mod:`schemalint.provider_facts`);
-reference/provider-constraints.md §1.3 (read 2026-08), OpenAI structured-outputs
-"Objects have limitations on nesting depth and size": at most 5000 object properties in total,
-1000 enum values across all enum properties, a total string length of 120,000 characters for
-property names, definition names, enum values and const values, and for a single string enum
-with more than 250 values at most 15,000 characters. Options ``max_properties``,
-``max_enum_values``, ``max_string_budget``, ``large_enum_values``, ``large_enum_chars``.
+Options ``max_properties``, ``max_enum_values``, ``max_string_budget``, ``large_enum_values``,
+``large_enum_chars``.
+
+Source: rules/SL319-strict-schema-size.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """SL320 strict-budget: Anthropic's per-request budgets for strict tools are exceeded.
 
-Source: reference/provider-constraints.md §2.2 and §5.1 (read 2026-08), Anthropic
-structured-outputs / strict-tool-use (platform.claude.com): at most 20 strict tools per
-request; at most 24 optional parameters in total across all strict schemas; at most 16
-parameters using ``anyOf`` or type arrays (``["string", "null"]``) in total ("exponential
-compilation cost"). Bedrock inherits the 20 strict tools for Claude models (pydantic-ai
-BedrockJsonSchemaTransformer, 3P). A request is taken to be the tools of one file (one JSON
-Lines line). Options ``max_strict_tools``, ``max_optional_params``, ``max_union_params`` (the last two
-default to the provider-facts rows ``anthropic-strict.max-optional`` and ``anthropic-strict.max-unions``).
+A request is taken to be the tools of one file (one JSON Lines line). Options ``max_strict_tools``,
+``max_optional_params``, ``max_union_params`` (the last two default to the provider-facts rows
+``anthropic-strict.max-optional`` and ``anthropic-strict.max-unions``).
+
+Source: rules/SL320-strict-budget.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,15 +1,11 @@
 """SL321 too-many-tools: more tools in one request than the provider accepts.
 
-Source: the provider-facts rows ``openai.max-tools`` and ``gemini.max-tools``
-(:mod:`schemalint.provider_facts`); reference/provider-constraints.md §1.1 and §3.1 (read 2026-08). OpenAI Chat
-Completions: "A max of 128 functions are supported" (openai-python
-``evals/create_eval_completions_run_data_source_param.py`` @ e43b422; openai-openapi PR #76).
-Gemini: "At most 512 function declarations can be specified" (google-gemini/gemini-cli#19083,
-2026; current Vertex value UNCONFIRMED). A request is one tools list: the tools of one list in
-one file (one JSON Lines line), so a replay log or cassette that records several requests is
-counted request by request (:func:`request_key`); Gemini's declarations count across the
-``functionDeclarations`` lists of one ``tools`` array. Options ``openai_max_tools``,
-``gemini_max_tools``.
+A request is one tools list: the tools of one list in one file (one JSON Lines line), so a replay
+log or cassette that records several requests is counted request by request (:func:`request_key`);
+Gemini's declarations count across the ``functionDeclarations`` lists of one ``tools`` array.
+Options ``openai_max_tools``, ``gemini_max_tools``.
+
+Source: rules/SL321-too-many-tools.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

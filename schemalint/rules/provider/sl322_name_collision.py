@@ -1,11 +1,10 @@
 """SL322 name-collision: two tools whose names become equal once a client fits them to the provider.
 
-Source: reference/provider-constraints.md §4.2 and §4.6 (read 2026-08): MCP names may use
-``.`` and up to 128 characters while OpenAI, Anthropic and Bedrock allow ``[a-zA-Z0-9_-]``
-up to 64 (Gemini also ``.`` and ``:``); MCP says aggregators SHOULD disambiguate
-(2026-07-28 server/tools). Clients that sanitise names (replace other characters with ``_``
-and cut to 64) then send two tools under one name, and calls go to the wrong one. Tools are
-compared within one request (one file or JSON Lines line). Exact duplicates are SL005's job.
+Clients that sanitise names (replace other characters with ``_`` and cut to 64) send two tools
+under one name, and calls go to the wrong one. Tools are compared within one request (one file
+or JSON Lines line). Exact duplicates are SL005's job.
+
+Source: rules/SL322-name-collision.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

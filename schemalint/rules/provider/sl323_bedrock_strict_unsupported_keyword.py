@@ -1,13 +1,9 @@
 """SL323 bedrock-strict-unsupported-keyword: a keyword Bedrock refuses in strict tools.
 
-Source: reference/provider-constraints.md §5.1 (read 2026-08): tested against Claude Sonnet
-4.5 on Bedrock (2026-05-19), strict tools get 400 on number/integer ``minimum``, ``maximum``,
-``exclusiveMinimum``, ``exclusiveMaximum``, ``multipleOf``; array ``maxItems``; ``minItems``
-above 1 (pydantic-ai ``providers/bedrock.py`` ``_BEDROCK_STRICT_UNSUPPORTED_KEYS_BY_TYPE``,
-citing docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html); and ``oneOf``
-("oneOf is unsupported": strands-agents/harness-sdk#2664, a production outage, and the maintainers'
-reply of 2026-07-14 with PR #3261). The list is the provider-facts row
-``bedrock-strict.refused-keywords``. Checked only for tools with ``"strict": true``.
+The list is the provider-facts row ``bedrock-strict.refused-keywords``. Checked only for tools
+with ``"strict": true``.
+
+Source: rules/SL323-bedrock-strict-unsupported-keyword.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

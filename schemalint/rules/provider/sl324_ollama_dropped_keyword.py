@@ -1,12 +1,9 @@
 """SL324 ollama-dropped-keyword: a constraint Ollama drops before the model sees the tool.
 
-Source: reference/provider-constraints.md §5.3 (read 2026-08): Ollama unmarshals tools into
-Go structs (``api/types.go`` ``ToolFunctionParameters``: type, $defs, items, required,
-properties; ``ToolProperty``: anyOf, type, items, description, enum, properties), so every
-other keyword is silently dropped: additionalProperties, nullable, minimum/maximum,
-minLength/maxLength, pattern, format, const, oneOf/allOf, property-level $ref. Tool arguments
-are not grammar-constrained (UNCONFIRMED for the newest builds). The model never sees the
-constraint, yet the tool's own validator still enforces it: a warning.
+Every keyword Ollama's structs do not hold is dropped: the model never sees the constraint, yet
+the tool's own validator still enforces it: a warning.
+
+Source: rules/SL324-ollama-dropped-keyword.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """SL325 property-key-pattern: a top-level property key Anthropic and Bedrock refuse.
 
-Source: the Anthropic Messages API and Bedrock Converse answer 400 ``tools.N.custom.input_schema.
-properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'`` and the whole request
-fails (observed: beautyfree/appstore-connect-mcp#1 and #2, 2026, keys such as ``filter[id]``;
-decocms/studio#6874, 2026; PrefectHQ/fastmcp#839, 2025; Bedrock: aws-solutions-library-samples/
-accelerated-intelligent-document-processing-on-aws#709, 2026, keys with spaces and keys over 64
-characters). The reports agree that only the top level of ``input_schema.properties`` is
-checked. Errors for Anthropic and Bedrock; a warning for MCP tools, because MCP clients that
-forward tools to Claude (Claude Code) fail the same way. Not yet in reference/provider-
-constraints.md (§2.1 and §5.1 list the tool-name pattern only).
+Only the top level of ``input_schema.properties`` is checked, as the providers do. Errors for
+Anthropic and Bedrock; a warning for MCP tools, because MCP clients that forward tools to Claude
+(Claude Code) fail the same way.
+
+Source: rules/SL325-property-key-pattern.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
 """SL330 mcp-schema-dialect: an MCP tool schema's ``$schema`` that clients refuse or fetch.
 
-Sources (provider-facts rows): ``mcp.default-dialect`` (MCP 2025-11-25 basic/index.mdx "JSON Schema
-Usage", SEP-1613, restated in 2026-07-28: no ``$schema`` means 2020-12; implementations MUST support
-2020-12 and MUST "handle unsupported dialects gracefully by returning an appropriate error");
-``mcp.draft07-refused`` (clients whose validator knows only 2020-12 refuse a tool declaring
-draft-07: "JSON Schema declares an unsupported dialect", nataliapc/mcp-openmsx#22, 2026-09-15, and
-several reports like it); ``mcp.unknown-schema-id`` (a ``$schema`` that is no meta-schema's id is
-fetched by some clients; a failed fetch of ``https://json-schema.org/draft-07/schema`` dropped most
-of a server's tools, executeautomation/mcp-playwright#109 / PR #219, 2026-05-12).
+Source: rules/SL330-mcp-schema-dialect.md, section "Source" (the one place it is written).
 
 For the root ``$schema`` of ``inputSchema`` and ``outputSchema``:
 

@@ -1,12 +1,11 @@
 """SL331 mcp-output-schema-root: an MCP ``outputSchema`` whose root is not ``type: "object"``.
 
-Sources (provider-facts rows): ``mcp.output-root-object`` (MCP 2025-06-18 and 2025-11-25
-``schema.ts``: ``outputSchema?: { type: "object"; properties?; required? }``, tools.mdx: "Currently
-restricted to type: "object" at the root level"; SDK clients parse ``tools/list`` with that schema,
-so one such tool makes the whole list fail) and ``mcp.output-any-root`` (2026-07-28, SEP-2106:
-"any valid JSON Schema 2020-12"). An error for the revisions that restrict the root; nothing for
-2026-07-28 alone (``--target mcp``): check ``--target mcp@2025-11-25`` to know what clients of the
-older revisions do with it.
+An error for the revisions that restrict the root (provider-facts row ``mcp.output-root-object``:
+2025-06-18, 2025-11-25; SDK clients parse ``tools/list`` with that schema, so one such tool makes
+the whole list fail); nothing for 2026-07-28 alone (row ``mcp.output-any-root``, ``--target mcp``):
+check ``--target mcp@2025-11-25`` to know what clients of the older revisions do with it.
+
+Source: rules/SL331-mcp-output-schema-root.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

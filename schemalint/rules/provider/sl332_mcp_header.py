@@ -1,7 +1,6 @@
 """SL332 mcp-header: an ``x-mcp-header`` that MCP clients on Streamable HTTP must reject.
 
-Source: provider-facts row ``mcp.header-types`` (MCP 2026-07-28, SEP-2243, server/tools.mdx and
-basic/transports/streamable-http.mdx): a property of ``inputSchema`` may carry ``x-mcp-header``, the
+A property of ``inputSchema`` may carry ``x-mcp-header`` (provider-facts row ``mcp.header-types``), the
 name of an HTTP header that mirrors the argument. Its value must be a non-empty RFC 9110 token
 (``1*tchar``, so no space, colon, CR or LF), unique ignoring case within the input schema, and it
 may mark only an ``integer``, ``string`` or ``boolean`` property (not ``number``) that is statically
@@ -10,6 +9,8 @@ reachable from the root through ``properties`` alone (no ``items``, composition,
 any x-mcp-header value violates these constraints" and exclude the tool: an error. Servers SHOULD
 NOT mark secrets with it (headers are logged by proxies): a warning when the property's name looks
 like a credential. Revision: 2026-07-28 only (the key is unknown to earlier revisions).
+
+Source: rules/SL332-mcp-header.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """SL333 mcp-annotations: MCP tool annotations that are malformed or contradict each other.
 
-Source: provider-facts row ``mcp.annotation-defaults`` (MCP ``ToolAnnotations``, 2025-06-18,
-2025-11-25 and 2026-07-28 ``schema.ts`` and server/tools.mdx): ``annotations`` is an object whose
+In MCP's ``ToolAnnotations`` (provider-facts row ``mcp.annotation-defaults``), ``annotations`` is an object whose
 ``title`` is a string and whose hints are booleans; ``readOnlyHint`` (default false) says the tool
 does not modify its environment, and ``destructiveHint`` (default true) and ``idempotentHint``
 (default false) are "meaningful only when readOnlyHint == false". So:
@@ -15,6 +14,8 @@ does not modify its environment, and ``destructiveHint`` (default true) and ``id
 
 All revisions (annotations exist since 2025-03-26). ``check`` reports these; ``diff`` reports
 changed annotations (SD208, SD209).
+
+Source: rules/SL333-mcp-annotations.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -1,19 +1,15 @@
 """SL334 ollama-refused-shape: a parameter schema Ollama's Go structs cannot unmarshal (400).
 
-Source: provider-facts rows ``ollama.refused-shapes`` and ``ollama.accepted-shapes``, read from
-ollama ``api/types.go`` @ fb30760 (2026-08-21). Ollama decodes ``tools[].function.parameters`` into
-``ToolFunctionParameters`` (``type`` string, ``$defs`` any, ``items`` any, ``required`` []string,
-``properties`` an ordered map of ``ToolProperty``) and each property into ``ToolProperty``
-(``anyOf`` []ToolProperty, ``type`` a string or a list of strings, ``items`` any, ``description``
-string, ``enum`` []any, ``properties`` map, ``required`` []string). Go's ``encoding/json`` refuses a
-value of another JSON type with "json: cannot unmarshal bool into Go struct field
-ToolFunctionParameters...properties of type api.ToolProperty" and the whole request fails with 400:
-a boolean subschema (``"x": true``) or a string where a property schema must be, ``required`` as an
-object, ``properties`` as an array, a ``type`` list at the root. Unknown keys are dropped, not
-refused (``additionalProperties``, any value; SL324 reports what that loses), and a ``type`` list on
-a property is accepted. Reports: can1357/oh-my-pi#4488 (boolean property, 2026-07),
-ollama/ollama#14256 (string property, 2026-02), #18051 (``required`` object, 2026-08), #10328
-(``properties`` array).
+Ollama decodes ``tools[].function.parameters`` into Go structs (``ToolFunctionParameters``, and
+``ToolProperty`` for each property). Go's ``encoding/json`` refuses a value of another JSON type
+("json: cannot unmarshal bool into Go struct field ...") and the whole request fails with 400: a
+boolean subschema (``"x": true``) or a string where a property schema must be, ``required`` as an
+object, ``properties`` as an array, a ``type`` list at the root (provider-facts row
+``ollama.refused-shapes``). Unknown keys are dropped, not refused (``additionalProperties``, any
+value; SL324 reports what that loses), and a ``type`` list on a property is accepted (row
+``ollama.accepted-shapes``).
+
+Source: rules/SL334-ollama-refused-shape.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

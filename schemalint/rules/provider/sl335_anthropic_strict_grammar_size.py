@@ -1,14 +1,9 @@
 """SL335 anthropic-strict-grammar-size: strict tools whose compiled grammar risks being "too large".
 
-Source: provider-facts row ``anthropic-strict.grammar-too-large``. Anthropic compiles strict tool
-schemas into one grammar per request and answers 400 "The compiled grammar is too large, which would
-cause performance issues. Simplify your tool schemas or reduce the number of strict tools." well
-below the documented caps (24 optional and 16 union parameters: SL320). Public reports name the
-drivers but no threshold: optional fields ("each roughly doubles the FSM state space"), enums of
-100+ values, ``maxItems``, nesting (anthropics/claude-code#55539, 2026-05-02); 5-level nesting with
-nullable types and repeated subschemas (anthropics/anthropic-sdk-python#1185, 2026-02-18); a
-7,354-byte zod schema refused on two models (pome-sh/digital-twins#527, 2026-08-30); many strict
-tools in one request (agno-agi/agno#8122, 2026-05-27). The limit depends on the model.
+Anthropic compiles strict tool schemas into one grammar per request and answers 400 "The compiled
+grammar is too large ..." well below the documented caps (24 optional and 16 union parameters:
+SL320). Public reports name the drivers but no threshold (provider-facts row
+``anthropic-strict.grammar-too-large``), and the limit depends on the model.
 
 The estimate (:func:`grammar_points`), per request (the strict tools of one file, one JSON Lines
 line), expanding local ``$ref`` at each use as a grammar does: 1 point per optional property and
@@ -18,6 +13,8 @@ bounded repetition ``{n,m}`` in it), 2 per ``maxItems``. A warning when the requ
 the option ``max_points`` (default 24, the documented optional-parameter cap, so that a request
 with no other driver is warned no earlier than SL320 would refuse it) while every documented cap
 holds. UNCONFIRMED: weights and threshold are a heuristic, never an error.
+
+Source: rules/SL335-anthropic-strict-grammar-size.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 Emitted by the loader (:func:`schemalint.api.problem_diagnostic`), not by a hook,
 because an unreadable file has no tools to check.
+
+Source: rules/SL000-unreadable-source.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -17,13 +17,7 @@ another envelope's key (``"parameters": {"input_schema": {...}}``, ``"input_sche
 request to the Anthropic Messages API (``anthropic_version``, or ``max_tokens`` with a ``claude``
 model) makes its ``tools`` Anthropic tools.
 
-Sources (seen 2026-12-02): Gemini API 400 "Unknown name \\"input_schema\\" at
-'request.tools[0].function_declarations[6]': Cannot find field" (lbjlaq/Antigravity-Manager#2026,
-2026); Anthropic tools require ``input_schema`` ("Anthropic tools require an `input_schema`
-attribute, instead of the `parameters` attribute", latitude-dev/latitude-llm#1522, 2025-07);
-Bedrock ``ToolInputSchema`` is a union whose member is ``json`` (AWS API_runtime_ToolInputSchema);
-OpenAI ``FunctionDefinition`` has ``name``, ``description``, ``parameters``, ``strict``
-(openai-python ``shared_params/function_definition.py`` @ e43b422, 2026-08-21).
+Source: rules/SL009-foreign-schema-key.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ Emitted by the rule runner (:func:`schemalint.engine.run_tool_rules` and
 exception inside the program is not a finding about the tool, so it is not reported under
 the crashed rule's code. It is always reported: ``select``/``ignore``, per-file and per-tool
 ignores and severity overrides do not apply to it (docs/shape-rules.md, "Internal errors").
+
+Source: rules/SL999-internal-error.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ too. The schema is the one the session's ``tools/list`` answer declared, else th
 (``--tools``). Each failing result is one finding at the first failing instance path; results that
 fail the same way are one finding with a count. ``schemalint check`` finds the static cause
 (SL110: an output model rendered in validation mode but dumped in serialization mode).
+
+Source: rules/SL410-result-breaks-output-schema.md, section "Source" (the one place it is written).
 """
 
 from __future__ import annotations
