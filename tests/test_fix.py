@@ -506,3 +506,30 @@ def test_reported_time_is_the_whole_fix_run(tmp_path: Path) -> None:
     path.write_text(json.dumps(_openai({"type": "object", "properties": {"tags": {"type": "array"}}}), indent=2))
     proc = run_cli("check", str(path), "--target", "=openai", "--fix")
     assert " in 0.00 s" not in proc.stdout and " s" in proc.stdout, proc.stdout
+
+
+def test_gemini_fixes_never_write_an_object_without_properties(tmp_path: Path) -> None:
+    """Gemini refuses an OBJECT without properties (SL306) as it refuses what SL313/SL314 report, so
+    no fix writes one: a map's `additionalProperties` stays, `object` is not added beside a union of
+    objects, and a `oneOf` whose branches share no type is not made an `anyOf` SL314 would report.
+    Shapes from MCP servers (a nullable map, a string-or-object label, a list of object variants)."""
+    obj = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"],
+           "additionalProperties": False}
+    props = {
+        "mapping": {"anyOf": [{"type": "object", "additionalProperties": {"type": "string"}}, {"type": "null"}],
+                    "default": None},
+        "labels": {"type": "array", "items": {"oneOf": [{"type": "string"}, obj]}},
+        "comments": {"type": "array", "items": {"anyOf": [obj, {**obj, "properties": {"line": {"type": "integer"}}}]}},
+        "count": {"type": ["integer", "null"]},
+    }
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_mcp({"type": "object", "properties": props}), indent=2) + "\n")
+    before = _codes(path, "--target", "=gemini")
+    assert "SL314" in before and "SL313" in before, before
+    run_cli("check", str(path), "--target", "=gemini", "--fix", "--unsafe-fixes", "--fail-on", "never")
+    after = _codes(path, "--target", "=gemini")
+    fixed = json.loads(path.read_text())[0]["inputSchema"]["properties"]
+    assert after.count("SL306") <= before.count("SL306"), (before, after)
+    assert after.count("SL314") <= before.count("SL314") and "oneOf" in fixed["labels"]["items"]
+    assert fixed["count"] == {"type": "integer", "nullable": True}
+    assert "additionalProperties" in fixed["mapping"]["anyOf"][0] and "type" not in fixed["comments"]["items"]

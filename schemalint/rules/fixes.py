@@ -251,9 +251,11 @@ def drop_keyword(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit |
     if not isinstance(holder, dict) or key not in holder:
         return None
     if key == "oneOf":
-        return one_of_as_any_of(diag.pointer, where, holder)
+        return one_of_as_any_of(diag.pointer, where, holder, fix_ctx)
     if key in NEVER_DROPPED:
         return None
+    if key == "additionalProperties" and "gemini" in fix_ctx.targets and not holder.get("properties"):
+        return None  # the map would become an OBJECT without properties, which Gemini refuses too (SL306)
     if key == "default":
         return _move_default(diag.pointer, where, holder)
     safe = key in ANNOTATIONS
@@ -261,17 +263,24 @@ def drop_keyword(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit |
                 (Op("remove", diag.pointer),), safe)
 
 
-def one_of_as_any_of(pointer: str, where: str, holder: dict[str, Any]) -> Edit | None:
+def one_of_as_any_of(pointer: str, where: str, holder: dict[str, Any], fix_ctx: FixContext | None = None,
+                     ) -> Edit | None:
     """``oneOf`` (at ``pointer`` in the schema ``holder`` at ``where``) rewritten as ``anyOf`` with
     the same branches, as the OpenAI Agents SDK does for strict mode. ``anyOf`` accepts a value
     that matches two branches, which ``oneOf`` refuses: the rewrite is safe when no value can match
     two branches (:func:`disjoint`: the branches have different ``type``s, or one property that
     every branch requires holds a different ``const``/``enum`` value in each), unsafe otherwise (the
     runtime must refuse what matches two). None when the schema has an ``anyOf`` already or the
-    branches are not a list."""
+    branches are not a list, and for a Gemini target when the union would have no ``type`` its
+    branches share: Gemini's ``parameters`` hold an ``anyOf`` only beside one ``type`` (SL314), so
+    such a union has no portable form there (the hint says to send ``parametersJsonSchema``)."""
     branches = holder.get("oneOf")
     if "anyOf" in holder or not isinstance(branches, list) or not branches:
         return None
+    if fix_ctx is not None and "gemini" in fix_ctx.targets and "type" not in holder:
+        types = {b.get("type") if isinstance(b, dict) else None for b in branches} - {"null"}
+        if len(types) != 1 or not isinstance(next(iter(types)), str):
+            return None
     safe = disjoint(branches)
     return Edit("rewrite `oneOf` as `anyOf`" + ("" if safe else " (a value matching two branches becomes valid)"),
                 (Op("remove", pointer), Op("add", join(where, "anyOf"), branches)), safe)
@@ -498,7 +507,9 @@ def gemini_type(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | 
     nullable form (``"type": T, "nullable": true``: the same values in Gemini's Schema); a
     programming-language type name (``dict``, ``float``, ``int`` ...) renamed to the JSON Schema type
     it means; an ``anyOf`` without ``type`` whose non-null branches share one type given that type
-    (plus ``nullable`` when a branch is ``null``). Lists of several types and other names: none."""
+    (plus ``nullable`` when a branch is ``null``). Lists of several types and other names: none;
+    nor an ``object`` (a rename of ``dict``, or a union's shared type) on a schema without
+    ``properties``, which Gemini refuses as well (SL306): that schema has no portable form."""
     if diag.pointer.endswith("/type"):
         where, _ = parent(diag.pointer)
         holder = resolve(document, where)
@@ -535,6 +546,8 @@ def gemini_type(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | 
     if len(types) != 1:
         return None
     shared = types.pop()
+    if shared == "object" and not node.get("properties"):
+        return None  # an OBJECT without properties beside the union, which Gemini refuses too (SL306)
     ops = [Op("add", join(diag.pointer, "type"), shared)]
     if has_null and "nullable" not in node:
         ops.append(Op("add", join(diag.pointer, "nullable"), True))
