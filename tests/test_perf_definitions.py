@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schemalint.api import check
 from schemalint.engine import run_loop
@@ -124,3 +126,29 @@ def test_corpus_the_same_with_and_without_sharing(monkeypatch: pytest.MonkeyPatc
     without = check([str(CORPUS)], jobs=1)
     assert _json(with_memo.diagnostics) == _json(without.diagnostics)
     assert with_memo.fingerprints == without.fingerprints
+
+
+_NUMBERS = st.one_of(st.integers(-5, 5), st.floats(-5, 5), st.sampled_from([float("nan"), float("inf"), 2.5, -0.5]), st.booleans(),
+                     st.none(), st.text(max_size=2))
+_PLAIN_SCHEMAS = st.fixed_dictionaries({}, optional={
+    "type": st.one_of(st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array", "x"]),
+                      st.lists(st.sampled_from(["string", "integer"]), max_size=2)),
+    "enum": st.one_of(st.lists(_NUMBERS, max_size=3), st.none()),
+    "minimum": _NUMBERS, "maximum": _NUMBERS, "minLength": _NUMBERS, "maxLength": _NUMBERS,
+    "anyOf": st.lists(st.one_of(st.fixed_dictionaries({"type": st.sampled_from(["string", "null", "y"])}),
+                                st.booleans(), st.just({"not": {}})), max_size=3),
+    "description": st.just("d"), "nullable": st.booleans(),
+})
+
+
+@settings(max_examples=400, deadline=None)
+@given(_PLAIN_SCHEMAS)
+def test_sl008_plain_shortcut_is_exact(schema: dict[str, Any]) -> None:
+    """SL008 skips ``why_empty`` for a subschema :func:`_plainly_satisfiable` decides: only when it
+    admits a value (checked in both tuple dialects)."""
+    from schemalint.rules.shape.sl008_unsatisfiable_schema import _plainly_satisfiable
+    from schemalint.schema.satisfiable import why_empty
+
+    if _plainly_satisfiable(schema):
+        assert why_empty(schema, schema, dialect="2020-12") is None
+        assert why_empty(schema, schema, dialect="draft-07") is None
