@@ -337,7 +337,9 @@ def _cpu_once(cmd: list[str], env: dict[str, str] | None = None, tolerate: bool 
     """(wall seconds, CPU seconds of the process tree: user + sys from wait4) of one run of ``cmd``;
     with ``tolerate`` (a peer), a failed run gives NaN instead of stopping the benchmark."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    # run outside the source tree: `python -m schemalint` puts the working directory first on sys.path,
+    # ahead of PYTHONPATH, so from the tree's root --before and --after would run the tree itself
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir(),
                             env={**os.environ, **env} if env else None)
     _, status, usage = os.wait4(proc.pid, 0)
     code = os.waitstatus_to_exitcode(status)
