@@ -128,8 +128,8 @@ def test_corpus_the_same_with_and_without_sharing(monkeypatch: pytest.MonkeyPatc
     assert with_memo.fingerprints == without.fingerprints
 
 
-_NUMBERS = st.one_of(st.integers(-5, 5), st.floats(-5, 5), st.sampled_from([float("nan"), float("inf"), 2.5, -0.5]), st.booleans(),
-                     st.none(), st.text(max_size=2))
+_NUMBERS = st.one_of(st.integers(-5, 5), st.floats(-5, 5), st.sampled_from([float("nan"), float("inf"), 2.5, -0.5]),
+                     st.booleans(), st.none(), st.text(max_size=2))
 _PLAIN_SCHEMAS = st.fixed_dictionaries({}, optional={
     "type": st.one_of(st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array", "x"]),
                       st.lists(st.sampled_from(["string", "integer"]), max_size=2)),
