@@ -333,20 +333,26 @@ def jobs_jsonl_rows(table: Table, work: Path, count: int, runs: int, floor_cmd: 
     table.budget(f"check --jobs 2 on {count} JSON Lines tools vs the serial floor", ratio, 1.0)
 
 
-def _cpu_once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the process tree: user + sys from wait4) of one run of ``cmd``."""
+def _cpu_once(cmd: list[str], env: dict[str, str] | None = None, tolerate: bool = False) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process tree: user + sys from wait4) of one run of ``cmd``;
+    with ``tolerate`` (a peer), a failed run gives NaN instead of stopping the benchmark."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    # run outside the source tree: `python -m schemalint` puts the working directory first on sys.path,
+    # ahead of PYTHONPATH, so from the tree's root --before and --after would run the tree itself
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir(),
                             env={**os.environ, **env} if env else None)
     _, status, usage = os.wait4(proc.pid, 0)
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
+        if tolerate:
+            print(f"  (failed, exit {code}: {' '.join(cmd)[:120]})", flush=True)
+            return float("nan"), float("nan")
         raise SystemExit(f"command failed ({code}): {' '.join(cmd)}")
     return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
 
 
 def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str | None, peers: bool,
-                 after: str | None = None, only: str = "", synthetic_tools: int = 10_000) -> None:
+                 after: str | None = None, only: str = "", synthetic_tools: int = 10_000, warmup: bool = True) -> None:
     """Issue 33's table: on the corpus as its own files, the corpus as one catalog, 10,000 synthetic
     tools as one file and a repository tree, the floor, ``check`` (default jobs and ``--jobs 1``),
     ``before`` (an earlier source tree run with ``PYTHONPATH``: ``--jobs 1``) and the peers that
@@ -355,7 +361,9 @@ def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str |
     source tree to run as "check" instead of this one (so that the tree can change meanwhile);
     ``only``: the inputs whose label holds one of these comma-separated words; ``synthetic_tools``: the
     size of the synthetic catalog (10,000 make 65 MB, which a loaded machine may not get through).
-    The word ``startup`` in ``only`` (or no ``only``) adds the hook's start-up (:func:`startup33_rows`)."""
+    The word ``startup`` in ``only`` (or no ``only``) adds the hook's start-up (:func:`startup33_rows`);
+    ``warmup`` False skips the warm-up round (CPU time hardly needs one, and a loaded machine may not
+    give the time for it)."""
     sys.path.insert(0, str(HERE))
     import peers as peer_commands
 
@@ -396,15 +404,20 @@ def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str |
             for name, cmd in peer_commands.commands(work, target, one_file).items():
                 cmds[name] = (cmd, None)
         samples: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
-        for cmd, env in cmds.values():  # warm-up
-            _cpu_once(cmd, env)
+        peer_names = set(cmds) - {"floor", "check", "check --jobs 1", "before: check --jobs 1"}
+        load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        for k, (cmd, env) in cmds.items():  # warm-up
+            if warmup:
+                _cpu_once(cmd, env, k in peer_names)
         for _ in range(runs):
             for k, (cmd, env) in cmds.items():
-                samples[k].append(_cpu_once(cmd, env))
+                samples[k].append(_cpu_once(cmd, env, k in peer_names))
         wall = {k: statistics.median(s[0] for s in v) for k, v in samples.items()}
         cpu = {k: statistics.median(s[1] for s in v) for k, v in samples.items()}
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        print(f"\n{label} (median of {runs} interleaved runs; load {load:.1f}):")
+        size = sum(f.stat().st_size for f in ([target] if target.is_file() else target.rglob("*")) if f.is_file())
+        print(f"\n{label} ({size / 1e6:.1f} MB; median of {runs} interleaved runs; load {load_start:.1f} at the "
+              f"start, {load:.1f} at the end):")
         print(f"  {'command':<34} {'wall s':>8} {'x floor':>8} {'CPU s':>8} {'x floor':>8}")
         for k in cmds:
             print(f"  {k:<34} {wall[k]:8.3f} {wall[k] / wall['floor']:7.2f}x "
@@ -500,6 +513,7 @@ def main() -> int:
                         help="only issue 33's table: corpus files, corpus catalog, 10,000 synthetic tools in one file, "
                              "a repository tree; floor, check, --before, peers; interleaved (wall and CPU)")
     parser.add_argument("--repos", default=str(ROOT.parent / "shared" / "repos"))
+    parser.add_argument("--no-warmup", action="store_true", help="with --issue33: no warm-up round")
     parser.add_argument("--synthetic", type=int, default=10_000, metavar="N",
                         help="with --issue33: the number of synthetic tools in the one-file input (default 10000)")
     parser.add_argument("--after", help="with --issue33: the source tree to measure as check (git archive REV)")
@@ -526,7 +540,7 @@ def main() -> int:
             return huge_document_row(work, args.huge_document)
         if args.issue33:
             issue33_rows(work, Path(args.corpus), Path(args.repos), args.runs, args.before, args.peers, args.after,
-                         args.only, args.synthetic)
+                         args.only, args.synthetic, not args.no_warmup)
             return 0
         if args.memory:
             memory_rows(table, work, [int(n) for n in args.memory.split(",")], args.keep is not None, args.before)

@@ -27,7 +27,8 @@ OWN_LAZY = ("schemalint.diff", "schemalint.probe", "schemalint.show", "schemalin
             "schemalint.loaders.python.pydantic_models", "schemalint.loaders.python.openai_agents",
             "schemalint.loaders.python.langchain_tools", "schemalint.report.json_report",
             "schemalint.report.sarif", "schemalint.report.github", "schemalint.schema.draft7",
-            "schemalint.report.jsonl", "schemalint.engine.stream", "schemalint.rules.facts")
+            "schemalint.report.jsonl", "schemalint.engine.stream", "schemalint.rules.facts",
+            "schemalint.fix")  # --fix, --unsafe-fixes and --diff only
 
 
 RUN = ("import atexit, runpy, sys\n"

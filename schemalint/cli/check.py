@@ -44,6 +44,7 @@ from schemalint.targets import MCP_REVISIONS, PROFILES
 if TYPE_CHECKING:
     from schemalint.api import CheckRequest
     from schemalint.config import Config
+    from schemalint.fix.run import FixRequest
 
 
 FailOnOption = Annotated[
@@ -202,9 +203,11 @@ def check(
         typer.echo(f"schemalint: wrote the summary of {len(summary['tools'])} tool(s) in "
                    f"{len(summary['files'])} file(s) to {summary_out}", err=True)
         return
-    from schemalint.fix.run import FixRequest
+    fixing: FixRequest | None = None
+    if fix or unsafe_fixes or show_diff:  # a check that fixes nothing does not import the fix machinery
+        from schemalint.fix.run import FixRequest
 
-    fixing = FixRequest.of(fix, unsafe_fixes, show_diff, split_csv(target) or cfg.target, cfg.root)
+        fixing = FixRequest.of(fix, unsafe_fixes, show_diff, split_csv(target) or cfg.target, cfg.root)
     if fixing is not None and "-" in request.sources:
         raise fail("--fix, --unsafe-fixes and --diff edit files; standard input (`-`) has none to edit")
     with _stdin_as(request, stdin_filename) as (request, as_named):

@@ -160,10 +160,10 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
             if any_per_definition[id(rules)]:
                 key = definition_key(tool, profiles)
                 if key is not None:
-                    entry = by_definition.get(key)
-                    if entry is None:
-                        entry = by_definition.add(key, tool.origin)
-                    origin, copies = entry
+                    seen = by_definition.get(key)
+                    if seen is None:
+                        seen = by_definition.add(key, tool.origin)
+                    origin, copies = seen
                     first = origin is tool.origin
         for rule in rules:
             try:

@@ -21,6 +21,7 @@ Source: rules/SL008-unsatisfiable-schema.md, section "Source" (the one place it 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,7 +29,7 @@ from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.schema.dialect import default_dialect, dialect_of
 from schemalint.schema.index import SchemaNode, index_schema
-from schemalint.schema.satisfiable import why_empty, written_pointer
+from schemalint.schema.satisfiable import value_kind, why_empty, written_pointer
 
 _LOCAL_CAUSES = frozenset({
     "allOf", "anyOf", "oneOf", "not", "enum", "const", "$ref", "minimum", "maximum", "exclusiveMinimum",
@@ -44,6 +45,73 @@ def _may_be_empty(schema: dict[str, Any]) -> bool:
     props, req = schema.get("properties"), schema.get("required")
     return isinstance(props, dict) and isinstance(req, list) and any(props.get(n) is False
                                                                       for n in req if isinstance(n, str))
+
+
+_PLAIN_KEYS = frozenset({"type", "description", "title", "default", "examples", "format", "pattern", "enum",
+                         "minimum", "maximum", "minLength", "maxLength", "anyOf", "oneOf"})
+"""Keys of the subschemas :func:`_plainly_satisfiable` decides (the others go to ``why_empty``)."""
+_BRANCH_KEYS = frozenset({"type", "description", "title"})
+_ANNOTATIONS = frozenset({"description", "title", "default", "examples", "format", "pattern"})
+"""Keys :func:`~schemalint.schema.satisfiable.why_empty` does not judge."""
+_TYPE_KINDS: dict[str, frozenset[str]] = {
+    "null": frozenset({"null"}), "boolean": frozenset({"boolean"}), "object": frozenset({"object"}),
+    "array": frozenset({"array"}), "string": frozenset({"string"}), "integer": frozenset({"integer"}),
+    "number": frozenset({"integer", "fraction"}),
+}
+
+
+def _plain_number(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def _plainly_satisfiable(schema: dict[str, Any]) -> bool:
+    """True for the common subschemas that plainly admit a value, without asking ``why_empty`` (the
+    synthetic benchmark's enums, ranges, lengths and ``anyOf`` of types): only keys of
+    :data:`_PLAIN_KEYS`, one known ``type`` name, numeric bounds that leave a number of that type,
+    length bounds that leave a string, an ``enum`` with a value of the type (and no bounds), or one
+    ``anyOf``/``oneOf`` with a branch of a known ``type`` alone (and no type or bounds beside it). Exact:
+    ``why_empty`` is ``None`` for each of them; anything else answers ``False`` (ask it)."""
+    if not _PLAIN_KEYS.issuperset(schema):
+        return False
+    for kw in ("anyOf", "oneOf"):
+        if kw in schema:
+            branches = schema[kw]
+            return (_ANNOTATIONS.issuperset(k for k in schema if k != kw) and type(branches) is list
+                    and any(type(b) is dict and _BRANCH_KEYS.issuperset(b) and type(b.get("type")) is str
+                            and b["type"] in _TYPE_KINDS for b in branches))
+    t = schema.get("type")
+    if t is None:
+        kinds = set(_ALL_KINDS)
+    elif type(t) is str and t in _TYPE_KINDS:
+        kinds = set(_TYPE_KINDS[t])
+    else:
+        return False
+    lo, hi = schema.get("minimum"), schema.get("maximum")
+    if (lo is not None and not _plain_number(lo)) or (hi is not None and not _plain_number(hi)):
+        return False
+    if lo is not None and hi is not None:
+        if lo > hi:
+            kinds -= {"integer", "fraction"}
+        else:
+            if math.ceil(lo) > math.floor(hi):
+                kinds.discard("integer")
+            if lo == hi and float(lo).is_integer():
+                kinds.discard("fraction")
+    least, most = schema.get("minLength"), schema.get("maxLength")
+    if (least is not None and (type(least) is not int or least < 0)) or (
+            most is not None and (type(most) is not int or most < 0)):
+        return False
+    if least is not None and most is not None and least > most:
+        kinds.discard("string")
+    if "enum" in schema:
+        values = schema["enum"]
+        if type(values) is not list or not {"minimum", "maximum", "minLength", "maxLength"}.isdisjoint(schema):
+            return False
+        return any(value_kind(v) in kinds for v in values)
+    return bool(kinds)
+
+
+_ALL_KINDS = frozenset({"null", "boolean", "object", "array", "string", "integer", "fraction"})
 
 
 class UnsatisfiableSchema(Rule):
@@ -70,7 +138,8 @@ class UnsatisfiableSchema(Rule):
             return
         dialect: str | None = None
         for node in index_schema(root).nodes:
-            if node.conditional or not _may_be_empty(node.schema) or _undefined_branch(node):
+            if node.conditional or not _may_be_empty(node.schema) or _plainly_satisfiable(node.schema) \
+                    or _undefined_branch(node):
                 continue
             if dialect is None:
                 dialect = dialect_of(root, ctx.dialect, default_dialect(tool.origin.format)).dialect
