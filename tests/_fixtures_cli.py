@@ -27,12 +27,14 @@ traceback, which the tests reject).
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import subprocess
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,10 +50,12 @@ def run_cli_here(*args: str, cwd: Path | str | None = None) -> subprocess.Comple
     from schemalint import cli
 
     argv = ["schemalint", *args]
-    name = cli._invoked_command(list(args))
-    registered = list(cli.app.registered_commands)
     streams = (sys.stdin, sys.stdout, sys.stderr, sys.argv)
     here, environ = os.getcwd(), dict(os.environ)
+    cli._take_verbose(argv)  # --verbose anywhere: SCHEMALINT_VERBOSE=1, as main() does
+    args = tuple(argv[1:])
+    name = cli._invoked_command(list(args))
+    registered = list(cli.app.registered_commands)
     code: int = 0
     # the console script's streams: UTF-8, lone surrogates written as their escape (cli._tolerate_lone_surrogates)
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace", write_through=True)
@@ -100,3 +104,11 @@ def _crosscheck(here_proc: subprocess.CompletedProcess[str], args: tuple[str, ..
     got = (here_proc.returncode, _ELAPSED.sub("", here_proc.stdout), here_proc.stderr)
     want = (proc.returncode, _ELAPSED.sub("", proc.stdout), proc.stderr)
     assert got == want, f"in-process and subprocess runs of {args} differ:\n{got}\n{want}"
+
+
+def run_json_here(*args: str, cwd: Path | str | None = None) -> tuple[int, dict[str, Any]]:
+    """:func:`run_cli_here` with ``--format json``: ``(exit status, parsed report)``, as
+    :func:`tests.conftest.run_json` gives it for a subprocess."""
+    proc = run_cli_here(*args, "--format", "json", cwd=cwd)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
