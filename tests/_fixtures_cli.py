@@ -19,9 +19,10 @@ tests/test_cli_package.py, tests/test_hardening_*.py), through real subprocesses
 
 Left out on purpose, and why it does not change what these tests see: ``main()`` also makes the
 process a child subreaper and kills its descendants when the command ends (in a test worker that
-would kill servers other fixtures hold), installs terminal progress (stderr here is not a
-terminal, so it would print nothing) and turns an ``OSError`` into ``os._exit(2)`` (here it is a
-traceback, which the tests reject).
+would kill servers other fixtures hold; the Node and Python workers the command started, which the
+process's exit would stop, are stopped when it returns), installs terminal progress (stderr here
+is not a terminal, so it would print nothing) and turns an ``OSError`` into ``os._exit(2)`` (here
+it is a traceback, which the tests reject).
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ def run_cli_here(*args: str, cwd: Path | str | None = None) -> subprocess.Comple
     streams are restored afterwards; standard input is empty, as for a subprocess started without a terminal.
     """
     from schemalint import cli
+    from schemalint.bridge.client import _LIVE
 
+    running = set(_LIVE)  # workers of fixtures or earlier tests: not this run's to stop
     argv = ["schemalint", *args]
     streams = (sys.stdin, sys.stdout, sys.stderr, sys.argv)
     here, environ = os.getcwd(), dict(os.environ)
@@ -75,6 +78,8 @@ def run_cli_here(*args: str, cwd: Path | str | None = None) -> subprocess.Comple
         err.write(traceback.format_exc())
         code = 1
     finally:
+        for worker in set(_LIVE) - running:  # what the process's exit stops (bridge.client._close_all)
+            worker.close()
         sys.stdin, sys.stdout, sys.stderr, sys.argv = streams
         cli.app.registered_commands = registered
         os.chdir(here)
