@@ -216,12 +216,12 @@ def test_diff_of_two_folders_holds_back_web_data_as_check_does(tmp_path: Path) -
     _project(tmp_path / "old")
     new = _project(tmp_path / "new")
     _changed(new)
-    proc = run_cli("diff", "old", "new", "--format", "json", cwd=tmp_path)
+    proc = cli("diff", "old", "new", "--format", "json", cwd=tmp_path)
     report = json.loads(proc.stdout)
     assert _diff_tools(report) == {"get_weather"}, report["changes"]
     assert "3 tool-shaped object(s) in 1 data file(s) of a web front end were not checked" in proc.stderr
     # named, the file is read as check reads a named file
-    proc = run_cli("diff", "old/web/src/data/tools-data.json", "new/web/src/data/tools-data.json", "--format",
+    proc = cli("diff", "old/web/src/data/tools-data.json", "new/web/src/data/tools-data.json", "--format",
                    "json", cwd=tmp_path)
     assert _diff_tools(json.loads(proc.stdout)) == {"read_file"}
 
@@ -232,9 +232,9 @@ def test_diff_base_and_rev_path_hold_back_web_data_on_both_sides(tmp_path: Path)
     _git(project, "add", ".")
     _git(project, "commit", "-q", "-m", "one")
     _changed(project)
-    proc = run_cli("diff", "--base", "HEAD", ".", "--format", "json", cwd=project)
+    proc = cli("diff", "--base", "HEAD", ".", "--format", "json", cwd=project)
     assert _diff_tools(json.loads(proc.stdout)) == {"get_weather"}, proc.stdout + proc.stderr
-    proc = run_cli("diff", "HEAD:./", ".", "--format", "json", cwd=project)
+    proc = cli("diff", "HEAD:./", ".", "--format", "json", cwd=project)
     assert _diff_tools(json.loads(proc.stdout)) == {"get_weather"}, proc.stdout + proc.stderr
     assert "(HEAD:./web/src/data/tools-data.json, under web/)" in proc.stderr, proc.stderr
     assert "(web/src/data/tools-data.json, under web/)" in proc.stderr
@@ -242,9 +242,9 @@ def test_diff_base_and_rev_path_hold_back_web_data_on_both_sides(tmp_path: Path)
 
 def test_snapshot_holds_back_web_data_as_check_does(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    proc = run_cli("snapshot", ".", "--dir", "approved", cwd=project)
+    proc = cli("snapshot", ".", "--dir", "approved", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in (project / "approved").glob("*.json")) == ["get_weather.json"]
     assert "were not checked" in proc.stderr
-    proc = run_cli("snapshot", "--check", ".", "--dir", "approved", cwd=project)
+    proc = cli("snapshot", "--check", ".", "--dir", "approved", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from schemalint.api import check
 from schemalint.model import Diagnostic, Severity
 from schemalint.rules.description.mentions import extract_mentions, nearest
-from tests.conftest import CORPUS, ROOT, cli_json, load_case, needs_shared
+from tests._fixtures_cli import run_cli_here, run_json_here
+from tests.conftest import CORPUS, ROOT, load_case, needs_shared
 
 EXAMPLES = ROOT / "examples" / "descriptions"
 CODES = ["SL201", "SL202"]
@@ -69,7 +70,7 @@ def _previous_revision(tmp_path: Path) -> dict:
 
 def test_incident2_with_previous_revision_is_sl202(tmp_path: Path) -> None:
     (tmp_path / "before.json").write_text(json.dumps([_previous_revision(tmp_path)]))
-    code, report = cli_json(
+    code, report = run_json_here(
         "check",
         str(EXAMPLES / "incident2.json"),
         "--previous",
@@ -84,9 +85,7 @@ def test_incident2_with_previous_revision_is_sl202(tmp_path: Path) -> None:
 
 
 def test_previous_missing_path_is_a_usage_error(tmp_path: Path) -> None:
-    from tests.conftest import cli
-
-    proc = cli("check", str(EXAMPLES / "incident2.json"), "--previous", str(tmp_path / "nope"))
+    proc = run_cli_here("check", str(EXAMPLES / "incident2.json"), "--previous", str(tmp_path / "nope"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 
 

@@ -7,7 +7,6 @@ import asyncio
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,8 @@ from typing import Any
 import pytest
 
 pytest.importorskip("mcp", reason="schemalint mcp needs the mcp extra")
+
+from tests._fixtures_cli import run_cli_here
 
 REPO = Path(__file__).resolve().parent.parent
 SERVER = f"{sys.executable} -m schemalint mcp"
@@ -73,8 +74,7 @@ def test_tools_are_listed_with_typed_schemas_and_answer(workspace: Path) -> None
     structured = [_attr(r, "structured_content", "structuredContent") for r in results]
     assert not any(_attr(r, "is_error", "isError") for r in results)
     named, configured, changed, page, catalog, shown = structured
-    cli = subprocess.run([sys.executable, "-m", "schemalint", "check", "zod/contracts.json", "--format", "json"],
-                         cwd=workspace, capture_output=True, text=True, timeout=120)
+    cli = run_cli_here("check", "zod/contracts.json", "--format", "json", cwd=workspace)
     expected = json.loads(cli.stdout)["diagnostics"]
     assert [(f["code"], f["line"], f["pointer"]) for f in named["findings"]] == [
         (e["code"], e["line"], e["pointer"]) for e in expected]
@@ -106,9 +106,8 @@ def test_paths_outside_the_workspace_and_module_sources_are_refused(workspace: P
 
 def test_its_own_tool_definitions_pass_schemalint_check(tmp_path: Path) -> None:
     target = ",".join(STRICT_TARGETS)  # one run checks every target (a finding names its target)
-    out = subprocess.run([sys.executable, "-m", "schemalint", "check", "--mcp-stdio", SERVER, "--target", target,
-                          "--format", "json", "--fail-on", "info"], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=300)
+    out = run_cli_here("check", "--mcp-stdio", SERVER, "--target", target, "--format", "json", "--fail-on", "info",
+                       cwd=tmp_path)
     report = json.loads(out.stdout)
     assert report["summary"]["tools"] == 5, out.stderr
     assert report["diagnostics"] == [], report["diagnostics"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,6 +23,8 @@ pytest.importorskip("pygls", reason="the language server needs the editor extra 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
+
+from tests._fixtures_cli import run_cli_here
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -106,8 +107,8 @@ def run(workspace: Path, body: Any, env: dict[str, str] | None = None) -> Any:
 
 
 def cli_json(workspace: Path, name: str) -> list[dict[str, Any]]:
-    out = subprocess.run([sys.executable, "-m", "schemalint", "check", name, "--format", "json"], cwd=workspace,
-                         capture_output=True, text=True, timeout=120)
+    """``schemalint check NAME --format json`` from ``workspace`` (run in this process), its diagnostics."""
+    out = run_cli_here("check", name, "--format", "json", cwd=workspace)
     assert out.returncode in (0, 1), out.stderr
     return json.loads(out.stdout)["diagnostics"]
 

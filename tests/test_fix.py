@@ -452,14 +452,14 @@ def test_a_removed_default_moves_into_the_description(tmp_path: Path) -> None:
                                         "additionalProperties": False}), indent=2) + "\n")
     before = _codes(path, "--target", "=openai-strict")
     assert before.count("SL311") == 3 and "SL201" not in before and "SL203" not in before, before
-    proc = run_cli("check", str(path), "--target", "=openai-strict", "--fix", "--fail-on", "never")
+    proc = cli("check", str(path), "--target", "=openai-strict", "--fix", "--fail-on", "never")
     assert "1 diagnostic(s) have only an unsafe fix" in proc.stderr, proc.stderr
     fixed = json.loads(path.read_text())[0]["function"]["parameters"]["properties"]
     assert fixed["mode"]["description"] == 'The scan mode. Use \'fast_scan\' to skip hashing. Default: "fast_scan".'
     assert fixed["limit"]["description"] == "Items per page, default 10." and "default" not in fixed["limit"]
     assert "default" in fixed["blob"]
     assert _codes(path, "--target", "=openai-strict") == ["SL311"]
-    run_cli("check", str(path), "--target", "=openai-strict", "--fix", "--unsafe-fixes", "--fail-on", "never")
+    cli("check", str(path), "--target", "=openai-strict", "--fix", "--unsafe-fixes", "--fail-on", "never")
     assert "default" not in json.loads(path.read_text())[0]["function"]["parameters"]["properties"]["blob"]
     assert _codes(path, "--target", "=openai-strict") == []
 
@@ -484,10 +484,10 @@ def test_one_of_becomes_any_of(tmp_path: Path, branches: list[Any], safe: bool) 
               "additionalProperties": False}
     path = tmp_path / "tools.json"
     path.write_text(json.dumps(_openai(schema), indent=2) + "\n")
-    run_cli("check", str(path), "--target", "=openai-strict", "--fix", "--select", "SL311", "--fail-on", "never")
+    cli("check", str(path), "--target", "=openai-strict", "--fix", "--select", "SL311", "--fail-on", "never")
     after = json.loads(path.read_text())[0]["function"]["parameters"]["properties"]["v"]
     assert ("anyOf" in after) == safe and ("oneOf" in after) != safe, after
-    run_cli("check", str(path), "--target", "=openai-strict", "--fix", "--unsafe-fixes", "--select", "SL311",
+    cli("check", str(path), "--target", "=openai-strict", "--fix", "--unsafe-fixes", "--select", "SL311",
             "--fail-on", "never")
     after = json.loads(path.read_text())[0]["function"]["parameters"]["properties"]["v"]
     assert after == {"anyOf": branches}
@@ -504,7 +504,7 @@ def test_reported_time_is_the_whole_fix_run(tmp_path: Path) -> None:
     of the last in-memory re-check)."""
     path = tmp_path / "tools.json"
     path.write_text(json.dumps(_openai({"type": "object", "properties": {"tags": {"type": "array"}}}), indent=2))
-    proc = run_cli("check", str(path), "--target", "=openai", "--fix")
+    proc = cli("check", str(path), "--target", "=openai", "--fix")
     assert " in 0.00 s" not in proc.stdout and " s" in proc.stdout, proc.stdout
 
 
@@ -526,7 +526,7 @@ def test_gemini_fixes_never_write_an_object_without_properties(tmp_path: Path) -
     path.write_text(json.dumps(_mcp({"type": "object", "properties": props}), indent=2) + "\n")
     before = _codes(path, "--target", "=gemini")
     assert "SL314" in before and "SL313" in before, before
-    run_cli("check", str(path), "--target", "=gemini", "--fix", "--unsafe-fixes", "--fail-on", "never")
+    cli("check", str(path), "--target", "=gemini", "--fix", "--unsafe-fixes", "--fail-on", "never")
     after = _codes(path, "--target", "=gemini")
     fixed = json.loads(path.read_text())[0]["inputSchema"]["properties"]
     assert after.count("SL306") <= before.count("SL306"), (before, after)

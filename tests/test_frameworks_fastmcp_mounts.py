@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("fastmcp")
 pytest.importorskip("mcp")
 
-from tests.conftest import run_cli
+from tests._fixtures_cli import run_cli_here
 
 SERVERS = '''\
 import inspect
@@ -85,7 +85,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_a_mounted_tool_is_followed_to_its_own_validator(project: Path) -> None:
-    proc = run_cli("check", "servers:app", "--format", "json", "--python-path", str(project), cwd=project)
+    proc = run_cli_here("check", "servers:app", "--format", "json", "--python-path", str(project), cwd=project)
     report = json.loads(proc.stdout)
     by = {(d["code"], d["tool"]): d for d in report["diagnostics"]}
     # the model_validator of the mounted tool refuses a call the advertised schema admits: found
@@ -97,7 +97,7 @@ def test_a_mounted_tool_is_followed_to_its_own_validator(project: Path) -> None:
 
 
 def test_a_proxied_tool_is_marked_unchecked_in_every_format(project: Path) -> None:
-    proc = run_cli("check", "servers:app", "--format", "json", "--python-path", str(project), cwd=project)
+    proc = run_cli_here("check", "servers:app", "--format", "json", "--python-path", str(project), cwd=project)
     report = json.loads(proc.stdout)
     unchecked = [d for d in report["diagnostics"] if d["code"] == "SL000"]
     assert [d["tool"] for d in unchecked] == ["remote_deep"], unchecked
@@ -106,11 +106,11 @@ def test_a_proxied_tool_is_marked_unchecked_in_every_format(project: Path) -> No
     assert d["message"].startswith("runtime side not reached for tool 'remote_deep': it is a ")
     assert "forwarded to another server" in d["message"]
     assert report["summary"]["by_code"]["SL000"] == 1
-    sarif = json.loads(run_cli("check", "servers:app", "--format", "sarif", "--python-path", str(project),
-                               cwd=project).stdout)
+    sarif = json.loads(run_cli_here("check", "servers:app", "--format", "sarif", "--python-path", str(project),
+                                    cwd=project).stdout)
     results = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "SL000"]
     assert len(results) == 1 and results[0]["properties"]["kind"] == "unchecked"
-    text = run_cli("check", "servers:app", "--python-path", str(project), cwd=project)
+    text = run_cli_here("check", "servers:app", "--python-path", str(project), cwd=project)
     assert "runtime side not reached for tool 'remote_deep'" in text.stdout
     assert "SL000 1" in text.stdout  # the summary counts it
 
@@ -149,7 +149,7 @@ def create_issue(summary: str) -> str:
 def test_a_server_that_filters_its_listing_by_configuration_says_so(tmp_path: Path) -> None:
     pytest.importorskip("fastmcp.server.middleware", reason="fastmcp without middleware")
     (tmp_path / "tracker.py").write_text(FILTERED)
-    proc = run_cli("check", "tracker:mcp", "--python-path", str(tmp_path), cwd=tmp_path)
+    proc = run_cli_here("check", "tracker:mcp", "--python-path", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 2
     message = proc.stderr
     assert "the MCP server exists and holds 2 tool(s) (create_issue, get_issue)" in message
@@ -191,7 +191,7 @@ def helper(x: int) -> int:
 
 def test_an_environment_failure_is_told_apart_from_a_definition_fault(tmp_path: Path) -> None:
     (tmp_path / "needs_command.py").write_text(NEEDS_COMMAND)
-    proc = run_cli("check", "needs_command:", "--python-path", str(tmp_path), "--format", "json", cwd=tmp_path)
+    proc = run_cli_here("check", "needs_command:", "--python-path", str(tmp_path), "--format", "json", cwd=tmp_path)
     report = json.loads(proc.stdout)
     (problem,) = [d for d in report["diagnostics"] if d["code"] == "SL000"]
     assert problem["kind"] == "environment", problem
@@ -199,8 +199,8 @@ def test_an_environment_failure_is_told_apart_from_a_definition_fault(tmp_path: 
     assert "schemalint-test-no-such-command" in problem["message"]
     assert "environment schemalint imports it in lacks" in problem["hint"]
     assert "fix the definition" not in problem["hint"]
-    sarif = json.loads(run_cli("check", "needs_command:", "--python-path", str(tmp_path), "--format", "sarif",
-                               cwd=tmp_path).stdout)
+    sarif = json.loads(run_cli_here("check", "needs_command:", "--python-path", str(tmp_path), "--format", "sarif",
+                                    cwd=tmp_path).stdout)
     (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "SL000"]
     assert result["properties"]["kind"] == "environment"
 
@@ -208,7 +208,7 @@ def test_an_environment_failure_is_told_apart_from_a_definition_fault(tmp_path: 
 def test_an_api_error_at_import_names_the_installed_versions(tmp_path: Path) -> None:
     (tmp_path / "older_api.py").write_text(
         "from fastmcp import FastMCP\n\napp = FastMCP('app')\napp.mount(FastMCP('child'), no_such_keyword='x')\n")
-    proc = run_cli("check", "older_api:app", "--python-path", str(tmp_path), cwd=tmp_path)
+    proc = run_cli_here("check", "older_api:app", "--python-path", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 2
     assert "cannot import: TypeError raised while importing:" in proc.stderr
     assert "(installed here: fastmcp" in proc.stderr and "another major version of a package it uses" in proc.stderr

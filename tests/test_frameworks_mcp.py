@@ -11,7 +11,8 @@ pytest.importorskip("mcp")
 
 from schemalint.errors import SourceError
 from schemalint.loaders.python.mcp_server import load_stdio, tools_from_object
-from tests.conftest import ROOT, run_cli
+from tests._fixtures_cli import run_cli_here
+from tests.conftest import ROOT
 
 EXAMPLE = ROOT / "examples" / "mcp_server" / "server.py"
 
@@ -142,12 +143,12 @@ def test_example_over_stdio_lists_what_memory_lists():
 
 
 def test_cli_mcp_stdio_and_module_source():
-    proc = run_cli("check", "--mcp-stdio", f'"{sys.executable}" "{EXAMPLE}"', "--format", "json",
-                   "--fail-on", "never")
+    proc = run_cli_here("check", "--mcp-stdio", f'"{sys.executable}" "{EXAMPLE}"', "--format", "json",
+                        "--fail-on", "never")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["summary"]["tools"] == 3
-    proc = run_cli("check", "examples.mcp_server.server:mcp", "--format", "json", "--fail-on", "never")
+    proc = run_cli_here("check", "examples.mcp_server.server:mcp", "--format", "json", "--fail-on", "never")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["summary"]["tools_by_format"] == {"mcp-server": 3}
 
@@ -155,11 +156,11 @@ def test_cli_mcp_stdio_and_module_source():
 def test_cli_mcp_stdio_failures_exit_2_with_stderr(tmp_path: Path):
     crash = tmp_path / "crash.py"
     crash.write_text("import sys\nsys.stderr.write('missing API_TOKEN\\n')\nsys.exit(3)\n")
-    proc = run_cli("check", "--mcp-stdio", f'"{sys.executable}" "{crash}"')
+    proc = run_cli_here("check", "--mcp-stdio", f'"{sys.executable}" "{crash}"')
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "missing API_TOKEN" in proc.stderr
-    proc = run_cli("check", "--mcp-stdio", "no-such-command-schemalint-test")
+    proc = run_cli_here("check", "--mcp-stdio", "no-such-command-schemalint-test")
     assert proc.returncode == 2
     assert "could not be started" in proc.stderr and "no-such-command-schemalint-test" in proc.stderr
 

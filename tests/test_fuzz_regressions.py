@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import internal_errors, run_cli
+from tests._fixtures_cli import run_cli_here
+from tests.conftest import internal_errors
 
 HOSTILE_VALUES: list[Any] = [
     {"x": 1}, [{"a": 1}], [[1]], [None], "x", 5, None, True, [1.5], {"x": {"y": []}}, [], {}, 10**30, "",
@@ -172,8 +173,7 @@ def py_tools(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _check_module(root: Path, attr: str) -> dict[str, Any]:
-    proc = run_cli("check", f"fuzz_tools:{attr}", "--python-path", str(root), "--format", "json", cwd=root,
-                   timeout=120)
+    proc = run_cli_here("check", f"fuzz_tools:{attr}", "--python-path", str(root), "--format", "json", cwd=root)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode in (0, 1), proc.stderr
     report: dict[str, Any] = json.loads(proc.stdout)
@@ -211,11 +211,11 @@ def test_a_non_json_default_is_reported_and_snapshots_the_same_on_every_run(py_t
     assert "/function/parameters/properties/x/default (Thing object)" in sl000[0]["message"]
     assert "/function/parameters/properties/s/default (set object)" in sl000[0]["message"]
     snaps = tmp_path / "snaps"
-    first = run_cli("snapshot", "fuzz_tools:OBJECT_DEFAULT", "--python-path", str(py_tools), "--dir", str(snaps),
-                    cwd=py_tools, timeout=120)
+    first = run_cli_here("snapshot", "fuzz_tools:OBJECT_DEFAULT", "--python-path", str(py_tools), "--dir", str(snaps),
+                         cwd=py_tools)
     assert first.returncode == 0, first.stderr
     text = (snaps / "t.json").read_text()
     assert "0x" not in text and "<non-JSON value: fuzz_tools.Thing>" in text
-    again = run_cli("snapshot", "--check", "fuzz_tools:OBJECT_DEFAULT", "--python-path", str(py_tools),
-                    "--dir", str(snaps), cwd=py_tools, timeout=120)
+    again = run_cli_here("snapshot", "--check", "fuzz_tools:OBJECT_DEFAULT", "--python-path", str(py_tools),
+                         "--dir", str(snaps), cwd=py_tools)
     assert again.returncode == 0, again.stdout + again.stderr

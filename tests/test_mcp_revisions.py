@@ -13,7 +13,7 @@ import pytest
 from schemalint.api import check
 from schemalint.schema.dialect import default_dialect, dialect_of
 from schemalint.targets import LATEST_MCP, MCP_REVISIONS, TargetError, mcp_revisions, parse_targets
-from tests.conftest import run_cli
+from tests._fixtures_cli import run_cli_here
 
 
 def test_revision_targets_parse_and_default_to_the_latest() -> None:
@@ -56,7 +56,7 @@ def test_revision_decides_the_output_root_and_the_header_rules(tmp_path: Path) -
     assert codes("=mcp@2025-11-25") == ["SL331"]     # 2025-11-25: object root; no x-mcp-header yet
     assert codes("mcp@2025-06-18") == ["SL331"]     # the revision named replaces the latest
     assert codes("mcp", "mcp@2025-06-18") == ["SL331", "SL332"]  # both revisions
-    proc = run_cli("check", src, "--target", "mcp@2025-11-25", "--select", "SL331", "--format", "json")
+    proc = run_cli_here("check", src, "--target", "mcp@2025-11-25", "--select", "SL331", "--format", "json")
     assert proc.returncode == 1
     (diag,) = json.loads(proc.stdout)["diagnostics"]
     assert "MCP 2025-11-25 requires type \"object\"" in diag["message"] and diag["pointer"] == "/tools/0/outputSchema"
@@ -152,13 +152,13 @@ def test_the_revision_is_a_configuration_key_too(tmp_path: Path) -> None:
             "outputSchema": {"type": "array", "items": {"type": "string"}}}
     (tmp_path / "tools.json").write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["=mcp@2025-11-25"]\n', encoding="utf-8")
-    proc = run_cli("check", "tools.json", "--select", "SL331", "--format", "json", cwd=tmp_path)
+    proc = run_cli_here("check", "tools.json", "--select", "SL331", "--format", "json", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     (diag,) = json.loads(proc.stdout)["diagnostics"]
     assert diag["code"] == "SL331" and "MCP 2025-11-25" in diag["message"]
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["mcp"]\n', encoding="utf-8")
-    latest = run_cli("check", "tools.json", "--select", "SL331", "--format", "json", cwd=tmp_path)
+    latest = run_cli_here("check", "tools.json", "--select", "SL331", "--format", "json", cwd=tmp_path)
     assert latest.returncode == 0 and json.loads(latest.stdout)["diagnostics"] == []
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["mcp@2024-01-01"]\n', encoding="utf-8")
-    bad = run_cli("check", "tools.json", cwd=tmp_path)
+    bad = run_cli_here("check", "tools.json", cwd=tmp_path)
     assert bad.returncode == 2 and "target" in bad.stderr and "mcp@2024-01-01" in bad.stderr

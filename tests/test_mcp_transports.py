@@ -31,7 +31,8 @@ import mcp
 from schemalint.errors import SourceError
 from schemalint.loaders.python.mcp_http import load_url, parse_headers, shown_url, url_problem
 from schemalint.loaders.python.mcp_server import tools_from_object
-from tests.conftest import ROOT, run_cli
+from tests._fixtures_cli import run_cli_here
+from tests.conftest import ROOT
 
 EXAMPLE = ROOT / "examples" / "mcp_server" / "server.py"
 STDIO = f'"{sys.executable}" "{EXAMPLE}"'
@@ -260,8 +261,8 @@ def test_parse_headers():
 
 def test_check_over_http_finds_what_stdio_and_memory_find(example_url: str):
     strict = ("--target", "openai-strict", "--format", "json", "--fail-on", "never")
-    over_http = _json(run_cli("check", "--mcp-url", example_url, *strict))
-    over_stdio = _json(run_cli("check", "--mcp-stdio", STDIO, *strict))
+    over_http = _json(run_cli_here("check", "--mcp-url", example_url, *strict))
+    over_stdio = _json(run_cli_here("check", "--mcp-stdio", STDIO, *strict))
     assert over_http["summary"]["tools"] == over_stdio["summary"]["tools"] == 3
     assert over_http["summary"]["files"] == 1
     assert over_http["summary"]["tools_by_format"] == {"mcp-server": 3}
@@ -269,47 +270,47 @@ def test_check_over_http_finds_what_stdio_and_memory_find(example_url: str):
     assert {d["code"] for d in over_http["diagnostics"]} >= {"SL307"}  # no additionalProperties: false
     assert {d["file"] for d in over_http["diagnostics"]} == {f"mcp-url:{example_url}"}
     # next to a file source
-    alone = _json(run_cli("check", "examples/openai/chat_tools.json", *strict))
-    both = _json(run_cli("check", "examples/openai/chat_tools.json", "--mcp-url", example_url, *strict))
+    alone = _json(run_cli_here("check", "examples/openai/chat_tools.json", *strict))
+    both = _json(run_cli_here("check", "examples/openai/chat_tools.json", "--mcp-url", example_url, *strict))
     assert both["summary"]["tools"] == alone["summary"]["tools"] + 3
     assert both["summary"]["files"] == 2
     assert _findings(both) == sorted(_findings(alone) + _findings(over_http))
 
 
 def test_check_text_names_the_url(example_url: str):
-    proc = run_cli("check", "--mcp-url", example_url, "--target", "openai-strict")
+    proc = run_cli_here("check", "--mcp-url", example_url, "--target", "openai-strict")
     assert proc.returncode == 1, proc.stderr
     assert f"mcp-url:{example_url}" in proc.stdout and "SL307" in proc.stdout
 
 
 def test_show_over_http_and_stdio(example_url: str):
     for option, value in (("--mcp-url", example_url), ("--mcp-stdio", STDIO)):
-        proc = run_cli("show", "present_answer", option, value, "--format", "json")
+        proc = run_cli_here("show", "present_answer", option, value, "--format", "json")
         view = _json(proc)
         assert proc.returncode == 0
         assert view["tool"] == "present_answer"
         assert list(view["advertised"]["properties"]) == ["artifact"]
         assert view["file"].startswith("mcp-url:" if option == "--mcp-url" else "mcp-stdio:")
-    proc = run_cli("show", "present_answer", "--mcp-url", example_url)
+    proc = run_cli_here("show", "present_answer", "--mcp-url", example_url)
     assert proc.returncode == 0
     assert "no runtime contract" in proc.stdout
-    line = _error_line(run_cli("show", "no_such_tool", "--mcp-url", example_url))
+    line = _error_line(run_cli_here("show", "no_such_tool", "--mcp-url", example_url))
     assert "no tool named 'no_such_tool'" in line and example_url in line
 
 
 def test_probe_of_a_server_over_a_transport_says_there_is_nothing_to_probe(example_url: str):
-    line = _error_line(run_cli("probe", "--mcp-url", example_url))
+    line = _error_line(run_cli_here("probe", "--mcp-url", example_url))
     assert "nothing to probe" in line and "advertised side only" in line and example_url in line
-    line = _error_line(run_cli("probe", "--mcp-stdio", "python examples/mcp_server/server.py"))
+    line = _error_line(run_cli_here("probe", "--mcp-stdio", "python examples/mcp_server/server.py"))
     assert "schemalint probe examples.mcp_server.server:" in line
     # the module it names is the Python path, which does probe the server's validation
-    proc = run_cli("probe", "examples.mcp_server.server:", "--max-examples", "0", "--format", "json")
+    proc = run_cli_here("probe", "examples.mcp_server.server:", "--max-examples", "0", "--format", "json")
     assert proc.returncode == 1, proc.stderr  # present_answer refuses the calls its schema admits
     rows = {r["tool"]: r for r in _json(proc)["tools"]}
     assert rows["present_answer"]["probed"] and rows["present_answer"]["omission"]["refusals"]
     # next to a Python source: the server's tools are rows that are not probed, and a note says why
-    proc = run_cli("probe", "shop_tools:", "--python-path", "examples/pydantic", "--mcp-url", example_url,
-                   "--max-examples", "0", "--format", "json", "--fail-on", "never")
+    proc = run_cli_here("probe", "shop_tools:", "--python-path", "examples/pydantic", "--mcp-url", example_url,
+                        "--max-examples", "0", "--format", "json", "--fail-on", "never")
     assert proc.returncode == 0, proc.stderr
     rows = {r["tool"]: r for r in _json(proc)["tools"]}
     assert {n for n, r in rows.items() if r["file"].startswith("mcp-url:")} == {"present_answer", "add",
@@ -321,35 +322,35 @@ def test_probe_of_a_server_over_a_transport_says_there_is_nothing_to_probe(examp
 
 def test_snapshot_and_diff_over_http_and_stdio(example_url: str, tmp_path: Path):
     snaps = tmp_path / "approved"
-    proc = run_cli("snapshot", "--mcp-url", example_url, "--dir", str(snaps))
+    proc = run_cli_here("snapshot", "--mcp-url", example_url, "--dir", str(snaps))
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in snaps.glob("*.json")) == ["add.json", "present_answer.json", "search_notes.json"]
-    proc = run_cli("snapshot", "--mcp-stdio", STDIO, "--dir", str(snaps), "--check")
+    proc = run_cli_here("snapshot", "--mcp-stdio", STDIO, "--dir", str(snaps), "--check")
     assert proc.returncode == 0, proc.stdout + proc.stderr  # stdio lists the same bytes
     for option, value in (("--mcp-url", example_url), ("--mcp-stdio", STDIO)):
-        report = _json(run_cli("diff", str(snaps), option, value, "--format", "json"))
+        report = _json(run_cli_here("diff", str(snaps), option, value, "--format", "json"))
         assert report["summary"]["by_status"]["identical"] == 3, report["summary"]
         assert report["summary"]["new"].startswith("mcp-url '" if option == "--mcp-url" else "mcp-stdio '")
     # the approved description differs from what the server now says: SD401 rug-pull, when selected
     approved = json.loads((snaps / "add.json").read_text())
     approved["description"] = "Add two numbers."
     (snaps / "add.json").write_text(json.dumps(approved, indent=2) + "\n")
-    proc = run_cli("diff", str(snaps), "--mcp-url", example_url, "--select", "SD401", "--format", "json")
+    proc = run_cli_here("diff", str(snaps), "--mcp-url", example_url, "--select", "SD401", "--format", "json")
     assert proc.returncode == 1, proc.stderr
     assert [c["code"] for c in _json(proc)["changes"]] == ["SD401"]
-    proc = run_cli("snapshot", "--mcp-url", example_url, "--dir", str(snaps), "--check")
+    proc = run_cli_here("snapshot", "--mcp-url", example_url, "--dir", str(snaps), "--check")
     assert proc.returncode == 1
     assert f"run `schemalint snapshot --mcp-url {example_url} --dir {snaps}`" in proc.stdout
     # NEW is the server: OLD alone
-    line = _error_line(run_cli("diff", str(snaps), str(snaps), "--mcp-url", example_url))
+    line = _error_line(run_cli_here("diff", str(snaps), str(snaps), "--mcp-url", example_url))
     assert "with --mcp-url give only OLD" in line
-    line = _error_line(run_cli("diff", "--base", "HEAD", "--mcp-url", example_url))
+    line = _error_line(run_cli_here("diff", "--base", "HEAD", "--mcp-url", example_url))
     assert "with --mcp-url give only OLD" in line
 
 
 def test_every_command_that_takes_sources_offers_both_options():
     for command in ("check", "show", "probe", "snapshot", "diff"):
-        proc = run_cli(command, "--help")
+        proc = run_cli_here(command, "--help")
         assert proc.returncode == 0, proc.stderr
         assert "--mcp-stdio" in proc.stdout and "--mcp-url" in proc.stdout and "--mcp-header" in proc.stdout, command
 
@@ -361,7 +362,7 @@ def test_unreachable_port_is_one_line():
     url = f"http://127.0.0.1:{_free_port()}/mcp"  # nobody listens there any more
     started = time.monotonic()
     for command in (["check"], ["show", "add"], ["snapshot", "--dir", "unused-never-written"]):
-        line = _error_line(run_cli(*command, "--mcp-url", url))
+        line = _error_line(run_cli_here(*command, "--mcp-url", url))
         assert f"--mcp-url '{url}': the server could not be reached or listed: " in line, line
     assert not (ROOT / "unused-never-written").exists()
     assert time.monotonic() - started < 120
@@ -385,9 +386,9 @@ def test_non_http_schemes_are_never_read(tmp_path: Path):
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}))
     for url in (tools.as_uri(), "ftp://127.0.0.1/mcp", "ws://127.0.0.1:1/mcp", "data:,{}", str(tools)):
-        line = _error_line(run_cli("check", "--mcp-url", url))
+        line = _error_line(run_cli_here("check", "--mcp-url", url))
         assert "only http:// and https:// URLs are read" in line, line
-    line = _error_line(run_cli("diff", str(tools), "--mcp-url", "file:///etc/passwd"))
+    line = _error_line(run_cli_here("diff", str(tools), "--mcp-url", "file:///etc/passwd"))
     assert "only http:// and https://" in line
 
 
@@ -408,7 +409,7 @@ def test_a_redirect_to_another_origin_is_not_followed(example_url: str):
     threading.Thread(target=redirect.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{redirect.server_address[1]}/mcp"
-        line = _error_line(run_cli("check", "--mcp-url", url))
+        line = _error_line(run_cli_here("check", "--mcp-url", url))
     finally:
         redirect.shutdown()
         redirect.server_close()
@@ -448,12 +449,12 @@ def test_headers_reach_the_server_and_are_never_printed(tmp_path: Path):
     token = "t0ken-9f2c"
     script = _script(tmp_path, "guarded.py", AUTH_SERVER)
     with serve(lambda port: [script, str(port), token], tmp_path) as url:
-        line = _error_line(run_cli("check", "--mcp-url", url))
+        line = _error_line(run_cli_here("check", "--mcp-url", url))
         assert line.endswith("(HTTP 401 Unauthorized)"), line
-        proc = run_cli("check", "--mcp-url", url, "--mcp-header", "Authorization: Bearer wrong-s3cret")
+        proc = run_cli_here("check", "--mcp-url", url, "--mcp-header", "Authorization: Bearer wrong-s3cret")
         assert "wrong-s3cret" not in _error_line(proc)
-        proc = run_cli("check", "--mcp-url", url, "--mcp-header", f"Authorization: Bearer {token}", "--format",
-                       "json", "--fail-on", "never")
+        proc = run_cli_here("check", "--mcp-url", url, "--mcp-header", f"Authorization: Bearer {token}", "--format",
+                            "json", "--fail-on", "never")
         assert proc.returncode == 0, proc.stderr
         assert _json(proc)["summary"]["tools"] == 1
         assert token not in proc.stdout + proc.stderr
@@ -461,14 +462,14 @@ def test_headers_reach_the_server_and_are_never_printed(tmp_path: Path):
         project = tmp_path / "project"
         project.mkdir()
         (project / "schemalint.toml").write_text(f"mcp-url = [{json.dumps(url)}]\n")
-        proc = run_cli("check", "--mcp-header", f"Authorization: Bearer {token}", "--format", "json", cwd=project)
+        proc = run_cli_here("check", "--mcp-header", f"Authorization: Bearer {token}", "--format", "json", cwd=project)
         assert proc.returncode == 0, proc.stderr
         assert _json(proc)["summary"]["tools"] == 1
         # userinfo in the URL (sent as HTTP Basic authentication) is not shown either
-        line = _error_line(run_cli("check", "--mcp-url", url.replace("http://", "http://me:pa55word@")))
+        line = _error_line(run_cli_here("check", "--mcp-url", url.replace("http://", "http://me:pa55word@")))
         assert f"--mcp-url '{url}'" in line and "pa55word" not in line
-    assert "'Name: value'" in _error_line(run_cli("check", "--mcp-url", url, "--mcp-header", "Authorization"))
-    line = _error_line(run_cli("check", "examples/openai", "--mcp-header", "Authorization: Bearer x"))
+    assert "'Name: value'" in _error_line(run_cli_here("check", "--mcp-url", url, "--mcp-header", "Authorization"))
+    line = _error_line(run_cli_here("check", "examples/openai", "--mcp-header", "Authorization: Bearer x"))
     assert "no --mcp-url" in line
 
 
@@ -494,27 +495,27 @@ def test_config_keys_are_read_and_stdio_commands_run_in_the_root(example_url: st
     command = f'"{sys.executable}" server.py'  # relative to the configuration's root
     root = _project(tmp_path, f"mcp-stdio = [{_toml_str(command)}]\n")
     strict = ("--target", "openai-strict", "--format", "json", "--fail-on", "never")
-    report = _json(run_cli("check", *strict, cwd=root / "sub"))
+    report = _json(run_cli_here("check", *strict, cwd=root / "sub"))
     assert report["summary"]["tools"] == 3
     assert {d["file"] for d in report["diagnostics"]} == {f"mcp-stdio:{command}"}
     # both keys: a tool listed twice (same example server) is fine for check
     (root / "schemalint.toml").write_text(f"mcp-stdio = [{_toml_str(command)}]\nmcp-url = [{_toml_str(example_url)}]\n")
-    report = _json(run_cli("check", *strict, cwd=root / "sub"))
+    report = _json(run_cli_here("check", *strict, cwd=root / "sub"))
     assert report["summary"]["tools"] == 6 and report["summary"]["files"] == 2
     # a command-line value replaces the configured sources and servers
     (root / "schemalint.toml").write_text(f"mcp-stdio = [{_toml_str(command)}]\n")
-    report = _json(run_cli("check", "--mcp-url", example_url, *strict, cwd=root))
+    report = _json(run_cli_here("check", "--mcp-url", example_url, *strict, cwd=root))
     assert {d["file"] for d in report["diagnostics"]} == {f"mcp-url:{example_url}"}
     (root / "tools.json").write_text(json.dumps([{"name": "t", "description": "Return t.",
                                                   "inputSchema": {"type": "object"}}]))
-    report = _json(run_cli("check", "tools.json", "--format", "json", "--fail-on", "never", cwd=root))
+    report = _json(run_cli_here("check", "tools.json", "--format", "json", "--fail-on", "never", cwd=root))
     assert report["summary"]["tools"] == 1
     # show, snapshot and diff (OLD alone: NEW is the configured servers) read them too
-    assert run_cli("show", "add", cwd=root / "sub").returncode == 0
-    proc = run_cli("snapshot", "--dir", "approved", cwd=root)
+    assert run_cli_here("show", "add", cwd=root / "sub").returncode == 0
+    proc = run_cli_here("snapshot", "--dir", "approved", cwd=root)
     assert proc.returncode == 0, proc.stderr
     assert len(list((root / "approved").glob("*.json"))) == 3
-    report = _json(run_cli("diff", "approved", "--format", "json", cwd=root))
+    report = _json(run_cli_here("diff", "approved", "--format", "json", cwd=root))
     assert report["summary"]["by_status"]["identical"] == 3
     assert report["summary"]["new"] == f"mcp-stdio {command!r}"
 
@@ -530,27 +531,27 @@ def test_config_keys_are_read_and_stdio_commands_run_in_the_root(example_url: st
 ])
 def test_config_keys_are_validated(tmp_path: Path, keys: str, expected: str):
     root = _project(tmp_path, keys + "\n")
-    line = _error_line(run_cli("check", cwd=root))
+    line = _error_line(run_cli_here("check", cwd=root))
     assert expected in line, line
     assert "s3cret" not in line
 
 
 def test_config_keys_in_pyproject(tmp_path: Path):
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nmcp-url = "gopher://example.com"\n')
-    line = _error_line(run_cli("check", cwd=tmp_path))
+    line = _error_line(run_cli_here("check", cwd=tmp_path))
     assert "`tool.schemalint.mcp-url`: 'gopher://example.com': only http:// and https://" in line
 
 
 def test_missing_server_never_a_finding_in_config(tmp_path: Path):
     root = _project(tmp_path, 'mcp-stdio = ["no-such-command-schemalint-test"]\n')
-    proc = run_cli("check", cwd=root)
+    proc = run_cli_here("check", cwd=root)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "no-such-command-schemalint-test" in proc.stderr and proc.stdout == ""
 
 
 def test_sources_error_when_nothing_is_configured(tmp_path: Path):
     (tmp_path / "schemalint.toml").write_text("mcp-stdio = []\nmcp-url = []\n")
-    assert "no sources given" in _error_line(run_cli("check", cwd=tmp_path))
+    assert "no sources given" in _error_line(run_cli_here("check", cwd=tmp_path))
 
 
 def test_load_url_raises_source_error_for_a_bad_scheme():

@@ -13,9 +13,11 @@ from schemalint.schema.dialect import fast_validator, plainly_valid, plainly_val
 from tests.conftest import CORPUS, ROOT, needs_shared
 
 
-def _schemas(sources: list[str]) -> list[Any]:
+def _schemas(sources: list[str], loaded: Any = None) -> list[Any]:
+    """The advertised and output schemas without ``$schema`` of the tools of ``sources`` (or of
+    ``loaded``, a :class:`~schemalint.api.LoadResult` already made of them)."""
     out = []
-    for tool in load(sources).tools:
+    for tool in (loaded if loaded is not None else load(sources)).tools:
         for schema in (tool.advertised, tool.output_schema):
             if isinstance(schema, dict) and "$schema" not in schema:
                 out.append(schema)
@@ -54,8 +56,8 @@ def test_examples_agree_and_most_are_decided_in_python() -> None:
 
 
 @needs_shared
-def test_corpus_schemas_agree() -> None:
-    schemas = _schemas([str(CORPUS)])
+def test_corpus_schemas_agree(corpus_loaded: Any) -> None:
+    schemas = _schemas([str(CORPUS)], corpus_loaded)  # the corpus loaded once per test process (conftest)
     plain, total = _agree(schemas)
     assert total > 10_000 and plain > total // 4, (plain, total)
     # and with one value made wrong in each plainly valid schema's first property
@@ -87,9 +89,9 @@ def test_a_wrong_value_is_never_plainly_valid_2020_12(key: str, value: Any) -> N
 
 
 @needs_shared
-def test_corpus_schemas_agree_as_2020_12() -> None:
+def test_corpus_schemas_agree_as_2020_12(corpus_loaded: Any) -> None:
     validator = fast_validator("2020-12")
-    schemas = _schemas([str(CORPUS)])
+    schemas = _schemas([str(CORPUS)], corpus_loaded)
     plain = 0
     for schema in schemas:
         if plainly_valid(schema, "2020-12"):

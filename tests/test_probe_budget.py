@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("pydantic")
 
-from tests.conftest import run_cli
+from tests._fixtures_cli import run_cli_here
 
 SLOW = '''\
 import time
@@ -40,7 +40,7 @@ def test_the_run_budget_is_shared_and_what_it_skipped_is_counted(tmp_path: Path)
     (tmp_path / "slow_tools.py").write_text(SLOW)
     (tmp_path / "pyproject.toml").write_text("[tool.schemalint.options.SL107]\nrun_budget = 2.4\n")
     started = time.monotonic()
-    proc = run_cli("check", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--format", "json", cwd=tmp_path)
+    proc = run_cli_here("check", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--format", "json", cwd=tmp_path)
     elapsed = time.monotonic() - started
     report = json.loads(proc.stdout)
     assert report["summary"]["tools"] == 12, proc.stderr
@@ -65,8 +65,8 @@ needs_generator = pytest.mark.skipif(
 def test_probe_command_shares_its_run_budget_and_counts_what_it_stopped(tmp_path: Path) -> None:
     (tmp_path / "slow_tools.py").write_text(SLOW)
     started = time.monotonic()
-    proc = run_cli("probe", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--max-examples", "5",
-                   "--run-budget", "2.4", "--format", "json", "--fail-on", "never", cwd=tmp_path)
+    proc = run_cli_here("probe", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--max-examples", "5",
+                        "--run-budget", "2.4", "--format", "json", "--fail-on", "never", cwd=tmp_path)
     elapsed = time.monotonic() - started
     report = json.loads(proc.stdout)
     assert report["summary"]["probed"] == 12, proc.stderr
@@ -77,8 +77,8 @@ def test_probe_command_shares_its_run_budget_and_counts_what_it_stopped(tmp_path
     assert all(row["budget_stopped"] for row in report["tools"])
     assert report["summary"]["seconds"] < 2.4 + 12 * 0.2  # a call in flight may finish
     assert elapsed < 60
-    text = run_cli("probe", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--max-examples", "5",
-                   "--run-budget", "1.2", "--fail-on", "never", cwd=tmp_path)
+    text = run_cli_here("probe", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--max-examples", "5",
+                        "--run-budget", "1.2", "--fail-on", "never", cwd=tmp_path)
     assert "stopped the probes of 12 tool(s)" in text.stdout and "raise it with --run-budget" in text.stdout
 
 
@@ -87,8 +87,8 @@ def test_a_large_budget_stops_nothing(tmp_path: Path) -> None:
     (tmp_path / "fast_tools.py").write_text(SLOW.replace("time.sleep(0.1)", "pass"))
     # a budget that gives every tool its whole time limit (the default 30 s gives 12 tools 2.5 s
     # each, which a starved machine's hypothesis can spend: then counted, rightly)
-    proc = run_cli("probe", "fast_tools:TOOLS", "--python-path", str(tmp_path), "--max-examples", "5",
-                   "--run-budget", "300", "--format", "json", "--fail-on", "never", cwd=tmp_path)
+    proc = run_cli_here("probe", "fast_tools:TOOLS", "--python-path", str(tmp_path), "--max-examples", "5",
+                        "--run-budget", "300", "--format", "json", "--fail-on", "never", cwd=tmp_path)
     report = json.loads(proc.stdout)
     assert report["summary"]["budget"] == {"seconds": 300.0, "tools_stopped": 0, "calls_not_made": 0}
     assert all(row["generated"] is not None and not row["budget_stopped"] for row in report["tools"])
@@ -114,8 +114,8 @@ def test_the_loaders_probes_share_a_load_budget(tmp_path: Path) -> None:
 
 def test_verbose_names_the_python_workers_phases(tmp_path: Path) -> None:
     (tmp_path / "slow_tools.py").write_text(SLOW)
-    proc = run_cli("--verbose", "check", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--select",
-                   "SL000", cwd=tmp_path)
+    proc = run_cli_here("--verbose", "check", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--select",
+                        "SL000", cwd=tmp_path)
     line = next((x for x in proc.stderr.splitlines() if x.startswith("schemalint: slow_tools:TOOLS: ")), "")
     assert line, proc.stderr
     for phase in ("python start", "import", "discovery", "schema rendering", "probes"):
@@ -125,5 +125,5 @@ def test_verbose_names_the_python_workers_phases(tmp_path: Path) -> None:
     # the loader's omission probes call each slow validator (0.1 s a call) several times
     assert seconds["probes"] > 12 * 0.1
     assert seconds["import"] < seconds["probes"]
-    quiet = run_cli("check", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--select", "SL000", cwd=tmp_path)
+    quiet = run_cli_here("check", "slow_tools:TOOLS", "--python-path", str(tmp_path), "--select", "SL000", cwd=tmp_path)
     assert "schema rendering" not in quiet.stderr

@@ -21,7 +21,8 @@ from schemalint.probe import (
     minimal_instance,
     omission_probe,
 )
-from tests.conftest import ROOT, run_cli
+from tests._fixtures_cli import run_cli_here
+from tests.conftest import ROOT
 from tests.test_pydantic_loader import EXAMPLES, write_module
 
 # ------------------------------------------------------------------ building calls
@@ -117,10 +118,10 @@ def test_sl107_messages_say_what_the_model_experiences() -> None:
 
 
 def test_check_cli_exit_codes_on_examples() -> None:
-    proc = run_cli("check", "shop_tools:CreateCouponClean", "shop_tools:ShipOrderClean",
-                   "--python-path", EXAMPLES)
+    proc = run_cli_here("check", "shop_tools:CreateCouponClean", "shop_tools:ShipOrderClean",
+                        "--python-path", EXAMPLES)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    proc = run_cli("check", "shop_tools:ShipOrder", "--python-path", EXAMPLES, "--format", "json")
+    proc = run_cli_here("check", "shop_tools:ShipOrder", "--python-path", EXAMPLES, "--format", "json")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     report = json.loads(proc.stdout)
     (diag,) = [d for d in report["diagnostics"] if d["code"] in ("SL101", "SL107")]
@@ -201,7 +202,7 @@ def _assert_hint_names_a_real_setting(hint: str, where: Path) -> None:
     project.mkdir()
     (project / "pyproject.toml").write_text(f"[{table}]\n{key} = 5.0\n")
     (project / "tools.json").write_text('[{"name": "t", "description": "d", "inputSchema": {"type": "object"}}]')
-    proc = run_cli("check", "tools.json", cwd=project)
+    proc = run_cli_here("check", "tools.json", cwd=project)
     assert proc.returncode == 0, proc.stderr
 
 
@@ -301,14 +302,14 @@ def test_probe_cli_text_and_json(bad_module: tuple[str, str]) -> None:
     # headroom: 50 generated calls take < 1 s, but on a starved CPU (two pytest-xdist workers and other
     # load) the default 2 s budget can run out inside Fine's validator, which is then reported as a hang
     limit = ("--time-limit", "20")
-    proc = run_cli("probe", f"{name}:Picky", f"{name}:Fine", "--python-path", root, "--format", "json", *limit)
+    proc = run_cli_here("probe", f"{name}:Picky", f"{name}:Fine", "--python-path", root, "--format", "json", *limit)
     assert proc.returncode == 1, proc.stderr
     report = json.loads(proc.stdout)
     rows = {r["tool"]: r for r in report["tools"]}
     assert rows["Fine"]["generated"]["refusals"] == [] and rows["Fine"]["generated"]["calls"] > 0
     assert rows["Picky"]["generated"]["refusals"][0]["call"] == {"name": ""}
     assert [d["code"] for d in report["diagnostics"]] == ["SL107"]
-    proc = run_cli("probe", f"{name}:Fine", "--python-path", root, *limit)
+    proc = run_cli_here("probe", f"{name}:Fine", "--python-path", root, *limit)
     assert proc.returncode == 0 and "Fine" in proc.stdout and "ms" in proc.stdout, proc.stdout
 
 
@@ -436,7 +437,7 @@ def test_probe_skips_excluded_paths_from_the_option_and_the_configuration(tmp_pa
     (tmp_path / "c.json").write_text(tool % "scratch")
 
     def probed(*args: str) -> list[str]:
-        proc = run_cli("probe", ".", "--format", "json", *args, cwd=tmp_path)
+        proc = run_cli_here("probe", ".", "--format", "json", *args, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         return sorted(row["tool"] for row in json.loads(proc.stdout)["tools"])
 

@@ -19,7 +19,8 @@ from schemalint.model import Origin, Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider import RULES
 from schemalint.targets import PROFILES, TargetError, infer_targets, parse_targets
-from tests.conftest import ROOT, cli, cli_json, internal_errors, load_case, needs_shared
+from tests._fixtures_cli import run_cli_here, run_json_here
+from tests.conftest import ROOT, internal_errors, load_case, needs_shared
 
 
 def check(
@@ -101,11 +102,11 @@ def test_provider_rules_run_on_inferred_targets_and_skip_untargeted(tmp_path: Pa
 def test_cli_target_syntax_and_unknown_target(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     path.write_text(json.dumps([{"name": "a.b", "inputSchema": {"type": "object", "properties": {}}}]))
-    code, report = cli_json("check", str(path), "--target", "=bedrock", "--select", "SL3")
+    code, report = run_json_here("check", str(path), "--target", "=bedrock", "--select", "SL3")
     assert code == 1
     assert [d["code"] for d in report["diagnostics"]] == ["SL301"]
     assert report["diagnostics"][0]["message"].startswith("[Bedrock]")
-    proc = cli("check", str(path), "--target", "openia")
+    proc = run_cli_here("check", str(path), "--target", "openia")
     assert (
         proc.returncode == 2 and "unknown target 'openia'" in proc.stderr and "Traceback" not in proc.stderr
     )
@@ -395,7 +396,7 @@ def test_bad_input_never_crashes(tmp_path: Path) -> None:
 def test_corpus_mcp_servers_against_openai(tmp_path: Path) -> None:
     from conftest import CORPUS
 
-    code, report = cli_json(
+    code, report = run_json_here(
         "check", str(CORPUS / "mcp-proxy-snapshots"), "--target", "=openai", "--select", "SL3"
     )
     assert code in (0, 1)

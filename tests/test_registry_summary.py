@@ -17,7 +17,8 @@ from schemalint.api import check, summarise
 from schemalint.loaders.files.sources import expand_sources
 from schemalint.report.jsonl import line
 from schemalint.rules.facts import SummaryError, merge_summaries
-from tests.conftest import CORPUS, ROOT, cli, needs_shared
+from tests._fixtures_cli import run_cli_here
+from tests.conftest import CORPUS, ROOT, needs_shared
 
 
 def _script() -> Any:
@@ -117,14 +118,16 @@ def test_summary_round_trip_and_refusals(tmp_path: Path) -> None:
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return cli(*args, cwd=cwd, timeout=120)
+    """One ``schemalint`` run from ``cwd``, in this process (tests/_fixtures_cli.py): each run is a
+    fresh command, so a shard that saw another's tools without ``--summaries`` would still show."""
+    return run_cli_here(*args, cwd=cwd)
 
 
 def test_cli_rounds_summary_out_then_summaries_give_one_run(tmp_path: Path) -> None:
     catalog = _write_catalog(tmp_path / "catalog")
     shards = sorted(p.name for p in catalog.iterdir())
     (tmp_path / "summaries").mkdir()
-    for i, name in enumerate(shards):  # round 1, one process a shard
+    for i, name in enumerate(shards):  # round 1, one run a shard
         done = _cli("check", f"catalog/{name}", "--summary-out", f"summaries/{i:03}.json", cwd=tmp_path)
         assert done.returncode == 0 and done.stdout == "", done.stderr
         assert "wrote the summary of 1 tool(s) in 1 file(s)" in done.stderr

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, TS_EXAMPLE, needs_node, run_cli, run_json
+from tests._fixtures_cli import run_cli_here, run_json_here
+from tests.conftest import ROOT, TS_EXAMPLE, needs_node
 
 pytestmark = needs_node
 
@@ -55,6 +56,14 @@ def _by_name(loaded: Any) -> dict[str, Any]:
     return {t.name: t for t in loaded.tools}
 
 
+@pytest.fixture(scope="module")
+def agent_tools() -> dict[str, Any]:
+    """The AI SDK agent's tools (``AGENT:AGENT_TOOLS``) by name, as ``engine.load`` gives them: one
+    real Node worker load for the tests that only read the listing (advertised and runtime
+    renderings, ``refused_when_omitted``), instead of one each. Read-only: tools are frozen."""
+    return _by_name(_load(f"{AGENT}:AGENT_TOOLS"))
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A folder of its own ("type": "module") whose node_modules are the example's."""
@@ -75,7 +84,7 @@ def test_the_installed_versions_are_the_pinned_ones() -> None:
 
 
 def test_incident_1_is_found_in_the_ai_sdk_agent_and_confirmed_by_a_probe() -> None:
-    code, report = run_json("check", f"{AGENT}:AGENT_TOOLS")
+    code, report = run_json_here("check", f"{AGENT}:AGENT_TOOLS")
     assert code == 1
     found = {(d["tool"], d["instance_path"]): d for d in report["diagnostics"]}
     assert set(found) == {("present_answer", "/presentation"), ("present_answer_nested", "/options/presentation")}
@@ -89,20 +98,20 @@ def test_incident_1_is_found_in_the_ai_sdk_agent_and_confirmed_by_a_probe() -> N
 
 def test_several_typescript_sources_in_one_run() -> None:
     """One worker loads them all before any probe runs (answers come in request order)."""
-    code, report = run_json("check", f"{AGENT}:AGENT_TOOLS", f"{MCP}:server", SCHEMAS)
+    code, report = run_json_here("check", f"{AGENT}:AGENT_TOOLS", f"{MCP}:server", SCHEMAS)
     assert code == 1
     assert report["summary"]["tools"] == 9 and report["summary"]["files"] == 3
     assert sorted((d["file"], d["instance_path"]) for d in report["diagnostics"] if d["code"] == "SL101") == [
         (AGENT, "/options/presentation"), (AGENT, "/presentation"), (MCP, "/layout")]
-    _, globbed = run_json("check", "examples/typescript/src/*.ts")  # a glob: each module, every export
+    _, globbed = run_json_here("check", "examples/typescript/src/*.ts")  # a glob: each module, every export
     assert (globbed["summary"]["files"], globbed["diagnostics"]) == (3, report["diagnostics"])
-    _, both = run_json("check", "examples/typescript/**/agent.ts:AGENT_TOOLS")
+    _, both = run_json_here("check", "examples/typescript/**/agent.ts:AGENT_TOOLS")
     assert sorted({d["file"] for d in both["diagnostics"]}) == [AGENT]  # zod-fixed/agent.ts is clean
     assert both["summary"]["tools"] == 10
 
 
 def test_the_probe_command_refuses_the_omission_with_zods_issue_path() -> None:
-    proc = run_cli("probe", f"{AGENT}:AGENT_TOOLS", "--format", "json", "--max-examples", "10")
+    proc = run_cli_here("probe", f"{AGENT}:AGENT_TOOLS", "--format", "json", "--max-examples", "10")
     assert "Traceback" not in proc.stderr, proc.stderr
     tools = {t["tool"]: t for t in json.loads(proc.stdout)["tools"]}
     refusals = tools["present_answer"]["omission"]["refusals"]
@@ -115,12 +124,12 @@ def test_the_probe_command_refuses_the_omission_with_zods_issue_path() -> None:
     assert tools["get_weather"]["probed"] is False  # jsonSchema() without validate: the AI SDK checks nothing
 
 
-def test_the_same_module_is_clean_on_the_fixed_zod() -> None:
+def test_the_same_module_is_clean_on_the_fixed_zod(agent_tools: dict[str, Any]) -> None:
     assert (ROOT / FIXED).read_bytes() == (ROOT / AGENT).read_bytes(), "zod-fixed/agent.ts must be a copy"
-    code, report = run_json("check", f"{FIXED}:AGENT_TOOLS")
+    code, report = run_json_here("check", f"{FIXED}:AGENT_TOOLS")
     assert (code, report["diagnostics"]) == (0, [])
     fixed = _by_name(_load(f"{FIXED}:AGENT_TOOLS"))
-    faulty = _by_name(_load(f"{AGENT}:AGENT_TOOLS"))
+    faulty = agent_tools
     assert fixed["present_answer"].advertised["required"] == ["artifact", "presentation"]
     assert faulty["present_answer"].advertised["required"] == ["artifact"]
     assert "required" not in faulty["present_answer_nested"].advertised["properties"]["options"]
@@ -139,7 +148,8 @@ def _node_json(project: Path, script: str) -> Any:
     return json.loads(proc.stdout)
 
 
-def test_the_advertised_schema_is_the_ai_sdks_own_conversion_verbatim(project: Path) -> None:
+def test_the_advertised_schema_is_the_ai_sdks_own_conversion_verbatim(project: Path,
+                                                                       agent_tools: dict[str, Any]) -> None:
     agent = (ROOT / AGENT).as_uri()
     expected = _node_json(project, (
         'import { asSchema } from "ai";\n'
@@ -147,7 +157,7 @@ def test_the_advertised_schema_is_the_ai_sdks_own_conversion_verbatim(project: P
         "const out = {};\n"
         "for (const [k, t] of Object.entries(AGENT_TOOLS)) out[k] = await asSchema(t.inputSchema).jsonSchema;\n"
         "console.log(JSON.stringify(out));\n"))
-    tools = _by_name(_load(f"{AGENT}:AGENT_TOOLS"))
+    tools = agent_tools
     assert {name: t.advertised for name, t in tools.items()} == expected
     # the AI SDK closes every object; zod's own input rendering (the runtime side) does not
     assert expected["present_answer"]["additionalProperties"] is False
@@ -155,8 +165,8 @@ def test_the_advertised_schema_is_the_ai_sdks_own_conversion_verbatim(project: P
     assert tools["present_answer"].origin.format == "ai-sdk"
 
 
-def test_the_runtime_output_rendering_feeds_sl105(tmp_path: Path) -> None:
-    tools = _by_name(_load(f"{AGENT}:AGENT_TOOLS"))
+def test_the_runtime_output_rendering_feeds_sl105(tmp_path: Path, agent_tools: dict[str, Any]) -> None:
+    tools = agent_tools
     search = tools["search_docs"].runtime
     assert search.output["required"] == ["query", "limit"]  # zod's output mode: the default is filled in
     assert search.input["required"] == ["query"]
@@ -168,7 +178,7 @@ def test_the_runtime_output_rendering_feeds_sl105(tmp_path: Path) -> None:
         {"name": t.name, "description": t.description, "advertised": t.advertised,
          "runtime": {"input": t.runtime.input, "output": t.runtime.output}}
         for t in (present, tools["search_docs"])]}))
-    code, report = run_json("check", str(manifest))
+    code, report = run_json_here("check", str(manifest))
     assert code == 0  # a warning
     assert [(d["code"], d["tool"]) for d in report["diagnostics"] if d["code"].startswith("SL1")] == [
         ("SL105", "present_answer")]
@@ -187,7 +197,7 @@ def test_a_typescript_mcp_server_is_listed_through_the_sdks_in_memory_client() -
     assert render.raw["name"] == "render_report" and render.raw["inputSchema"] == render.advertised
     assert render.advertised["required"] == ["report_id"]  # zod 4.4.3 drops the preprocessed `layout`
     assert "/layout" in render.runtime.refused_when_omitted
-    code, report = run_json("check", f"{MCP}:server")
+    code, report = run_json_here("check", f"{MCP}:server")
     assert code == 1
     # the TypeScript SDK 1.x declares draft-07 in every inputSchema: SL330 warns on each tool (MCP 2025-11-25)
     assert [(d["code"], d["tool"], d["instance_path"]) for d in report["diagnostics"] if d["code"] != "SL330"] == [
@@ -240,7 +250,7 @@ def test_a_server_factory_and_a_server_created_at_import(project: Path) -> None:
         tools = _load(source, cwd=project).tools
         assert [(t.name, t.origin.file, t.origin.line) for t in tools] == [("get-sum", "tools/sum.ts", 5)], source
         assert tools[0].runtime.refused_when_omitted == ("/a", "/b")
-    proc = run_cli("check", "server.ts", cwd=project)  # read as a whole, a factory is not called
+    proc = run_cli_here("check", "server.ts", cwd=project)  # read as a whole, a factory is not called
     assert proc.returncode == 0 and "0 tool(s)" in proc.stdout
 
 
@@ -290,12 +300,12 @@ def test_schemas_zod_cannot_render_are_sl000_and_zod_mini_is_read(project: Path)
         'export const WithDate = z.object({ when: z.date() }).describe("Has a date.");\n'
         'export const Mini = zm.object({ q: zm.string(), n: zm.optional(zm.number()) });\n'
         'export const tools = { big: tool({ description: "Big.", inputSchema: z.object({ n: z.bigint() }) }) };\n')
-    code, report = run_json("check", "odd.ts:WithDate", cwd=project)
+    code, report = run_json_here("check", "odd.ts:WithDate", cwd=project)
     assert code == 1
     assert [(d["code"], d["tool"], d["line"], d["message"]) for d in report["diagnostics"]] == [
         ("SL000", "WithDate", 4, "zod cannot render this schema as JSON Schema: Error: Date cannot be represented "
          "in JSON Schema")]
-    code, report = run_json("check", "odd.ts:tools", cwd=project)
+    code, report = run_json_here("check", "odd.ts:tools", cwd=project)
     assert [(d["code"], d["tool"], d["line"]) for d in report["diagnostics"]] == [("SL000", "big", 6)]
     assert "the AI SDK cannot convert this tool's schema: Error: BigInt" in report["diagnostics"][0]["message"]
     mini = _load("odd.ts:Mini", cwd=project).tools[0]  # zod/mini schemas have no methods: zod's functions parse
@@ -323,12 +333,12 @@ def test_commonjs_packages_typescript_and_cjs(tmp_path: Path) -> None:
 
 def test_an_export_that_holds_no_tool_is_an_error(project: Path) -> None:
     (project / "m.ts").write_text("export const n = 1;\n")
-    proc = run_cli("check", "m.ts:n", cwd=project)
+    proc = run_cli_here("check", "m.ts:n", cwd=project)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
         "schemalint: error: m.ts:n: n holds no tool (an AI SDK tool, an MCP McpServer, a zod object schema, or an "
         "object or array of them)"]
-    proc = run_cli("check", "m.ts:missing", cwd=project)
+    proc = run_cli_here("check", "m.ts:missing", cwd=project)
     assert proc.returncode == 2 and 'has no export "missing"' in proc.stderr
 
 
@@ -338,7 +348,7 @@ def test_an_export_that_holds_no_tool_is_an_error(project: Path) -> None:
 def test_a_module_that_throws_at_import(project: Path) -> None:
     (project / "bad.ts").write_text('import { z } from "zod";\nexport const A = z.object({});\n'
                                     'throw new Error("no API key");\n')
-    proc = run_cli("check", "bad.ts", cwd=project)
+    proc = run_cli_here("check", "bad.ts", cwd=project)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "schemalint: error: bad.ts: cannot import: Error: no API key"
 
@@ -362,11 +372,11 @@ def test_a_module_that_prints_to_stdout_does_not_corrupt_the_report(project: Pat
         'fs.writeSync(1, "written to fd 1\\n");\n'
         'export const Search = z.object({ q: z.string() }).describe("Search.");\n')
     for fmt in ("json", "sarif"):
-        proc = run_cli("check", "noisy.ts", "--format", fmt, cwd=project)
+        proc = run_cli_here("check", "noisy.ts", "--format", fmt, cwd=project)
         assert proc.returncode == 0, proc.stderr
         json.loads(proc.stdout)  # the whole of stdout is the report
         assert "not json" not in proc.stdout and "fd 1" not in proc.stdout
-    code, report = run_json("check", "noisy.ts", cwd=project)
+    code, report = run_json_here("check", "noisy.ts", cwd=project)
     assert (code, report["summary"]["tools"]) == (0, 1)
 
 
@@ -376,7 +386,7 @@ def test_a_validator_that_hangs_is_an_sl107_timeout_and_the_next_tool_is_probed(
         "export const Slow = z.object({ a: z.string(), b: z.string().optional().refine((v) => {\n"
         "  if (v !== undefined) { while (true) {} }\n  return true;\n}) }).describe(\"Slow.\");\n"
         "export const Fine = z.object({ q: z.string(), r: z.number().optional() }).describe(\"Fine.\");\n")
-    proc = run_cli("probe", "slow.ts", "--format", "json", "--max-examples", "5", cwd=project)
+    proc = run_cli_here("probe", "slow.ts", "--format", "json", "--max-examples", "5", cwd=project)
     report = json.loads(proc.stdout)
     assert [(d["code"], d["tool"], d["severity"]) for d in report["diagnostics"]] == [("SL107", "Slow", "warning")]
     assert "did not return within 2 s" in report["diagnostics"][0]["message"]
@@ -387,14 +397,14 @@ def test_a_validator_that_hangs_is_an_sl107_timeout_and_the_next_tool_is_probed(
 
 def test_a_module_that_exits_at_import(project: Path) -> None:
     (project / "exit.ts").write_text("export const A = 1;\nprocess.exit(0);\n")
-    proc = run_cli("check", "exit.ts", cwd=project)
+    proc = run_cli_here("check", "exit.ts", cwd=project)
     assert proc.returncode == 2
     assert "exit.ts: cannot import: it called process.exit(0) while it was imported" in proc.stderr
     # only its import ends, not the worker (which ended before, with the run); the message shows
     # what the module printed (a CLI entry point's usage text, reached through a tool module)
     (project / "usage.ts").write_text('console.error("Usage: server <organization>");\nprocess.exit(1);\n')
     (project / "uses.ts").write_text('import "./usage";\nexport const B = 1;\n')
-    proc = run_cli("check", "usage.ts", "uses.ts", cwd=project)
+    proc = run_cli_here("check", "usage.ts", "uses.ts", cwd=project)
     assert proc.returncode == 2
     assert "usage.ts: cannot import: it called process.exit(1) while it was imported" in proc.stderr
     assert "Usage: server <organization>" in proc.stderr
@@ -416,7 +426,7 @@ def test_typescript_without_tsx_needs_type_stripping(tmp_path: Path) -> None:
     (tmp_path / "package.json").write_text('{"type": "module"}\n')
     (tmp_path / "plain.ts").write_text("export const n: number = 1;\n")
     (tmp_path / "plain.mjs").write_text("export const n = 1;\n")
-    proc = run_cli("check", "plain.ts", cwd=tmp_path)
+    proc = run_cli_here("check", "plain.ts", cwd=tmp_path)
     import shutil
 
     node = shutil.which("node")
@@ -426,7 +436,7 @@ def test_typescript_without_tsx_needs_type_stripping(tmp_path: Path) -> None:
         assert "npm install --save-dev tsx" in proc.stderr and "Node 22.6 or later" in proc.stderr
     else:
         assert proc.returncode == 0, proc.stderr
-    proc = run_cli("check", "plain.mjs", cwd=tmp_path)  # JavaScript needs no tsx
+    proc = run_cli_here("check", "plain.mjs", cwd=tmp_path)  # JavaScript needs no tsx
     assert proc.returncode == 0 and "no tool definitions found in plain.mjs" in proc.stdout
 
 
@@ -449,31 +459,31 @@ def test_diff_base_snapshot_and_config_sources(project: Path) -> None:
     _git(project, "add", "-A")
     _git(project, "commit", "-qm", "clean")
     (project / "tools.ts").write_text(faulty)
-    proc = run_cli("diff", "--base", "HEAD", "--format", "json", cwd=project)
+    proc = run_cli_here("diff", "--base", "HEAD", "--format", "json", cwd=project)
     assert proc.returncode in (0, 1), proc.stderr
     changed = {t["tool"] for t in json.loads(proc.stdout)["tools"] if t["status"] == "changed"}
     assert changed == {"present_answer", "present_answer_nested"}
-    proc = run_cli("diff", "HEAD:tools.ts:AGENT_TOOLS", "tools.ts:AGENT_TOOLS", "--format", "json", cwd=project)
+    proc = run_cli_here("diff", "HEAD:tools.ts:AGENT_TOOLS", "tools.ts:AGENT_TOOLS", "--format", "json", cwd=project)
     assert {t["tool"] for t in json.loads(proc.stdout)["tools"] if t["status"] == "changed"} == changed
-    code, report = run_json("check", cwd=project)  # the configured sources
+    code, report = run_json_here("check", cwd=project)  # the configured sources
     assert code == 1 and {d["instance_path"] for d in report["diagnostics"]} == {"/presentation",
                                                                                   "/options/presentation"}
-    proc = run_cli("snapshot", "tools.ts:AGENT_TOOLS", "--dir", "snaps", cwd=project)
+    proc = run_cli_here("snapshot", "tools.ts:AGENT_TOOLS", "--dir", "snaps", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in (project / "snaps").iterdir() if p.suffix == ".json") == [
         "get_weather.json", "present_answer.json", "present_answer_clean.json", "present_answer_nested.json",
         "search_docs.json"]
-    proc = run_cli("show", "present_answer", "tools.ts:AGENT_TOOLS", cwd=project)
+    proc = run_cli_here("show", "present_answer", "tools.ts:AGENT_TOOLS", cwd=project)
     assert proc.returncode == 0 and "runtime input" in proc.stdout
 
 
 def test_text_github_and_sarif_point_at_the_typescript_line() -> None:
     line = _line_of(AGENT, r"\bpresent_answer: tool\(")
-    proc = run_cli("check", f"{AGENT}:AGENT_TOOLS", "--format", "github")
+    proc = run_cli_here("check", f"{AGENT}:AGENT_TOOLS", "--format", "github")
     assert f"::error file={AGENT},line={line}," in proc.stdout
-    proc = run_cli("check", f"{AGENT}:AGENT_TOOLS")
+    proc = run_cli_here("check", f"{AGENT}:AGENT_TOOLS")
     assert f"{AGENT}:{line}:1: error SL101" in proc.stdout
-    sarif = json.loads(run_cli("check", f"{AGENT}:AGENT_TOOLS", "--format", "sarif").stdout)
+    sarif = json.loads(run_cli_here("check", f"{AGENT}:AGENT_TOOLS", "--format", "sarif").stdout)
     locations = [r["locations"][0]["physicalLocation"] for r in sarif["runs"][0]["results"]]
     assert {(p["artifactLocation"]["uri"], p["region"]["startLine"]) for p in locations} == {
         (AGENT, line), (AGENT, _line_of(AGENT, r"\bpresent_answer_nested: tool\("))}

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import TS_EXAMPLE, needs_node, run_cli
+from tests._fixtures_cli import run_cli_here
+from tests.conftest import TS_EXAMPLE, needs_node
 
 pytestmark = needs_node
 
@@ -110,7 +111,7 @@ def test_a_named_factory_with_required_arguments_gets_stand_ins(project: Path) -
 
 def test_a_named_factory_that_fails_names_the_wrapper_to_write(project: Path) -> None:
     (project / "tools.ts").write_text(FACTORIES)
-    proc = run_cli("check", "tools.ts:brokenFactory", cwd=project)
+    proc = run_cli_here("check", "tools.ts:brokenFactory", cwd=project)
     assert proc.returncode == 2
     line = proc.stderr.strip()
     assert "\n" not in line, line
@@ -123,7 +124,7 @@ def test_the_name_sent_is_method_not_the_display_name(project: Path) -> None:
     (project / "tools.ts").write_text(FACTORIES)
     loaded = _load("tools.ts:toolkit", cwd=project)
     assert [t.name for t in loaded.tools] == ["create_customer", "list_customers"]
-    proc = run_cli("check", "tools.ts:toolkit", "--format", "json", cwd=project)
+    proc = run_cli_here("check", "tools.ts:toolkit", "--format", "json", cwd=project)
     report = json.loads(proc.stdout)
     assert not [d for d in report["diagnostics"] if d["code"] == "SL006"], report["diagnostics"]
     lines = {t.name: t.origin.line for t in loaded.tools}
@@ -138,7 +139,7 @@ def test_a_schema_under_another_key_of_a_tool_like_object_is_not_a_tool(project:
         '  search: { name: "Search", description: "A search box of the UI.",\n'
         "    parametersSchema: z.object({ q: z.string() }) },\n"
         "};\n")
-    proc = run_cli("check", "ui.ts", "--format", "json", cwd=project)
+    proc = run_cli_here("check", "ui.ts", "--format", "json", cwd=project)
     report = json.loads(proc.stdout)
     assert report["summary"]["tools"] == 0, report
     assert not report["diagnostics"]
@@ -170,7 +171,7 @@ def test_a_module_importing_server_only_loads_with_the_react_server_condition(pr
         "  execute: async () => query() });\n")
     # No dependency declared, so only the import in queries.ts... which tool.ts does not name itself:
     # the message says what to do.
-    proc = run_cli("check", "tool.ts", cwd=project)
+    proc = run_cli_here("check", "tool.ts", cwd=project)
     assert proc.returncode == 2
     assert "cannot be imported from a Client Component module" in proc.stderr
     assert "react-server condition" in proc.stderr and "add server-only to its dependencies" in proc.stderr
@@ -182,7 +183,7 @@ def test_a_module_importing_server_only_loads_with_the_react_server_condition(pr
 
 def test_verbose_reports_the_phases_of_a_load(project: Path) -> None:
     (project / "tools.ts").write_text(FACTORIES)
-    proc = run_cli("check", "tools.ts:toolkit", "--verbose", cwd=project)
+    proc = run_cli_here("check", "tools.ts:toolkit", "--verbose", cwd=project)
     assert proc.returncode == 0, proc.stderr
     line = next(x for x in proc.stderr.splitlines() if x.startswith("schemalint: tools.ts:toolkit:"))
     for phase in ("node start", "typescript loader", "mcp sdk watch", "module import", "listing", "answer after"):
@@ -203,9 +204,9 @@ def test_the_tsx_hint_uses_the_projects_package_manager(tmp_path: Path) -> None:
     (tmp_path / "pnpm-workspace.yaml").write_text("packages:\n  - tools/*\n")
     (tmp_path / "tools" / "ts").mkdir(parents=True)
     (tmp_path / "tools" / "ts" / "tools.ts").write_text("export const n: number = 1;\n")
-    proc = run_cli("check", "tools/ts/tools.ts", cwd=tmp_path)
+    proc = run_cli_here("check", "tools/ts/tools.ts", cwd=tmp_path)
     assert proc.returncode == 2
     assert "needs tsx in its project (pnpm add -D -w tsx)" in proc.stderr
     (tmp_path / "pnpm-workspace.yaml").unlink()
-    proc = run_cli("check", "tools/ts/tools.ts", cwd=tmp_path)
+    proc = run_cli_here("check", "tools/ts/tools.ts", cwd=tmp_path)
     assert "needs tsx in its project (pnpm add -D tsx)" in proc.stderr

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TS_EXAMPLE, needs_node, run_cli
+from tests._fixtures_cli import run_cli_here
+from tests.conftest import TS_EXAMPLE, needs_node
 
 pytestmark = needs_node
 
@@ -47,7 +48,7 @@ def monorepo(tmp_path: Path) -> Path:
 
 
 def test_a_packages_own_tsconfig_aliases_resolve_from_the_workspace_root(monorepo: Path) -> None:
-    proc = run_cli("check", "packages/agent/src/index.ts", "--format", "json", cwd=monorepo)
+    proc = run_cli_here("check", "packages/agent/src/index.ts", "--format", "json", cwd=monorepo)
     assert "is not a valid package name" not in proc.stderr, proc.stderr
     report = json.loads(proc.stdout)
     assert report["summary"]["tools"] == 1, proc.stderr
@@ -64,14 +65,14 @@ def test_an_unbuilt_workspace_package_is_named_with_its_build(monorepo: Path) ->
     (monorepo / "packages" / "agent" / "node_modules" / "ai").symlink_to(TS_EXAMPLE / "node_modules" / "ai")
     (monorepo / "packages" / "agent" / "src" / "uses_sdk.ts").write_text(
         'import { client } from "@acme/sdk";\nexport const c = client;\n')
-    proc = run_cli("check", "packages/agent/src/uses_sdk.ts", cwd=monorepo)
+    proc = run_cli_here("check", "packages/agent/src/uses_sdk.ts", cwd=monorepo)
     assert proc.returncode == 2
     assert "@acme/sdk is a package of this workspace, linked from" in proc.stderr, proc.stderr
     assert "build it first, e.g. pnpm --filter @acme/sdk build" in proc.stderr
 
 
 def test_the_folder_note_names_a_module_that_defines_tools(monorepo: Path) -> None:
-    proc = run_cli("check", ".", cwd=monorepo)
+    proc = run_cli_here("check", ".", cwd=monorepo)
     out = proc.stdout + proc.stderr
     assert "packages/agent/src/tools/index.ts:EXPORT" in out, out
     assert "packages/cli/src/index.ts" not in out
@@ -81,7 +82,7 @@ def test_a_file_only_a_bundler_loads_is_named_with_the_way_out(monorepo: Path) -
     src = monorepo / "packages" / "agent" / "src"
     (src / "columns.sql").write_text("select 1;\n")
     (src / "queries.ts").write_text('import columns from "./columns.sql";\nexport const q = columns;\n')
-    proc = run_cli("check", "packages/agent/src/queries.ts", cwd=monorepo)
+    proc = run_cli_here("check", "packages/agent/src/queries.ts", cwd=monorepo)
     assert proc.returncode == 2
     assert 'Unknown file extension ".sql"' in proc.stderr, proc.stderr
     assert "the module imports a .sql file, which the project's bundler loads and Node cannot" in proc.stderr
@@ -94,7 +95,7 @@ def test_a_low_level_server_from_a_factory_says_how_to_list_it(monorepo: Path) -
         'export function createServer(options: { token: string }) {\n'
         '  return new Server({ name: "x", version: "1" }, { capabilities: { tools: {} } });\n'
         '}\n')
-    proc = run_cli("check", "packages/agent/src/server.ts:createServer", cwd=monorepo)
+    proc = run_cli_here("check", "packages/agent/src/server.ts:createServer", cwd=monorepo)
     assert proc.returncode == 2
     assert "createServer is a low-level MCP Server" in proc.stderr, proc.stderr
     assert "holds no tool" not in proc.stderr and "--mcp-stdio" in proc.stderr
