@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, TS_EXAMPLE, cli, needs_node
+from tests.conftest import ROOT, TS_EXAMPLE, needs_node, run_cli
 
 SERVER = ROOT / "examples" / "mcp_server" / "server.py"
 OLD_DOC = '"""Add the numbers `a` and `b`."""'
@@ -39,7 +39,7 @@ def edit_server(path: Path) -> None:
 
 
 def diff_json(*args: str, cwd: Path | None = None) -> dict[str, Any]:
-    proc = cli("diff", *args, "--format", "json", "--fail-on", "never", cwd=cwd)
+    proc = run_cli("diff", *args, "--format", "json", "--fail-on", "never", cwd=cwd)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
@@ -60,7 +60,7 @@ def test_snapshot_against_live_stdio_server(tmp_path: Path) -> None:
     shutil.copy(SERVER, server)
     command = f'"{sys.executable}" "{server}"'
     snaps = tmp_path / "snaps"
-    proc = cli("snapshot", "--dir", str(snaps), "--mcp-stdio", command)
+    proc = run_cli("snapshot", "--dir", str(snaps), "--mcp-stdio", command)
     assert proc.returncode == 0, proc.stderr
     unchanged = diff_json(str(snaps), "--mcp-stdio", command)
     assert {t["status"] for t in unchanged["tools"]} == {"identical"}
@@ -68,7 +68,7 @@ def test_snapshot_against_live_stdio_server(tmp_path: Path) -> None:
     assert add_changes(diff_json(str(snaps), "--mcp-stdio", command)) == EXPECTED
     # the other way round (the server's listing as OLD is not possible; a snapshot of it is)
     snaps2 = tmp_path / "snaps2"
-    assert cli("snapshot", "--dir", str(snaps2), "--mcp-stdio", command).returncode == 0
+    assert run_cli("snapshot", "--dir", str(snaps2), "--mcp-stdio", command).returncode == 0
     report = diff_json(str(snaps), str(snaps2))
     assert add_changes(report) == EXPECTED
 
@@ -76,14 +76,14 @@ def test_snapshot_against_live_stdio_server(tmp_path: Path) -> None:
 def test_snapshot_against_python_module_source(tmp_path: Path) -> None:
     shutil.copy(SERVER, tmp_path / "server.py")
     snaps = tmp_path / "snaps"
-    proc = cli("snapshot", "server:mcp", "--python-path", str(tmp_path), "--dir", str(snaps))
+    proc = run_cli("snapshot", "server:mcp", "--python-path", str(tmp_path), "--dir", str(snaps))
     assert proc.returncode == 0, proc.stderr
     edit_server(tmp_path / "server.py")
     report = diff_json(str(snaps), "server:mcp", "--python-path", str(tmp_path))
     assert add_changes(report) == EXPECTED
     # and the module as OLD, the snapshots as NEW: the pointers are the same
     snaps2 = tmp_path / "snaps2"
-    assert cli("snapshot", "server:mcp", "--python-path", str(tmp_path), "--dir", str(snaps2)).returncode == 0
+    assert run_cli("snapshot", "server:mcp", "--python-path", str(tmp_path), "--dir", str(snaps2)).returncode == 0
     shutil.copy(SERVER, tmp_path / "server.py")
     report = diff_json("server:mcp", str(snaps2), "--python-path", str(tmp_path))
     assert add_changes(report) == EXPECTED
@@ -107,7 +107,7 @@ def test_pydantic_source_pointers_are_relative_to_the_rendering(tmp_path: Path) 
         "from pydantic import BaseModel\n\n\nclass Search(BaseModel):\n"
         '    """Search the notes."""\n\n    query: str\n')
     snaps = tmp_path / "snaps"
-    proc = cli("snapshot", "models:Search", "--python-path", str(tmp_path), "--dir", str(snaps))
+    proc = run_cli("snapshot", "models:Search", "--python-path", str(tmp_path), "--dir", str(snaps))
     assert proc.returncode == 0, proc.stderr
     rendered = json.loads((snaps / "Search.json").read_text())
     assert "parameters" in rendered

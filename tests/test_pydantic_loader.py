@@ -15,7 +15,7 @@ from schemalint.errors import SourceError
 from schemalint.loaders.python.python_source import RECOGNIZERS, load_python_source
 from schemalint.model import Tool
 from schemalint.schema.draft7 import draft7_gaps, to_draft7
-from tests.conftest import ROOT, cli, load_case, needs_shared
+from tests.conftest import ROOT, load_case, needs_shared, run_cli
 
 EXAMPLES = str(ROOT / "examples" / "pydantic")
 _counter = itertools.count()
@@ -95,11 +95,11 @@ def test_missing_module_and_attribute(tmp_path: Path) -> None:
 
 def test_cli_import_error_is_exit_2_without_traceback(tmp_path: Path) -> None:
     name = write_module(tmp_path, "raise ValueError('boom at import')\n")
-    proc = cli("check", f"{name}:M", "--python-path", str(tmp_path))
+    proc = run_cli("check", f"{name}:M", "--python-path", str(tmp_path))
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert name in proc.stderr and "ValueError" in proc.stderr and "boom at import" in proc.stderr
-    proc = cli("probe", "sl_absent_mod_cli:M")
+    proc = run_cli("probe", "sl_absent_mod_cli:M")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "sl_absent_mod_cli" in proc.stderr
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from schemalint.rule_docs import REGENERATE, catalog_markdown, find_page, page_name, split_page
 from schemalint.rules.registry import all_rules
-from tests.conftest import ROOT, cli
+from tests.conftest import ROOT, run_cli
 
 RULES = all_rules()
 PAGES = ROOT / "rules"
@@ -24,7 +24,7 @@ def test_readme_is_the_generated_catalog() -> None:
     expected = catalog_markdown(RULES)
     actual = (PAGES / "README.md").read_text(encoding="utf-8")
     assert actual == expected, f"rules/README.md is out of date: regenerate it with `{REGENERATE}`"
-    proc = cli("rules", "--format", "markdown")
+    proc = run_cli("rules", "--format", "markdown")
     assert proc.returncode == 0 and proc.stdout == expected
 
 
@@ -38,15 +38,15 @@ def test_catalog_rows_match_the_registry() -> None:
 
 
 def test_rules_command_lists_every_rule() -> None:
-    proc = cli("rules")
+    proc = run_cli("rules")
     assert proc.returncode == 0
     for rule in RULES:
         line = next(x for x in proc.stdout.splitlines() if x.startswith(rule.code + " "))
         assert rule.name in line and rule.severity.value in line and rule.summary in line
-    data = json.loads(cli("rules", "--format", "json").stdout)
+    data = json.loads(run_cli("rules", "--format", "json").stdout)
     assert [r["code"] for r in data["rules"]] == [r.code for r in RULES]
     assert all(r["help_uri"].endswith(f"/rules/{r['code']}-{r['name']}.md") for r in data["rules"])
-    assert cli("rules", "--format", "yaml").returncode == 2
+    assert run_cli("rules", "--format", "yaml").returncode == 2
 
 
 def test_pages_belong_to_registered_rules() -> None:
@@ -62,8 +62,8 @@ def test_pages_belong_to_registered_rules() -> None:
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
 def test_rule_command_prints_the_page(rule) -> None:
-    by_code = cli("rule", rule.code.lower())
-    by_name = cli("rule", rule.name)
+    by_code = run_cli("rule", rule.code.lower())
+    by_name = run_cli("rule", rule.name)
     assert by_code.returncode == 0 and by_code.stdout == by_name.stdout
     page = find_page(rule)
     if page is not None:  # the page, without the catalog block at its end (summary, source)
@@ -76,7 +76,7 @@ def test_rule_command_prints_the_page(rule) -> None:
 
 
 def test_unknown_rule_exits_2() -> None:
-    proc = cli("rule", "unreadable-sourse")
+    proc = run_cli("rule", "unreadable-sourse")
     assert proc.returncode == 2 and "did you mean unreadable-source" in proc.stderr
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from schemalint.api import load
-from tests.conftest import CASES, cli_json, load_case, needs_shared
+from tests.conftest import CASES, load_case, needs_shared, run_json
 
 RULE_FOR = {
     "mcp-inputschema-root-type-object": "SL002",
@@ -47,7 +47,7 @@ def write_case_tools(case: dict[str, Any], tmp_path: Path) -> Path:
 
 
 def shape_report(path: Path) -> list[dict[str, Any]]:
-    code, report = cli_json("check", str(path), "--select", "SL0", "--fail-on", "never")
+    code, report = run_json("check", str(path), "--select", "SL0", "--fail-on", "never")
     assert code == 0
     return report["diagnostics"]  # type: ignore[no-any-return]
 

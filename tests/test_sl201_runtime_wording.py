@@ -11,13 +11,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import TS_EXAMPLE, cli, needs_node
+from tests.conftest import TS_EXAMPLE, needs_node, run_cli
 
 DESCRIPTION = "Start an analysis run. Provide a short `name` for tracking."
 
 
 def sl201(source: str, *args: str, cwd: Path | None = None) -> list[dict[str, Any]]:
-    proc = cli("check", source, *args, "--select", "SL201", "--format", "json", "--fail-on", "never", cwd=cwd)
+    proc = run_cli("check", source, *args, "--select", "SL201", "--format", "json", "--fail-on", "never", cwd=cwd)
     assert proc.returncode == 0, proc.stderr
     return [d for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == "SL201"]
 

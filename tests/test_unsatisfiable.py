@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 
 from schemalint.schema.satisfiable import why_empty
-from tests.conftest import CORPUS, TS_EXAMPLE, cli_json, examples, needs_node, needs_shared
+from tests.conftest import CORPUS, TS_EXAMPLE, examples, needs_node, needs_shared, run_json
 
 _SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([0.5, 1.0, -2.5]),
                      st.sampled_from(["", "a", "abc", "1"]))
@@ -143,7 +143,7 @@ def test_a_zod_intersection_of_disjoint_types_is_reported(tmp_path: Path) -> Non
     path = tmp_path / "tools.json"
     path.write_text(json.dumps({"tools": [{"name": "set_timeout", "description": "Set a timeout.",
                                            "inputSchema": rendered}]}))
-    _, report = cli_json("check", str(path), "--select", "SL008")
+    _, report = run_json("check", str(path), "--select", "SL008")
     found = [(d["pointer"], d["severity"]) for d in report["diagnostics"]]
     assert found == [("/tools/0/inputSchema/properties/seconds", "error")], report["diagnostics"]
 
@@ -164,7 +164,7 @@ def test_sl104_compares_a_runtime_that_accepts_nothing(tmp_path: Path) -> None:
     entry = {"name": "configure", "description": "Configure retries.", "advertised": advertised,
              "runtime": {"input": runtime}}
     path.write_text(json.dumps({"schemalint": 1, "tools": [entry]}))
-    _, report = cli_json("check", str(path), "--select", "SL104")
+    _, report = run_json("check", str(path), "--select", "SL104")
     [diag] = report["diagnostics"]
     assert diag["pointer"] == "/tools/0/advertised/properties/retries" and diag["severity"] == "error"
     assert "accepts no value for `retries` (`minimum` 10 is above `maximum` 1)" in diag["message"]
@@ -176,7 +176,7 @@ def test_corpus_findings_are_the_known_real_faults() -> None:
     """On the shared corpus every finding is a real impossibility (read by hand, 2026-12-02): BFCL
     declarations with `type: boolean` or `integer` and string `enum` values, `type: array` with an `enum`
     of item values. A new finding elsewhere fails this test, to be read before it is accepted."""
-    _, report = cli_json("check", str(CORPUS), "--select", "SL008", "--fail-on", "never")
+    _, report = run_json("check", str(CORPUS), "--select", "SL008", "--fail-on", "never")
     diags = report["diagnostics"]
     assert diags and all("/bfcl/" in d["file"] for d in diags), [d for d in diags if "/bfcl/" not in d["file"]][:3]
     assert all("`enum` value" in d["message"] for d in diags)
