@@ -78,6 +78,9 @@ def cli(*args: str, cwd: Path | str | None = None, timeout: float = 600, input: 
     :data:`NEEDS_A_PROCESS`, an ``env`` that changes a ``PYTHON*`` variable (read when Python
     starts), and everything with ``SCHEMALINT_TEST_CLI=subprocess``. ``timeout``:
     past it the test process dumps its stacks and ends (a hang fails the test, as in a process)."""
+    if os.environ.get("SCHEMALINT_TEST_CLI_LOG"):  # one line per command, to count them (a file path)
+        with open(os.environ["SCHEMALINT_TEST_CLI_LOG"], "a", encoding="utf-8") as log:
+            log.write(f"{os.environ.get('PYTEST_CURRENT_TEST', '').split(' ')[0]}\t{' '.join(args)[:200]}\n")
     python_vars = {k: v for k, v in (env or {}).items() if k.startswith("PYTHON")}
     starts_python = env is not None and python_vars != {k: v for k, v in os.environ.items() if k.startswith("PYTHON")}
     if (not IN_PROCESS or starts_python or NEEDS_A_PROCESS.intersection(args)

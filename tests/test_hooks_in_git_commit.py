@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, cli
 
 pytest.importorskip("pydantic")
 
@@ -81,7 +81,7 @@ def project(tmp_path: Path) -> Path:
     """))
     _git(root, "init", "-q", "-b", "main")
     _git(root, "config", "commit.gpgsign", "false")
-    snap = subprocess.run([sys.executable, "-m", "schemalint", "snapshot"], cwd=root, capture_output=True, text=True)
+    snap = cli("snapshot", cwd=root)
     assert snap.returncode == 0, snap.stderr
     _git(root, "add", "-A")
     assert _git(root, "commit", "-q", "-m", "first").returncode == 0
@@ -95,7 +95,7 @@ def test_every_hook_inside_git_commit(project: Path) -> None:
     assert {h["id"] for h in HOOKS} >= {"schemalint", "schemalint-python", "schemalint-snapshot", "schemalint-diff"}
     # a compatible change (an optional field with a default) and its snapshot: every hook passes
     (project / "app" / "models.py").write_text(MODEL + "    limit: int = 10\n")
-    assert subprocess.run([sys.executable, "-m", "schemalint", "snapshot"], cwd=project).returncode == 0
+    assert cli("snapshot", cwd=project).returncode == 0
     _git(project, "add", "-A")
     clean = _git(project, "commit", "-q", "-m", "optional limit")
     said = clean.stdout + clean.stderr
@@ -104,7 +104,7 @@ def test_every_hook_inside_git_commit(project: Path) -> None:
 
     # a breaking change committed with -a (git's temporary index): blocked by schemalint-diff
     (project / "app" / "models.py").write_text(MODEL + "    limit: int\n")
-    assert subprocess.run([sys.executable, "-m", "schemalint", "snapshot"], cwd=project).returncode == 0
+    assert cli("snapshot", cwd=project).returncode == 0
     _git(project, "add", "snaps")
     blocked = _git(project, "commit", "-a", "-q", "-m", "limit required")
     said = blocked.stdout + blocked.stderr
@@ -134,8 +134,7 @@ def test_git_calls_ignore_the_hook_environment(project: Path, tmp_path: Path) ->
     (project / "app" / "models.py").write_text(MODEL + "    limit: int\n")
     env = {**os.environ, "GIT_INDEX_FILE": str(other / ".git" / "index"), "GIT_DIR": str(other / ".git"),
            "GIT_WORK_TREE": str(other), "GIT_PREFIX": "x/", "GIT_OBJECT_DIRECTORY": str(other / ".git" / "objects")}
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "diff", "--base", "HEAD"], cwd=project,
-                          capture_output=True, text=True, env=env, timeout=600)
+    proc = cli("diff", "--base", "HEAD", cwd=project, env=env, timeout=600)
     assert proc.returncode == 1, proc.stderr
     assert "SD103 required-added" in proc.stdout
     listed = _git(project, "worktree", "list").stdout.strip().splitlines()
