@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests._fixtures_cli import run_cli_here, run_json_here
-from tests.conftest import ROOT, TS_EXAMPLE, needs_node
+from tests.conftest import ROOT, TS_EXAMPLE, needs_node, run_cli
 
 pytestmark = needs_node
 
@@ -404,7 +404,7 @@ def test_a_module_that_exits_at_import(project: Path) -> None:
     # what the module printed (a CLI entry point's usage text, reached through a tool module)
     (project / "usage.ts").write_text('console.error("Usage: server <organization>");\nprocess.exit(1);\n')
     (project / "uses.ts").write_text('import "./usage";\nexport const B = 1;\n')
-    proc = run_cli_here("check", "usage.ts", "uses.ts", cwd=project)
+    proc = run_cli("check", "usage.ts", "uses.ts", cwd=project)
     assert proc.returncode == 2
     assert "usage.ts: cannot import: it called process.exit(1) while it was imported" in proc.stderr
     assert "Usage: server <organization>" in proc.stderr
