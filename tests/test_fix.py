@@ -408,6 +408,11 @@ def test_an_object_whose_branches_declare_properties_is_not_closed(tmp_path: Pat
     jsonschema.validate({"change": {"name": "y"}}, fixed)
     assert json.loads(before)[0]["function"]["parameters"]["properties"]["change"] == {
         **fixed["properties"]["change"], "oneOf": schema["properties"]["change"]["oneOf"]}
+    # and the finding left does not advise the edit the fix declines
+    hints = [d["hint"] for d in json.loads(cli("check", str(path), "--target", "openai-strict", "--select", "SL307",
+                                               "--format", "json", "--fail-on", "never").stdout)["diagnostics"]
+             if d["pointer"].endswith("/properties/change")]
+    assert hints and all("do not close this object" in h and "`oneOf` declares" in h for h in hints), hints
 
 
 def test_code_action_titles_name_their_node(tmp_path: Path) -> None:

@@ -211,7 +211,10 @@ def _compare_tool(old: Tool, new: Tool) -> ToolDiff:
                             f"{MAX_RENDER_DEPTH:,} levels deep; its changes are not classified")
     if canonical(normalise(semantic_view(old))) == canonical(normalise(semantic_view(new))):
         return ToolDiff(new.name, "same-meaning", old=old, new=new, changes=byte_changes(old, new))
-    return ToolDiff(new.name, "changed", old=old, new=new, changes=classify_tool(old, new))
+    changes = classify_tool(old, new)
+    if not changes:  # e.g. a oneOf of disjoint branches written as anyOf: nothing a caller sees changed
+        return ToolDiff(new.name, "same-meaning", old=old, new=new)
+    return ToolDiff(new.name, "changed", old=old, new=new, changes=changes)
 
 
 def byte_changes(old: Tool, new: Tool) -> list[Change]:

@@ -75,6 +75,8 @@ class SchemaClassifier(Classifier):
         if sd109_subschemas.flattened_union(self, tokens, keyword):
             return
         old_s, new_s = resolve(self.old, tokens), resolve(self.new, tokens)
+        if keyword in ("anyOf", "oneOf") and sd109_subschemas.union_swap(self, tokens, old_s, new_s):
+            return
         if (
             keyword not in TEXT_KEYWORDS
             and keyword != "default"

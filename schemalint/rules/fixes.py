@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from schemalint.schema.unions import branches_disjoint
+
 if TYPE_CHECKING:
     from schemalint.model import Diagnostic
 
@@ -281,60 +283,9 @@ def one_of_as_any_of(pointer: str, where: str, holder: dict[str, Any], fix_ctx: 
         types = {b.get("type") if isinstance(b, dict) else None for b in branches} - {"null"}
         if len(types) != 1 or not isinstance(next(iter(types)), str):
             return None
-    safe = disjoint(branches)
+    safe = branches_disjoint(branches)
     return Edit("rewrite `oneOf` as `anyOf`" + ("" if safe else " (a value matching two branches becomes valid)"),
                 (Op("remove", pointer), Op("add", join(where, "anyOf"), branches)), safe)
-
-
-def _branch_type(branch: Any) -> str | None:
-    t = branch.get("type") if isinstance(branch, dict) else None
-    return t if isinstance(t, str) else None
-
-
-def _tags(branch: Any, name: str) -> frozenset[Any] | None:
-    """The values branch ``branch`` allows for the required property ``name`` (its ``const`` or
-    ``enum``), or ``None`` when it does not pin them."""
-    if not isinstance(branch, dict) or name not in (branch.get("required") or ()):
-        return None
-    prop = (branch.get("properties") or {}).get(name) if isinstance(branch.get("properties"), dict) else None
-    if not isinstance(prop, dict):
-        return None
-    if "const" in prop:
-        values = [prop["const"]]
-    elif isinstance(prop.get("enum"), list):
-        values = prop["enum"]
-    else:
-        return None
-    try:
-        return frozenset(values)
-    except TypeError:
-        return None
-
-
-def disjoint(branches: list[Any]) -> bool:
-    """Whether no JSON value can match two of ``branches``: each has a different ``type`` (one
-    name; ``integer`` and ``number`` overlap), or a property required by every branch has
-    pairwise disjoint ``const``/``enum`` values across them (a discriminator)."""
-    types = [_branch_type(b) for b in branches]
-    if all(types) and len(set(types)) == len(types) and not {"integer", "number"} <= set(types):
-        return True
-    first = branches[0]
-    if not isinstance(first, dict) or not isinstance(first.get("required"), list):
-        return False
-    for name in first["required"]:
-        if not isinstance(name, str):
-            continue
-        tags = [_tags(b, name) for b in branches]
-        if any(t is None for t in tags):
-            continue
-        seen: set[Any] = set()
-        for t in tags:
-            if t is None or t & seen:
-                break
-            seen |= t
-        else:
-            return True
-    return False
 
 
 def drop_constraint(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:

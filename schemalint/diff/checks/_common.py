@@ -430,6 +430,7 @@ class Classifier:
         self.old_dialect, self.new_dialect = old_dialect, new_dialect
         self.old_prefix, self.new_prefix = old_prefix, new_prefix
         self.shifted: dict[tuple[Any, ...], bool] = {}
+        self.swapped: set[tuple[Any, ...]] = set()
         """Schema positions already compared as wrapped into (or unwrapped from) a union."""
         self.flattened: dict[tuple[Any, ...], bool] = {}
         """Schema positions whose ``anyOf`` was compared branch by branch with nested unions spliced in."""

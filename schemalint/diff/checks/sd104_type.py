@@ -1,6 +1,11 @@
 """SD104 type-narrowed, SD204 type-widened, SD108 type-changed (and SD212 for the same types
 written differently). Keywords: ``type`` (draft-07 section 6.1.1; ``number`` includes
 ``integer``) and OpenAPI's ``nullable``.
+
+The types compared are those the whole subschema lets through: a ``type`` beside an
+``anyOf``/``oneOf`` is read together with the types of its branches (an instance must pass both),
+so ``{"anyOf": [{"type": "string"}, {"type": "null"}]}`` that gains ``"type": "string", "nullable":
+true`` (what a Gemini fix writes) accepts the same values as before.
 """
 
 from __future__ import annotations
@@ -20,9 +25,21 @@ def _shown(schema: Any) -> dict[str, Any]:
     return {k: schema.get(k) for k in ("type", "nullable") if isinstance(schema, Mapping) and k in schema}
 
 
+def _accepted(schema: Any) -> frozenset[str]:
+    """The JSON types ``schema`` lets through by its ``type``/``nullable`` and the types of its
+    ``anyOf``/``oneOf`` branches (each branch a subschema, else that keyword is not read)."""
+    types = types_of(schema)
+    if isinstance(schema, Mapping):
+        for keyword in ("anyOf", "oneOf"):
+            branches = schema.get(keyword)
+            if isinstance(branches, list) and branches and all(isinstance(b, Mapping) for b in branches):
+                types &= frozenset().union(*(types_of(b) for b in branches))
+    return types
+
+
 def check(site: Site) -> None:
     """Compare the sets of accepted JSON types."""
-    old_t, new_t = types_of(site.old_s), types_of(site.new_s)
+    old_t, new_t = _accepted(site.old_s), _accepted(site.new_s)
     where = site.where
     shown_old, shown_new = _shown(site.old_s), _shown(site.new_s)
     side = "new" if isinstance(site.new_s, Mapping) and "type" in site.new_s else "old"

@@ -14,6 +14,12 @@ An ``anyOf`` branch that is itself only an ``anyOf`` (``anyOf: [{anyOf: [A, B]},
 zod gives a nullable union) admits what its branches admit, so where either side nests one, the
 two unions are compared as the flat lists of their branches (:func:`flattened_union`): equal
 branches match wherever they sit, and only the rest is reported, at its own pointer.
+
+A ``oneOf`` rewritten as an ``anyOf`` of the same branches (or back) is no branch removed and
+added (:func:`union_swap`): the branches are matched as one union's, and the keyword itself is a
+change only when a value can match two branches, which ``anyOf`` accepts and ``oneOf`` refuses
+(JSON Schema 2020-12 Core, sections 10.2.1.2-10.2.1.3): SD208 for ``oneOf`` -> ``anyOf``, SD108
+for the other way.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from schemalint.diff.checks._common import (
     same_meaning,
     types_of,
 )
+from schemalint.schema.unions import branches_disjoint
 
 _REFUSED_HINT = "calls that matched only this branch are refused now"
 
@@ -129,6 +136,52 @@ def _position(site: Site, index: Any, old_b: Any, new_b: Any) -> None:
         c.changes.extend(c.nested(old_b, rest, old_prefix=ptr, new_prefix=rest_tokens).run())
 
 
+def _swapped(old_s: Any, new_s: Any) -> tuple[str, str] | None:
+    """``(old keyword, new keyword)`` when one side holds a ``oneOf`` and the other an ``anyOf``
+    in its place (each list non-empty, neither side holding both), else ``None``."""
+    if not isinstance(old_s, Mapping) or not isinstance(new_s, Mapping):
+        return None
+    for old_kw, new_kw in (("oneOf", "anyOf"), ("anyOf", "oneOf")):
+        if (isinstance(old_s.get(old_kw), list) and old_s[old_kw] and new_kw not in old_s
+                and isinstance(new_s.get(new_kw), list) and new_s[new_kw] and old_kw not in new_s):
+            return old_kw, new_kw
+    return None
+
+
+def union_swap(c: Classifier, tokens: tuple[Any, ...], old_s: Any, new_s: Any) -> bool:
+    """Classify a ``oneOf`` rewritten as ``anyOf`` (or back) at ``tokens``; True when that is the
+    change (then both keywords are covered, once per schema position, remembered in ``c.swapped``).
+
+    The branches are compared as two lists of one union (equal ones match wherever they sit). When
+    a value can match two of the branches, ``oneOf`` -> ``anyOf`` accepts it now
+    (constraint-loosened) and ``anyOf`` -> ``oneOf`` refuses it now (constraint-tightened); when the
+    branches are disjoint (:func:`schemalint.schema.unions.branches_disjoint`) the keyword change
+    means nothing and only branch changes are reported."""
+    kinds = _swapped(old_s, new_s)
+    if kinds is None:
+        return False
+    if tokens in c.swapped:
+        return True
+    c.swapped.add(tokens)
+    old_kw, new_kw = kinds
+    where = c.label(tokens)
+    olds = [((*tokens, old_kw, i), b) for i, b in enumerate(old_s[old_kw])]
+    news = [((*tokens, new_kw, i), b) for i, b in enumerate(new_s[new_kw])]
+    _match(c, olds, news, where, (old_kw, new_kw))
+    one_of = list(old_s[old_kw] if old_kw == "oneOf" else new_s[new_kw])
+    if branches_disjoint(one_of):
+        return True
+    if old_kw == "oneOf":
+        c.emit("constraint-loosened", (*tokens, "anyOf"),
+               f"`{where}`: `oneOf` became `anyOf`, so a value that matches more than one branch is accepted now",
+               before=old_s[old_kw], after=new_s[new_kw])
+    else:
+        c.emit("constraint-tightened", (*tokens, "oneOf"),
+               f"`{where}`: `anyOf` became `oneOf`, so a value that matches more than one branch is refused now",
+               before=old_s[old_kw], after=new_s[new_kw], hint="calls valid before may be refused now")
+    return True
+
+
 def union_shift(c: Classifier, tokens: tuple[Any, ...], old_s: Any, new_s: Any) -> bool:
     """Handle a schema wrapped into (or unwrapped from) ``anyOf``/``oneOf``; True when handled.
 
@@ -138,7 +191,7 @@ def union_shift(c: Classifier, tokens: tuple[Any, ...], old_s: Any, new_s: Any) 
     if tokens in c.shifted:
         return c.shifted[tokens]
     c.shifted[tokens] = False
-    if not isinstance(old_s, Mapping) or not isinstance(new_s, Mapping):
+    if not isinstance(old_s, Mapping) or not isinstance(new_s, Mapping) or _swapped(old_s, new_s):
         return False
     for kw in ("anyOf", "oneOf"):
         if isinstance(new_s.get(kw), list) and kw not in old_s and new_s[kw]:
@@ -272,6 +325,7 @@ def _compare_flat(c: Classifier, at: tuple[Any, ...]) -> bool:
 
 def _match(
     c: Classifier, olds: list[tuple[tuple[Any, ...], Any]], news: list[tuple[tuple[Any, ...], Any]], where: str,
+    keywords: tuple[str, str] = ("anyOf", "anyOf"),
 ) -> None:
     """Report the difference between two sets of ``anyOf`` branches (each with its schema tokens):
     equal branches match wherever they sit, a changed one is compared with its closest old one, the
@@ -284,10 +338,12 @@ def _match(
     for nt, nb in news:
         i = _closest(nb, [b for _, b in olds]) if olds else -1
         if i < 0 or _disjoint(olds[i][1], nb):
-            c.emit("union-branch-added", nt, f"`{where}` now also accepts {fmt(nb)} (a new `anyOf` branch)", after=nb)
+            c.emit("union-branch-added", nt, f"`{where}` now also accepts {fmt(nb)} (a new `{keywords[1]}` branch)",
+                   after=nb)
             continue
         ot, ob = olds.pop(i)
         c.changes.extend(c.nested(ob, nb, old_prefix=ot, new_prefix=nt).run())
     for ot, ob in olds:
-        c.emit("union-branch-removed", ot, f"`{where}` no longer accepts {fmt(ob)} (an `anyOf` branch was removed)",
+        c.emit("union-branch-removed", ot, f"`{where}` no longer accepts {fmt(ob)} "
+               f"({'an' if keywords[0] == 'anyOf' else 'a'} `{keywords[0]}` branch was removed)",
                side="old", before=ob, hint=_REFUSED_HINT)

@@ -11,8 +11,14 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import MIXED, Fix, close_object
+from schemalint.rules.fixes import IN_PLACE_APPLICATORS, MIXED, Fix, close_object
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, ptr_key, where
+
+_BRANCHES_HINT = (
+    "do not close this object as it stands: its {keywords} keys that additionalProperties "
+    "does not see, so false here would refuse every one of them; make each branch a complete object "
+    'with its own properties and "additionalProperties": false, and keep no keys at this level'
+)
 
 _MAP_HINT = (
     'set "additionalProperties": false; a free-form map cannot be expressed in strict mode, so '
@@ -57,7 +63,7 @@ class StrictAdditionalProperties(ProviderRule):
                         f'{where(node)} is an object without "additionalProperties": false; strict '
                         "mode requires it on every object (OpenAI: 400 \"'additionalProperties' is "
                         'required to be supplied and to be false")',
-                        'add "additionalProperties": false to this object',
+                        _missing_hint(node.schema),
                         node.instance_path,
                     )
                 else:
@@ -71,3 +77,15 @@ class StrictAdditionalProperties(ProviderRule):
                         _MAP_HINT,
                         node.instance_path,
                     )
+
+
+def _missing_hint(schema: Mapping[str, object]) -> str:
+    """The hint for an object without ``additionalProperties``: add it, unless in-place applicators
+    (``anyOf``, ``allOf``, ``$ref`` ...) declare keys that closing this object would refuse
+    (JSON Schema 2020-12 Core section 10.3.2.3: ``additionalProperties`` sees only the sibling
+    ``properties`` and ``patternProperties``)."""
+    keywords = sorted(k for k in IN_PLACE_APPLICATORS if k in schema)
+    if keywords:
+        named = " and ".join(f"`{k}`" for k in keywords)
+        return _BRANCHES_HINT.format(keywords=named + (" declare" if len(keywords) > 1 else " declares"))
+    return 'add "additionalProperties": false to this object'
