@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests._fixtures_cli import run_cli_here, run_json_here
-from tests.conftest import TS_EXAMPLE, needs_node
+from tests.conftest import TS_EXAMPLE, cli, cli_json, needs_node
 
 pytestmark = needs_node
 
@@ -66,7 +65,7 @@ def _tools(source: str, cwd: Path) -> list[str]:
     """The tool names ``snapshot SOURCE`` writes (one file per tool), sorted."""
     out = cwd / ("snaps-" + re.sub(r"[^\w.-]", "-", source))
     out.mkdir()
-    proc = run_cli_here("snapshot", source, "--dir", str(out), cwd=cwd)
+    proc = cli("snapshot", source, "--dir", str(out), cwd=cwd)
     assert proc.returncode == 0, (source, proc.stderr)
     return sorted(p.stem for p in out.glob("*.json"))
 
@@ -87,7 +86,7 @@ def test_named_dotted_and_factory_exports_of_a_commonjs_module(cjs: Path, esm: P
 def test_a_missing_export_lists_the_exports_that_exist(cjs: Path, esm: Path) -> None:
     for project in (cjs, esm):
         (project / "tools.ts").write_text(TOOLS)
-        proc = run_cli_here("check", "tools.ts:summ", cwd=project)
+        proc = cli("check", "tools.ts:summ", cwd=project)
         assert proc.returncode == 2
         line = proc.stderr.strip()
         m = re.fullmatch(r'schemalint: error: tools\.ts:summ: the module has no export "summ" \(its exports: (.*)\)',
@@ -96,7 +95,7 @@ def test_a_missing_export_lists_the_exports_that_exist(cjs: Path, esm: Path) -> 
         exports = m.group(1).split(", ")
         assert {"sum", "table", "createServer"} <= set(exports), line
         assert len(exports) == len(set(exports)), line
-        proc = run_cli_here("check", "tools.ts:table.find", cwd=project)
+        proc = cli("check", "tools.ts:table.find", cwd=project)
         assert proc.returncode == 2
         assert proc.stderr.strip() == ('schemalint: error: tools.ts:table.find: the module has no export "table.find": '
                                        'table has no key "find" (its keys: search)')
@@ -108,7 +107,7 @@ def test_a_missing_export_lists_the_exports_that_exist(cjs: Path, esm: Path) -> 
 def test_a_transform_error_keeps_esbuilds_message_file_and_line(cjs: Path) -> None:
     (cjs / "tla.ts").write_text('import { z } from "zod";\nconst k = await Promise.resolve(1);\n'
                                 "export const A = z.object({ a: z.string() });\n")
-    proc = run_cli_here("check", "tla.ts", cwd=cjs)
+    proc = cli("check", "tla.ts", cwd=cjs)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, lines
@@ -125,16 +124,16 @@ def test_a_typescript_glob_is_a_diff_side(esm: Path) -> None:
     (esm / "tools" / "a.ts").write_text(TOOLS)
     (esm / "tools" / "b.ts").write_text(TOOLS.replace("sum", "total").replace("createServer", "makeServer")
                                         .replace('"lookup"', '"define"').replace("search:", "find:"))
-    proc = run_cli_here("snapshot", "tools/*.ts", "--dir", "snaps", cwd=esm)
+    proc = cli("snapshot", "tools/*.ts", "--dir", "snaps", cwd=esm)
     assert proc.returncode == 0, proc.stderr
     for new in ("tools/*.ts", "tools/*.ts:", "tools/**/*.ts"):
-        code, report = run_json_here("diff", "snaps", new, cwd=esm)
+        code, report = cli_json("diff", "snaps", new, cwd=esm)
         assert code == 0, (new, report)
         assert {t["status"] for t in report["tools"]} == {"identical"}, new
         assert sorted(t["tool"] for t in report["tools"]) == ["find", "search", "sum", "total"], new
-    code, report = run_json_here("diff", "tools/a.ts:table", "tools/*.ts:table", "--fail-on", "never", cwd=esm)
+    code, report = cli_json("diff", "tools/a.ts:table", "tools/*.ts:table", "--fail-on", "never", cwd=esm)
     assert {(t["tool"], t["status"]) for t in report["tools"]} == {("search", "identical"), ("find", "added")}
-    proc = run_cli_here("diff", "snaps", "nothing/*.ts", cwd=esm)
+    proc = cli("diff", "snaps", "nothing/*.ts", cwd=esm)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "schemalint: error: nothing/*.ts: the pattern matches no file"
 
@@ -148,26 +147,26 @@ def test_exclude_leaves_out_modules_a_glob_matches(esm: Path) -> None:
     boom = 'throw new Error("imported although excluded");\n'
     (esm / "src" / "index.ts").write_text(boom)
     (esm / "src" / "tools" / "index.ts").write_text(boom)
-    proc = run_cli_here("check", "src/**/*.ts", cwd=esm)
+    proc = cli("check", "src/**/*.ts", cwd=esm)
     assert proc.returncode == 2 and "imported although excluded" in proc.stderr
     for excluded in (["src/index.ts", "src/tools/index.ts"], ["**/index.ts"], ["index.ts"]):
         args = [a for pattern in excluded for a in ("--exclude", pattern)]
-        code, report = run_json_here("check", "src/**/*.ts", *args, cwd=esm)
+        code, report = cli_json("check", "src/**/*.ts", *args, cwd=esm)
         assert code == 0, (excluded, report)
         assert report["summary"]["files"] == 1 and report["summary"]["tools"] == 2, excluded  # no factory is called
     (esm / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["src/**/*.ts"]\nexclude = ["index.ts"]\n')
-    code, report = run_json_here("check", cwd=esm)
+    code, report = cli_json("check", cwd=esm)
     assert code == 0 and report["summary"]["tools"] == 2
     assert _tools("src/**/*.ts", esm) == ["search", "sum"]  # snapshot: the configured exclude too
     (esm / ".gitignore").write_text("node_modules\nsnaps-*\n")
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "one"]):
         subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=esm, check=True,
                        capture_output=True)
-    code, report = run_json_here("diff", "--base", "HEAD", cwd=esm)  # both sides, the old one from a worktree
+    code, report = cli_json("diff", "--base", "HEAD", cwd=esm)  # both sides, the old one from a worktree
     assert code == 0 and sorted((t["tool"], t["status"]) for t in report["tools"]) == [
         ("search", "identical"), ("sum", "identical")], report
     # Every module excluded: nothing is imported, no tools.
-    code, report = run_json_here("check", "src/**/index.ts", cwd=esm)
+    code, report = cli_json("check", "src/**/index.ts", cwd=esm)
     assert code == 0 and report["summary"]["tools"] == 0
 
 
@@ -191,7 +190,7 @@ def test_an_ai_sdk_agent_is_read_through_its_tools(esm: Path) -> None:
 
 @pytest.mark.parametrize("command", ["check", "show", "probe", "snapshot", "diff"])
 def test_every_command_help_names_typescript_sources(command: str) -> None:
-    proc = run_cli_here(command, "--help")
+    proc = cli(command, "--help")
     assert proc.returncode == 0
     text = " ".join(proc.stdout.split())
     assert "file.ts:EXPORT" in text and "tsx" in text and "Node" in text, text
@@ -201,14 +200,14 @@ def test_a_directory_of_modules_says_how_to_name_them(esm: Path) -> None:
     (esm / "src").mkdir()
     (esm / "src" / "server.ts").write_text(TOOLS)
     (esm / "src" / "types.d.ts").write_text("export type A = string;\n")
-    code, report = run_json_here("check", "src/", cwd=esm)
+    code, report = cli_json("check", "src/", cwd=esm)
     assert code == 0 and report["summary"]["tools"] == 0
     assert report["summary"]["notes"] == [
         "no tool definitions found in src/",
         "src/ holds 1 TypeScript/JavaScript module(s), which are read only when named (a module is never imported "
         "implicitly): e.g. schemalint check 'src/**/*.ts' or src/server.ts:EXPORT"]
     (esm / "src" / "server.ts").unlink()
-    code, report = run_json_here("check", "src", cwd=esm)
+    code, report = cli_json("check", "src", cwd=esm)
     assert report["summary"]["notes"] == ["no tool definitions found in src"]  # a declaration file is no module
 
 
@@ -221,11 +220,11 @@ def test_probe_text_lines_name_file_line_and_tool(esm: Path) -> None:
         "export const updatePlayer = tool({\n  description: \"Update a player.\",\n"
         "  inputSchema: z.object({ name: z.string(), money: z.number().optional(), jail: z.boolean().optional() })\n"
         '    .refine((v) => v.money !== undefined || v.jail !== undefined, { message: "money or jail" }),\n});\n')
-    proc = run_cli_here("probe", "refine.ts", "--max-examples", "0", cwd=esm)
+    proc = cli("probe", "refine.ts", "--max-examples", "0", cwd=esm)
     assert proc.returncode == 1, proc.stderr
     lines = [line for line in proc.stdout.splitlines() if "SL107" in line]
     assert lines == ["refine.ts:4:1: error SL107 probe-refusal [updatePlayer]"], proc.stdout
-    proc = run_cli_here("probe", "shop_tools:", "--python-path", "examples/pydantic", "--max-examples", "0")
+    proc = cli("probe", "shop_tools:", "--python-path", "examples/pydantic", "--max-examples", "0")
     lines = [line for line in proc.stdout.splitlines() if "SL107" in line]
     assert lines and all(re.fullmatch(r"examples/pydantic/shop_tools\.py:\d+:1: error SL107 probe-refusal "
                                       r"\[\w+\]( at /\S+)?", line) for line in lines), lines
@@ -252,7 +251,7 @@ def test_default_names_the_default_export_in_a_commonjs_module_too(cjs: Path, es
         (project / "tools.ts").write_text(DEFAULT_FACTORY)
         assert _tools("tools.ts:default", project) == ["refund"], project.name
     assert _tools("tools.ts:default.default", cjs) == ["refund"]  # what worked before still works
-    proc = run_cli_here("check", "tools.ts:default.note", cwd=cjs)  # module.exports keeps its other keys
+    proc = cli("check", "tools.ts:default.note", cwd=cjs)  # module.exports keeps its other keys
     assert proc.returncode == 2 and "note holds no tool" in proc.stderr, proc.stderr
 
 
@@ -279,7 +278,7 @@ def test_a_zod_3_strip_object_is_open_on_the_runtime_side(esm: Path) -> None:
     assert tools["refund"].advertised["additionalProperties"] is False  # what the AI SDK sends: unchanged
     assert "additionalProperties" not in tools["refund"].runtime.input
     assert tools["close"].runtime.input["additionalProperties"] is False
-    code, report = run_json_here("check", "tools.ts", cwd=esm)
+    code, report = cli_json("check", "tools.ts", cwd=esm)
     assert code == 1
     found = {d["tool"]: d["message"] for d in report["diagnostics"] if d["code"] == "SL201"}
     assert set(found) == {"refund", "close"}, report["diagnostics"]
@@ -299,29 +298,3 @@ def _load_tools(source: str, cwd: Path) -> list:
         return list(load([source]).tools)
     finally:
         os.chdir(old)
-
-
-def test_a_module_of_the_mcp_sdk_2_says_it_is_not_read(tmp_path: Path) -> None:
-    # context7-like entry point on the MCP TypeScript SDK 2 (`@modelcontextprotocol/server`): read as
-    # a whole it gave "no tool definitions found" and nothing else; a stand-in package of our own
-    project = tmp_path / "sdk2"
-    package = project / "node_modules" / "@modelcontextprotocol" / "server"
-    package.mkdir(parents=True)
-    (project / "package.json").write_text('{"type": "module"}\n')
-    (package / "package.json").write_text('{"name": "@modelcontextprotocol/server", "type": "module", '
-                                          '"exports": {".": "./index.js"}}\n')
-    (package / "index.js").write_text("export class McpServer {\n  constructor() { this.tools = {}; }\n"
-                                      "  registerTool(name, config, cb) { this.tools[name] = { config, cb }; }\n}\n")
-    (project / "server.mjs").write_text('// an entry point\nimport { McpServer } from "@modelcontextprotocol/server";\n'
-                                        'export const server = new McpServer({ name: "s", version: "1" });\n'
-                                        'server.registerTool("lookup", { description: "Look up." }, () => ({}));\n')
-    code, report = run_json_here("check", "server.mjs", cwd=project)
-    assert code == 0
-    assert [(d["code"], d["severity"], d["line"]) for d in report["diagnostics"]] == [("SL000", "warning", 2)]
-    assert "MCP TypeScript SDK 2 (@modelcontextprotocol/server)" in report["diagnostics"][0]["message"]
-    assert "--mcp-stdio" in report["diagnostics"][0]["message"]
-    proc = run_cli_here("check", "server.mjs:server", cwd=project)
-    assert proc.returncode == 2 and "MCP TypeScript SDK 2" in proc.stderr, proc.stderr
-    (project / "plain.mjs").write_text("export const x = 1;\n")  # a module without the SDK 2: as before
-    code, report = run_json_here("check", "plain.mjs", cwd=project)
-    assert (code, report["diagnostics"]) == (0, [])

@@ -191,7 +191,7 @@ _MIN = lazy_re(rf"\b(?:min(?:imum)?{_BOUND_WORDS}\s*[:=]?|at\s+least|no\s+less\s
                   r"(?!\s*(?:%|percent|characters?|chars?|bytes?|items?|elements?|entries|words?|digits?|"
                   r"decimal|[KMG]B|ms|seconds?|minutes?|hours?|days?))", re.I)
 _DEFAULT = lazy_re(
-    rf"\bdefaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*([`'\"]?)({_NUM}|true|false|null|none)\1(?![\w%-]|\.\d)"
+    rf"\bdefaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*([`'\"]?)({_NUM}|true|false|null|none)\1(?![\w%-]|\.\d|\s*[*\u00d7\u00b7^]|/\d)"
     r"(?!\s*(?:%|percent|ms|milli\w*|seconds?|secs?|minutes?|mins?|hours?|days?|weeks?|months?|years?|"
     r"characters?|bytes?|[KMG]B|items?|results?|before|after|ago)\b)",
     re.I,

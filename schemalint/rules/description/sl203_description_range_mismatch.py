@@ -109,7 +109,7 @@ class DescriptionRangeMismatch(Rule):
                     quoted.append(claim.text)
             default = read_default(desc)
             if default is not None and default.value is not None:
-                if "default" in schema and str(schema["default"]).lower() != str(default.value).lower():
+                if "default" in schema and not _same_default(schema["default"], default.value):
                     problems.append(f"default {schema['default']!r} (the text says {default.value!r})"
                                     .replace("None", "null"))
                     quoted.append(default.text)
@@ -141,7 +141,7 @@ class DescriptionRangeMismatch(Rule):
             return None
         if omission:
             problem = "no default"
-        elif str(schema["default"]).lower() != str(default.value).lower():
+        elif not _same_default(schema["default"], default.value):
             problem = f"default {schema['default']!r} (the text says {default.value!r})".replace("None", "null")
         else:
             return None
@@ -163,3 +163,14 @@ class DescriptionRangeMismatch(Rule):
             file_pointer=tool.pointer_in_file(site.node.pointer + "/description"),
             instance_path=site.node.instance_path,
         )
+
+
+def _same_default(declared: object, stated: object) -> bool:
+    """The schema's ``default`` and the one the text states are the same value: equal numbers
+    (``0.0`` and "Defaults to 0"), else the same text ignoring case (``True`` and "true")."""
+    def number(v: object) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    if number(declared) and number(stated):
+        return declared == stated
+    return str(declared).lower() == str(stated).lower()
