@@ -241,11 +241,6 @@ def code_hints(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
-def fixable(diagnostics: Sequence[Diagnostic]) -> int:
-    """How many of ``diagnostics`` have a declared fix (whatever its safety)."""
-    return sum(1 for d in diagnostics if fix_of(d.code) is not None)
-
-
 def print_diffs(outcome: FixOutcome, out: Any) -> None:
     """Write every unified diff of ``outcome`` to ``out``, in path order."""
     for path in sorted(outcome.diffs):

@@ -17,7 +17,7 @@ runtime must then enforce, an optional property made required and nullable).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -135,24 +135,6 @@ schema is (an object without its properties, a union without its branches); such
 author's rewrite (inline the definition, flatten the union)."""
 
 
-def drop_keyword_plan(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
-    """The plan of the "keyword the target refuses or ignores" rules: remove the keyword at the
-    diagnostic's pointer (``.../<schema>/<keyword>``). Safe for an annotation (:data:`ANNOTATIONS`),
-    unsafe for a validation keyword (the runtime must then enforce what the schema no longer says),
-    none for a structural keyword (:data:`STRUCTURAL`) or when the pointer names no keyword of an
-    object."""
-    try:
-        where, key = parent(diag.pointer)
-    except ValueError:
-        return None
-    holder = resolve(document, where)
-    if not isinstance(holder, dict) or key not in holder or key in STRUCTURAL:
-        return None
-    safe = key in ANNOTATIONS
-    return Edit(f"remove `{key}`" + ("" if safe else " (the runtime must enforce it)"),
-                (Op("remove", diag.pointer),), safe)
-
-
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 """The JSON Schema type names (Validation §6.1.1)."""
 
@@ -214,11 +196,6 @@ class Taken:
         """Take ``pointer``."""
         self.paths.add(pointer)
         self.above.update(self._ancestors(pointer))
-
-
-def ops_count(edits: Iterable[Edit]) -> int:
-    """The number of operations in ``edits``."""
-    return sum(len(e.ops) for e in edits)
 
 
 # -- the plans the rules declare (each rule's page says why its safety is what it is) --------------
