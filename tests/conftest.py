@@ -193,6 +193,19 @@ def cli(*args: str, cwd: Path | str | None = None, timeout: float = 600, input: 
     return subprocess.CompletedProcess(["schemalint", *args], code, stdout, stderr)
 
 
+def load_in(cwd: Path | str, *sources: str) -> Any:
+    """``schemalint.engine.load(sources)`` with ``cwd`` as the working directory (restored after),
+    as the CLI loads sources named relative to the folder it runs in."""
+    from schemalint.engine import load
+
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return load(list(sources))
+    finally:
+        os.chdir(old)
+
+
 def run_json(*args: str, cwd: Path | str | None = None) -> tuple[int, dict[str, Any]]:
     """Run a command with ``--format json`` and return ``(exit code, parsed report)``."""
     proc = run_cli(*args, "--format", "json", cwd=cwd)

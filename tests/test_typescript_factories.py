@@ -6,30 +6,18 @@ sends, and what is not a tool; measured on real Node with the example project's 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests._fixtures_cli import run_cli_here
-from tests.conftest import TS_EXAMPLE, needs_node
+from tests.conftest import TS_EXAMPLE, load_in, needs_node
 
 pytestmark = needs_node
 
 SERVER_ONLY_INDEX = 'throw new Error("This module cannot be imported from a Client Component module. "\n' \
     '  + "It should only be used from a Server Component.");\n'
 
-
-def _load(*sources: str, cwd: Path) -> Any:
-    from schemalint.engine import load
-
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return load(list(sources))
-    finally:
-        os.chdir(old)
 
 
 @pytest.fixture
@@ -83,7 +71,7 @@ export const brokenFactory = (config: { kinds: string[] }) => {
 
 def test_an_ai_sdk_tool_factory_in_a_module_read_as_a_whole_is_read_with_stand_ins(project: Path) -> None:
     (project / "tools.ts").write_text(FACTORIES)
-    loaded = _load("tools.ts", cwd=project)
+    loaded = load_in(project, "tools.ts")
     names = {t.name: t for t in loaded.tools}
     # createDocument is built with stand-in arguments; add (no tool in its body) and createServer
     # (not an AI SDK tool factory) are never called; widgets' zod schema is a part, not a tool.
@@ -102,7 +90,7 @@ def test_an_ai_sdk_tool_factory_in_a_module_read_as_a_whole_is_read_with_stand_i
 
 def test_a_named_factory_with_required_arguments_gets_stand_ins(project: Path) -> None:
     (project / "tools.ts").write_text(FACTORIES)
-    loaded = _load("tools.ts:createServer", cwd=project)
+    loaded = load_in(project, "tools.ts:createServer")
     assert [t.name for t in loaded.tools] == ["echo"]
     echo = loaded.tools[0]
     assert echo.runtime is not None and echo.runtime.refused_when_omitted == ("/text",)
@@ -122,7 +110,7 @@ def test_a_named_factory_that_fails_names_the_wrapper_to_write(project: Path) ->
 
 def test_the_name_sent_is_method_not_the_display_name(project: Path) -> None:
     (project / "tools.ts").write_text(FACTORIES)
-    loaded = _load("tools.ts:toolkit", cwd=project)
+    loaded = load_in(project, "tools.ts:toolkit")
     assert [t.name for t in loaded.tools] == ["create_customer", "list_customers"]
     proc = run_cli_here("check", "tools.ts:toolkit", "--format", "json", cwd=project)
     report = json.loads(proc.stdout)
@@ -177,7 +165,7 @@ def test_a_module_importing_server_only_loads_with_the_react_server_condition(pr
     assert "react-server condition" in proc.stderr and "add server-only to its dependencies" in proc.stderr
     # Declared as Next.js apps do (server-only, or next, in package.json): loaded, the tool found.
     (project / "package.json").write_text('{"name": "app", "private": true, "dependencies": {"server-only": "*"}}\n')
-    loaded = _load("tool.ts", cwd=project)
+    loaded = load_in(project, "tool.ts")
     assert [t.name for t in loaded.tools] == ["lookup"]
 
 

@@ -8,26 +8,14 @@ Next.js-shaped projects written here. Skips without Node or the example's node_m
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.conftest import TS_EXAMPLE, needs_node, run_cli, run_json
+from tests.conftest import TS_EXAMPLE, load_in, needs_node, run_cli, run_json
 
 pytestmark = needs_node
 
-
-def _load(*sources: str, cwd: Path) -> Any:
-    from schemalint.engine import load
-
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return load(list(sources))
-    finally:
-        os.chdir(old)
 
 
 def _packages(into: Path, leave_out: tuple[str, ...] = ()) -> None:
@@ -127,7 +115,7 @@ def _line(text: str, needle: str) -> int:
 
 def test_tools_inline_in_a_post_handler_are_read_when_the_route_cannot_be_imported(app: Path) -> None:
     source = _route(app)
-    loaded = _load(source, cwd=app)
+    loaded = load_in(app, source)
     tools = {t.name: t for t in loaded.tools}
     assert set(tools) == {"lookupOrder", "listOrders", "reshipOrder"}, [d.message for d in loaded.diagnostics]
     lookup = tools["lookupOrder"]
@@ -203,7 +191,7 @@ export function createServer() {
 
 def test_mcp_registrations_in_a_function_nobody_calls_are_read(app: Path) -> None:
     (app / "server.ts").write_text(MCP_MODULE)
-    loaded = _load("server.ts", cwd=app)
+    loaded = load_in(app, "server.ts")
     tools = {t.name: t for t in loaded.tools}
     assert set(tools) == {"search_notes", "add", "archive_note"}, [d.message for d in loaded.diagnostics]
     assert tools["archive_note"].origin.line == _line(MCP_MODULE, "server.tool(NOTE_TOOLS.archive")
@@ -215,7 +203,7 @@ def test_mcp_registrations_in_a_function_nobody_calls_are_read(app: Path) -> Non
     unread = [d for d in loaded.diagnostics if d.tool == "delete_note"]
     assert len(unread) == 1 and "config is not a module-level name" in unread[0].message
     assert unread[0].line == _line(MCP_MODULE, '"delete_note"') - 1
-    assert [t.name for t in _load("server.ts:createServer", cwd=app).tools] == ["kept"]
+    assert [t.name for t in load_in(app, "server.ts:createServer").tools] == ["kept"]
 
 
 def test_tools_read_from_exports_are_not_read_twice(app: Path) -> None:
@@ -225,7 +213,7 @@ def test_tools_read_from_exports_are_not_read_twice(app: Path) -> None:
         "export function handler() {\n"
         '  return { tools: { weather, clock: tool({ description: "Clock", inputSchema: z.object({}) }) } };\n'
         "}\n")
-    loaded = _load("tools.ts", cwd=app)
+    loaded = load_in(app, "tools.ts")
     assert sorted(t.name for t in loaded.tools) == ["clock", "weather"]
     assert not loaded.diagnostics
 
@@ -268,4 +256,4 @@ def test_a_module_whose_default_export_builds_the_tools_says_how_to_read_them(ap
     [diag] = report["diagnostics"]
     assert diag["code"] == "SL000" and diag["severity"] == "warning"
     assert "schemalint check toolkit.ts:default" in diag["message"]
-    assert [t.name for t in _load("toolkit.ts:default", cwd=app).tools] == ["create_customer"]
+    assert [t.name for t in load_in(app, "toolkit.ts:default").tools] == ["create_customer"]

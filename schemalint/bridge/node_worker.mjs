@@ -628,12 +628,7 @@ async function mcpServerTools(state, server, label, ctx) {
         return result.success ? null : result.error;
       });
     }
-    const where = registrations.get(server)?.get(tool.name) ?? locate(ctx.file, mcpPatterns(tool.name));
-    out.push(wire(ctx, {
-      handle, name: tool.name, description: tool.description ?? null, advertised: tool.inputSchema ?? null,
-      runtime: runtime ?? (handle ? { input: tool.inputSchema ?? null, output: null } : null),
-      origin: origin(ctx, where, "mcp-server"), raw: tool, output_schema: tool.outputSchema ?? null,
-    }));
+    out.push(listedMcpTool(ctx, server, tool, handle, runtime));
   }
   return out;
 }
@@ -646,14 +641,20 @@ async function mcpSdk2Tools(state, server, label, ctx) {
     const validator = schema ? sdk2Validator(schema, ctx) : null;
     const handle = validator ? state.handle(validator) : null;
     const runtime = schema && isZod(schema) ? await zodRuntime(schema, ctx, tool.name) : null;
-    const where = registrations.get(server)?.get(tool.name) ?? locate(ctx.file, mcpPatterns(tool.name));
-    out.push(wire(ctx, {
-      handle, name: tool.name, description: tool.description ?? null, advertised: tool.inputSchema ?? null,
-      runtime: runtime ?? (handle ? { input: tool.inputSchema ?? null, output: null } : null),
-      origin: origin(ctx, where, "mcp-server"), raw: tool, output_schema: tool.outputSchema ?? null,
-    }));
+    out.push(listedMcpTool(ctx, server, tool, handle, runtime));
   }
   return out;
+}
+
+// One listed MCP tool (SDK 1 or 2) on the wire: located at its registration when the source showed
+// it, else by its name in the module.
+function listedMcpTool(ctx, server, tool, handle, runtime) {
+  const where = registrations.get(server)?.get(tool.name) ?? locate(ctx.file, mcpPatterns(tool.name));
+  return wire(ctx, {
+    handle, name: tool.name, description: tool.description ?? null, advertised: tool.inputSchema ?? null,
+    runtime: runtime ?? (handle ? { input: tool.inputSchema ?? null, output: null } : null),
+    origin: origin(ctx, where, "mcp-server"), raw: tool, output_schema: tool.outputSchema ?? null,
+  });
 }
 
 function origin(ctx, where, format) {

@@ -135,6 +135,20 @@ schema is (an object without its properties, a union without its branches); such
 author's rewrite (inline the definition, flatten the union)."""
 
 
+def _keyword_at(pointer: str, document: Any) -> tuple[str, str, dict[str, Any]] | None:
+    """``(where, key, holder)`` for a diagnostic pointer ``.../<schema>/<keyword>``: the schema
+    object's pointer, the keyword and the object, or ``None`` when the pointer names no keyword of
+    an object in ``document``."""
+    try:
+        where, key = parent(pointer)
+    except ValueError:
+        return None
+    holder = resolve(document, where)
+    if not isinstance(holder, dict) or key not in holder:
+        return None
+    return where, key, holder
+
+
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 """The JSON Schema type names (Validation §6.1.1)."""
 
@@ -222,13 +236,10 @@ def drop_keyword(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit |
     with its own code must enforce it), none for :data:`NEVER_DROPPED` or when the pointer names no
     keyword of a schema object. Two keywords are not dropped but moved: ``default`` into the
     description (:func:`_move_default`), ``oneOf`` to ``anyOf`` (:func:`one_of_as_any_of`)."""
-    try:
-        where, key = parent(diag.pointer)
-    except ValueError:
+    found = _keyword_at(diag.pointer, document)
+    if found is None:
         return None
-    holder = resolve(document, where)
-    if not isinstance(holder, dict) or key not in holder:
-        return None
+    where, key, holder = found
     if key == "oneOf":
         return one_of_as_any_of(diag.pointer, where, holder, fix_ctx)
     if key in NEVER_DROPPED:
@@ -527,13 +538,10 @@ def exact_schema_id(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edi
     schema is written in, or how to rewrite it, is the author's to say)."""
     from schemalint.schema.dialect import META_SCHEMA_IDS, dialect_of
 
-    try:
-        where, key = parent(diag.pointer)
-    except ValueError:
+    found = _keyword_at(diag.pointer, document)
+    if found is None:
         return None
-    holder = resolve(document, where)
-    if not isinstance(holder, dict) or key not in holder:
-        return None
+    where, key, holder = found
     if key == "$schema" and isinstance(holder["$schema"], str):
         choice = dialect_of(holder)
         if choice.unknown:
