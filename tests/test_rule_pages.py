@@ -26,7 +26,7 @@ import pytest
 
 from schemalint.rule_docs import PageExample, diff_checks, page_examples, page_sections
 from schemalint.rules.registry import all_rules
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 PAGES = ROOT / "rules"
 REQUIRED_SECTIONS = ("What it catches", "Why it matters", "Bad", "Good")
@@ -50,7 +50,7 @@ def _codes_for(tmp_path: Path, name: str, example: PageExample, code: str) -> li
     path.write_text(example.body, encoding="utf-8")
     args = example.args
     command = "replay" if code.startswith("SL4") else "check"  # traffic rules run in replay (docs/traffic.md)
-    proc = run_cli(command, str(path), "--select", code, *args, "--format", "json", "--fail-on", "never")
+    proc = cli(command, str(path), "--select", code, *args, "--format", "json", "--fail-on", "never")
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
@@ -93,7 +93,7 @@ def _diff_codes(tmp_path: Path, name: str, text: str, section: str, code: str) -
         path.write_text(block.body, encoding="utf-8")
         paths.append(str(path))
     args = blocks[0].args
-    proc = run_cli("diff", *paths, "--select", code, *args, "--format", "json", "--fail-on", "never")
+    proc = cli("diff", *paths, "--select", code, *args, "--format", "json", "--fail-on", "never")
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 0, proc.stderr
     return [c["code"] for c in json.loads(proc.stdout)["changes"]]

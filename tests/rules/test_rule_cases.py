@@ -32,7 +32,7 @@ import yaml
 
 from schemalint.rule_docs import PageExample, page_examples
 from schemalint.rules.registry import all_rules
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 CASES = Path(__file__).parent / "cases"
 PAGES = ROOT / "rules"
@@ -87,7 +87,7 @@ def _run(code: str, case: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]
         args += ["--target", target]
     args += case.get("args", [])
     command = "replay" if code.startswith("SL4") else "check"  # traffic rules: recorded traffic, in replay
-    proc = run_cli(command, *args, "--select", code, "--format", "json", "--fail-on", "never")
+    proc = cli(command, *args, "--select", code, "--format", "json", "--fail-on", "never")
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 0, proc.stderr
     return [d for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == code]
