@@ -36,6 +36,18 @@ DETACH = textwrap.dedent('''
                 " stderr=subprocess.DEVNULL)\\n")
         subprocess.run([sys.executable, "-c", code, pidfile], env={}, check=True,
                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Wait until the grandchild has written its pid: on a loaded machine the run could
+        # otherwise end (and reap it) before the shell reached `echo`, leaving no pid to check.
+        import time
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                with open(pidfile) as fh:
+                    if fh.read().endswith("\\n"):
+                        return
+            except OSError:
+                pass
+            time.sleep(0.02)
 ''')
 
 
