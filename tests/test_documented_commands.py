@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import NODE_MISSING, ROOT
+from tests.conftest import NODE_MISSING, ROOT, cli
 
 pytestmark = pytest.mark.xdist_group("documented-commands")
 
@@ -195,3 +195,18 @@ def test_help_prints_examples_verbatim_at_any_width(command: str) -> None:
         assert example in shown, f"{command} --help re-wrapped: {example}"
     if command in ("check", "diff", "probe", "snapshot"):
         assert examples, f"{command}: no examples in its help"
+
+
+@pytest.mark.parametrize("command", ["check", "diff", "probe", "replay", "snapshot"])
+def test_help_states_the_exit_codes(command: str) -> None:
+    """Every command that decides an exit status by what it found says its codes in --help (0, 1,
+    and 2 for a usage or input error), and check shows --fix and --diff among its examples."""
+    text = " ".join(cli(command, "--help").stdout.split())
+    said = text.partition("Exit codes:")[2]
+    assert said, f"{command} --help: no exit codes"
+    assert all(f"{code} " in said[:400] for code in ("0", "1", "2")), said[:400]
+    if command == "check":
+        examples = [line.strip() for line in cli(command, "--help").stdout.splitlines()
+                    if line.strip().startswith("schemalint check")]
+        assert any(" --fix" in e for e in examples) and any(" --diff" in e for e in examples), examples
+        assert "--unsafe-fixes" in " ".join(examples)

@@ -177,6 +177,16 @@ def check(
       schemalint check --write-baseline schemalint-baseline.json   # adopt on a repo with findings
 
       schemalint check --baseline schemalint-baseline.json --format sarif > schemalint.sarif
+
+      schemalint check tools/ --target openai-strict --diff      # what --fix would write
+
+      schemalint check tools/ --target openai-strict --fix       # apply the safe fixes
+
+      schemalint check tools/ --target openai-strict --fix --unsafe-fixes
+
+    Exit codes: 0 nothing at or above --fail-on (also after --write-baseline); 1 diagnostics at or
+    above it (with --fix: those that remain; with --diff: something to fix); 2 usage, configuration
+    or input error (an unknown option value, a missing path, a failed import).
     """
     from schemalint.api import CheckRequest
     from schemalint.commands.reading import fails_at

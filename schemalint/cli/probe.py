@@ -73,6 +73,9 @@ def probe(
       schemalint probe shop_tools: --python-path examples/pydantic
 
       schemalint probe app.tools:TOOLS --max-examples 200 --time-limit 5 --format json
+
+    Exit codes: 0 nothing refused; 1 a refusal, crash or timeout (at or above --fail-on); 2 usage or
+    import error.
     """
     from schemalint.api_commands import ProbeRequest, run_probe
     from schemalint.report import get_reporter

@@ -70,6 +70,9 @@ def replay(
       schemalint replay traces/ --tools tools.json --format json
 
       schemalint replay mcp-session.jsonl --tools myserver.tools:TOOLS --fail-on warning
+
+    Exit codes: 0 nothing at or above --fail-on; 1 diagnostics at or above it; 2 usage,
+    configuration or input error (a missing path, named files that hold no recorded traffic).
     """
     from schemalint.api_commands import ReplayRequest, run_replay
     from schemalint.report import write_report
