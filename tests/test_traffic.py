@@ -382,3 +382,24 @@ def test_check_lints_a_tool_declared_in_every_request_of_a_recording_once(tmp_pa
     streamed = check([str(log)], select=["SL007"], stream=True)
     assert [d.to_json() for d in streamed.diagnostics] == [d.to_json() for d in result.diagnostics]
     assert streamed.notes == result.notes and streamed.tools == result.tools
+
+
+def test_files_without_traffic_are_an_input_error(tmp_path: Path) -> None:
+    """Files that hold no recorded traffic (a tool definition file, a configuration, a directory of
+    them) exit 2 naming what was given, never a clean "0 tool(s)" run; the same files beside a real
+    log are skipped as before, and an empty result stays available to API callers."""
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps([{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]))
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "settings.yaml").write_text("retries: 3\n")
+    for named in ([str(tools)], [str(tmp_path / "cfg")], [str(tools), str(tmp_path / "cfg")]):
+        proc = cli("replay", *named)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "no recorded traffic was found in " + ", ".join(named) in proc.stderr
+        assert proc.stdout == ""
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps({"model": "m", "tools": [], "messages": [{"role": "user", "content": "hi"}]}) + "\n")
+    proc = cli("replay", str(log), str(tools), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 conversation(s)" in json.loads(proc.stdout)["summary"]["notes"][0]
+    assert replay([str(tools)]).diagnostics == []

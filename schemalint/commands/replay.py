@@ -226,6 +226,19 @@ def locate_traffic(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
+def _no_traffic(logs: Sequence[str], files: int, unparsed: int) -> None:
+    """Raise the :class:`~schemalint.errors.SourceError` that says ``logs`` (as named, ``files``
+    files read, ``unparsed`` of them skipped as not parsing) hold no recorded traffic."""
+    from schemalint.errors import SourceError
+
+    named = ", ".join(logs[:5]) + (f" and {len(logs) - 5} more" if len(logs) > 5 else "")
+    skipped = f"; {unparsed} of them do not parse" if unparsed else ""
+    raise SourceError(
+        f"no recorded traffic was found in {named} ({files} file(s) read{skipped}): replay reads requests, "
+        "responses and transcripts of the OpenAI, Anthropic and Gemini APIs, MCP JSON-RPC logs, HAR captures "
+        "and VCR cassettes (docs/traffic.md, \"What it reads\"); for tool definitions use `schemalint check`")
+
+
 def replay(
     logs: Sequence[str],
     *,
@@ -240,6 +253,7 @@ def replay(
     config: Config | None = None,
     baseline: Baseline | str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], Callable[[int], None]] | None = None,
+    require_traffic: bool = False,
 ) -> CheckResult:
     """Replay the recorded traffic in ``logs`` (files, directories, globs) against its contracts.
 
@@ -248,8 +262,11 @@ def replay(
     ``select``/``extend_select``/``ignore``/``config``/``baseline``: as :func:`schemalint.engine.check`;
     the SL4xx rules are added to the configured selection unless ``select`` is given.
     ``progress``: called once with the total bytes and file count, returning the function to call
-    with each chunk of bytes read (a progress bar). Raises
-    :class:`~schemalint.errors.SourceError` (a missing path, a failed import),
+    with each chunk of bytes read (a progress bar). ``require_traffic``: raise
+    :class:`~schemalint.errors.SourceError` when the files hold no recorded traffic and nothing
+    else to report (the command: a log that is not one is an input error, not a clean run;
+    without it the result is empty). Raises
+    :class:`~schemalint.errors.SourceError` (a missing path, a failed import, no traffic),
     :class:`~schemalint.config.ConfigError` and :class:`~schemalint.engine.baseline.BaselineError`.
     """
     from schemalint.config import Config
@@ -307,6 +324,8 @@ def replay(
             run.raw.append(Diagnostic(code="SL000", name="unreadable-source", severity=Severity.ERROR, tool=None,
                                       file=path, pointer="", message=f"cannot read: {exc.strerror or exc}",
                                       line=1, column=1))
+    if require_traffic and not run.conversations and not run.raw:
+        _no_traffic(logs, len(paths), unparsed)
     if any(":" in s and not os.path.exists(s) for s in tools):
         from schemalint.bridge.client import stop_workers
 

@@ -85,7 +85,7 @@ def run_replay(request: ReplayRequest, progress: Progress | None = None) -> Repl
     result = replay(request.logs, tools=request.tools, python_path=cfg.import_roots(list(request.python_path)),
                     exclude=[*cfg.exclude, *request.exclude], targets=request.targets or cfg.target,
                     dialect=cfg.dialect, select=request.select or None, extend_select=request.extend_select,
-                    ignore=request.ignore, config=cfg, baseline=baseline, progress=progress)
+                    ignore=request.ignore, config=cfg, baseline=baseline, progress=progress, require_traffic=True)
     if request.write_baseline is not None:
         from schemalint.engine.baseline import Baseline
 
