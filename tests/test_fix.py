@@ -549,3 +549,33 @@ def test_gemini_fixes_never_write_an_object_without_properties(tmp_path: Path) -
     assert after.count("SL314") <= before.count("SL314") and "oneOf" in fixed["labels"]["items"]
     assert fixed["count"] == {"type": "integer", "nullable": True}
     assert "additionalProperties" in fixed["mapping"]["anyOf"][0] and "type" not in fixed["comments"]["items"]
+
+
+@pytest.mark.parametrize("keyword", ["anyOf", "oneOf", "allOf"])
+def test_no_empty_properties_beside_branches_that_declare_them(tmp_path: Path, keyword: str) -> None:
+    """SL306 writes ``"properties": {}`` on an object without properties (safe), never beside a
+    union or ``allOf`` whose branches declare the properties (nor a branch that is a ``$ref``): an
+    empty ``properties`` there says the object takes no argument. The finding stays, and its hint
+    says what to do instead; an object in the same file without branches is fixed."""
+    branches = [{"properties": {"a": {"type": "string"}}, "required": ["a"]},
+                {"anyOf": [{"properties": {"b": {"type": "integer"}}}]}]
+    doc = [*_openai({"type": "object", keyword: branches}, "pick"),
+           *_openai({"type": "object", keyword: [{"$ref": "#/$defs/A"}], "$defs": {"A": {"type": "object"}}}, "ref"),
+           *_openai({"type": "object", keyword: [{"required": ["a"]}]}, "bare"),
+           *_openai({"type": "object"}, "ping")]
+    path = tmp_path / "tools.json"
+    before = json.dumps(doc, indent=2) + "\n"
+    path.write_text(before)
+    proc = cli("check", str(path), "--target", "openai", "--fix", "--select", "SL306", "--format", "json",
+               "--fail-on", "never")
+    assert proc.returncode == 0, proc.stderr
+    after = json.loads(path.read_text())
+    assert [("properties" in t["function"]["parameters"]) for t in after] == [False, False, True, True]
+    assert after[3]["function"]["parameters"]["properties"] == {} == after[2]["function"]["parameters"]["properties"]
+    _kept_lines(before, path.read_text())
+    left = json.loads(proc.stdout)["diagnostics"]
+    assert sorted(d["tool"] for d in left) == ["pick", "ref"]
+    assert all("declare the properties its branches declare" in d["hint"] for d in left), left
+    again = path.read_text()
+    cli("check", str(path), "--target", "openai", "--fix", "--select", "SL306", "--fail-on", "never")
+    assert path.read_text() == again

@@ -500,9 +500,32 @@ def empty_properties(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Ed
     if "gemini" in fix_ctx.targets:
         return None
     node = resolve(document, diag.pointer)
-    if not isinstance(node, dict) or "properties" in node:
+    if not isinstance(node, dict) or "properties" in node or branches_declare_properties(node):
         return None
     return Edit('add "properties": {}', (Op("add", join(diag.pointer, "properties"), {}),), True)
+
+
+def branches_declare_properties(schema: Any, depth: int = 0) -> bool:
+    """Whether the subschemas that apply to ``schema``'s instance in place (:data:`IN_PLACE_APPLICATORS`:
+    ``anyOf``/``oneOf``/``allOf`` branches, ``if``/``then``/``else``, ``not``, ...) declare properties,
+    or may (a ``$ref``, whose target a plan does not resolve; nesting past 32 levels). Such an object's
+    properties are its branches': an empty ``properties`` written beside them would tell a reader (and
+    OpenAI's converter) the object takes no argument, so SL306 writes none (and SL307 closes none)."""
+    if depth > 32:
+        return True
+    for key in IN_PLACE_APPLICATORS:
+        value = schema.get(key)
+        for sub in value if isinstance(value, list) else [value]:
+            if key == "$ref" and value is not None:
+                return True
+            if key in ("dependentSchemas", "dependencies") and isinstance(sub, dict):
+                if any(isinstance(v, dict) for v in sub.values()):
+                    return True
+                continue
+            if isinstance(sub, dict) and ("properties" in sub or "$ref" in sub
+                                          or branches_declare_properties(sub, depth + 1)):
+                return True
+    return False
 
 
 def drop_ref_siblings(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import SAFE, Fix, empty_properties
+from schemalint.rules.fixes import SAFE, Fix, branches_declare_properties, empty_properties
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, index_for, where
 
 
@@ -40,6 +40,11 @@ class ObjectWithoutProperties(ProviderRule):
                         continue
                     if target == "openai-strict" and schema.get("additionalProperties") not in (None, False):
                         continue  # a map: SL307 reports it
+                    hint = ('add "properties": {} (for a tool without arguments: {"type": "object", '
+                            '"properties": {}})')
+                    if branches_declare_properties(schema):
+                        hint = ("declare the properties its branches declare in `properties` beside them "
+                                '(an empty "properties" would say the object takes no argument)')
                     yield ProfileFault(
                         target,
                         E,
@@ -47,8 +52,7 @@ class ObjectWithoutProperties(ProviderRule):
                         "noprops",
                         f'{where(node)} is an object schema without "properties"; OpenAI answers 400 '
                         "'object schema missing properties'",
-                        'add "properties": {} (for a tool without arguments: {"type": "object", '
-                        '"properties": {}})',
+                        hint,
                         node.instance_path,
                     )
                 elif target == "gemini":
