@@ -469,7 +469,7 @@ def test_a_removed_default_moves_into_the_description(tmp_path: Path) -> None:
     assert _codes(path, "--target", "=openai-strict") == []
 
 
-@pytest.mark.parametrize(("branches", "safe"), [
+ONE_OF_CASES: list[tuple[list[Any], bool]] = [
     ([{"type": "string"}, {"type": "integer"}], True),
     ([{"type": "integer"}, {"type": "number"}], False),
     ([{"type": "object", "properties": {"kind": {"const": "a"}, "x": {"type": "string"}}, "required": ["kind", "x"]},
@@ -478,7 +478,11 @@ def test_a_removed_default_moves_into_the_description(tmp_path: Path) -> None:
       {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}], False),
     ([{"type": "object", "properties": {"x": {"type": "string"}}},
       {"type": "object", "properties": {"y": {"type": "string"}}}], False),
-])
+]
+"""(branches, no value can match two of them): the ``oneOf`` -> ``anyOf`` rewrite is safe exactly then."""
+
+
+@pytest.mark.parametrize(("branches", "safe"), ONE_OF_CASES)
 def test_one_of_becomes_any_of(tmp_path: Path, branches: list[Any], safe: bool) -> None:
     """SL311 rewrites ``oneOf`` as ``anyOf`` with the same branches: safe when no value can match two
     branches (different types, a discriminator with disjoint values), unsafe otherwise. The values
@@ -579,3 +583,31 @@ def test_no_empty_properties_beside_branches_that_declare_them(tmp_path: Path, k
     again = path.read_text()
     cli("check", str(path), "--target", "openai", "--fix", "--select", "SL306", "--fail-on", "never")
     assert path.read_text() == again
+
+
+@pytest.mark.parametrize(("branches", "safe"), ONE_OF_CASES)
+def test_ollama_one_of_becomes_the_any_of_it_keeps(tmp_path: Path, branches: list[Any], safe: bool) -> None:
+    """SL324: Ollama's ToolProperty keeps ``anyOf`` and drops ``oneOf``, so a property's ``oneOf`` is
+    rewritten as ``anyOf`` (safe with disjoint branches, unsafe otherwise, as for SL311); a ``oneOf``
+    at the root of the parameters is left (Ollama keeps no union there), and so is the file's other
+    text, byte for byte; a second run changes nothing and the re-check has no SL324 for the property."""
+    schema = {"type": "object", "properties": {"v": {"oneOf": branches}}, "required": ["v"],
+              "oneOf": [{"required": ["v"]}, {"required": ["w"]}]}
+    path = tmp_path / "tools.json"
+    before = json.dumps(_openai(schema), indent=2) + "\n"
+    path.write_text(before)
+    args = ("check", str(path), "--target", "ollama", "--select", "SL324", "--fail-on", "never", "--format", "json")
+    cli(*args, "--fix")
+    fixed = json.loads(path.read_text())[0]["function"]["parameters"]
+    assert ("anyOf" in fixed["properties"]["v"]) == safe, fixed
+    cli(*args, "--fix", "--unsafe-fixes")
+    after = path.read_text()
+    fixed = json.loads(after)[0]["function"]["parameters"]
+    assert list(fixed["properties"]["v"]) == ["anyOf"]  # a branch's `const` is dropped too (unsafe, Ollama drops it)
+    assert len(fixed["properties"]["v"]["anyOf"]) == len(branches)
+    assert fixed["oneOf"] == schema["oneOf"]
+    _kept_lines(before, after)
+    left = json.loads(cli(*args).stdout)["diagnostics"]
+    assert [d["pointer"] for d in left] == ["/0/function/parameters/oneOf"]
+    cli(*args, "--fix", "--unsafe-fixes")
+    assert path.read_text() == after

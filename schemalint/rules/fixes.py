@@ -277,9 +277,12 @@ def one_of_as_any_of(pointer: str, where: str, holder: dict[str, Any], fix_ctx: 
 
 
 def drop_constraint(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
-    """:func:`drop_keyword` without the ``oneOf`` rewrite (SL324: Ollama's tool structs keep no
-    union the model could read, so ``anyOf`` would not help either)."""
-    if diag.pointer.endswith("/oneOf"):
+    """SL324 (Ollama): :func:`drop_keyword`, whose ``oneOf`` rewrite (:func:`one_of_as_any_of`:
+    safe when the branches are disjoint, unsafe otherwise) is what makes the union readable there:
+    Ollama's ``ToolProperty`` struct keeps ``anyOf`` and drops ``oneOf``. Not at the root of the
+    parameters (``instance_path`` ``""``): Ollama's ``ToolFunctionParameters`` keeps no union at all,
+    so an ``anyOf`` there is dropped as well (no fix)."""
+    if diag.pointer.endswith("/oneOf") and diag.instance_path in ("", None):
         return None
     return drop_keyword(diag, document, fix_ctx)
 

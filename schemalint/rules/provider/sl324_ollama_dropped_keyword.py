@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import KEYWORD_IN_CODE, UNSAFE, Fix, drop_constraint
+from schemalint.rules.fixes import KEYWORD_IN_CODE, MIXED, Fix, drop_constraint
 from schemalint.rules.provider._common import ProfileFault, ProviderRule, W, index_for, ptr_key, where
 
 DROPPED = (
@@ -48,8 +48,9 @@ class OllamaDroppedKeyword(ProviderRule):
     severity = W
 
     # docs/fix.md; the page's "## Fix" says the same at length
-    fix = Fix(UNSAFE,
-              "Ollama drops the keyword anyway, but a server validating with this schema would stop enforcing it",
+    fix = Fix(MIXED,
+              "Ollama drops the keyword anyway, but a server validating with this schema would stop enforcing it; "
+              "a `oneOf` becomes the `anyOf` Ollama keeps (safe when no value matches two branches)",
               drop_constraint,
               in_code=KEYWORD_IN_CODE)
 
