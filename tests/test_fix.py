@@ -611,3 +611,42 @@ def test_ollama_one_of_becomes_the_any_of_it_keeps(tmp_path: Path, branches: lis
     assert [d["pointer"] for d in left] == ["/0/function/parameters/oneOf"]
     cli(*args, "--fix", "--unsafe-fixes")
     assert path.read_text() == after
+
+
+@pytest.mark.parametrize(("description", "meaning"), [
+    ("The due date. Pass null to clear it; omit to keep it.", "Pass null to clear it"),
+    ("Maximum number of results; null means no limit.", "null means no limit"),
+    ("Timeout in seconds. Use None to wait forever.", "Use None to wait forever"),
+    ("If null, every status is listed.", "If null, every status is listed"),
+    ("Path to a client certificate, or 'null' for none.", "Path to a client certificate, or 'null' for none"),
+    ("Maximum number of results. Default null (all results).", None),
+    ("Pass null or omit to use the server's default.", None),
+    ("The district, or 'null' if not specified.", None),
+    ("Rows to skip. Removes rows with null values first.", None),
+    ("How many; none of them by default.", None),
+])
+def test_require_all_keeps_what_null_means(tmp_path: Path, description: str, meaning: str | None) -> None:
+    """SL308's fix makes an optional property required and nullable, so the runtime must read null as
+    "not given". When the property's description gives null another meaning ("pass null to clear",
+    "null means no limit"), that would change what null does: the object is left byte for byte and the
+    finding's hint quotes the words and says why. A description that says null is the default or
+    stands for "not given" (and the English "none") is no such meaning: the object is fixed."""
+    schema = {"type": "object", "properties": {
+        "id": {"type": "string"}, "limit": {"type": ["integer", "null"], "description": description},
+        "tag": {"type": "string"}}, "required": ["id"], "additionalProperties": False}
+    path = tmp_path / "tools.json"
+    before = json.dumps(_openai(schema), indent=2) + "\n"
+    path.write_text(before)
+    args = ("check", str(path), "--target", "openai-strict", "--select", "SL308", "--format", "json",
+            "--fail-on", "never")
+    proc = cli(*args, "--fix", "--unsafe-fixes")
+    left = json.loads(proc.stdout)["diagnostics"]
+    if meaning is None:
+        fixed = json.loads(path.read_text())[0]["function"]["parameters"]
+        assert fixed["required"] == ["id", "limit", "tag"] and fixed["properties"]["tag"]["type"] == ["string", "null"]
+        assert left == []
+        return
+    assert path.read_text() == before
+    assert [d["code"] for d in left] == ["SL308"]
+    assert f'gives null a meaning of its own ("{meaning}")' in left[0]["hint"], left[0]["hint"]
+    assert "'not given'" in left[0]["hint"]

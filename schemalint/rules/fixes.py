@@ -17,10 +17,12 @@ runtime must then enforce, an optional property made required and nullable).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from schemalint.rules.lazy_re import lazy_re
 from schemalint.schema.unions import branches_disjoint
 
 if TYPE_CHECKING:
@@ -369,10 +371,60 @@ def nullable_ops(pointer: str, schema: Any) -> list[Op] | None:
     return ops
 
 
+_NULL = r"""[`'"]{0,2}(?-i:null|None|nil|NULL|Null)[`'"]{0,2}"""
+_NULL_MEANS = lazy_re(
+    r"(?:"
+    rf"\b{_NULL}(?:\s+values?)?\s*(?:means|meaning|indicates|represents|denotes|signifies|stands\s+for|implies|"
+    r"disables|clears|removes|resets|unsets|deletes|turns\s+off|is\s+treated\s+as|is\s+interpreted\s+as|=|->|\u2192)"
+    rf"|\b(?:if|when|once)\s+(?:(?:it|this|the\s+\w+|this\s+value|the\s+value)\s+is\s+|(?:set|given|passed)\s+(?:to\s+|as\s+)?)?{_NULL}"
+    rf"|\b(?:pass|set|use|send|give|provide|specify|supply|leave|enter)(?:\s+(?:it|this|this\s+value|the\s+(?:value|parameter|field|property)|to|as|a|an|explicit|explicitly|value|of)){{0,3}}\s+{_NULL}\s*(?:/\s*\w+\s*)?(?:to|for|if|when|so|in\s+order)\b"
+    rf"|\b(?:a|the)\s+(?:value\s+of\s+)?{_NULL}\s+(?:value\s+)?(?:to|for)\b"
+    rf"|\bor\s+{_NULL}\s+(?:to|for|if|when)\b"
+    rf"|\b{_NULL}\s+(?:to|for)\s+(?:clear|remove|reset|unset|disable|delete|no\b|none\b|unlimited|all\b|any\b|infinite|never|end\b|indicate|represent|mean|signal)"
+    r")", re.I)
+"""A description that gives ``null`` a meaning ("null means no limit", "pass null to clear", "if
+null, the current date is used", "or null for no certificate")."""
+
+_NULL_IS_OMISSION = lazy_re(
+    r"(?:"
+    rf"\bdefault(?:s|ed)?(?:\s+(?:value|is|to|as|of|value\s+of|will\s+be|should\s+be))*\s*[:=]?\s*{_NULL}"
+    rf"|\b{_NULL}\s*(?:/|or)\s*(?:omit|leave\s+(?:it\s+)?out|not\s+(?:set|given|provided))"
+    rf"|\bomit(?:ted)?\s+(?:it\s+)?(?:/|or)\s+(?:pass\s+|set\s+(?:to\s+)?|send\s+)?{_NULL}"
+    rf"|\b{_NULL}\s+(?:if|when)\s+(?:[\w-]+\s+){{0,4}}?(?:not\s+|un)(?:specified|provided|given|known|set|supplied)\b"
+    rf"|\bleave\s+(?:it\s+|this\s+)?(?:as\s+|at\s+)?{_NULL}"
+    rf"|\b(?:if|when)\s+(?:it\s+is\s+|this\s+is\s+|the\s+\w+\s+is\s+)?(?:not|un)\s*(?:specified|provided|given|supplied|set)\b[^.;]{{0,60}}?{_NULL}"
+    rf"|\b{_NULL}[`'\"]?\s*[,:]?\s*(?:it\s+|this\s+)?(?:defaults?\s+to\b|(?:uses|means|selects|falls\s+back\s+to|"
+    r"will\s+use|is\s+treated\s+as)\s+the\s+default\b|the\s+default\b)"
+    r")", re.I)
+"""A description that says ``null`` is the default or stands for the value not given: there ``null``
+already means what leaving the property out means, which is what SL308's fix asks of it."""
+
+
+def null_meaning(schema: Any) -> str | None:
+    """The clause with which the ``description`` of ``schema`` gives ``null`` a meaning of its own
+    ("null means no limit", "pass null to clear", "If None, all items are returned"), or ``None``:
+    no such words, or the description says ``null`` is the default or stands for the value not given
+    ("Default null", "null if not specified", "pass null or omit"), which is what SL308's fix makes
+    ``null`` mean. ``null`` in any case, ``None`` and ``nil`` count; the English "none" does not."""
+    text = schema.get("description") if isinstance(schema, dict) else None
+    if not isinstance(text, str):
+        return None
+    found = _NULL_MEANS.search(text)
+    if found is None or _NULL_IS_OMISSION.search(text):
+        return None
+    start = max(text.rfind(stop, 0, found.start()) for stop in ".;\n") + 1
+    ends = [i for i in (text.find(stop, found.end()) for stop in ".;\n") if i >= 0]
+    clause = text[start:min(ends, default=len(text))].strip()
+    return clause if len(clause) <= 80 else clause[:77].rstrip() + "..."
+
+
 def require_all(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
     """SL308: list every property in ``required`` and make each one that was optional nullable
     (unsafe: the model then sends ``null`` for what it used to leave out, and the runtime must
-    accept it); none when a property's schema has no known nullable form."""
+    accept it); none when a property's schema has no known nullable form, nor when an optional
+    property's description gives ``null`` a meaning (:func:`null_meaning`): the runtime would have
+    to read ``null`` both as that meaning and as "not given", so the fix would change what ``null``
+    does."""
     pointer = diag.pointer
     node = resolve(document, pointer)
     if pointer.endswith("/required") and isinstance(node, list):
@@ -385,6 +437,8 @@ def require_all(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | 
         return None
     missing = [name for name in node["properties"] if name not in required]
     if not missing:
+        return None
+    if any(null_meaning(node["properties"][name]) for name in missing):
         return None
     ops: list[Op] = []
     for name in missing:

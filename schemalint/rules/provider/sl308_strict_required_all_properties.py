@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from schemalint.model import Tool
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import UNSAFE, Fix, require_all
+from schemalint.rules.fixes import UNSAFE, Fix, null_meaning, require_all
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 from schemalint.schema import required_names
 
@@ -43,6 +43,14 @@ class StrictRequiredAllProperties(ProviderRule):
             if not missing:
                 continue
             names = ", ".join(repr(m) for m in missing)
+            hint = ("list every property in `required` and make optional ones nullable "
+                    '(e.g. "type": ["string", "null"] or "anyOf": [{...}, {"type": "null"}])')
+            meant = next(((m, w) for m in missing if (w := null_meaning(props[m]))), None)
+            if meant is not None:
+                hint = (f"the description of `{meant[0]}` gives null a meaning of its own (\"{meant[1]}\"): made "
+                        "required and nullable, null would also have to mean 'not given', so --fix leaves this object; "
+                        "give 'not given' a value of its own (or say that null means it), then list every "
+                        "property in `required`")
             pointer = ptr_key(node.pointer, "required") if "required" in node.schema else node.pointer
             yield ProfileFault(
                 "openai-strict",
@@ -51,7 +59,6 @@ class StrictRequiredAllProperties(ProviderRule):
                 "required",
                 f'{where(node)}: {names} {"is" if len(missing) == 1 else "are"} not in "required"; OpenAI '
                 f"strict mode answers 400 invalid_function_parameters (Missing {missing[0]!r})",
-                "list every property in `required` and make optional ones nullable "
-                '(e.g. "type": ["string", "null"] or "anyOf": [{...}, {"type": "null"}])',
+                hint,
                 node.instance_path,
             )
