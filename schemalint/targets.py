@@ -184,6 +184,22 @@ def infer_targets(tool: Tool) -> frozenset[str]:
     return frozenset()
 
 
+STRICT_PROFILES = frozenset(("openai-strict", "anthropic-strict"))
+"""The profiles whose provider decodes a call to the tool's schema (OpenAI Structured Outputs,
+Anthropic's grammar-compiled strict tools): the model sends no key an object does not declare.
+Bedrock does for a tool that says ``strict: true``."""
+
+
+def strict_decoded(tool: Tool, spec: TargetSpec | None = None) -> bool:
+    """Whether ``tool`` is sent to a strict target: among its profiles (those inferred from its format
+    plus ``spec``'s, or only ``spec``'s when they replace them) is one of :data:`STRICT_PROFILES`, or
+    ``bedrock`` for a tool that says ``strict: true``. ``schemalint diff`` reads a closing of an
+    object for such a tool as what strict mode requires (SD213), as ``check --fix`` writes it (SL307)."""
+    named = spec.targets if spec is not None else frozenset()
+    targets = named if spec is not None and spec.replace else infer_targets(tool) | named
+    return bool(targets & STRICT_PROFILES) or ("bedrock" in targets and bool(tool.strict))
+
+
 def label(targets: Iterable[str]) -> str:
     """``"OpenAI strict, Gemini parameters"`` for a set of profiles, in :data:`PROFILES` order."""
     chosen = set(targets)

@@ -83,3 +83,49 @@ def test_a_type_beside_a_union_of_the_same_types_is_no_narrowing(tmp_path: Path)
     narrowed[0]["inputSchema"]["properties"]["x"]["type"] = "string"  # null refused now: still breaking
     code, report = _diff(tmp_path, old, narrowed)
     assert code == 1 and _codes(report) == ["SD104"]
+
+
+def _openai(params: dict[str, Any], strict: bool = False) -> list[dict[str, Any]]:
+    function: dict[str, Any] = {"name": "pick", "description": "Picks one.", "parameters": params}
+    if strict:
+        function["strict"] = True
+    return [{"type": "function", "function": function}]
+
+
+@pytest.mark.parametrize(("strict", "args", "params", "expected", "exit_status"), [
+    (True, (), {"properties": {"x": {"type": "string"}}}, "SD213", 0),  # the tool says strict
+    (False, ("--target", "openai-strict"), {"properties": {"x": {"type": "string"}}}, "SD213", 0),
+    (False, (), {"properties": {"x": {"type": "string"}}}, "SD106", 1),  # sent non-strict: breaking
+    (False, ("--target", "=openai"), {"properties": {"x": {"type": "string"}}}, "SD106", 1),
+    (True, (), {}, "SD106", 1),  # a free-form object closed: it now takes no key at all
+    (True, (), {"properties": {"x": {"type": "string"}}, "anyOf": [{"required": ["x"]}, {"properties": {
+        "y": {"type": "string"}}}]}, "SD106", 1),  # the branches declare keys the closing refuses
+])
+def test_closing_for_a_strict_target(tmp_path: Path, strict: bool, args: tuple[str, ...], params: dict[str, Any],
+                                     expected: str, exit_status: int) -> None:
+    """``additionalProperties: false`` added to an object that declares its keys, in a tool sent to a
+    strict target (its own ``strict: true``, or ``--target``), is SD213 (compatible): strict decoding
+    sends only declared keys. Anywhere else, or on an object whose keys are not all its ``properties``',
+    it is SD106 (breaking): jsonschema refuses a call the old schema accepted."""
+    old = {"type": "object", **params}
+    new = {**old, "additionalProperties": False}
+    call = {"x": "a", "y": "b", "z": 1}
+    assert jsonschema.Draft202012Validator(old).is_valid(call)
+    assert not jsonschema.Draft202012Validator(new).is_valid(call)
+    (tmp_path / "old.json").write_text(json.dumps(_openai(old, strict)))
+    (tmp_path / "new.json").write_text(json.dumps(_openai(new, strict)))
+    proc = cli("diff", "old.json", "new.json", "--format", "json", *args, cwd=tmp_path)
+    assert proc.returncode == exit_status, proc.stdout + proc.stderr
+    assert _codes(json.loads(proc.stdout)) == [expected]
+
+
+def test_a_dataset_type_name_renamed_is_no_type_change(tmp_path: Path) -> None:
+    """SL314's safe fix renames a dataset's ``float``/``dict``/``int`` to the JSON type it means; diff reads
+    both names as that type (SD212, compatible), and a real change of type is still SD108."""
+    def tools(t: str, inner: str = "float") -> list[dict[str, Any]]:
+        return [{"name": "pick", "description": "Picks one.", "parameters": {"type": t, "properties": {
+            "x": {"type": inner}}}}]
+    code, report = _diff(tmp_path, tools("dict"), tools("object", "number"))
+    assert code == 0 and set(_codes(report)) == {"SD212"}, report
+    code, report = _diff(tmp_path, tools("dict"), tools("object", "string"))
+    assert code == 1 and "SD108" in _codes(report)

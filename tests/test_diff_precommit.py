@@ -360,3 +360,56 @@ def test_typescript_hooks_block_an_sl101_commit(tmp_path: Path, hook_repo: Path,
     assert "SL101" in said and "src/tools.ts" in said, said
     assert "git worktree add failed" not in said, said
     assert git(project, "log", "--format=%s").strip() == "clean tools"
+
+
+def test_fixing_hook_and_diff_hook_do_not_block_each_other(tmp_path: Path, hook_repo: Path,
+                                                          pre_commit_home: Path) -> None:
+    """The documented pair `schemalint-fix` + `schemalint-diff` with `target = ["openai-strict"]`: the
+    fixing hook closes an object that declares properties (SL307's safe fix), which the diff hook reads
+    as SD213 (strict decoding sends only declared keys), not as the breaking SD106. A commit whose file
+    gets fixed fails once, pre-commit saying the file was modified; added again, it is committed. A hand
+    edit that breaks a caller (a new required property) is still blocked by the diff hook."""
+    assert PRE_COMMIT is not None
+    project = init_repo(tmp_path / "project")
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {readme_rev()}\n    hooks:\n"
+        "      - id: schemalint-fix\n      - id: schemalint-diff\n")
+    (project / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\ntarget = ["openai-strict"]\n')
+    (project / "tools").mkdir()
+    tool = {"type": "function", "function": {"name": "find_pets", "description": "Finds pets by tag.",
+                                             "parameters": {"type": "object", "properties": {
+                                                 "tag": {"type": "string"}}, "required": ["tag"]}}}
+    path = project / "tools" / "pets.json"
+    path.write_text(json.dumps([tool], indent=2) + "\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "--no-verify", "-m", "tools written before the hooks")
+    installed = subprocess.run([PRE_COMMIT, "install"], cwd=project, capture_output=True, text=True,
+                               env=_env(pre_commit_home))
+    assert installed.returncode == 0, installed.stderr
+    tool["function"]["description"] = "Finds pets by tag (case-insensitive)."
+    path.write_text(json.dumps([tool], indent=2) + "\n")
+
+    def commit(message: str) -> tuple[int, str]:
+        env = {**_env(pre_commit_home), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+        git(project, "add", "-A")
+        proc = subprocess.run(["git", "commit", "-q", "-m", message], cwd=project, capture_output=True, text=True,
+                              env=env, timeout=900)
+        return proc.returncode, proc.stdout + proc.stderr
+
+    code, said = commit("say the tag is case-insensitive")
+    assert code != 0 and "files were modified by this hook" in said, said
+    assert "SD106" not in said, said
+    fixed = json.loads(path.read_text())[0]["function"]["parameters"]
+    assert fixed["additionalProperties"] is False
+    code, said = commit("say the tag is case-insensitive")
+    assert code == 0, said
+    assert git(project, "log", "-1", "--format=%s").strip() == "say the tag is case-insensitive"
+    shown = json.loads(git(project, "show", "HEAD:tools/pets.json"))
+    assert shown[0]["function"]["parameters"]["additionalProperties"] is False
+
+    fixed["properties"]["limit"] = {"type": "integer"}
+    fixed["required"] = ["tag", "limit"]
+    path.write_text(json.dumps([dict(tool, function=dict(tool["function"], parameters=fixed))], indent=2) + "\n")
+    code, said = commit("limit is now required")
+    assert code != 0 and "SD103 required-added" in said, said

@@ -167,3 +167,45 @@ def test_generated_schemas(tmp_path_factory: pytest.TempPathFactory, schema: dic
     _assert_properties(path, target)
     after = path.read_bytes().decode()
     assert ("\r\n" in after) == ("\r\n" in text) and after.endswith("\r\n") == text.endswith("\r\n")
+
+
+@needs_shared
+@pytest.mark.parametrize("target", ["openai-strict", "gemini", "anthropic-strict"])
+def test_a_safe_fix_is_never_a_breaking_change(tmp_path: Path, target: str) -> None:
+    """What the fixing hook writes never makes the diff hook fail: the records of
+    :func:`_corpus_records`, one file each, fixed for ``target`` with the safe fixes only, then
+    ``diff`` of the originals and the fixed files for the same target reports no breaking change (a
+    safe fix keeps every call the model may send; an object closed for a strict target is SD213)."""
+    records = _corpus_records(per_file=2)
+    if not records:
+        pytest.skip("no JSON Lines datasets in the corpus")
+    from collections import Counter
+
+    from schemalint.api import check, load
+
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    for i, record in enumerate(records):
+        (old / f"r{i:03}.json").write_text(record.rstrip("\n") + "\n", encoding="utf-8")
+    tools = load([str(old)]).tools
+    # datasets repeat a tool name across records: keep the files whose names are the sides' only ones
+    # (the diff pairs a name with the same name; two files of one name are reported per file)
+    seen = Counter(t.name for t in tools)
+    for path in {Path(t.origin.file) for t in tools if seen[t.name] > 1}:
+        path.unlink()
+    assert len(list(old.iterdir())) >= 20
+    shutil.copytree(old, new)
+    from schemalint.commands.diff_run import diff_tools
+    from schemalint.config import Config
+    from schemalint.fix.run import check_and_fix
+    from schemalint.targets import parse_targets
+
+    def run(files: Any = None) -> Any:
+        return check(files or [str(new)], targets=[f"={target}"], jobs=1, catalog=False)
+
+    _, _, outcome = check_and_fix(run, unsafe=False, targets=parse_targets([f"={target}"]), project=str(tmp_path))
+    assert outcome.written, "the safe fixes changed no record: the test would prove nothing"
+    result = diff_tools([str(old), str(new)], cfg=Config(), targets=[f"={target}"])
+    breaking = [(c.tool, c.check.code, c.pointer, c.message) for t in result.tools for c in t.changes
+                if c.check.kind == "breaking"]
+    assert not breaking, breaking[:5]

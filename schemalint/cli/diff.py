@@ -62,6 +62,13 @@ def diff(
     select: SelectOption = None,
     extend_select: ExtendSelectOption = None,
     ignore: IgnoreOption = None,
+    target: Annotated[
+        list[str] | None,
+        typer.Option("--target", "-t", help="Provider profile(s) the tools are sent to, as for check (default: "
+                     "`target` from [tool.schemalint]). For a tool sent to a strict one (openai-strict, "
+                     "anthropic-strict), an object that declares properties closed with `additionalProperties: "
+                     "false` is SD213 (compatible), not SD106: strict decoding sends only declared keys."),
+    ] = None,
     mcp_stdio: Annotated[
         list[str] | None,
         mcp_stdio_option("NEW side: the tools this MCP server command lists over stdio (quoted, repeatable; "
@@ -104,7 +111,8 @@ def diff(
         paths=tuple(paths or ()), base=base, fail_on=fail_on, select=tuple(split_csv(select)) or None,
         extend_select=tuple(split_csv(extend_select)), ignore=tuple(split_csv(ignore)),
         mcp_stdio=tuple(mcp_stdio or ()), mcp_url=tuple(mcp_url or ()), mcp_headers=mcp_headers(mcp_header),
-        exclude=tuple(exclude or ()), python_path=tuple(python_path or ()), config=config_or_fail(config)))
+        exclude=tuple(exclude or ()), python_path=tuple(python_path or ()), targets=tuple(split_csv(target)),
+        config=config_or_fail(config)))
     if run.result is None:
         sys.stdout.write(f"{run.message}\n")
     else:

@@ -41,6 +41,7 @@ from schemalint.diff.render import (
 )
 from schemalint.diff.result import Change, DiffResult, ToolDiff
 from schemalint.model import Tool, escape_token
+from schemalint.targets import TargetSpec, strict_decoded
 
 if TYPE_CHECKING:
     from schemalint.engine.selection import RuleFilter
@@ -120,26 +121,30 @@ def compare_tools(
     old_label: str = "old",
     new_label: str = "new",
     selection: RuleFilter | None = None,
+    targets: TargetSpec | None = None,
 ) -> DiffResult:
     """Compare the tools of two revisions; raises :class:`DiffError` for duplicate names.
 
     ``selection``: which SD checks to report at which severity
     (:func:`schemalint.commands.diff_selection.diff_filter`; default: every check but the
-    off-by-default SD401, at its default severity).
+    off-by-default SD401, at its default severity). ``targets``: the provider profiles the tools are
+    sent to beside those their format implies (``--target``, the configuration's ``target``): a tool
+    sent to a strict one reads an object closed as strict mode requires as SD213, not SD106.
     """
     try:
-        return _compare_tools(old, new, old_label, new_label, selection)
+        return _compare_tools(old, new, old_label, new_label, selection, targets)
     except RecursionError:
         # a tool nested deeper than the interpreter's recursion limit, added, removed or renamed
         # (its shape is compared for a rename): the whole comparison again on the loaders' big stack
         from schemalint.loaders.files.documents import _with_big_stack
 
-        result: DiffResult = _with_big_stack(lambda: _compare_tools(old, new, old_label, new_label, selection))
+        result: DiffResult = _with_big_stack(lambda: _compare_tools(old, new, old_label, new_label, selection,
+                                                                    targets))
         return result
 
 
 def _compare_tools(old: Sequence[Tool], new: Sequence[Tool], old_label: str, new_label: str,
-                   selection: RuleFilter | None) -> DiffResult:
+                   selection: RuleFilter | None, targets: TargetSpec | None = None) -> DiffResult:
     from schemalint.commands.diff_selection import apply_selection, diff_filter
 
     selection = selection or diff_filter()
@@ -156,7 +161,8 @@ def _compare_tools(old: Sequence[Tool], new: Sequence[Tool], old_label: str, new
     for name in sorted(set(old_by) | set(new_by)):
         o, n = old_by.get(name), new_by.get(name)
         if o is not None and n is not None:
-            diff = ToolDiff(name, "identical", old=o, new=n) if name in identical else compare_tool(o, n)
+            diff = (ToolDiff(name, "identical", old=o, new=n) if name in identical
+                    else compare_tool(o, n, strict_decoded(n, targets)))
             diff.name = name  # "NAME (FILE)" when several files define the name (index_tools)
             if rug_pulls and diff.status == "changed":
                 pulled = rug_pull(o, n, old_label=old_label, new_label=new_label, base=_field_base(n))
@@ -187,20 +193,21 @@ def _compare_tools(old: Sequence[Tool], new: Sequence[Tool], old_label: str, new
     return result
 
 
-def compare_tool(old: Tool, new: Tool) -> ToolDiff:
-    """Compare two definitions of the tool ``old.name`` (bytes, then meaning, then classify).
+def compare_tool(old: Tool, new: Tool, strict: bool = False) -> ToolDiff:
+    """Compare two definitions of the tool ``old.name`` (bytes, then meaning, then classify);
+    ``strict``: the tool is sent to a strict target (:func:`schemalint.targets.strict_decoded`).
 
     A schema nested deeper than the interpreter's recursion limit is compared on the big stack
     the loaders parse it on."""
     try:
-        return _compare_tool(old, new)
+        return _compare_tool(old, new, strict)
     except RecursionError:
         from schemalint.loaders.files.documents import _with_big_stack
 
-        return _with_big_stack(lambda: _compare_tool(old, new))
+        return _with_big_stack(lambda: _compare_tool(old, new, strict))
 
 
-def _compare_tool(old: Tool, new: Tool) -> ToolDiff:
+def _compare_tool(old: Tool, new: Tool, strict: bool = False) -> ToolDiff:
     if same_rendering(old, new):
         return ToolDiff(new.name, "identical", old=old, new=new)
     from schemalint.diff.render import MAX_RENDER_DEPTH, too_deep
@@ -211,7 +218,7 @@ def _compare_tool(old: Tool, new: Tool) -> ToolDiff:
                             f"{MAX_RENDER_DEPTH:,} levels deep; its changes are not classified")
     if canonical(normalise(semantic_view(old))) == canonical(normalise(semantic_view(new))):
         return ToolDiff(new.name, "same-meaning", old=old, new=new, changes=byte_changes(old, new))
-    changes = classify_tool(old, new)
+    changes = classify_tool(old, new, strict)
     if not changes:  # e.g. a oneOf of disjoint branches written as anyOf: nothing a caller sees changed
         return ToolDiff(new.name, "same-meaning", old=old, new=new)
     return ToolDiff(new.name, "changed", old=old, new=new, changes=changes)
@@ -314,8 +321,9 @@ def _word_delta(old: str, new: str) -> str:
     return f"{added} words added, {removed} removed"
 
 
-def classify_tool(old: Tool, new: Tool) -> list[Change]:
-    """Every classified change between two definitions of one tool (description, annotations, schemas)."""
+def classify_tool(old: Tool, new: Tool, strict: bool = False) -> list[Change]:
+    """Every classified change between two definitions of one tool (description, annotations, schemas);
+    ``strict``: the tool is sent to a strict target (:func:`schemalint.targets.strict_decoded`)."""
     name = new.name
     out: list[Change] = []
     base = _field_base(new)
@@ -376,6 +384,7 @@ def classify_tool(old: Tool, new: Tool) -> list[Change]:
                 new_base=_schema_base(new),
                 old_file=old.origin.file,
                 new_file=new.origin.file,
+                strict=strict,
             )
         )
     if not same_meaning(old.output_schema, new.output_schema):

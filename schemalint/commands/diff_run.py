@@ -33,7 +33,8 @@ class DiffRequest(CommandRequest):
     (:data:`schemalint.diff.result.FAIL_LEVELS`). ``select``/``extend_select``/``ignore``: diff
     check selectors. ``mcp_stdio``/``mcp_url``/``mcp_headers``: the NEW side's MCP servers (none,
     and only OLD named: the configuration's). ``exclude``, ``python_path``: added to the
-    configuration's. ``config``: the :class:`~schemalint.config.Config` (``None``: none).
+    configuration's. ``targets``: provider profiles the tools are sent to (``--target``; empty: the
+    configuration's ``target``). ``config``: the :class:`~schemalint.config.Config` (``None``: none).
     """
 
     paths: tuple[str, ...] = ()
@@ -44,6 +45,7 @@ class DiffRequest(CommandRequest):
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     python_path: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
 
 
 @dataclass
@@ -80,7 +82,8 @@ def run_diff(request: DiffRequest) -> DiffRun:
                 "`schemalint snapshot --check` (the schemalint-snapshot hook)"))
     result = diff_tools(request.paths, cfg=cfg, base=request.base, exclude=request.exclude,
                         python_path=request.python_path, select=request.select or None,
-                        extend_select=request.extend_select, ignore=request.ignore, **servers.load_kwargs())
+                        extend_select=request.extend_select, ignore=request.ignore, targets=request.targets,
+                        **servers.load_kwargs())
     return DiffRun(result, fails=result.fails(request.fail_on))
 
 
@@ -88,7 +91,8 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
                exclude: Sequence[str] = (), python_path: Sequence[str] = (),
                select: Sequence[str] | None = None, extend_select: Sequence[str] = (),
                ignore: Sequence[str] = (), mcp_url: Sequence[str] = (),
-               mcp_headers: Mapping[str, str] | None = None, mcp_cwd: str | None = None) -> DiffResult:
+               mcp_headers: Mapping[str, str] | None = None, mcp_cwd: str | None = None,
+               targets: Sequence[str] = ()) -> DiffResult:
     """Choose the two sides of a diff and compare them (docs/diff.md).
 
     Without ``base``: ``paths`` is OLD and NEW (each a file, a directory of tool files or
@@ -98,9 +102,13 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
     ``mcp_headers`` go with each HTTP request). ``exclude`` and the configuration's ``exclude``
     leave files out of every side read from files: OLD and NEW (paths and ``REV:PATH``) and both
     sides of ``base``. ``select``/``extend_select``/
-    ``ignore`` and ``cfg`` choose the diff checks. Raises
+    ``ignore`` and ``cfg`` choose the diff checks. ``targets``: the provider profiles the tools are
+    sent to (``--target`` values; empty: ``target`` of ``cfg``), added to those each tool's format
+    implies: a tool sent to a strict one reads an object closed as strict mode requires as SD213
+    (compatible), not SD106. Raises
     :class:`~schemalint.diff.errors.DiffError` for the wrong number of paths, no sources or a
     side that cannot be read, :class:`~schemalint.config.ConfigError` for a bad selection,
+    :class:`~schemalint.targets.TargetError` for an unknown profile,
     :class:`~schemalint.errors.SourceError` when an MCP server fails."""
     from schemalint.commands.diff_compare import compare_tools
     from schemalint.commands.diff_selection import diff_filter
@@ -108,9 +116,11 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
     from schemalint.commands.reading import NO_SOURCES
     from schemalint.config import resolve_sources
     from schemalint.diff.errors import DiffError
+    from schemalint.targets import parse_targets
 
     selection = diff_filter(cfg, select=list(select) if select else None, extend_select=list(extend_select),
                             ignore=list(ignore))
+    spec = parse_targets(part for value in (targets or cfg.target) for part in value.split(","))
     args = list(paths)
     notes: list[str] = []
     reuse = ParsedFiles()  # the second side parses only the files that differ from the first
@@ -148,7 +158,7 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
     from schemalint import progress
 
     progress.phase(f"comparing {len(old):,} and {len(new):,} tools")
-    result = compare_tools(old, new, old_label=old_label, new_label=new_label, selection=selection)
+    result = compare_tools(old, new, old_label=old_label, new_label=new_label, selection=selection, targets=spec)
     result.notes.extend(notes)
     if not old and not new:
         result.notes.append("no tool definitions found on either side")

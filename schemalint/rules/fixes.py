@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from schemalint.rules.lazy_re import lazy_re
+from schemalint.schema import TYPE_ALIASES
 from schemalint.schema.unions import branches_disjoint
 
 if TYPE_CHECKING:
@@ -494,8 +495,7 @@ def remove_required_entry(diag: Diagnostic, document: Any, fix_ctx: FixContext) 
     return Edit(f"remove {listed[int(index)]!r} from `required`", (Op("remove", diag.pointer),), False)
 
 
-_GEMINI_NAMES = {"dict": "object", "float": "number", "double": "number", "int": "integer", "long": "integer",
-                 "bool": "boolean", "list": "array", "tuple": "array", "str": "string"}
+_GEMINI_NAMES = TYPE_ALIASES
 
 
 def gemini_type(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:

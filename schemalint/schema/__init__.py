@@ -93,6 +93,14 @@ ANY_MEMBER = frozenset(k for k, r in _ROWS.items() if r.instance == "any")
 NO_INSTANCE = frozenset(k for k, r in _ROWS.items() if r.walked and (r.instance in ("none", "keys") or r.tested))
 """Walked keywords under which a subschema governs no instance path of its own."""
 UNION = ("anyOf", "oneOf", "allOf")
+
+TYPE_ALIASES: dict[str, str] = {
+    "dict": "object", "float": "number", "double": "number", "int": "integer", "long": "integer",
+    "bool": "boolean", "list": "array", "tuple": "array", "str": "string",
+}
+"""Programming-language type names that tool datasets (BFCL, ACEBench, Gorilla) write for ``type``
+(lower-cased) -> the JSON Schema type they mean: what SL314's safe fix renames them to, and what
+``schemalint diff`` reads them as, so the rename is no type change."""
 """The composition keywords, in the order the walkers and rules consider them."""
 DEFINITIONS = ("$defs", "definitions")
 """Where reusable subschemas are defined (2019-09+ and up to draft-07)."""

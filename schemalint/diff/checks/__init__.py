@@ -181,6 +181,13 @@ _TABLE = (
         "a field that does not constrain calls "
         "changed (`deprecated`, `$comment`, `x-*`, `strict`, `_meta`, `icons` ...)",
     ),
+    DiffCheck(
+        "SD213",
+        "closed-for-strict",
+        "compatible",
+        "`additionalProperties: false` added to an object that declares properties, in a tool sent to a strict "
+        "target: strict decoding sends only declared keys, so no call the model can send is refused",
+    ),
     # description
     DiffCheck(
         "SD301",

@@ -312,17 +312,27 @@ def small(value: Any) -> Any:
         return None
 
 
+def _type_name(name: str) -> str:
+    lower = name.lower()
+    if lower in ALL_TYPES:
+        return lower
+    return vocabulary.TYPE_ALIASES.get(lower, name)
+
+
 def types_of(schema: Any) -> frozenset[str]:
-    """The JSON types ``schema`` accepts by its ``type``/``nullable`` keywords (all when absent)."""
+    """The JSON types ``schema`` accepts by its ``type``/``nullable`` keywords (all when absent). A
+    type name is read case-insensitively (Gemini's ``STRING``) and a dataset's programming-language
+    name as the JSON type it means (:data:`schemalint.schema.TYPE_ALIASES`: ``float`` is ``number``),
+    as SL314's safe fix renames it."""
     if not isinstance(schema, Mapping):
         return ALL_TYPES
     t = schema.get("type", MISSING)
     if t is MISSING:
         types = set(ALL_TYPES)
     elif isinstance(t, str):
-        types = {t}
+        types = {_type_name(t)}
     elif isinstance(t, list):
-        types = {x for x in t if isinstance(x, str)}
+        types = {_type_name(x) for x in t if isinstance(x, str)}
     else:
         types = set()
     if "number" in types:
@@ -403,7 +413,8 @@ class Classifier:
     ``new_dialect``: when ``old``/``new`` are the one-spelling copies of the schemas the files hold
     (:func:`schemalint.diff.dialects.to_2020`), those originals and the dialects they are read in;
     a change is then reported at the original's tokens (:func:`schemalint.diff.dialects.text_tokens`).
-    :meth:`classify` is the dispatcher
+    ``strict``: the tool is sent to a strict target (closing an object that declares properties is
+    then SD213, not SD106). :meth:`classify` is the dispatcher
     (:class:`schemalint.diff.classify.SchemaClassifier`).
     """
 
@@ -424,8 +435,12 @@ class Classifier:
         new_text: Any = MISSING,
         old_dialect: str = "2020-12",
         new_dialect: str = "2020-12",
+        strict: bool = False,
     ) -> None:
         self.old, self.new = old, new
+        self.strict = strict
+        """The tool is sent to a strict target (:func:`schemalint.targets.strict_decoded`): the provider
+        decodes the model's calls to the schema, so the model sends no key an object does not declare."""
         self.old_text, self.new_text = old_text, new_text
         self.old_dialect, self.new_dialect = old_dialect, new_dialect
         self.old_prefix, self.new_prefix = old_prefix, new_prefix
@@ -460,6 +475,7 @@ class Classifier:
             new_text=self.new_text,
             old_dialect=self.old_dialect,
             new_dialect=self.new_dialect,
+            strict=self.strict,
         )
 
     def label(self, tokens: Iterable[Any]) -> str:

@@ -8,8 +8,9 @@ Entries of a property that is itself added or removed are left to
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from schemalint.diff.checks._common import Site, declared_properties, required_names
+from schemalint.diff.checks._common import Site, declared_properties, required_names, types_of
 
 
 def matches(keyword: str) -> bool:
@@ -26,11 +27,16 @@ def check(site: Site) -> None:
     for name in sorted(new_r - old_r):
         if name in new_props and name not in old_props:
             continue  # reported as a new required property
+        hint = "give it a default and keep it optional, or announce the breaking change"
+        if name in old_props and _accepts_null(new_props.get(name)) and not _accepts_null(old_props[name]):
+            hint = ("made required and nullable, strict mode's form of an optional property (SL308's unsafe fix): "
+                    "the model now sends null where it left the key out, so the runtime must read null as "
+                    "'not given' before this ships; a call that leaves it out is refused")
         c.emit(
             "required-added",
             ptr,
             f"`{c.label((*tokens, 'properties', name))}` is now required: calls without it are refused",
-            hint="give it a default and keep it optional, or announce the breaking change",
+            hint=hint,
             before=sorted(old_r),
             after=sorted(new_r),
         )
@@ -45,3 +51,14 @@ def check(site: Site) -> None:
             before=sorted(old_r),
             after=sorted(new_r),
         )
+
+
+def _accepts_null(schema: Any) -> bool:
+    """Whether ``schema`` admits ``null`` by its ``type``/``nullable`` or a ``{"type": "null"}``
+    branch of its ``anyOf``/``oneOf`` (the forms SL308's fix writes)."""
+    if not isinstance(schema, Mapping):
+        return False
+    if "type" in schema or "nullable" in schema:
+        return "null" in types_of(schema)
+    branches = [b for k in ("anyOf", "oneOf") for b in (schema.get(k) or []) if isinstance(b, Mapping)]
+    return any(b.get("type") == "null" for b in branches)
