@@ -24,7 +24,7 @@ IN_PLACE = frozenset(("allOf", "anyOf", "oneOf", "$ref", "if", "then", "else", "
 
 def closed_for_strict(site: Site) -> bool:
     """Whether the change closes, for a strict target, an object that declares its keys: the tool is
-    strict-decoded (:attr:`~schemalint.diff.checks._common.Classifier.strict`), ``additionalProperties``
+    strict-decoded (the classifier's ``strict``), ``additionalProperties``
     went from open (absent, ``true``, ``{}``) to ``false``, and the object declares non-empty
     ``properties`` and no in-place applicator (:data:`IN_PLACE`). Strict decoding sends only declared
     keys, and the provider refuses an open object in strict mode, so no call the model can send is
