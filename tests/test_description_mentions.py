@@ -477,3 +477,9 @@ def test_plain_word_assignment_only_when_handed_over() -> None:
 def test_cjk_parameter_phrase() -> None:
     assert _kinds("查询天气。可选参数 `unit`：温度单位。", ("city",))["unit"] == "phrase"
     assert "unit" not in _kinds("查询天气。返回的参数 `unit` 是温度单位。", ("city",))
+
+
+def test_labelled_bare_list_beside_a_declared_name() -> None:
+    text = "Geocode an address. Accepts: address, country_code, language."
+    assert _kinds(text, ("address",))["country_code"] == "list"
+    assert "country_code" not in _kinds("Geocode. Accepts: street, country_code.", ("address",))

@@ -174,7 +174,7 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
     (``low``: ``clean`` in lower case when it is ASCII, for the kinds' pre-filters)."""
     words = _words_of_ascii(low)
     imperative_objects(clean, found, property_level, is_value, plain)
-    if level and "(" in clean:
+    if level and ("(" in clean or ":" in clean):
         name_lists(clean, level, found)
     must_be_given(clean, found, words)
     if "`" in clean:

@@ -98,15 +98,24 @@ def _add_entries(entries: list[tuple[str, int, int, str, int]], found: Found) ->
         found.add(token, start, end, "arglist")
 
 
+_RE_ACCEPTS_LIST = re.compile(
+    r"\b(?:accepts|takes|inputs?|arguments|parameters|params|options)\s*:[ \t]*([^.;:\n()]{3,200})", re.I)
+"""``Accepts: address, country_code, language.``: a labelled list of bare names (read as ``list``)."""
+
+
 def name_lists(clean: str, level: Sequence[str], found: Found) -> None:
-    """``(perPage, after)``: a parenthesised list of 2-8 bare names, one of them declared at
-    ``level``, outside sentences about output."""
-    for m in _RE_PAREN_LIST.finditer(clean):
-        items = [x.strip() for x in m.group(1).split(",")]
+    """``(perPage, after)``: a parenthesised list of 2-8 bare names, or one after a label such as
+    "Accepts:" (``Accepts: address, country_code, language``), one of them declared at ``level``,
+    outside sentences about output."""
+    matches = list(_RE_PAREN_LIST.finditer(clean))
+    if ":" in clean:
+        matches += _RE_ACCEPTS_LIST.finditer(clean)
+    for m in matches:
+        items = [x.strip() for x in re.split(r",|\s+(?:and|or)\s+", m.group(1).strip())]
         if not (2 <= len(items) <= 8) or not all(_RE_IDENT_FULL.fullmatch(x) for x in items):
             continue
         if not any(x in level for x in items) or _OUTPUT_WORDS.search(_sentence(clean, m.start(), m.end())):
             continue
         for x in items:
-            at = clean.find(x, m.start())
+            at = clean.find(x, m.start(1))
             found.add(x, at, at + len(x), "list")
