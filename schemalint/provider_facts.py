@@ -208,6 +208,11 @@ FACTS: tuple[Fact, ...] = (
          "a $schema that is no meta-schema's id is fetched by some clients; a failed fetch dropped "
          "most of a server's tools", "fetch", "OBS",
          "https://github.com/executeautomation/mcp-playwright/pull/219", "2026-05-12"),
+    Fact("mcp.vscode-array-items", "MCP clients", "VS Code (Copilot Chat) tool validation",
+         "VS Code 1.100+ (2025-2026)",
+         "a tool whose inputSchema holds an array schema without items is refused ('tool parameters array "
+         "type must have items') and left out of the chat", "required", "OBS",
+         "https://github.com/DeusData/codebase-memory-mcp/pull/75", "2026-03-20"),
 )
 """Every fact, grouped by provider."""
 

@@ -54,6 +54,13 @@ MAP: dict[str, Callable[[dict[str, Any]], bool]] = {
     "mcp-output-tuple-draft07-reading": _mentions(("SL3",), "prefixItems"),
     "bedrock-strict-unsupported-keyword": _code("SL323"),
     "anthropic-strict-grammar-size": _code("SL335"),
+    "openai-strict-unsupported-keyword": _code("SL311"),
+    "pattern-not-provider-regex": _code("SL336"),
+    "required-not-in-properties": _code("SL003"),
+    "mcp-client-array-items": _code("SL309"),
+    "gemini-invalid-type": _code("SL314"),
+    "invalid-tool-name": _code("SL006", "SL301"),
+    "advertised-requires-runtime-optional": _code("SL109"),
 }
 
 

@@ -411,3 +411,75 @@ def test_an_objects_listed_keys_stay_parameter_mentions(tmp_path: Path) -> None:
     path.write_text(json.dumps(_value_list_tool(schema, "Label a card. Use `attach` with `force=true`.")))
     found = [d for d in check([str(path)]).diagnostics if d.code == "SL201"]
     assert [d.message.split("presents ")[1].split(" ")[0] for d in found] == ["`attach`"]
+
+
+# --- forms added for the held-out paraphrases (deflist, JSDoc, call/literal examples, <code>, CJK) ---
+
+def _kinds(text: str, level: tuple[str, ...], tool_name: str = "tool_x") -> dict[str, str]:
+    return {m.token: m.kind for m in extract_mentions(text, tool_name=tool_name, level=level)}
+
+
+def test_definition_list_beside_a_declared_entry() -> None:
+    text = "Send an SMS.\n\n**to** (required): E.164 number\n**sender_id** (optional): alphanumeric sender"
+    assert _kinds(text, ("to", "body"))["sender_id"] == "deflist"
+    dashes = "Open a case.\nsubject — one line\nseverity — low or urgent"
+    assert _kinds(dashes, ("subject",))["severity"] == "deflist"
+
+
+def test_definition_list_without_a_declared_entry_or_nested_is_not_read() -> None:
+    values = "Pick a mode.\n- fast: fewer checks\n- safe: every check"
+    assert "fast" not in _kinds(values, ("mode",))
+    nested = ("Build slides.\n\nArgs:\n    slides: list of slides, each with:\n        - layout_id: the layout\n"
+              "        - body: the text\n    theme: colour theme\n")
+    assert {"layout_id", "body"}.isdisjoint(_kinds(nested, ("slides", "theme")))
+
+
+def test_jsdoc_param_fields() -> None:
+    got = _kinds("Search.\n@param {string} query - text\n@param {number} [pageSize] - per page\n"
+                 "@param {object} options.extra - nested", ("query",))
+    assert got["pageSize"] == "arglist" and "options" not in got and "extra" not in got
+
+
+def test_call_examples_with_colons_and_object_literals() -> None:
+    assert _kinds("Usage: `list_orders({ status: \"a, b: c\", pageToken })`", ("status",),
+                  "list_orders").keys() >= {"pageToken"}
+    assert "b" not in _kinds("Usage: `list_orders({ status: \"a, b: c\" })`", ("status",), "list_orders")
+    assert _kinds("As in `move(to: p, duration: 0.3)`.", ("to",), "move")["duration"] == "arglist"
+    positional = _kinds("1. write_file(filePath, firstChunk, {mode: 'rewrite'})", ("path", "mode"), "write_file")
+    assert {"filePath", "firstChunk"}.isdisjoint(positional)
+
+
+def test_literal_and_yaml_examples_with_a_declared_key() -> None:
+    literal = "Embed texts. Input looks like { texts: ['a'], dimensions: 256 }."
+    assert _kinds(literal, ("texts",))["dimensions"] == "json"
+    yaml = "Schedule a job.\n\nExample input:\n```yaml\nname: nightly\ntimezone: UTC\n```"
+    assert _kinds(yaml, ("name",))["timezone"] == "json"
+    assert "timezone" not in _kinds(yaml.replace("name:", "label:"), ("name",))
+
+
+def test_html_code_span_keeps_offsets() -> None:
+    text = "Lists messages. Pass <code>label_id</code> to restrict the list."
+    (m,) = [m for m in extract_mentions(text, tool_name="tool_x") if m.token == "label_id"]
+    assert text[m.start:m.end] == "label_id"
+
+
+def test_openapi_name_entries_name_the_parameters() -> None:
+    text = "Search tickets.\n\nQuery parameters:\n  - name: per_page\n  - name: sort_by\n"
+    got = _kinds(text, ("per_page",))
+    assert "name" not in got and got["sort_by"] == "arglist"
+
+
+def test_plain_word_assignment_only_when_handed_over() -> None:
+    assert _kinds("List commits. Use order=asc to get the oldest first.", ("repo",))["order"] == "assign"
+    assert "order" not in _kinds("List commits (sorted by the API as order=asc).", ("repo",))
+
+
+def test_cjk_parameter_phrase() -> None:
+    assert _kinds("查询天气。可选参数 `unit`：温度单位。", ("city",))["unit"] == "phrase"
+    assert "unit" not in _kinds("查询天气。返回的参数 `unit` 是温度单位。", ("city",))
+
+
+def test_labelled_bare_list_beside_a_declared_name() -> None:
+    text = "Geocode an address. Accepts: address, country_code, language."
+    assert _kinds(text, ("address",))["country_code"] == "list"
+    assert "country_code" not in _kinds("Geocode. Accepts: street, country_code.", ("address",))

@@ -1,4 +1,5 @@
-"""SL309 array-without-items: an array schema with no ``items`` (OpenAI, Gemini ``parameters``).
+"""SL309 array-without-items: an array schema with no ``items`` (OpenAI, Gemini ``parameters``; MCP: a
+warning, VS Code's client refuses the tool).
 
 Untyped ``items`` in strict mode: a warning (a third-party report).
 
@@ -32,7 +33,7 @@ class ArrayWithoutItems(ProviderRule):
               add_items,
               in_code={"python": "in the Pydantic model: type the elements (list[str], not list or list[Any])",
                        "typescript": "in the zod schema: z.array(z.string()), not z.array(z.any())"})
-    facts = ("gemini.array-items",)
+    facts = ("gemini.array-items", "mcp.vscode-array-items")
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
@@ -46,11 +47,15 @@ class ArrayWithoutItems(ProviderRule):
                     if target == "gemini":
                         why = ("Gemini answers 400 '...items: missing field' and the whole request fails "
                                f"(observed {fact('gemini.array-items').seen})")
+                    elif target == "mcp":
+                        why = ("JSON Schema allows it, but VS Code (Copilot Chat) refuses the tool: 'Failed "
+                               "to validate tool ...: tool parameters array type must have items' (observed "
+                               f"{fact('mcp.vscode-array-items').seen})")
                     else:
                         why = "OpenAI answers 400 'array schema missing items' and the whole request fails"
                     yield ProfileFault(
                         target,
-                        E,
+                        W if target == "mcp" else E,
                         node.pointer,
                         "noitems",
                         f'{where(node)} is an array without "items"; {why}',

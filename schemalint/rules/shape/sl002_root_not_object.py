@@ -119,6 +119,9 @@ class RootNotObject(Rule):
 
             found, target, _ = resolve_local_ref(schema, schema["$ref"])
             if found and isinstance(target, Mapping):
+                if fmt in _LITERAL_ROOT_FORMATS and target.get("type") == "object":
+                    yield self._root_ref(tool, key, schema["$ref"])
+                    return
                 declared = target.get("type")  # a root $ref (pydantic's recursive models) counts as its target
         if declared is None:
             unions = [k for k in ("anyOf", "oneOf", "allOf") if k in schema]
@@ -159,6 +162,18 @@ class RootNotObject(Rule):
         yield self.diag(tool, "/type", msg, hint=hint)
 
 
+    def _root_ref(self, tool: Tool, key: str, ref: str) -> Diagnostic:
+        """A provider-shaped schema whose root is only a ``$ref`` to an object definition."""
+        return self.diag(
+            tool, "/type",
+            f"the root of `{key}` is a `$ref` ({ref}) with no `type` of its own; providers read the root "
+            "literally and do not follow it: OpenAI answers 'schema must be a JSON Schema of 'type: \"object\"', "
+            "got 'type: \"None\"'', Anthropic 'input_schema.type: Field required', and MCP clients expect "
+            "type 'object' at inputSchema.type",
+            hint="inline the referenced definition at the root (zod-to-json-schema: leave out the `name` "
+                 "option; pydantic: the schema of the model itself, not of a reference to it)",
+        )
+
     def _encoded_note(self, tool: Tool, key: str) -> Diagnostic:
         """The one note on a schema written as a JSON-encoded string (read as the object it encodes)."""
         typed = tool.origin.format in _OBJECT_TYPED_FORMATS
@@ -172,6 +187,10 @@ class RootNotObject(Rule):
             severity=Severity.WARNING if typed else Severity.INFO,
         )
 
+
+_LITERAL_ROOT_FORMATS = frozenset({"openai-chat", "openai-responses", "function", "anthropic", "mcp", "bedrock"})
+"""Provider-shaped tools, sent as written: the provider checks the root's own ``type`` and follows no
+root ``$ref`` (bragi-canvas PR #36: zod-to-json-schema's ``name`` option, refused by OpenAI)."""
 
 _OBJECT_TYPED_FORMATS = frozenset({"openai-chat", "openai-responses", "anthropic", "mcp", "gemini",
                                    "gemini-json", "bedrock"})

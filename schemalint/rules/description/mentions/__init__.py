@@ -16,7 +16,8 @@ form counts is measured, :mod:`.strengths` and docs/descriptions.md):
 ``label-list``, ``table``  "Required arguments: `a`, `b`", a Markdown table headed "Parameter";
 ``json``, ``json-instruction``  keys of a JSON argument example (with a declared key, or handed
                 over by an instruction);
-``list``        a parenthesised list of bare names next to a declared one.
+``list``        a parenthesised list of bare names next to a declared one;
+``deflist``     entries of a definition list (``**x**: ...``, ``x — ...``, ``x -> ...``) with a declared one.
 
 Never counted: URLs, words inside fenced code blocks (except a call to this very tool), result
 sections in every spelling, values, names of other things, and text that is mostly non-Latin
@@ -26,8 +27,9 @@ Which names are *known* (and so never reported) is decided in :func:`analyse`.
 
 Where each kind is found (one module per kind; this module is the driver and the analysis):
 :mod:`.examples` (``arglist`` calls of this tool, ``json``), :mod:`.arglists` (``arglist``
-sections, ``list``), :mod:`.phrases` (``phrase``), :mod:`.imperatives` (``imperative``, ``role``,
-``plain``), :mod:`.backticks` (``backtick``), :mod:`.assignments` (``assign``), :mod:`.forms`
+sections, ``list``), :mod:`.deflists` (``deflist``), :mod:`.phrases` (``phrase``),
+:mod:`.imperatives` (``imperative``, ``role``, ``plain``), :mod:`.backticks` (``backtick``),
+:mod:`.assignments` (``assign``), :mod:`.forms`
 (``code-assign``, ``colon``, ``label-list``, ``table``), :mod:`.near_misses` (``nearmiss``: another
 spelling of a declared name); :mod:`.sites` reads the schema side (declared names, the
 description strings and their levels), :mod:`.nearest` the "did you mean" hint, and
@@ -45,7 +47,8 @@ from schemalint.rules.description.definitions import definition_key, same_defini
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
 from schemalint.rules.description.mentions.assignments import assignments
 from schemalint.rules.description.mentions.backticks import backticked
-from schemalint.rules.description.mentions.examples import call_examples, json_examples
+from schemalint.rules.description.mentions.deflists import definition_lists
+from schemalint.rules.description.mentions.examples import call_examples, json_examples, literal_examples
 from schemalint.rules.description.mentions.forms import code_assignments, colon_names, label_lists, tables
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.imperatives import _NOT_NAME_AFTER, imperative_objects
@@ -62,7 +65,7 @@ from schemalint.rules.description.mentions.patterns import (
     _URL,
     _lazy,
 )
-from schemalint.rules.description.mentions.phrases import must_be_given, the_parameter
+from schemalint.rules.description.mentions.phrases import cjk_parameters, must_be_given, the_parameter
 from schemalint.rules.description.mentions.records import AbsentMention, Mention, Site
 from schemalint.rules.description.mentions.sites import (
     description_sites,
@@ -122,18 +125,26 @@ def extract_mentions(
     """
     if not isinstance(text, str) or not text.strip():
         return []
+    if "<code>" in text:
+        text = _html_code_spans(text)
     found = Found(tool_name, tool_names)
     if tool_name:
         call_examples(text, found)
     if level and not property_level and '{"' in text.replace('{ "', '{"'):
         json_examples(text, level, found)
+    if level and not property_level and not is_value and ("{" in text or "```" in text):
+        literal_examples(text, level, found)
     clean = _blank(_blank(text, _FENCE), _URL) if ("`" in text or "/" in text or "www." in text) else text
     clean = _blank_output_sections(clean)
     latin = not _mostly_non_latin(clean)
     low = clean.lower() if clean.isascii() else None  # for the kinds' exact pre-filters (text._lacks)
     arg_sections(clean, is_value, found, low)
+    if level and not property_level and not is_value and "\n" in clean:
+        definition_lists(clean, level, found)
     if latin and not _lacks(low, _NOUN_WORDS) and _RE_NOUN_ANY.search(clean):
         the_parameter(clean, found)
+    if not latin and ("`" in clean or "「" in clean or "'" in clean or '"' in clean or "“" in clean):
+        cjk_parameters(clean, found)
     if latin:
         _latin_kinds(clean, is_value=is_value, property_level=property_level, level=level, found=found, low=low,
                      plain=plain)
@@ -142,6 +153,15 @@ def extract_mentions(
            if m.token not in results and not _another_thing(text, m, tool_names, tool_name)]
     out.sort(key=lambda x: x.start)
     return out
+
+
+_RE_HTML_CODE = _lazy(r"<code>([^<>`\n]{1,80})</code>")
+
+
+def _html_code_spans(text: str) -> str:
+    """``<code>x</code>`` written as the code span `` `x` ``, padded with spaces so that every offset
+    into the text stays where it was."""
+    return _RE_HTML_CODE.sub(lambda m: "     `" + m.group(1) + "`      ", text)
 
 
 _NOUN_WORDS = ("param", "arg", "field", "option", "flag", "key", "propert", "input")
@@ -154,7 +174,7 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
     (``low``: ``clean`` in lower case when it is ASCII, for the kinds' pre-filters)."""
     words = _words_of_ascii(low)
     imperative_objects(clean, found, property_level, is_value, plain)
-    if level and "(" in clean:
+    if level and ("(" in clean or ":" in clean):
         name_lists(clean, level, found)
     must_be_given(clean, found, words)
     if "`" in clean:

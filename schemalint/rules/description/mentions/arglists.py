@@ -1,4 +1,4 @@
-"""``arglist`` and ``list`` mentions: ``Args:`` / ``Parameters:`` sections, ``:param x:``, and
+"""``arglist`` and ``list`` mentions: ``Args:`` / ``Parameters:`` sections, ``:param x:``, JSDoc ``@param {T} x``, and
 parenthesised lists of names beside a declared one."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from schemalint.rules.description.mentions.patterns import (
     _RE_PAREN_LIST,
     _SECTION_END,
     _SPHINX,
+    IDENT,
 )
 from schemalint.rules.description.mentions.text import (
     _lacks,
@@ -38,6 +39,7 @@ def arg_sections(clean: str, is_value: bool, found: Found, low: str | None = Non
         pos += len(line) + 1
     in_args = False
     indent: int | None = None
+    entries: list[tuple[str, int, int, str, int]] = []
     for idx, line in enumerate(lines):
         if _ARG_HEADER.match(line) and not is_value:
             in_args, indent = True, None
@@ -63,20 +65,57 @@ def arg_sections(clean: str, is_value: bool, found: Found, low: str | None = Non
             if line_indent < indent:
                 in_args = False
             continue  # nested keys of an object parameter, or a continuation
-        found.add(entry.group(2), offsets[idx] + entry.start(2), offsets[idx] + entry.end(2), "arglist")
+        entries.append((entry.group(2), offsets[idx] + entry.start(2), offsets[idx] + entry.end(2), line, entry.end()))
+    _add_entries(entries, found)
     for m in _SPHINX.finditer(clean) if ":param" in clean else ():
+        found.add(m.group(1), m.start(1), m.end(1), "arglist")
+    for m in _JSDOC.finditer(clean) if "@param" in clean or "@arg" in clean else ():
         found.add(m.group(1), m.start(1), m.end(1), "arglist")
 
 
+_JSDOC = re.compile(rf"(?m)^[ \t*]*@(?:param|arg|argument)\s+(?:\{{[^}}\n]*\}}\s*)?\[?({IDENT})(?![\w.])")
+"""A JSDoc/TSDoc field, ``@param {string} [pageSize] - results per page`` (not ``options.x``, a key of
+an object parameter)."""
+
+
+_NAMING_KEYS = frozenset(("name", "key", "field", "param", "parameter"))
+_RE_NAMED_VALUE = re.compile(rf"\s*[`'\"]?({IDENT})[`'\"]?\s*$")
+
+
+def _add_entries(entries: list[tuple[str, int, int, str, int]], found: Found) -> None:
+    """Record the entries of the ``Args:`` sections. Where one naming key repeats (``- name: q``,
+    ``- name: per_page``: OpenAPI's parameter objects), the parameters are its values, not the key."""
+    counts: dict[str, int] = {}
+    for token, *_ in entries:
+        counts[token] = counts.get(token, 0) + 1
+    for token, start, end, line, after in entries:
+        if token.lower() in _NAMING_KEYS and counts[token] > 1:
+            value = _RE_NAMED_VALUE.match(line, after - 1 if line[after - 1 : after] != " " else after)
+            if value is not None:
+                shift = start - line.find(token)
+                found.add(value.group(1), shift + value.start(1), shift + value.end(1), "arglist")
+            continue
+        found.add(token, start, end, "arglist")
+
+
+_RE_ACCEPTS_LIST = re.compile(
+    r"\b(?:accepts|takes|inputs?|arguments|parameters|params|options)\s*:[ \t]*([^.;:\n()]{3,200})", re.I)
+"""``Accepts: address, country_code, language.``: a labelled list of bare names (read as ``list``)."""
+
+
 def name_lists(clean: str, level: Sequence[str], found: Found) -> None:
-    """``(perPage, after)``: a parenthesised list of 2-8 bare names, one of them declared at
-    ``level``, outside sentences about output."""
-    for m in _RE_PAREN_LIST.finditer(clean):
-        items = [x.strip() for x in m.group(1).split(",")]
+    """``(perPage, after)``: a parenthesised list of 2-8 bare names, or one after a label such as
+    "Accepts:" (``Accepts: address, country_code, language``), one of them declared at ``level``,
+    outside sentences about output."""
+    matches = list(_RE_PAREN_LIST.finditer(clean))
+    if ":" in clean:
+        matches += _RE_ACCEPTS_LIST.finditer(clean)
+    for m in matches:
+        items = [x.strip() for x in re.split(r",|\s+(?:and|or)\s+", m.group(1).strip())]
         if not (2 <= len(items) <= 8) or not all(_RE_IDENT_FULL.fullmatch(x) for x in items):
             continue
         if not any(x in level for x in items) or _OUTPUT_WORDS.search(_sentence(clean, m.start(), m.end())):
             continue
         for x in items:
-            at = clean.find(x, m.start())
+            at = clean.find(x, m.start(1))
             found.add(x, at, at + len(x), "list")

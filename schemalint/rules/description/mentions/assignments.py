@@ -1,6 +1,9 @@
-"""``assign`` mentions: ``x_y=value`` outside URLs, not after "if/when", not in another tool's call."""
+"""``assign`` mentions: ``x_y=value`` outside URLs, not after "if/when", not in another tool's call;
+a plain word (``order=asc``) only where an instruction or a "Defaults:" label hands it over."""
 
 from __future__ import annotations
+
+import re
 
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import _RE_ASSIGN, _RE_COND_BEFORE
@@ -10,12 +13,23 @@ from schemalint.rules.description.mentions.text import (
     _is_identifier_like,
 )
 
+_RE_HANDED_OVER = re.compile(
+    r"(?:\b(?:use|set|pass|send|add|specify|try|with)|\bdefaults?\s*:|\be\.g\.,?)\s+"
+    r"(?:[A-Za-z_]\w*=[^\s,;]+,?\s+){0,4}$", re.I)
+"""What hands a plain ``word=value`` over as an argument: "Use order=asc", "Defaults: limit=50, since=1h"."""
+
+
+def _instructed(clean: str, at: int, tok: str) -> bool:
+    """Whether the plain word ``tok`` written as ``tok=value`` at ``at`` is handed over as an argument."""
+    return tok.isalpha() and tok.islower() and len(tok) >= 3 and (
+        _RE_HANDED_OVER.search(clean, max(0, at - 80), at) is not None)
+
 
 def assignments(clean: str, found: Found) -> None:
     """Identifier-like names written as ``name=value`` that read as an instruction to pass them."""
     for m in _RE_ASSIGN.finditer(clean):
         tok = m.group(1)
-        if not _is_identifier_like(tok):
+        if not _is_identifier_like(tok) and not _instructed(clean, m.start(), tok):
             continue
         if _after_other_tool(clean, m.start(), found.tool_names, found.tool_name):
             continue

@@ -1,4 +1,5 @@
-"""``arglist`` and ``json`` mentions from examples: ``this_tool(a=1)`` calls and JSON argument objects."""
+"""``arglist`` and ``json`` mentions from examples: ``this_tool(a=1)`` calls, JSON argument objects, and
+the same objects written as JavaScript literals or YAML."""
 
 from __future__ import annotations
 
@@ -9,10 +10,42 @@ from collections.abc import Sequence
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import _OUTPUT_WORDS, _RE_JSON_OBJ, _RE_KWARG, IDENT
 
+_RE_STRING = re.compile(r'"[^"\n]*"|\'[^\'\n]*\'')
+_RE_COLON_ARG = re.compile(rf"(?:^|,)\s*({IDENT})\s*:(?!:)")
+_RE_SHORTHAND = re.compile(rf"(?:^|,)\s*({IDENT})\s*(?=,|$)")
+
+
+def _named_arguments(inside: str) -> list[tuple[str, int, int]]:
+    """``(name, start, end)`` of a call's arguments written with a colon (``move(to: p)``,
+    ``search(query: str = "")``) at the top level of the parentheses, or, when the only argument is an
+    object literal, of its keys and shorthands (``f({ status: "open", pageToken })``). ``inside``: the
+    text between the parentheses, strings blanked. Positional arguments and the keys of a later object
+    argument (``write(path, {mode: "append"})``) are not names of this call's parameters."""
+    body = inside.strip()
+    if body.startswith("{") and body.endswith("}"):
+        lo = inside.index("{") + 1
+        flat = _flatten(inside[lo : inside.rindex("}")])
+        found = [*_RE_COLON_ARG.finditer(flat), *_RE_SHORTHAND.finditer(flat)]
+        return [(m.group(1), lo + m.start(1), lo + m.end(1)) for m in found]
+    return [(m.group(1), m.start(1), m.end(1)) for m in _RE_COLON_ARG.finditer(_flatten(inside))]
+
+
+def _flatten(text: str) -> str:
+    """``text`` with whatever sits inside brackets blanked (offsets kept): only its top level remains."""
+    out, depth = [], 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        out.append(ch if depth == 0 or (depth == 1 and ch in "([{") else " ")
+        if ch in ")]}" and depth:
+            depth -= 1
+    return "".join(out)
+
 
 def call_examples(text: str, found: Found) -> None:
-    """Keyword arguments of call examples of this very tool, also inside code fences:
-    ``this_tool(a=1, b="x")`` (at most 20 calls, 2,000 characters each)."""
+    """Named arguments of call examples of this very tool, also inside code fences:
+    ``this_tool(a=1, b="x")``, ``this_tool(a: 1)``, ``this_tool({ a: 1, b })`` (at most 20 calls,
+    2,000 characters each)."""
     tool_name = found.tool_name
     at = text.find(tool_name)
     calls = 0
@@ -28,8 +61,11 @@ def call_examples(text: str, found: Found) -> None:
                 depth += {"(": 1, ")": -1}.get(text[i], 0)
                 i += 1
             base = open_at + 1
-            for k in _RE_KWARG.finditer(text[base : i - 1]):
+            inside = _RE_STRING.sub(lambda q: " " * len(q.group(0)), text[base : i - 1])
+            for k in _RE_KWARG.finditer(inside):
                 found.add(k.group(1), base + k.start(1), base + k.end(1), "arglist")
+            for name, lo, hi in _named_arguments(inside):
+                found.add(name, base + lo, base + hi, "arglist")
         at = text.find(tool_name, at + 1)
 
 
@@ -68,3 +104,31 @@ def json_examples(text: str, level: Sequence[str], found: Found) -> None:
             if isinstance(k, str) and re.fullmatch(IDENT, k):
                 at = text.find(f'"{k}"', m.start()) + 1
                 found.add(k, at, at + len(k), kind)
+
+
+_RE_JS_OBJ = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_]*\s*:[^{}\n]{0,400}\}")
+_RE_JS_KEY = re.compile(rf"(?:^|[{{,]\s*)({IDENT})\s*:(?!:)")
+_RE_YAML_BLOCK = re.compile(r"```(?:ya?ml)?[ \t]*\n((?:[ \t]*[A-Za-z_][\w-]*:[^\n]*\n)+)[ \t]*```")
+_RE_YAML_KEY = re.compile(rf"(?m)^({IDENT}):(?:[ \t]|$)")
+
+
+def literal_examples(text: str, level: Sequence[str], found: Found) -> None:
+    """Keys of argument examples written as a JavaScript object literal (``{ texts: [...], dimensions:
+    256 }``) or as a YAML block in a code fence, when at least one key is declared at ``level`` and
+    the line before does not speak about output: the ``json`` form in other spellings."""
+    spans: list[tuple[int, list[re.Match[str]]]] = []
+    for m in _RE_JS_OBJ.finditer(text) if "{" in text else ():
+        body = _RE_STRING.sub(lambda q: " " * len(q.group(0)), m.group(0))
+        spans.append((m.start(), list(_RE_JS_KEY.finditer(body))))
+    for m in _RE_YAML_BLOCK.finditer(text) if "```" in text else ():
+        spans.append((m.start(1), list(_RE_YAML_KEY.finditer(m.group(1)))))
+    for start, keys in spans:
+        names = [k.group(1) for k in keys]
+        if len(names) < 2 or not any(n in level for n in names):
+            continue
+        line_start = text.rfind("\n", 0, start) + 1
+        prev_line_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+        if _OUTPUT_WORDS.search(text[max(prev_line_start, start - 200) : start]):
+            continue
+        for k in keys:
+            found.add(k.group(1), start + k.start(1), start + k.end(1), "json")

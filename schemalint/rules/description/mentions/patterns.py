@@ -196,7 +196,8 @@ _RE_COND_SUFFIX = _lazy(
     r"\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.-]+)\s*\)?\s+(?:or|and|OR|AND)\s+\(?\s*[A-Za-z_]\w*\s*(?:!?=|<>|<|>|\bin\b|\bis\b)"
 )
 _RE_QWORD = _lazy(r"'\w+'")
-_RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?\w+(?:\s*\([^)\n]*\))?\s*:|:param", re.M)
+_RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?(?:\*\*)?\w+(?:\*\*)?(?:\s*\([^)\n]*\))?\s*(?::|—|–|->|=>)|:param|@param|"
+                    r"<code>", re.M)
 _RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
 _RE_UPPER_OR_DIGIT = _lazy(r"[A-Z0-9]")
-_RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9]")
+_RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9@<>—–|]")

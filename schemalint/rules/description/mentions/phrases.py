@@ -1,6 +1,9 @@
-"""``phrase`` mentions: "the `x` parameter" / "the x_y argument", and "x_y [and x_z] must be specified"."""
+"""``phrase`` mentions: "the `x` parameter" / "the x_y argument", "x_y [and x_z] must be specified", and
+their Chinese, Japanese and Korean counterparts ("参数 `x`")."""
 
 from __future__ import annotations
+
+import re
 
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import (
@@ -70,3 +73,20 @@ def must_be_given(clean: str, found: Found, words: frozenset[bytes] | None = Non
             if not conj:
                 break
             pos = conj.start()
+
+
+_RE_CJK_PARAM = re.compile(
+    r"(?:参数|參數|パラメータ|パラメーター|引数|매개변수|인자)\s*[:：]?\s*(`|'|\"|「|“)([A-Za-z_][A-Za-z0-9_]*)(?:`|'|\"|」|”)")
+"""The CJK counterpart of "the `x` parameter": a quoted name right after the word for parameter
+(``可选参数 `unit`：...``, ``引数「limit」``)."""
+_RE_CJK_RESULT = re.compile(r"返回|返回值|输出|結果|结果|戻り値|レスポンス|응답|반환")
+
+
+def cjk_parameters(clean: str, found: Found) -> None:
+    """``phrase`` mentions in text written mostly in Chinese, Japanese or Korean: a quoted name right
+    after the word for parameter, outside sentences about the result."""
+    for m in _RE_CJK_PARAM.finditer(clean):
+        start = max(clean.rfind(p, 0, m.start()) for p in "。\n.！？")
+        if _RE_CJK_RESULT.search(clean, start + 1, m.start()):
+            continue
+        found.add(m.group(2), m.start(2), m.end(2), "phrase")

@@ -294,7 +294,7 @@ def _sentence(text: str, start: int, end: int, reach: int = 300) -> str:
     return text[s:e]
 
 
-_TRIGGER_FIRST = frozenset("`\"{=_':")
+_TRIGGER_FIRST = frozenset("`\"{=_':@<>—–|")
 
 
 def _any_might_mention(texts: list[str]) -> bool:
@@ -311,11 +311,13 @@ _RE_SHAPE_CAMEL = _LazyPattern(rb"aA")
 
 def _marked(text: str) -> bool:
     """The tests both pre-filters share: a backquote, double quote, brace, ``=`` or ``_``, a
-    single-quoted word, or an argument line (``name: ...``)."""
+    single-quoted word, a Markdown table line, or an argument line (``name: ...``, ``**name** —``,
+    ``name -> ...``, ``@param``, ``<code>``)."""
     if "`" in text or '"' in text or "{" in text or "=" in text or "_" in text:
         return True
-    return ("'" in text and _RE_QWORD.search(text) is not None) or (
-        ":" in text and _RE_ARGLINE.search(text) is not None)
+    return ("'" in text and _RE_QWORD.search(text) is not None) or "\n|" in text or (
+        (":" in text or "—" in text or "–" in text or ">" in text or "@" in text or "<" in text)
+        and _RE_ARGLINE.search(text) is not None)
 
 
 def _joined_might_mention(text: ToolText) -> bool:
