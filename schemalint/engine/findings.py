@@ -88,10 +88,18 @@ def locate_diagnostics(diagnostics: list[Diagnostic], documents: dict[str, Docum
                 pos = locate(text, "json", [out[i].pointer for i in idxs], first_line=lineno)
                 for i in idxs:
                     line, col = pos.get(out[i].pointer, (lineno, 1))
-                    out[i] = replace(out[i], line=line, column=col)
+                    out[i] = _at(out[i], line, col)
         else:
             pos = locate(doc.text, doc.kind, [out[i].pointer for i in indexes])
             for i in indexes:
                 line, col = pos.get(out[i].pointer, (1, 1))
-                out[i] = replace(out[i], line=line, column=col)
+                out[i] = _at(out[i], line, col)
     return out
+
+
+def _at(d: Diagnostic, line: int, column: int) -> Diagnostic:
+    """``d`` at ``line`` and ``column``: ``dataclasses.replace(d, line=line, column=column)``, built
+    directly (a catalog may have a hundred thousand findings to locate, and ``replace`` costs
+    several times the constructor)."""
+    return Diagnostic(d.code, d.name, d.severity, d.tool, d.file, d.pointer, d.message, d.instance_path, d.hint,
+                      line, column, d.path, d.kind)

@@ -32,13 +32,14 @@ def _prefixes(pointers: Iterable[str]) -> set[tuple[str, ...]]:
 
 
 class _Trie:
-    """The wanted paths as a tree: ``children`` by reference token, ``path`` from the root."""
+    """The wanted paths as a tree: ``children`` by reference token; ``offset``: where the scan
+    found the value at this path (``None`` until found)."""
 
-    __slots__ = ("children", "path")
+    __slots__ = ("children", "offset")
 
-    def __init__(self, path: tuple[str, ...]) -> None:
+    def __init__(self) -> None:
         self.children: dict[str, _Trie] = {}
-        self.path = path
+        self.offset: int | None = None
 
 
 def _split_all(pointers: Iterable[str]) -> dict[str, tuple[str, ...] | None]:
@@ -55,7 +56,7 @@ def _split_all(pointers: Iterable[str]) -> dict[str, tuple[str, ...] | None]:
 
 def _trie(split: dict[str, tuple[str, ...] | None]) -> _Trie | None:
     """The trie of the valid pointers, or ``None`` when none is valid."""
-    root = _Trie(())
+    root = _Trie()
     valid = False
     for tokens in split.values():
         if tokens is None:
@@ -65,17 +66,18 @@ def _trie(split: dict[str, tuple[str, ...] | None]) -> _Trie | None:
         for tok in tokens:
             child = node.children.get(tok)
             if child is None:
-                child = node.children[tok] = _Trie((*node.path, tok))
+                child = node.children[tok] = _Trie()
             node = child
     return root if valid else None
 
 
-def _json_offsets(text: str, root: _Trie | None) -> dict[tuple[str, ...], int]:
+def _json_offsets(text: str, root: _Trie | None) -> None:
+    """Set the ``offset`` of every node of ``root`` whose path exists in the JSON ``text`` (the
+    start of its key in an object, of its value in an array or at the root)."""
     import json
 
-    found: dict[tuple[str, ...], int] = {}
     if root is None:
-        return found
+        return
     # Stack of frames [trie node or None (nothing wanted inside), is_object, next_index, pending_key]
     stack: list[list[Any]] = []
     pending_key_offset = 0
@@ -122,11 +124,11 @@ def _json_offsets(text: str, root: _Trie | None) -> dict[tuple[str, ...], int]:
                 voffset = start
         else:
             node, voffset, parent = root, start, root
-        if node is not None:
-            if node.path not in found:
-                found[node.path] = voffset
-        elif kind == 3 and parent is not None:
-            # Nothing wanted inside this container: skip it with the C decoder.
+        if node is not None and node.offset is None:
+            node.offset = voffset
+        if kind == 3 and (not node.children if node is not None else parent is not None):
+            # Nothing wanted inside this container (a wanted one wanted for its start only, as a
+            # tool object's findings are): skip it with the C decoder.
             try:
                 pos = raw_decode(text, start)[1]
                 continue
@@ -135,7 +137,6 @@ def _json_offsets(text: str, root: _Trie | None) -> dict[tuple[str, ...], int]:
         if kind == 3:
             is_obj = text[start] == "{"
             stack.append([node, is_obj, 0, None])
-    return found
 
 
 def _line_cols(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
@@ -190,12 +191,9 @@ def locate(text: str, kind: str, pointers: Iterable[str], first_line: int | None
     """
     split = _split_all(pointers)
     result: dict[str, tuple[int, int]] = {}
-    if kind == "yaml":
-        pos = yaml_positions(text, split)
-    else:
-        offsets = _json_offsets(text, _trie(split))
-        line_cols = _line_cols(text, offsets.values())
-        pos = {k: line_cols[v] for k, v in offsets.items()}
+    if kind != "yaml":
+        return _json_locate(text, split, first_line)
+    pos = yaml_positions(text, split)
     for p, found_tokens in split.items():
         tokens = found_tokens or ()
         for i in range(len(tokens), -1, -1):
@@ -205,4 +203,33 @@ def locate(text: str, kind: str, pointers: Iterable[str], first_line: int | None
                     line += first_line - 1
                 result[p] = (line, col)
                 break
+    return result
+
+
+def _json_locate(text: str, split: dict[str, tuple[str, ...] | None],
+                 first_line: int | None) -> dict[str, tuple[int, int]]:
+    """:func:`locate` in a JSON ``text``: one scan sets the offset of each wanted path found
+    (:func:`_json_offsets`), and each pointer takes that of the deepest node of its path found."""
+    root = _trie(split)
+    _json_offsets(text, root)
+    result: dict[str, tuple[int, int]] = {}
+    if root is None or root.offset is None:
+        return result  # no value at all: not even the whole document is found
+    deepest: dict[str, int] = {}
+    for p, tokens in split.items():
+        offset = root.offset
+        if tokens:
+            node: _Trie | None = root
+            for tok in tokens:
+                node = node.children.get(tok) if node is not None else None
+                if node is None:
+                    break
+                if node.offset is not None:
+                    offset = node.offset
+        deepest[p] = offset
+    line_cols = _line_cols(text, deepest.values())
+    shift = first_line - 1 if first_line is not None else 0
+    for p, offset in deepest.items():
+        line, col = line_cols[offset]
+        result[p] = (line + shift, col)
     return result

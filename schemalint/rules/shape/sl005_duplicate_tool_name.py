@@ -60,6 +60,7 @@ class DuplicateToolName(Rule):
         and a digest of it (:data:`~schemalint.model.FILE` lifetime), so that a second definition in a
         later group is reported as when the file is checked whole."""
         first: dict[tuple[Any, ...], Tool] = {}
+        canonical: dict[tuple[Any, ...], str] = {}  # _canonical of the first tool of a name met again
         earlier: dict[tuple[Any, ...], tuple[str, bytes | None]] | None = None
         if ctx.facts is not None:
             from schemalint.model import FILE
@@ -80,7 +81,14 @@ class DuplicateToolName(Rule):
                 seen = first.setdefault(named, tool)
                 if seen is tool:
                     continue
-                identical = isinstance(seen.raw, Mapping) and _canonical(seen) == _canonical(tool)
+                if isinstance(seen.raw, Mapping):
+                    # the first definition is compared with every later one of its name: encoded once
+                    known = canonical.get(named)
+                    if known is None:
+                        known = canonical[named] = _canonical(seen)
+                    identical = known == _canonical(tool)
+                else:
+                    identical = False
                 where = seen.origin.pointer
             yield self.diag(
                 tool, None,
