@@ -40,6 +40,10 @@ _LOCAL_CAUSES = frozenset({
 ``false`` property)."""
 
 
+_CANDIDATE_KEYS = tuple(sorted(_LOCAL_CAUSES | {"required"}))
+"""A subschema :func:`_may_be_empty` keeps holds one of these."""
+
+
 def _may_be_empty(schema: dict[str, Any]) -> bool:
     if not _LOCAL_CAUSES.isdisjoint(schema):
         return True
@@ -138,7 +142,7 @@ class UnsatisfiableSchema(Rule):
         if not isinstance(root, dict):
             return
         dialect: str | None = None
-        for node in index_schema(root).nodes:
+        for node in index_schema(root).having(*_CANDIDATE_KEYS):  # the others are not _may_be_empty
             if node.conditional or not _may_be_empty(node.schema) or _plainly_satisfiable(node.schema) \
                     or _undefined_branch(node) or _only_refers(node.schema, root):
                 continue
