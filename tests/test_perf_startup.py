@@ -8,6 +8,8 @@ commands typer turns into click commands before it parses anything.
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -159,9 +161,54 @@ ALL_COMMANDS = {"check", "diff", "probe", "replay", "rules", "rule", "show", "sn
 
 
 def test_check_builds_only_the_check_command() -> None:
-    built, proc = built_commands("check", SMALL)
+    built, proc = built_commands("check", SMALL, "--fail-on", "error")
     assert built == ["check"]
     assert proc.returncode == 0 and "1 file(s), 1 tool(s)" in proc.stdout
+
+
+@pytest.mark.parametrize("args", [("check", SMALL), ("check", "--scan", "--", SMALL)])
+def test_the_hooks_check_builds_no_command_and_imports_no_pydantic(args: tuple[str, ...]) -> None:
+    """``check`` with only file names (and ``--scan``), the pre-commit hooks' command line, is run
+    without typer's parsing (:func:`schemalint.cli._plain_check`): no click command is built and
+    pydantic, which typer imports to convert parameters, is not imported; with one more option
+    (``--fail-on error``, the default) typer parses and pydantic comes with it."""
+    built, proc = built_commands(*args)
+    assert built == []
+    assert proc.returncode == 0 and "1 file(s), 1 tool(s)" in proc.stdout
+    assert "pydantic" not in tops(importtime_modules(*args))
+    if "pydantic" in typer_noop_imports():
+        assert "pydantic" in tops(importtime_modules(args[0], "--fail-on", "error", *args[1:]))
+
+
+def untimed(text: str) -> str:
+    """``text`` without the run's duration (``in 0.08 s`` of the text report's summary line)."""
+    return re.sub(r" in [0-9.]+ s\b", " in _ s", text)
+
+
+def test_the_hooks_check_reports_as_typer_does(tmp_path: Path) -> None:
+    """The command lines :func:`schemalint.cli._plain_check` runs without typer give what typer's
+    parsing of the same line gives (``--fail-on`` at its default makes typer parse it): exit code,
+    standard output and error, on findings, a clean file, a file that holds no tool (``--scan``
+    skips it), a missing file, file names after ``--`` that look like options, and no file at all
+    (``sources`` from the configuration)."""
+    from tests.conftest import cli
+
+    (tmp_path / "bad.json").write_text(json.dumps({"tools": [{"name": "get weather", "description": "x",
+                                                              "parameters": {"type": "object", "required": ["a"]}}]}))
+    (tmp_path / "-x.json").write_text((ROOT / SMALL).read_text())
+    (tmp_path / "data.json").write_text('{"rows": [1, 2]}')
+    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["bad.json"]\n')
+    lines = [("check", "bad.json"), ("check", str(ROOT / SMALL)), ("check", "--scan", "--", "data.json", "bad.json"),
+             ("check", "missing.json"), ("check", "--", "-x.json"), ("check",), ("check", "--scan"),
+             ("check", "bad.json", "--scan", "data.json")]
+    codes = set()
+    for line in lines:
+        plain = cli(*line, cwd=tmp_path)
+        parsed = cli(*line[:1], "--fail-on", "error", *line[1:], cwd=tmp_path)
+        assert (plain.returncode, *map(untimed, (plain.stdout, plain.stderr))) == (
+            parsed.returncode, *map(untimed, (parsed.stdout, parsed.stderr))), line
+        codes.add(plain.returncode)
+    assert codes == {0, 1, 2}
 
 
 @pytest.mark.parametrize("args", [(), ("--help",), ("--version",), ("chek",), ("--", "check")])

@@ -193,3 +193,32 @@ def _environ() -> dict[str, str]:
     import os
 
     return dict(os.environ)
+
+
+def test_the_path_is_read_for_the_group_before_importlib_metadata(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_may_be_declared`` answers False only when no distribution on ``sys.path`` can declare the
+    group (then importlib.metadata is neither imported nor asked): a dist-info or egg-info directory
+    whose ``entry_points.txt`` names it, or a zip file on the path, makes it True; and it agrees with
+    importlib.metadata on this process's own path."""
+    from importlib.metadata import entry_points
+
+    from schemalint.rules.plugins import GROUP, _may_be_declared
+
+    assert _may_be_declared(GROUP) == bool(entry_points(group=GROUP))
+    site = tmp_path / "site"
+    other = site / "other-1.0.dist-info"
+    other.mkdir(parents=True)
+    (other / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
+    (site / "loose.egg-info").write_text("Name: loose\n")  # an egg-info file: no entry points
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(site)])
+    assert not _may_be_declared(GROUP)
+    assert _may_be_declared("console_scripts")
+    egg = site / "Acme_Rules.egg-info"
+    egg.mkdir()
+    (egg / "entry_points.txt").write_text(f"[{GROUP}]\nacme = acme:CATALOG\n")
+    assert _may_be_declared(GROUP)
+    shutil.rmtree(egg)
+    (tmp_path / "deps.zip").write_bytes(b"")
+    monkeypatch.setattr(sys, "path", [str(site), str(tmp_path / "deps.zip")])
+    assert _may_be_declared(GROUP)

@@ -182,3 +182,33 @@ def test_corpus_findings_are_the_known_real_faults() -> None:
     assert diags and all("/bfcl/" in d["file"] for d in diags), [d for d in diags if "/bfcl/" not in d["file"]][:3]
     assert all("`enum` value" in d["message"] for d in diags)
     assert len(diags) < 200
+
+
+def test_a_ref_is_reported_only_when_its_target_is_false(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SL008 does not ask ``why_empty`` about a subschema of ``$ref`` and annotations whose target is
+    not ``false`` (``_only_refers``): the findings are those of asking it about every subschema, on
+    references to an empty, a fine, a ``false``, a recursive and a missing definition, in 2020-12
+    and draft-07."""
+    from schemalint.rules.shape import sl008_unsatisfiable_schema as sl008
+
+    defs = {"empty": {"type": "integer", "minimum": 3, "maximum": 1}, "fine": {"type": "string"}, "no": False,
+            "tree": {"type": "object", "properties": {"child": {"$ref": "#/$defs/tree"}}, "required": ["child"]},
+            "loop": {"$ref": "#/$defs/loop"}}
+    props = {f"{name}{i}": ({"$ref": f"#/$defs/{name}"} if i == 0 else
+                            {"$ref": f"#/$defs/{name}", "description": f"The {name}."})
+             for name in (*defs, "missing") for i in range(2)}
+    tools = [{"name": f"t{n}", "description": "Do it.",
+              "inputSchema": {**({"$schema": "http://json-schema.org/draft-07/schema#"} if n else {}),
+                              "type": "object", "properties": props, "required": ["fine0", "no1"],
+                              "$defs": defs}} for n in range(2)]
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": tools}))
+    _, report = run_json_here("check", str(path), "--select", "SL008", "--fail-on", "never")
+    monkeypatch.setattr(sl008, "_only_refers", lambda schema, root: False)  # ask about every subschema
+    _, every = run_json_here("check", str(path), "--select", "SL008", "--fail-on", "never")
+    found = [(d["pointer"], d["severity"]) for d in report["diagnostics"]]
+    assert found == [(d["pointer"], d["severity"]) for d in every["diagnostics"]]
+    assert report["diagnostics"] == every["diagnostics"]
+    assert ("/tools/0/inputSchema/properties/no1", "error") in found  # `$ref` to `false`, required
+    assert ("/tools/0/inputSchema/$defs/empty", "warning") in found
+    assert not any("/properties/empty" in p or "/properties/fine" in p for p, _ in found)

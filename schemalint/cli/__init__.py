@@ -12,6 +12,7 @@ Heavy modules are imported inside the commands so that start-up stays fast.
 """
 
 import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -145,6 +146,75 @@ def _take_verbose(argv: list[str]) -> None:
             return
 
 
+def _plain_check(args: list[str]) -> tuple[list[str] | None, bool] | None:
+    """``(sources, scan)`` when ``args`` (the words after the program name) are ``check`` with
+    nothing but file names and ``--scan`` (the pre-commit hooks' ``check --scan -- FILE...`` and
+    ``check``): every word before ``--`` is ``--scan`` or a name not starting with ``-``, every word
+    after it a name. ``sources`` is ``None`` when no name is given, as typer passes it. Anything
+    else (another option, ``-`` before ``--``, ``--help``, a shell-completion request) is ``None``:
+    typer parses it."""
+    if not args or args[0] != "check" or any(key.endswith("_COMPLETE") for key in os.environ):
+        return None
+    sources: list[str] = []
+    scan = False
+    for i, arg in enumerate(args[1:], 1):
+        if arg == "--":
+            sources.extend(args[i + 1:])
+            break
+        if arg == "--scan":
+            scan = True
+        elif arg.startswith("-"):
+            return None
+        else:
+            sources.append(arg)
+    return sources or None, scan
+
+
+def _run_plain_check(sources: list[str] | None, scan: bool) -> None:
+    """Run ``check`` on the command line :func:`_plain_check` read, without typer's parsing, and
+    leave as typer's standalone mode does (always ``SystemExit``).
+
+    Typer builds a converter for each of ``check``'s 26 parameters (pydantic's ``TypeAdapter``,
+    importing pydantic) before it calls the command: more than half the CPU time of the
+    pre-commit hook on one small file. Here the parameters typer would pass as their defaults
+    are left to their defaults. Exits: 0 when ``check`` returns; a ``typer.Exit``'s code (130 for
+    Ctrl-C); 1 with ``Aborted!`` for ``typer.Abort`` and end of input; 1 when a pipe being
+    written was closed (what is left to write goes to ``/dev/null``, as click keeps a closed
+    pipe from failing again at exit)."""
+    from schemalint.cli.check import check
+
+    try:
+        try:
+            check(sources=sources, scan=scan)
+        except EOFError as exc:
+            typer.echo(err=True)
+            raise typer.Abort() from exc
+        except KeyboardInterrupt as exc:
+            raise typer.Exit(130) from exc
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+            _silence_broken_pipes()
+            sys.exit(1)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("Aborted!", err=True)
+        sys.exit(1)
+    sys.exit(0)
+
+
+def _silence_broken_pipes() -> None:
+    """Point standard output and error, whichever of them cannot be flushed (a closed pipe), at
+    ``/dev/null``, so that flushing them again at exit does not fail."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except OSError:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -160,7 +230,9 @@ def main() -> None:
     _take_verbose(sys.argv)
     name = _invoked_command(sys.argv[1:])
     registered = list(app.registered_commands)
-    _register([name] if name in COMMANDS else list(COMMANDS))
+    plain = _plain_check(sys.argv[1:])
+    if plain is None:
+        _register([name] if name in COMMANDS else list(COMMANDS))
     _tolerate_lone_surrogates()
     from schemalint.bridge import reaper
 
@@ -170,7 +242,10 @@ def main() -> None:
 
         progress.install()  # a terminal only, unless SCHEMALINT_PROGRESS=1 (schemalint.progress)
     try:
-        app()
+        if plain is None:
+            app()
+        else:
+            _run_plain_check(*plain)
     except OSError as exc:  # e.g. the output cannot be written (a full disk): exit 2, not a traceback
         from schemalint.textsafe import visible_lines
 

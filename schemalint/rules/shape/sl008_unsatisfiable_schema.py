@@ -30,6 +30,7 @@ from schemalint.rules.base import Context, Rule
 from schemalint.schema.dialect import default_dialect, dialect_of
 from schemalint.schema.index import SchemaNode, index_schema
 from schemalint.schema.satisfiable import value_kind, why_empty, written_pointer
+from schemalint.schema.walk import resolve_local_ref
 
 _LOCAL_CAUSES = frozenset({
     "allOf", "anyOf", "oneOf", "not", "enum", "const", "$ref", "minimum", "maximum", "exclusiveMinimum",
@@ -37,6 +38,10 @@ _LOCAL_CAUSES = frozenset({
 })
 """Keywords one of which a subschema must hold to be empty on its own account (besides a required
 ``false`` property)."""
+
+
+_CANDIDATE_KEYS = tuple(sorted(_LOCAL_CAUSES | {"required"}))
+"""A subschema :func:`_may_be_empty` keeps holds one of these."""
 
 
 def _may_be_empty(schema: dict[str, Any]) -> bool:
@@ -137,9 +142,9 @@ class UnsatisfiableSchema(Rule):
         if not isinstance(root, dict):
             return
         dialect: str | None = None
-        for node in index_schema(root).nodes:
+        for node in index_schema(root).having(*_CANDIDATE_KEYS):  # the others are not _may_be_empty
             if node.conditional or not _may_be_empty(node.schema) or _plainly_satisfiable(node.schema) \
-                    or _undefined_branch(node):
+                    or _undefined_branch(node) or _only_refers(node.schema, root):
                 continue
             if dialect is None:
                 dialect = dialect_of(root, ctx.dialect, default_dialect(tool.origin.format)).dialect
@@ -166,6 +171,20 @@ class UnsatisfiableSchema(Rule):
                 hint=_hint(empty.pointer),
                 file_pointer=None if file_base is None else file_base + pointer,
             )
+
+
+_REF_AND_ANNOTATIONS = _ANNOTATIONS | {"$ref"}
+
+
+def _only_refers(schema: dict[str, Any], root: Any) -> bool:
+    """True for a subschema of ``$ref`` and annotations only whose target (in ``root``) is not
+    ``false``: ``why_empty`` finds it empty only through its target, an ``inherited`` answer
+    (reported where the target is written, if at all), so it is not asked. A ``$ref`` to ``false``
+    is empty on the subschema's own account and is asked."""
+    if "$ref" not in schema or not _REF_AND_ANNOTATIONS.issuperset(schema):
+        return False
+    found, target, _ = resolve_local_ref(root, schema["$ref"])
+    return not (found and target is False)
 
 
 def _undefined_branch(node: SchemaNode) -> bool:
