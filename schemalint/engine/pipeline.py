@@ -616,25 +616,35 @@ class FilePipeline:
         relative = self.cfg.relative
         out.found.extend((d, fingerprint(d, relative(d.file), origins)) for d in diagnostics)
 
-    def finish_document_file(self, path: str, out: Checked, info: LinesInfo) -> None:
-        """:meth:`finish_lines_file` for a streamed JSON document (``info``: its first read): the
-        findings of the per-file summaries are located in the parts they point into, read again."""
+    def _file_summaries(self, out: Checked) -> list[Diagnostic] | None:
+        """The selected findings of the per-file summaries (:attr:`per_file`'s catalog hooks) of the
+        file just checked, its memo entries dropped and the suppressed counted in ``out``; ``None``
+        when the hooks found nothing at all."""
         from schemalint.engine.findings import select_findings
         from schemalint.engine.run_loop import run_catalog_rule
-        from schemalint.loaders.files.stream_json import Scan, iter_parts
-        from schemalint.loaders.formats.json_tools import part_tools
 
         ctx = self.ctx
-        if not self.per_file or info.document is None:
-            ctx.run.drop(FILE)
-            return
         ctx.catalog = ()
         raw = [d for rule in self.per_file for d in run_catalog_rule(rule, (), ctx)]
         ctx.run.drop(FILE)
         if not raw:
-            return
+            return None
         diagnostics, suppressed = select_findings(raw, self.rule_filter)
         out.suppressed += suppressed
+        return diagnostics
+
+    def finish_document_file(self, path: str, out: Checked, info: LinesInfo) -> None:
+        """:meth:`finish_lines_file` for a streamed JSON document (``info``: its first read): the
+        findings of the per-file summaries are located in the parts they point into, read again."""
+        from schemalint.loaders.files.stream_json import Scan, iter_parts
+        from schemalint.loaders.formats.json_tools import part_tools
+
+        if not self.per_file or info.document is None:
+            self.ctx.run.drop(FILE)
+            return
+        diagnostics = self._file_summaries(out)
+        if diagnostics is None:
+            return
         wanted = {"/".join(d.pointer.split("/")[:n]) for d in diagnostics if d.file == path for n in (2, 3)}
         parts: dict[str, Part] = {}
         tools: list[Tool] = []
@@ -648,21 +658,14 @@ class FilePipeline:
         """The catalog hooks that summarise a whole file (:attr:`Rule.catalog_from_tools`) for a JSON
         Lines file read in batches, once its last batch is checked; their findings are located and
         fingerprinted from the lines they point at, read again."""
-        from schemalint.engine.findings import select_findings
-        from schemalint.engine.run_loop import run_catalog_rule
         from schemalint.loaders.files.documents import parse_jsonl_line
         from schemalint.loaders.formats.json_tools import find_tools
 
         if not self.per_file:
             return
-        ctx = self.ctx
-        ctx.catalog = ()
-        raw = [d for rule in self.per_file for d in run_catalog_rule(rule, (), ctx)]
-        ctx.run.drop(FILE)
-        if not raw:
+        diagnostics = self._file_summaries(out)
+        if diagnostics is None:
             return
-        diagnostics, suppressed = select_findings(raw, self.rule_filter)
-        out.suppressed += suppressed
         wanted = {d.line for d in diagnostics if d.file == path and d.line}
         lines: dict[int, str] = {}
         lineno = 0
