@@ -7,7 +7,7 @@ hashed, compared and passed between processes.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -35,6 +35,16 @@ class Severity(str, enum.Enum):
 
 
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
+
+def fails_at(diagnostics: Iterable[Diagnostic], level: str) -> bool:
+    """True when a diagnostic is at least as severe as ``level`` (``error``, ``warning``, ``info``;
+    ``never``: never), the ``--fail-on`` of check, replay and probe. Raises ``ValueError`` for
+    another level."""
+    if level == "never":
+        return False
+    rank = Severity.parse(level).rank
+    return any(d.severity.rank >= rank for d in diagnostics)
 
 
 @dataclass(frozen=True)
@@ -347,6 +357,10 @@ class CheckResult:
     baseline_written: int | None = None
     """The number of entries recorded when the check wrote a baseline
     (:func:`schemalint.engine.request.check_request` with ``write_baseline``), else ``None``."""
+    fails: bool | None = None
+    """Whether the check fails (the command exits 1): a diagnostic at least as severe as the
+    request's ``fail_on`` (:func:`schemalint.engine.request.check_request`; a check that writes a
+    baseline never fails); ``None`` where nothing decided it (:func:`schemalint.engine.check`)."""
     catalog: Sequence[Tool] = field(default=(), repr=False, compare=False)
     """The tools that were checked, in load order."""
 

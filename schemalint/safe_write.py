@@ -69,6 +69,19 @@ def leads_out_through_a_link(target: Path, project: Path) -> Path | None:
     return None  # the user named a place outside the project whose parents are links (/tmp -> /private/tmp)
 
 
+def _refuse_link_out(target: str | os.PathLike[str], project: str | os.PathLike[str] | None, doing: str,
+                     advice: str = "") -> None:
+    """Raise :class:`WriteRefused` when ``target`` is a symbolic link, or a path through one, that
+    leads out of ``project`` (``None``: no check); the message says what was refused (``doing``:
+    ``write the baseline``, ``fix it``) and ``advice``."""
+    if project is None:
+        return
+    out = leads_out_through_a_link(Path(target), Path(project))
+    if out is not None:
+        raise WriteRefused(f"{target}: refusing to {doing} through a symbolic link that leads out of the "
+                           f"project {project} (to {out}){advice}")
+
+
 def check_output(target: str | os.PathLike[str], *, what: str, is_ours: Callable[[bytes], bool],
                  reads: Iterable[str | os.PathLike[str]] = (), project: str | os.PathLike[str] | None = None) -> None:
     """Raise :class:`WriteRefused` when schemalint must not write its ``what`` (``"baseline"``,
@@ -79,11 +92,7 @@ def check_output(target: str | os.PathLike[str], *, what: str, is_ours: Callable
     check). Reads at most
     :data:`HEAD_BYTES` of a regular file; never opens anything else."""
     path = Path(target)
-    if project is not None:
-        out = leads_out_through_a_link(path, Path(project))
-        if out is not None:
-            raise WriteRefused(f"{target}: refusing to write the {what} through a symbolic link that leads out "
-                               f"of the project {project} (to {out}); name a path inside it")
+    _refuse_link_out(target, project, f"write the {what}", "; name a path inside it")
     final = resolved(path)
     try:
         st = os.stat(final)
@@ -221,11 +230,7 @@ def write_source(target: str | os.PathLike[str], text: str, *, sources: Iterable
     kept, a link inside the project kept and its target replaced). Raises :class:`WriteRefused`
     (nothing written) or ``OSError``."""
     path = Path(target)
-    if project is not None:
-        out = leads_out_through_a_link(path, Path(project))
-        if out is not None:
-            raise WriteRefused(f"{target}: refusing to fix it through a symbolic link that leads out of the "
-                               f"project {project} (to {out})")
+    _refuse_link_out(target, project, "fix it")
     final = resolved(path)
     if final not in {resolved(s) for s in sources}:
         raise WriteRefused(f"{target}: refusing to write it: it is not a tool file this run read")

@@ -87,3 +87,21 @@ def test_the_request_is_frozen_and_extended_by_copy() -> None:
     wider = request.with_(jobs=2, exclude=("b/*",))
     assert (wider.jobs, wider.exclude, request.jobs) == (2, ("b/*",), None)
     assert os.fspath(wider.sources[0]) == "a.json"
+
+
+def test_the_exit_decision_is_the_requests_as_for_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _project(tmp_path)
+    monkeypatch.chdir(root)
+    (root / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\nfail-on = "never"\n',
+                                         encoding="utf-8")
+    cfg = load_config(None)
+    request = api.CheckRequest(sources=("tools",), config=cfg)
+    assert api.check([str(root / "tools")]).fails is None, "a bare engine check decides nothing"
+    assert api.check_request(request).fails is False  # the configuration's fail-on: never
+    assert cli("check", "tools", cwd=root).returncode == 0
+    failing = api.check_request(request.with_(fail_on="error"))
+    assert failing.fails is True and any(d.severity.value == "error" for d in failing.diagnostics)
+    assert cli("check", "tools", "--fail-on", "error", cwd=root).returncode == 1
+    assert api.check_request(request.with_(fail_on="error", write_baseline="b.json")).fails is False
+    with pytest.raises(api.RequestError, match=r"^unknown --fail-on 'fatal'; choose from error, warning, info, never$"):
+        api.check_request(request.with_(fail_on="fatal"))

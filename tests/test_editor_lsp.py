@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -25,22 +23,9 @@ from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
 from tests._fixtures_cli import run_cli_here
+from tests._fixtures_lsp import WEATHER_TOOL, started_server, weather_workspace
 
 REPO = Path(__file__).resolve().parent.parent
-
-TOOL = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Weather for a city.",
-        "parameters": {
-            "type": "object",
-            "properties": {"city": {"type": "string"}},
-            "required": ["city", "units"],
-        },
-    },
-}
-
 
 class Session:
     """A started server, the diagnostics and log messages it sent, per URI."""
@@ -85,21 +70,8 @@ class Session:
 async def _session(workspace: Path, body: Any, env: dict[str, str] | None = None) -> Any:
     client = LanguageClient("schemalint-test", "1")
     session = Session(client)
-    await client.start_io(sys.executable, "-m", "schemalint", "server", cwd=str(workspace),
-                          env={**os.environ, **(env or {})})
-    try:
-        await client.initialize_async(types.InitializeParams(
-            capabilities=types.ClientCapabilities(),
-            root_uri=from_fs_path(str(workspace)),
-            workspace_folders=[types.WorkspaceFolder(uri=from_fs_path(str(workspace)) or "", name="ws")]))
-        client.initialized(types.InitializedParams())
+    async with started_server(client, workspace, env):
         return await body(session)
-    finally:
-        try:
-            await asyncio.wait_for(client.shutdown_async(None), 10)
-            client.exit(None)
-        finally:
-            await client.stop()
 
 
 def run(workspace: Path, body: Any, env: dict[str, str] | None = None) -> Any:
@@ -115,10 +87,7 @@ def cli_json(workspace: Path, name: str) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\n')
-    (tmp_path / "tools").mkdir()
-    (tmp_path / "tools" / "weather.json").write_text(json.dumps([TOOL], indent=2) + "\n")
-    return tmp_path
+    return weather_workspace(tmp_path)
 
 
 def _key(d: types.Diagnostic) -> tuple[str, int, int]:
@@ -147,7 +116,7 @@ def test_open_publishes_what_check_reports_on_the_same_content(workspace: Path) 
 
 def test_unsaved_changes_are_checked_and_stale_runs_dropped(workspace: Path) -> None:
     path = workspace / "tools" / "weather.json"
-    fixed = json.loads(json.dumps(TOOL))
+    fixed = json.loads(json.dumps(WEATHER_TOOL))
     fixed["function"]["parameters"]["required"] = ["city"]
 
     async def body(s: Session) -> tuple[list[types.Diagnostic], int | None, float]:
@@ -155,7 +124,7 @@ def test_unsaved_changes_are_checked_and_stale_runs_dropped(workspace: Path) -> 
         assert any(d.code == "SL003" for d in await s.published(uri))
         # a burst of edits: only the last version's diagnostics arrive
         for version in range(2, 7):
-            s.change(uri, json.dumps([TOOL if version < 6 else fixed], indent=2), version)
+            s.change(uri, json.dumps([WEATHER_TOOL if version < 6 else fixed], indent=2), version)
         started = time.monotonic()
         found = await s.published(uri)
         return found, s.versions[uri], time.monotonic() - started
@@ -288,7 +257,7 @@ def test_fixes_are_code_actions_safe_ones_preferred(workspace: Path) -> None:
     offered but not preferred, and "fix all safe" as a ``source.fixAll`` action. Applied as the
     editor would, each leaves a buffer whose check no longer has that finding."""
     (workspace / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\ntarget = ["gemini"]\n')
-    tool = json.loads(json.dumps(TOOL))
+    tool = json.loads(json.dumps(WEATHER_TOOL))
     tool["function"]["parameters"]["properties"]["city"]["type"] = ["string", "null"]
     path = workspace / "tools" / "weather.json"
     text = json.dumps([tool], indent=2) + "\n"

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests._fixtures_lsp import weather_workspace
+
 pytest.importorskip("pygls", reason="the language server needs the editor extra (pygls)")
 
 NVIM = shutil.which("nvim")
@@ -27,22 +29,6 @@ pytestmark = pytest.mark.skipif(NVIM is None,
                                 reason="Neovim (nvim) is not installed; the headless editor test needs it")
 
 REPO = Path(__file__).resolve().parent.parent
-
-TOOL_FILE = """[
-  {
-    "type": "function",
-    "function": {
-      "name": "get_weather",
-      "description": "Weather for a city.",
-      "parameters": {
-        "type": "object",
-        "properties": {"city": {"type": "string"}},
-        "required": ["city", "units"]
-      }
-    }
-  }
-]
-"""
 
 HARNESS = r"""
 local function snapshot()
@@ -59,7 +45,7 @@ result.first = snapshot()
 -- declare the missing property in the unsaved buffer: the finding must go away
 local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
 for i, line in ipairs(lines) do
-  lines[i] = line:gsub('"city": {"type": "string"}', '"city": {"type": "string"}, "units": {"type": "string"}')
+  lines[i] = line:gsub('"properties": {', '"properties": {"units": {"type": "string"}, ')
 end
 vim.api.nvim_buf_set_lines(0, 0, -1, false, lines)
 result.cleared = vim.wait(90000, function() return #vim.diagnostic.get(0) == 0 end, 50)
@@ -95,10 +81,7 @@ def documented_snippet(version: tuple[int, int]) -> str:
 
 
 def test_neovim_runs_the_documented_snippet_and_shows_the_cli_findings(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\n')
-    (tmp_path / "tools").mkdir()
-    tool_file = tmp_path / "tools" / "weather.json"
-    tool_file.write_text(TOOL_FILE)
+    tool_file = weather_workspace(tmp_path) / "tools" / "weather.json"
     before = tool_file.read_bytes()
     (tmp_path / "init.lua").write_text(documented_snippet(nvim_version()))
     (tmp_path / "harness.lua").write_text(HARNESS)

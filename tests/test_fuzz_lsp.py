@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +26,13 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from tests._fixtures_lsp import WEATHER_TOOL, started_server, weather_workspace
 from tests.test_fuzz_commands import KEYWORDS, _nest, _seed_documents, _set_wrong
 
 SEED = 25
 MUTANTS = 12
 WRONG_VALUES: list[Any] = [{"x": 1}, [{"a": 1}], [["x"]], [None], "x", 0, -1, None, True, 1.5, [], {}, 10**40,
                            "\ud800", "\x00", {"$ref": "#"}, {"$ref": "#/$defs/missing"}]
-GOOD = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city.", "parameters": {
-    "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city", "units"]}}}
 
 
 def mutants(seed: int = SEED, count: int = MUTANTS) -> list[tuple[str, str]]:
@@ -72,14 +69,7 @@ async def _drive(workspace: Path) -> dict[str, Any]:
     def on_log(params: types.LogMessageParams) -> None:
         logs.append(params.message)
 
-    await client.start_io(sys.executable, "-m", "schemalint", "server", cwd=str(workspace), env=dict(os.environ))
-    try:
-        root = from_fs_path(str(workspace)) or ""
-        await client.initialize_async(types.InitializeParams(
-            capabilities=types.ClientCapabilities(), root_uri=root,
-            workspace_folders=[types.WorkspaceFolder(uri=root, name="ws")]))
-        client.initialized(types.InitializedParams())
-
+    async with started_server(client, workspace):
         def open_doc(path: Path, text: str, version: int = 1) -> str:
             uri = from_fs_path(str(path)) or ""
             client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
@@ -88,7 +78,7 @@ async def _drive(workspace: Path) -> dict[str, Any]:
 
         cases = mutants()
         edited = workspace / "tools" / "edited.json"
-        edited.write_text(json.dumps([GOOD]))
+        edited.write_text(json.dumps([WEATHER_TOOL]))
         edited_uri = open_doc(edited, edited.read_text())
         for i, (suffix, text) in enumerate(cases):
             path = workspace / "tools" / f"mutant{i}{suffix}"
@@ -113,19 +103,10 @@ async def _drive(workspace: Path) -> dict[str, Any]:
         return {"published": published, "logs": logs, "after": after, "hover": hover,
                 "alive": alive, "mutant_uris": {from_fs_path(str(workspace / "tools" / f"mutant{i}{s}"))
                                                 for i, (s, _) in enumerate(cases)} | {edited_uri}}
-    finally:
-        try:
-            await asyncio.wait_for(client.shutdown_async(None), 10)
-            client.exit(None)
-        finally:
-            await client.stop()
 
 
 def test_mutants_sent_to_the_language_server_never_crash_it_nor_publish_sl999(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\n')
-    (tmp_path / "tools").mkdir()
-    (tmp_path / "tools" / "weather.json").write_text(json.dumps([GOOD], indent=2) + "\n")
-    seen = asyncio.run(_drive(tmp_path))
+    seen = asyncio.run(_drive(weather_workspace(tmp_path)))
     codes = [str(d.code) for uri, ds in seen["published"] for d in ds]
     assert "SL999" not in codes, "an internal error is never published as a finding"
     assert not [m for m in seen["logs"] if "Traceback" in m and "internal error" not in m], seen["logs"]

@@ -84,14 +84,14 @@ def _unshared(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_null_and_nan_are_not_one_definition(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """orjson writes NaN as ``null``: a schema with NaN (read by JSON's fallback parser) and one with
-    ``null`` encode alike but are checked apart. (Compared with a run that shares nothing: checked
-    before the native validator is loaded, the NaN schema gets no SL001 finding, and once it is loaded it
-    gets one: a difference of SL001's two judges that predates the sharing.)"""
+    ``null`` encode alike but are checked apart. (Compared with a run that shares nothing. SL001's
+    verdict on NaN no longer depends on whether the native validator is loaded:
+    tests/test_plain_metaschema.py.)"""
     def tool(minimum: str) -> str:
         return ('{"tools": [{"name": "t", "description": "T.", "inputSchema": {"type": "object", "properties": '
                 '{"n": {"type": "number", "minimum": ' + minimum + '}}}}]}')
 
-    pytest.importorskip("jsonschema_rs")  # SL001's judge: the native one in both runs (see above)
+    pytest.importorskip("jsonschema_rs")
     nan = tmp_path / "nan.json"
     nan.write_text(tool("NaN"))
     null = tmp_path / "null.json"

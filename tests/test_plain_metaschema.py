@@ -4,6 +4,10 @@ metaschema validator refuses: checked on every schema of the shared corpus and o
 from __future__ import annotations
 
 import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,6 +44,8 @@ BROKEN: list[tuple[str, Any]] = [
     ("maximum", "3"), ("maximum", False), ("properties", []), ("properties", {"a": 3}), ("anyOf", []),
     ("anyOf", {}), ("enum", "a"), ("description", 3), ("items", 3), ("additionalProperties", "no"),
     ("uniqueItems", 1), ("readOnly", "yes"), ("examples", {}), ("not", []), ("definitions", {"d": "x"}),
+    # JSON has no NaN or Infinity (the native validator reads them as null): never decided in Python
+    ("minimum", float("nan")), ("maximum", float("inf")), ("exclusiveMinimum", float("-inf")),
 ]
 
 
@@ -98,3 +104,38 @@ def test_corpus_schemas_agree_as_2020_12(corpus_loaded: Any) -> None:
             plain += 1
             assert validator.is_valid(schema), schema
     assert plain > len(schemas) // 4, (plain, len(schemas))
+
+
+NON_FINITE = """
+import json, sys
+from schemalint import api
+
+def sl001(path):
+    return [(d.pointer, d.message) for d in api.check([path]).diagnostics if d.code == "SL001"]
+
+assert "jsonschema_rs" not in sys.modules, "schemalint.api imports the native validator"
+first = sl001(sys.argv[1])  # the Python fast path may judge while the native validator is not loaded
+import jsonschema_rs  # noqa: F401
+print(json.dumps([first, sl001(sys.argv[1])]))
+"""
+
+
+def test_sl001_on_nan_and_infinity_does_not_depend_on_what_was_imported(tmp_path: Path) -> None:
+    """A number keyword holding NaN or Infinity (read from JSON by the fallback parser, or YAML's
+    ``.nan``): before, the Python fast path called it valid while the native validator was not
+    loaded, and the native validator (which reads it as null) refused it once loaded, so SL001's
+    verdict depended on what a process had checked before. Checked here in a fresh process both
+    ways: the same findings, each naming the value."""
+    schema = '{"type": "object", "properties": {"n": {"type": "number", "minimum": NaN, "maximum": Infinity}}}'
+    source = tmp_path / "tools.json"
+    source.write_text('[{"type": "function", "function": {"name": "t", "description": "T.", "parameters": '
+                      + schema + "}}]", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-c", NON_FINITE, str(source)], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    before_import, after_import = json.loads(proc.stdout)
+    assert before_import == after_import
+    assert [p for p, _ in after_import] == ["/0/function/parameters/properties/n/minimum",
+                                            "/0/function/parameters/properties/n/maximum"]
+    assert "NaN, which is not a JSON number" in after_import[0][1]
+    assert "Infinity, which is not a JSON number" in after_import[1][1]

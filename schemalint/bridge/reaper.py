@@ -19,6 +19,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 
 PR_SET_CHILD_SUBREAPER = 36
 """``prctl`` option (linux/prctl.h)."""
@@ -65,26 +66,33 @@ def become_subreaper() -> bool:
     return True
 
 
-def _parents() -> dict[int, int]:
-    """``{pid: parent pid}`` of every process visible in ``/proc`` (``{}`` without ``/proc``)."""
-    out: dict[int, int] = {}
+def proc_files(name: str) -> Iterator[tuple[int, bytes]]:
+    """``(pid, content)`` of ``/proc/<pid>/<name>`` (``stat``, ``environ`` ...) for every process
+    visible in ``/proc`` whose file can be read; nothing without ``/proc``."""
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return out
+        return
     for entry in entries:
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                stat = fh.read()
+            with open(f"/proc/{entry}/{name}", "rb") as fh:
+                data = fh.read()
         except OSError:
             continue
+        yield int(entry), data
+
+
+def _parents() -> dict[int, int]:
+    """``{pid: parent pid}`` of every process visible in ``/proc`` (``{}`` without ``/proc``)."""
+    out: dict[int, int] = {}
+    for pid, stat in proc_files("stat"):
         # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ")"
         fields = stat[stat.rfind(b")") + 2:].split()
         if len(fields) >= 2 and fields[0] != b"Z":
             with contextlib.suppress(ValueError):
-                out[int(entry)] = int(fields[1])
+                out[pid] = int(fields[1])
     return out
 
 

@@ -170,13 +170,6 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(EXIT_USAGE)
 
 
-def check_level(value: str | None, levels: Sequence[str]) -> None:
-    """Exit 2 unless ``value`` (a ``--fail-on`` value, ``None`` when not given) is one of ``levels``:
-    :data:`schemalint.config.FAIL_LEVELS` (check, probe) or :data:`schemalint.diff.result.FAIL_LEVELS`."""
-    if value is not None and value not in levels:
-        raise fail(f"unknown --fail-on {value!r}; choose from {', '.join(levels)}")
-
-
 def config_or_fail(path: Path | None) -> Config:
     """The configuration (:func:`schemalint.config.load_config`); exit 2 on a configuration error."""
     from schemalint.config import ConfigError, load_config

@@ -28,7 +28,6 @@ from schemalint.cli._common import (
     SelectOption,
     WriteBaselineOption,
     call_api,
-    check_level,
     config_or_fail,
     fail,
     finish,
@@ -43,7 +42,6 @@ from schemalint.targets import MCP_REVISIONS, PROFILES
 
 if TYPE_CHECKING:
     from schemalint.api import CheckRequest
-    from schemalint.config import Config
     from schemalint.fix.run import FixRequest
 
 
@@ -189,15 +187,9 @@ def check(
     or input error (an unknown option value, a missing path, a failed import).
     """
     from schemalint.api import CheckRequest
-    from schemalint.commands.reading import fails_at
-    from schemalint.config import FAIL_LEVELS
 
-    check_level(fail_on, FAIL_LEVELS)
     cfg = config_or_fail(config)
     srcs, servers = read_what(sources, mcp_stdio, mcp_url, mcp_header, cfg)
-    if watch:
-        _watch(srcs, cfg, [*(previous or ()), *([str(baseline)] if baseline else [])], python_path,
-               writes=write_baseline is not None or summary_out is not None)
     request = CheckRequest(
         sources=tuple(srcs), config=cfg, exclude=tuple(exclude or ()), targets=tuple(split_csv(target)),
         dialect=dialect, python_path=tuple(python_path or ()), select=tuple(split_csv(select)) or None,
@@ -205,9 +197,11 @@ def check(
         mcp_stdio=tuple(servers.stdio), mcp_url=tuple(servers.urls), mcp_headers=servers.headers,
         mcp_cwd=servers.cwd, previous=tuple(previous or ()), baseline=_path(baseline), no_baseline=no_baseline,
         write_baseline=_path(write_baseline), jobs=jobs, scan=scan, configured_only=scan and bool(sources),
-        summaries=tuple(map(str, summaries or ())), fail_rule=fail_rule,
+        summaries=tuple(map(str, summaries or ())), fail_rule=fail_rule, fail_on=fail_on,
         catalog=False,  # the report does not read it: a run in several jobs may load in its workers
     )
+    if watch:
+        _watch(request, writes=write_baseline is not None or summary_out is not None)
     if summary_out is not None:
         summary = _api_call("write_summary", request, summary_out)
         typer.echo(f"schemalint: wrote the summary of {len(summary['tools'])} tool(s) in "
@@ -240,7 +234,7 @@ def check(
 
         write_report(output_format, result, sys.stdout)
     # the result still holds the catalog: leave without freeing it
-    finish(EXIT_FINDINGS if fails_at(result.diagnostics, fail_on or cfg.fail_on or "error") else EXIT_OK)
+    finish(EXIT_FINDINGS if result.fails else EXIT_OK)
 
 
 def _path(value: Path | None) -> str | None:
@@ -329,14 +323,19 @@ def write_statistics(diagnostics: Sequence[Any], output_format: str, out: Any) -
         out.write(f"{count:>{width}}  {code:<6} {name}  {severity}\n")
 
 
-def _watch(srcs: list[str], cfg: Config, named: list[str], python_path: list[str] | None, *, writes: bool) -> None:
-    """``--watch``: :func:`schemalint.commands.watch.watch_check` over the sources, the configuration
-    file, ``--previous``, the baseline and the import roots; exits with its code (0 on Ctrl-C)."""
+def _watch(request: CheckRequest, *, writes: bool) -> None:
+    """``--watch``: :func:`schemalint.commands.watch.watch_check` over the sources of ``request``
+    (validated first: an error is reported once, not by each child), the configuration file,
+    ``--previous``, the baseline and the import roots; exits with its code (0 on Ctrl-C)."""
     from schemalint.commands.watch import WatchError, child_argv, watch_check, watched_paths
+    from schemalint.engine.request import validated
 
+    srcs, cfg = list(request.sources), request.cfg
     if writes or "-" in srcs:
         raise fail("--watch only reports: it cannot be used with --write-baseline, --summary-out or `-`")
-    extra = [*named, *cfg.import_roots(python_path), *([str(cfg.path)] if cfg.path else []),
+    call_api(validated, request)
+    named = [*request.previous, *([request.baseline] if request.baseline else [])]
+    extra = [*named, *cfg.import_roots(list(request.python_path)), *([str(cfg.path)] if cfg.path else []),
              *([cfg.resolve_path(cfg.baseline)] if isinstance(cfg.baseline, str) and cfg.baseline else [])]
     try:
         raise typer.Exit(watch_check(child_argv(sys.argv[1:]), watched_paths(srcs, extra, cfg.root)))

@@ -63,8 +63,9 @@ def run_diff(request: DiffRequest) -> DiffRun:
     (an unknown ``fail_on``, headers without a URL), :class:`~schemalint.diff.errors.DiffError`,
     :class:`~schemalint.config.ConfigError` and :class:`~schemalint.errors.SourceError` as
     :func:`diff_tools` does."""
-    from schemalint.commands.reading import check_level, mcp_servers
+    from schemalint.commands.reading import mcp_servers
     from schemalint.diff.result import FAIL_LEVELS
+    from schemalint.engine.request import check_level
 
     check_level(request.fail_on, FAIL_LEVELS)
     cfg = request.cfg

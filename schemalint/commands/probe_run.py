@@ -64,8 +64,10 @@ def run_probe(request: ProbeRequest) -> ProbeRun:
     source to give instead; the generator's libraries missing while ``max_examples`` asks for
     generated calls; headers without a URL) and :class:`~schemalint.errors.SourceError` (a source
     that cannot be loaded)."""
-    from schemalint.commands.reading import check_level, fails_at, mcp_servers, request_error
+    from schemalint.commands.reading import mcp_servers, request_error
     from schemalint.config import FAIL_LEVELS
+    from schemalint.engine.request import check_level
+    from schemalint.model import fails_at
 
     check_level(request.fail_on, FAIL_LEVELS)
     cfg = request.cfg

@@ -1,4 +1,4 @@
-"""What every command's request shares: the sources and MCP servers it reads, ``--fail-on``.
+"""What every command's request shares: the sources and MCP servers it reads.
 
 The request of each command (:mod:`.diff_run`, :mod:`.snapshot_run`, :mod:`.replay_run`,
 :mod:`.probe_run`, :mod:`.show_run`; ``check``'s is :class:`schemalint.engine.request.CheckRequest`)
@@ -10,13 +10,12 @@ caller gets the defaults the command applies. Errors are
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from schemalint.config import Config
-    from schemalint.model import Diagnostic
 
 NO_SOURCES = "no sources given and none configured in [tool.schemalint] `sources`"
 """The message of every command that finds no sources to read."""
@@ -122,24 +121,6 @@ def what_to_read(sources: Sequence[str], stdio: Sequence[str], urls: Sequence[st
     if not srcs and not servers:
         raise request_error(NO_SOURCES)
     return srcs, servers
-
-
-def check_level(value: str | None, levels: Sequence[str]) -> None:
-    """Raise :class:`~schemalint.engine.request.RequestError` unless ``value`` (a ``--fail-on`` value,
-    ``None`` when not given) is one of ``levels``: :data:`schemalint.config.FAIL_LEVELS` (check,
-    replay, probe) or :data:`schemalint.diff.result.FAIL_LEVELS` (diff)."""
-    if value is not None and value not in levels:
-        raise request_error(f"unknown --fail-on {value!r}; choose from {', '.join(levels)}")
-
-
-def fails_at(diagnostics: Iterable[Diagnostic], level: str) -> bool:
-    """True when a diagnostic is at least as severe as ``level`` (``never``: never)."""
-    if level == "never":
-        return False
-    from schemalint.model import Severity
-
-    rank = Severity.parse(level).rank
-    return any(d.severity.rank >= rank for d in diagnostics)
 
 
 def configuration(config: Config | None) -> Config:

@@ -66,10 +66,11 @@ def run_replay(request: ReplayRequest, progress: Progress | None = None) -> Repl
     Raises :class:`~schemalint.engine.request.RequestError` (an unknown ``fail_on``),
     :class:`~schemalint.safe_write.WriteRefused` (the baseline cannot be written there),
     :class:`~schemalint.targets.TargetError`, and what :func:`~schemalint.commands.replay.replay` raises."""
-    from schemalint.commands.reading import check_level, configuration, fails_at
+    from schemalint.commands.reading import configuration
     from schemalint.commands.replay import replay
     from schemalint.config import FAIL_LEVELS
-    from schemalint.engine.request import check_output, run_reads, write_output
+    from schemalint.engine.request import check_level, check_output, run_reads, write_output
+    from schemalint.model import fails_at
 
     check_level(request.fail_on, FAIL_LEVELS)
     cfg = configuration(request.config)

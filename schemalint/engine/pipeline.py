@@ -437,24 +437,34 @@ class Checked:
         return out
 
 
-def locate_lines(diagnostics: list[Diagnostic], path: str, lines: dict[int, str]) -> list[Diagnostic]:
-    """Line and column of the diagnostics of a batch of JSON Lines (as
-    :func:`schemalint.engine.locate_diagnostics` locates those of a whole JSON Lines file)."""
+def _locate_groups(diagnostics: list[Diagnostic], path: str, group_of: Callable[[Diagnostic], Any],
+                   positions: Callable[[Any, list[str]], list[tuple[int, int]]]) -> list[Diagnostic]:
+    """``diagnostics`` with a line and column for each of ``path`` not yet located: grouped by
+    ``group_of`` (the text a pointer is located in), each group's pointers placed by ``positions``
+    (group, pointers -> their ``(line, column)``, in order)."""
     wanted = [i for i, d in enumerate(diagnostics) if d.column is None and d.file == path]
     if not wanted:
         return diagnostics
-    from schemalint.engine.locate import locate
-
     out = list(diagnostics)
-    by_line: dict[int, list[int]] = {}
+    groups: dict[Any, list[int]] = {}
     for i in wanted:
-        by_line.setdefault(out[i].line or 1, []).append(i)
-    for lineno, idxs in by_line.items():
-        pos = locate(lines.get(lineno, ""), "json", [out[i].pointer for i in idxs], first_line=lineno)
-        for i in idxs:
-            line, col = pos.get(out[i].pointer, (lineno, 1))
+        groups.setdefault(group_of(out[i]), []).append(i)
+    for group, idxs in groups.items():
+        for i, (line, col) in zip(idxs, positions(group, [out[i].pointer for i in idxs]), strict=True):
             out[i] = replace(out[i], line=line, column=col)
     return out
+
+
+def locate_lines(diagnostics: list[Diagnostic], path: str, lines: dict[int, str]) -> list[Diagnostic]:
+    """Line and column of the diagnostics of a batch of JSON Lines (as
+    :func:`schemalint.engine.locate_diagnostics` locates those of a whole JSON Lines file)."""
+    from schemalint.engine.locate import locate
+
+    def positions(lineno: int, pointers: list[str]) -> list[tuple[int, int]]:
+        pos = locate(lines.get(lineno, ""), "json", pointers, first_line=lineno)
+        return [pos.get(p, (lineno, 1)) for p in pointers]
+
+    return _locate_groups(diagnostics, path, lambda d: d.line or 1, positions)
 
 
 def locate_parts(diagnostics: list[Diagnostic], path: str, parts: Mapping[str, Part],
@@ -462,41 +472,34 @@ def locate_parts(diagnostics: list[Diagnostic], path: str, parts: Mapping[str, P
     """Line and column of the diagnostics of a group of a streamed JSON document, located in the
     text of the part their pointer is in (as :func:`schemalint.engine.locate_diagnostics` locates them
     in the whole text); a pointer above the parts lands on its longest prefix among ``anchors``."""
-    wanted = [i for i, d in enumerate(diagnostics) if d.column is None and d.file == path]
-    if not wanted:
-        return diagnostics
     from schemalint.engine.locate import locate
 
-    out = list(diagnostics)
-    by_part: dict[str, list[int]] = {}
-    for i in wanted:
-        pointer = out[i].pointer
-        tokens = pointer.split("/")
-        base = next((b for b in ("/".join(tokens[:2]), "/".join(tokens[:3])) if b in parts), None) \
-            if len(tokens) > 1 else None
-        if base is not None:
-            by_part.setdefault(base, []).append(i)
-            continue
-        while True:
-            if pointer in anchors or not pointer:
-                line, col = anchors.get(pointer, (1, 1))
-                break
+    def part_of(d: Diagnostic) -> str | None:
+        tokens = d.pointer.split("/")
+        if len(tokens) < 2:
+            return None
+        return next((b for b in ("/".join(tokens[:2]), "/".join(tokens[:3])) if b in parts), None)
+
+    def anchored(pointer: str) -> tuple[int, int]:
+        while pointer not in anchors and pointer:
             pointer = pointer.rsplit("/", 1)[0]
-        out[i] = replace(out[i], line=line, column=col)
-    for base, idxs in by_part.items():
-        part = parts[base]
-        inner = [out[i].pointer[len(base):] for i in idxs]
-        pos = locate(part.text, "json", inner)
-        for i, rest in zip(idxs, inner, strict=True):
-            line, col = pos.get(rest, (1, 1))
-            if (line, col) == (1, 1):
-                line, col = part.at
-            elif line == 1:
-                line, col = part.line, part.column + col - 1
-            else:
-                line += part.line - 1
-            out[i] = replace(out[i], line=line, column=col)
-    return out
+        return anchors.get(pointer, (1, 1))
+
+    def in_part(part: Part, line: int, col: int) -> tuple[int, int]:
+        if (line, col) == (1, 1):
+            return part.at
+        if line == 1:
+            return part.line, part.column + col - 1
+        return line + part.line - 1, col
+
+    def positions(base: str | None, pointers: list[str]) -> list[tuple[int, int]]:
+        if base is None:
+            return [anchored(p) for p in pointers]
+        inner = [p[len(base):] for p in pointers]
+        pos = locate(parts[base].text, "json", inner)
+        return [in_part(parts[base], *pos.get(rest, (1, 1))) for rest in inner]
+
+    return _locate_groups(diagnostics, path, part_of, positions)
 
 
 def sort_found(found: list[tuple[Diagnostic, Fingerprint]]) -> tuple[list[Diagnostic], list[Fingerprint]]:
@@ -613,25 +616,35 @@ class FilePipeline:
         relative = self.cfg.relative
         out.found.extend((d, fingerprint(d, relative(d.file), origins)) for d in diagnostics)
 
-    def finish_document_file(self, path: str, out: Checked, info: LinesInfo) -> None:
-        """:meth:`finish_lines_file` for a streamed JSON document (``info``: its first read): the
-        findings of the per-file summaries are located in the parts they point into, read again."""
+    def _file_summaries(self, out: Checked) -> list[Diagnostic] | None:
+        """The selected findings of the per-file summaries (:attr:`per_file`'s catalog hooks) of the
+        file just checked, its memo entries dropped and the suppressed counted in ``out``; ``None``
+        when the hooks found nothing at all."""
         from schemalint.engine.findings import select_findings
         from schemalint.engine.run_loop import run_catalog_rule
-        from schemalint.loaders.files.stream_json import Scan, iter_parts
-        from schemalint.loaders.formats.json_tools import part_tools
 
         ctx = self.ctx
-        if not self.per_file or info.document is None:
-            ctx.run.drop(FILE)
-            return
         ctx.catalog = ()
         raw = [d for rule in self.per_file for d in run_catalog_rule(rule, (), ctx)]
         ctx.run.drop(FILE)
         if not raw:
-            return
+            return None
         diagnostics, suppressed = select_findings(raw, self.rule_filter)
         out.suppressed += suppressed
+        return diagnostics
+
+    def finish_document_file(self, path: str, out: Checked, info: LinesInfo) -> None:
+        """:meth:`finish_lines_file` for a streamed JSON document (``info``: its first read): the
+        findings of the per-file summaries are located in the parts they point into, read again."""
+        from schemalint.loaders.files.stream_json import Scan, iter_parts
+        from schemalint.loaders.formats.json_tools import part_tools
+
+        if not self.per_file or info.document is None:
+            self.ctx.run.drop(FILE)
+            return
+        diagnostics = self._file_summaries(out)
+        if diagnostics is None:
+            return
         wanted = {"/".join(d.pointer.split("/")[:n]) for d in diagnostics if d.file == path for n in (2, 3)}
         parts: dict[str, Part] = {}
         tools: list[Tool] = []
@@ -645,21 +658,14 @@ class FilePipeline:
         """The catalog hooks that summarise a whole file (:attr:`Rule.catalog_from_tools`) for a JSON
         Lines file read in batches, once its last batch is checked; their findings are located and
         fingerprinted from the lines they point at, read again."""
-        from schemalint.engine.findings import select_findings
-        from schemalint.engine.run_loop import run_catalog_rule
         from schemalint.loaders.files.documents import parse_jsonl_line
         from schemalint.loaders.formats.json_tools import find_tools
 
         if not self.per_file:
             return
-        ctx = self.ctx
-        ctx.catalog = ()
-        raw = [d for rule in self.per_file for d in run_catalog_rule(rule, (), ctx)]
-        ctx.run.drop(FILE)
-        if not raw:
+        diagnostics = self._file_summaries(out)
+        if diagnostics is None:
             return
-        diagnostics, suppressed = select_findings(raw, self.rule_filter)
-        out.suppressed += suppressed
         wanted = {d.line for d in diagnostics if d.file == path and d.line}
         lines: dict[int, str] = {}
         lineno = 0

@@ -53,7 +53,9 @@ class CheckRequest:
     pre-commit hook): only those inside the configuration's ``sources`` are checked.
     ``summaries``: shard summary files or directories (``--summaries``), whose merged facts the
     catalog-wide rules read; ``facts``: those facts already merged. ``fail_rule``: testing aid,
-    the rule that raises on every tool (``--fail-rule``).
+    the rule that raises on every tool (``--fail-rule``). ``fail_on``: the least severity that
+    fails the check (``error``, ``warning``, ``info``, ``never``; ``None``: the configuration's
+    ``fail-on``, else ``error``), decided in ``CheckResult.fails``.
     """
 
     sources: tuple[str, ...] = ()
@@ -82,6 +84,7 @@ class CheckRequest:
     facts: CatalogFacts | None = field(default=None, hash=False)
     rules: tuple[Rule, ...] | None = None
     fail_rule: str | None = None
+    fail_on: str | None = None
 
     def with_(self, **changes: Any) -> CheckRequest:
         """A copy with ``changes`` (field name -> value)."""
@@ -136,12 +139,23 @@ def run_reads(cfg: Config, paths: Sequence[str | os.PathLike[str]]) -> list[str]
     return reads
 
 
+def check_level(value: str | None, levels: Sequence[str]) -> None:
+    """Raise :class:`RequestError` unless ``value`` (a ``--fail-on`` value, ``None`` when not given)
+    is one of ``levels``: :data:`schemalint.config.FAIL_LEVELS` (check, replay, probe) or
+    :data:`schemalint.diff.result.FAIL_LEVELS` (diff)."""
+    if value is not None and value not in levels:
+        raise RequestError(f"unknown --fail-on {value!r}; choose from {', '.join(levels)}")
+
+
 def validated(request: CheckRequest) -> CheckRequest:
     """``request`` with its targets defaulted from the configuration and its dialect normalised.
-    Raises :class:`RequestError` for ``jobs`` below 1, an unknown target or dialect."""
+    Raises :class:`RequestError` for an unknown ``fail_on``, ``jobs`` below 1, an unknown target
+    or dialect."""
+    from schemalint.config import FAIL_LEVELS
     from schemalint.schema.dialect import DIALECTS, normalize_dialect
     from schemalint.targets import TargetError, parse_targets
 
+    check_level(request.fail_on, FAIL_LEVELS)
     if request.jobs is not None and request.jobs < 1:
         raise RequestError(f"--jobs must be at least 1, not {request.jobs}")
     targets = request.targets or tuple(request.cfg.target)
@@ -164,12 +178,13 @@ def check_request(request: CheckRequest) -> CheckResult:
 
     With ``write_baseline``, the findings are recorded there (:meth:`Baseline.from_findings
     <schemalint.engine.baseline.Baseline.from_findings>`) and ``CheckResult.baseline_written``
-    holds the number of entries. Raises :class:`RequestError` (see :func:`validated`; a summary
+    holds the number of entries; else ``CheckResult.fails`` says whether a finding is at least as
+    severe as ``fail_on`` (the command's exit status 1). Raises :class:`RequestError` (see :func:`validated`; a summary
     file that cannot be read), :class:`~schemalint.safe_write.WriteRefused` (the baseline cannot
     be written there, or the write failed), and what :func:`schemalint.engine.check` raises.
     """
     from schemalint.engine import check
-    from schemalint.model import CheckResult
+    from schemalint.model import CheckResult, fails_at
 
     request = validated(request)
     cfg = request.cfg
@@ -180,7 +195,7 @@ def check_request(request: CheckRequest) -> CheckResult:
     if request.configured_only and cfg.sources:
         sources = within_sources(sources, cfg)
         if not sources and not request.servers():
-            return CheckResult(diagnostics=[], files=0, tools=0, elapsed=0.0, notes=[
+            return CheckResult(diagnostics=[], files=0, tools=0, elapsed=0.0, fails=False, notes=[
                 "none of the files named lies in the configured `sources`; nothing to check"])
     facts = read_summaries(request.summaries) if request.summaries else request.facts
     if request.fail_rule:
@@ -216,6 +231,9 @@ def check_request(request: CheckRequest) -> CheckResult:
         recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
         write_output(request.write_baseline, recorded.dumps(), "baseline", cfg, reads)
         result.baseline_written = len(recorded.entries)
+        result.fails = False
+    else:
+        result.fails = fails_at(result.diagnostics, request.fail_on or cfg.fail_on or "error")
     return result
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from math import isfinite
 from typing import Any
 
 DEFAULT_DIALECT = "draft-07"
@@ -245,7 +246,7 @@ def plainly_valid_draft07(schema: Any, undecided: frozenset[str] = frozenset()) 
     without the native validator (whose import and set-up are most of the start-up of a ``check``
     of one small file): every object subschema's draft-07 keywords have values of the types the
     metaschema requires (``type`` one of the seven names or a non-empty list of distinct ones,
-    ``required`` distinct strings, counts non-negative integers, numbers not booleans, subschemas
+    ``required`` distinct strings, counts non-negative integers, numbers finite and not booleans, subschemas
     objects or booleans, ``enum``/``examples`` lists). Keywords the draft-07 metaschema does not name
     are unconstrained. False means "not decided here" (the native validator decides): any value of
     another type, ``dependencies``, ``items`` as a list, ``multipleOf``, and the keywords checked
@@ -291,7 +292,8 @@ def plainly_valid_draft07(schema: Any, undecided: frozenset[str] = frozenset()) 
                 if type(value) is not int or value < 0:
                     return False
             elif key in _NUMBER_KEYWORDS:
-                if type(value) not in (int, float):
+                # NaN and the infinities are no JSON numbers: the native validator reads them as null
+                if type(value) is not int and (type(value) is not float or not isfinite(value)):
                     return False
             elif key in ("enum", "examples"):
                 if type(value) is not list:

@@ -11,8 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from schemalint.model import join_pointer
-from schemalint.traffic.records import Call, Result, Turn, content_text, decode_arguments
+from schemalint.traffic.records import (
+    Call,
+    Result,
+    Turn,
+    content_text,
+    decode_arguments,
+    entries,
+    text_or_none,
+    turns_of,
+)
 
 
 def looks_like(messages: Sequence[Any]) -> bool:
@@ -29,31 +37,22 @@ def turn(message: Mapping[str, Any], pointer: str) -> Turn:
     """The :class:`Turn` of one message (its ``tool_use`` and ``tool_result`` blocks)."""
     role = message.get("role")
     out = Turn(role if isinstance(role, str) else "?", pointer)
-    content = message.get("content")
-    if not isinstance(content, list):
-        return out
-    for j, block in enumerate(content):
-        if not isinstance(block, Mapping):
-            continue
-        bptr = join_pointer(pointer, "content", j)
+    for bptr, block in entries(message, "content", pointer):
         kind = block.get("type")
         if kind == "tool_use":
             args, bad = decode_arguments(block.get("input", {}))
-            cid, name = block.get("id"), block.get("name")
-            out.calls.append(Call(cid if isinstance(cid, str) else None, name if isinstance(name, str) else None,
+            out.calls.append(Call(text_or_none(block.get("id")), text_or_none(block.get("name")),
                                   args, bptr, bptr + "/input", bad))
         elif kind == "tool_result":
-            cid = block.get("tool_use_id")
             is_error = block.get("is_error") is True
-            out.results.append(Result(cid if isinstance(cid, str) else None, None, bptr, is_error,
+            out.results.append(Result(text_or_none(block.get("tool_use_id")), None, bptr, is_error,
                                       content_text(block.get("content")) if is_error else None))
     return out
 
 
 def turns(messages: Sequence[Any], base: str) -> list[Turn]:
     """One :class:`Turn` per message (non-message entries kept as role ``?``)."""
-    return [turn(m, f"{base}/{i}") if isinstance(m, Mapping) else Turn("?", f"{base}/{i}")
-            for i, m in enumerate(messages)]
+    return turns_of(turn, messages, base)
 
 
 def response_turns(response: Mapping[str, Any], base: str) -> list[Turn] | None:

@@ -12,7 +12,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from schemalint.model import join_pointer
-from schemalint.traffic.records import Call, Result, Turn, decode_arguments, error_text_of
+from schemalint.traffic.records import (
+    Call,
+    Result,
+    Turn,
+    decode_arguments,
+    entries,
+    error_text_of,
+    text_or_none,
+    turns_of,
+)
 
 
 def looks_like(contents: Sequence[Any]) -> bool:
@@ -24,36 +33,26 @@ def turn(content: Mapping[str, Any], pointer: str) -> Turn:
     """The :class:`Turn` of one ``Content`` (``role`` defaults to ``user``, as the API does)."""
     role = content.get("role")
     out = Turn(role if isinstance(role, str) else "user", pointer)
-    parts = content.get("parts")
-    if not isinstance(parts, list):
-        return out
-    for j, part in enumerate(parts):
-        if not isinstance(part, Mapping):
-            continue
-        pptr = join_pointer(pointer, "parts", j)
+    for pptr, part in entries(content, "parts", pointer):
         for key in ("functionCall", "function_call"):
             call = part.get(key)
             if isinstance(call, Mapping):
                 args, bad = decode_arguments(call.get("args", {}))
-                cid, name = call.get("id"), call.get("name")
                 cptr = join_pointer(pptr, key)
-                out.calls.append(Call(cid if isinstance(cid, str) else None,
-                                      name if isinstance(name, str) else None, args, cptr, cptr + "/args", bad))
+                out.calls.append(Call(text_or_none(call.get("id")), text_or_none(call.get("name")),
+                                      args, cptr, cptr + "/args", bad))
         for key in ("functionResponse", "function_response"):
             resp = part.get(key)
             if isinstance(resp, Mapping):
-                cid, name = resp.get("id"), resp.get("name")
                 err = error_text_of(resp.get("response"))
-                out.results.append(Result(cid if isinstance(cid, str) else None,
-                                          name if isinstance(name, str) else None,
+                out.results.append(Result(text_or_none(resp.get("id")), text_or_none(resp.get("name")),
                                           join_pointer(pptr, key), err is not None, err))
     return out
 
 
 def turns(contents: Sequence[Any], base: str) -> list[Turn]:
     """One :class:`Turn` per ``Content``."""
-    return [turn(c, f"{base}/{i}") if isinstance(c, Mapping) else Turn("?", f"{base}/{i}")
-            for i, c in enumerate(contents)]
+    return turns_of(turn, contents, base)
 
 
 def response_turns(response: Mapping[str, Any], base: str) -> list[Turn] | None:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from schemalint.model import join_pointer
-from schemalint.traffic.records import Call, Result, Turn, decode_arguments, error_text_of
+from schemalint.traffic.records import Call, Result, Turn, decode_arguments, error_text_of, turns_of
 
 
 def is_message(value: Any) -> bool:
@@ -65,8 +65,7 @@ def turn(message: Mapping[str, Any], pointer: str) -> Turn:
 def turns(messages: Sequence[Any], base: str) -> list[Turn]:
     """One :class:`Turn` per message of ``messages`` (at pointer ``base``); a non-message entry is
     kept as a turn of role ``?`` so that indexes stay those of the file."""
-    return [turn(m, f"{base}/{i}") if isinstance(m, Mapping) else Turn("?", f"{base}/{i}")
-            for i, m in enumerate(messages)]
+    return turns_of(turn, messages, base)
 
 
 def response_turns(response: Mapping[str, Any], base: str) -> list[Turn] | None:

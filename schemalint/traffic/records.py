@@ -8,11 +8,11 @@ with :attr:`Conversation.line` the 1-based line number).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemalint.model import Tool
+from schemalint.model import Tool, join_pointer
 
 
 @dataclass
@@ -138,6 +138,29 @@ class Conversation:
             if tool.name == name:
                 return tool
         return None
+
+
+def turns_of(turn: Callable[[Mapping[str, Any], str], Turn], messages: Sequence[Any], base: str) -> list[Turn]:
+    """One :class:`Turn` per entry of ``messages`` (at pointer ``base``): ``turn(entry, pointer)`` for
+    an object, a turn of role ``?`` for anything else, so that indexes stay those of the file."""
+    return [turn(m, f"{base}/{i}") if isinstance(m, Mapping) else Turn("?", f"{base}/{i}")
+            for i, m in enumerate(messages)]
+
+
+def entries(message: Mapping[str, Any], key: str, pointer: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """``(pointer, entry)`` of each object in the list ``message[key]`` (``message`` at ``pointer``):
+    an Anthropic message's content blocks, a Gemini content's parts. Other entries, and a ``key``
+    that holds no list, give nothing."""
+    items = message.get(key)
+    if isinstance(items, list):
+        for j, item in enumerate(items):
+            if isinstance(item, Mapping):
+                yield join_pointer(pointer, key, j), item
+
+
+def text_or_none(value: Any) -> str | None:
+    """``value`` when it is a string (a recorded id or name), else ``None``."""
+    return value if isinstance(value, str) else None
 
 
 def decode_arguments(value: Any) -> tuple[Any, str | None]:

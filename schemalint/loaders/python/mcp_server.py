@@ -494,23 +494,14 @@ def _kill_marked(marker: str) -> None:
     (the server and whatever it started, detached or not), and their process groups."""
     import signal
 
+    from schemalint.bridge.reaper import proc_files
+
     needle = f"{_MARKER_VAR}={marker}".encode()
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return
     me = os.getpid()
-    for entry in entries:
-        if not entry.isdigit() or int(entry) == me:
-            continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as fh:
-                env = fh.read()
-        except OSError:
-            continue
-        if needle in env.split(b"\0"):
+    for pid, env in proc_files("environ"):
+        if pid != me and needle in env.split(b"\0"):
             with contextlib.suppress(OSError):
-                os.kill(int(entry), signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
 
 
 class _BoundedErrlog:

@@ -21,6 +21,7 @@ Source: rules/SL001-invalid-schema.md, section "Source" (the one place it is wri
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from collections import Counter
@@ -61,6 +62,9 @@ def _value_at(root: Any, tokens: list[Any]) -> tuple[bool, Any]:
 
 
 def _describe(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return (f"{json.dumps(value)}, which is not a JSON number (an encoder writes it as null, or as text "
+                "strict JSON parsers refuse)")
     kind = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
             int: "a number", float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
     if isinstance(value, (str, int, float, bool)) or value is None:
