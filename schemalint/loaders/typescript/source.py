@@ -180,10 +180,18 @@ class PendingTypeScript:
             how = strips_types(version)
             if how is None:
                 shown = ".".join(str(v) for v in version)
+                module = Path(plan["file"])
+                declared = _declaring("tsx", module)
+                if declared is not None:
+                    raise SourceError(
+                        f"{source}: a TypeScript module needs tsx or Node 22.6 or later, which strips types itself; "
+                        f"tsx is declared in {_shown(str(declared), cwd)} but not installed (no node_modules/tsx "
+                        f"from {module.parent}): install the project's packages first ({_install(module)}); "
+                        f"found Node {shown}{_engines(module, cwd)}")
                 raise SourceError(
-                    f"{source}: a TypeScript module needs tsx in its project ({_add_dev(Path(plan['file']))}) or Node "
-                    f"22.6 or later, which strips types itself; found no tsx from {Path(plan['file']).parent} and "
-                    f"Node {shown}")
+                    f"{source}: a TypeScript module needs tsx in its project ({_add_dev(module)}) or Node "
+                    f"22.6 or later, which strips types itself; found no tsx from {module.parent} and "
+                    f"Node {shown}{_engines(module, cwd)}{_not_installed(module)}")
             if how:
                 flags = (how,)
         worker = self.worker = NodeWorker(node, flags + conditions, cwd=cwd, time_limit=time_limit)
@@ -232,6 +240,75 @@ class PendingTypeScript:
         if not any(t.runtime is not None and t.runtime.validate is not None for t in tools):
             worker.close()
         return tools, problems
+
+
+def _package_files(module: Path) -> list[Path]:
+    """The ``package.json`` files at or above ``module``'s folder, nearest first, up to the
+    repository root (a folder holding ``.git``)."""
+    found = []
+    for folder in module.parents:
+        if (folder / "package.json").is_file():
+            found.append(folder / "package.json")
+        if (folder / ".git").exists():
+            break
+    return found
+
+
+def _declaring(name: str, module: Path) -> Path | None:
+    """The nearest ``package.json`` at or above ``module`` (:func:`_package_files`) that declares
+    package ``name`` in ``dependencies`` or ``devDependencies``, or ``None``. Measured on
+    getsentry/sentry-mcp (a pnpm workspace): tsx is a dependency of the workspace root, and before
+    ``pnpm install`` the error said to add it."""
+    import json
+
+    for file in _package_files(module):
+        try:
+            meta = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict) and any(isinstance(meta.get(k), dict) and name in meta[k]
+                                          for k in ("dependencies", "devDependencies")):
+            return file
+    return None
+
+
+def _engines(module: Path, cwd: str | None) -> str:
+    """``" (the project asks for Node >=22.13: engines in package.json)"`` from the nearest
+    ``package.json`` at or above ``module`` that states ``engines.node``, else ``""``."""
+    import json
+
+    for file in _package_files(module):
+        try:
+            meta = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        engines = meta.get("engines") if isinstance(meta, dict) else None
+        if isinstance(engines, dict) and isinstance(engines.get("node"), str):
+            return f" (the project asks for Node {engines['node']}: engines in {_shown(str(file), cwd)})"
+    return ""
+
+
+def _not_installed(module: Path) -> str:
+    """``"; ..."`` naming the install command when no ``node_modules`` folder exists at or above
+    ``module``'s folder (the project's packages were never installed), else ``""``."""
+    if any((folder / "node_modules").is_dir() for folder in module.parents):
+        return ""
+    return f"; no node_modules exists above it either: install the project's packages first ({_install(module)})"
+
+
+def _install(module: Path) -> str:
+    """The command that installs the project's packages, told by the lock file at or above
+    ``module``'s folder (pnpm, yarn, bun, npm's ``package-lock.json``: ``npm ci``; else ``npm install``)."""
+    for folder in module.parents:
+        if (folder / "pnpm-lock.yaml").is_file():
+            return "pnpm install"
+        if (folder / "yarn.lock").is_file():
+            return "yarn install"
+        if (folder / "bun.lockb").is_file() or (folder / "bun.lock").is_file():
+            return "bun install"
+        if (folder / "package-lock.json").is_file():
+            return "npm ci"
+    return "npm install"
 
 
 def _add_dev(module: Path) -> str:
