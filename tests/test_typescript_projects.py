@@ -131,8 +131,8 @@ def test_a_glob_holds_back_a_module_of_shared_zod_schemas_and_says_so(tmp_path: 
     # Named as it is, also beside the glob, the module is never held back (it is imported once).
     from schemalint.loaders.typescript.source import _expand
 
-    assert _expand(["src/tools/*.ts", "src/tools/pipelines.dto.ts"], str(tmp_path)) == [
-        ("src/tools/lookup.ts", "src/tools/*.ts"), ("src/tools/pipelines.dto.ts", None)]
+    assert _expand(["src/tools/*.ts", "./src/tools/pipelines.dto.ts"], str(tmp_path)) == [
+        ("src/tools/lookup.ts", "src/tools/*.ts"), ("./src/tools/pipelines.dto.ts", None)]
 
 
 def test_a_glob_over_zod_schemas_alone_reads_them_as_tools(tmp_path: Path) -> None:

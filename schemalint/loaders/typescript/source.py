@@ -80,11 +80,15 @@ def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()
 
     from schemalint.loaders.files.sources import _excluded
 
-    out: dict[str, str | None] = {}
+    out: dict[str, tuple[str, str | None]] = {}  # by the module's normalised path and attr
+
+    def key(path: str, attr: str | None) -> str:
+        return f"{os.path.normpath(path)}:{attr or ''}"
+
     for source in sources:
         split = split_typescript_source(source)
         if split is None or not any(ch in split[0] for ch in "*?["):
-            out[source] = None
+            out[key(*split) if split is not None else source] = (source, None)
             continue
         path, attr = split
         base = cwd or os.getcwd()
@@ -94,8 +98,8 @@ def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()
             raise SourceError(f"{source}: the pattern matches no file")
         for m in matches:
             if not _excluded(m, exclude):
-                out.setdefault(f"{m}:{attr}" if attr else m, source)
-    return list(out.items())
+                out.setdefault(key(m, attr), (f"{m}:{attr}" if attr else m, source))
+    return list(out.values())
 
 
 def held_parts(loaded: Sequence[tuple[str | None, list[Tool]]]) -> tuple[list[list[Tool]], list[tuple[str, str, int]]]:
