@@ -212,3 +212,72 @@ def test_an_api_error_at_import_names_the_installed_versions(tmp_path: Path) -> 
     assert proc.returncode == 2
     assert "cannot import: TypeError raised while importing:" in proc.stderr
     assert "(installed here: fastmcp" in proc.stderr and "another major version of a package it uses" in proc.stderr
+
+
+def test_the_context_argument_is_left_out_as_fastmcp_2_supplies_it() -> None:
+    """fastmcp before 2.12 (2.7.0, pinned by qdrant/mcp-server-qdrant) has no
+    ``without_injected_parameters``: it validates with the whole function's adapter and supplies the
+    ``Context`` argument itself. That adapter, less the argument fastmcp's own ``find_kwarg_by_type``
+    names, refuses what the call lacks and nothing for the context."""
+    from fastmcp import Context
+    from fastmcp.utilities.types import get_cached_typeadapter
+    from pydantic_core import SchemaValidator, ValidationError
+
+    from schemalint.loaders.python.mcp_server import _arguments_only, _context_argument, _without_argument
+
+    # Compiled without this file's `from __future__ import annotations`, as a server module is written.
+    space: dict[str, object] = {"Context": Context}
+    exec(compile("async def find(ctx: Context, query: str, limit: int = 10) -> str:\n    return query\n",
+                 "server.py", "exec", dont_inherit=True), space)
+    find = space["find"]
+    assert _context_argument(find) == "ctx"
+    core = _without_argument(_arguments_only(get_cached_typeadapter(find).core_schema), "ctx")
+    validator = SchemaValidator(core)
+    validator.validate_python({"query": "q"})
+    with pytest.raises(ValidationError) as refused:
+        validator.validate_python({})
+    assert [e["loc"] for e in refused.value.errors()] == [("query",)]
+    assert _without_argument(core, None) is core
+
+
+REGISTERED_LATER = '''\
+from fastmcp import FastMCP
+
+server = FastMCP("docs")
+
+
+def helper():
+    return FastMCP("elsewhere")
+
+
+def register_tools():
+    @server.tool()
+    def open_document(path: str) -> str:
+        """Open a document."""
+        return path
+
+
+def run_server():
+    register_tools()
+    server.run()
+
+
+if __name__ == "__main__":
+    run_server()
+'''
+
+
+def test_tools_registered_in_a_function_the_import_does_not_call_are_named(tmp_path: Path) -> None:
+    """GongRzhe/Office-Word-MCP-Server registers its 54 tools in `register_tools()`, called from
+    `run_server()`: the message names that function, its line and the module to write, not
+    configuration first."""
+    (tmp_path / "docs_server.py").write_text(REGISTERED_LATER)
+    proc = run_cli_here("check", "docs_server:server", "--python-path", str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "answered 0 tools at import: its tools are registered inside register_tools() (" in proc.stderr
+    assert "docs_server.py:10), which importing the module does not call" in proc.stderr, proc.stderr
+    assert "from docs_server import server, register_tools; register_tools()" in proc.stderr
+    assert "run_server" not in proc.stderr and "configured" not in proc.stderr
+    (tmp_path / "schemalint_tools.py").write_text("from docs_server import server, register_tools\nregister_tools()\n")
+    proc = run_cli_here("check", "schemalint_tools:server", "--python-path", str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 0 and "1 tool(s)" in proc.stdout, proc.stdout + proc.stderr

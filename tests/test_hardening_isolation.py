@@ -94,7 +94,31 @@ def test_a_module_hanging_at_import_is_stopped_at_the_time_limit(tmp_path: Path)
     elapsed = time.monotonic() - started
     assert proc.returncode == 2 and proc.stdout == ""
     assert "did not finish within 1.5 s" in proc.stderr and "about to hang" in proc.stderr
+    assert "(a module that hangs at import?)" in proc.stderr and "network" not in proc.stderr
     assert elapsed < 20
+
+
+DOWNLOADS = """\
+import sys, time
+print("ERROR | download_model - Could not download model from HuggingFace: [Errno -2] Name or service not known",
+      file=sys.stderr, flush=True)
+"""
+
+
+def test_an_import_waiting_on_the_network_says_what_the_environment_lacks(tmp_path: Path) -> None:
+    """qdrant/mcp-server-qdrant downloads an embedding model at import and retries for more than 30 s
+    without network ("a module that hangs at import?"), then raises its own ValueError (named without
+    a cause): both name the network, with the line the module wrote."""
+    write(tmp_path, "retries.py", DOWNLOADS + "while True:\n    time.sleep(0.05)\n")
+    proc = run("check", "retries:", "--python-path", str(tmp_path), env={"SCHEMALINT_IMPORT_TIME_LIMIT": "1"})
+    assert proc.returncode == 2
+    assert "did not finish within 1 s, while it kept trying the network, which fails here" in proc.stderr
+    assert "Name or service not known" in proc.stderr and "hangs at import" not in proc.stderr
+    write(tmp_path, "gives_up.py", DOWNLOADS + 'raise ValueError("Could not load model m from any source.")\n')
+    proc = run("check", "gives_up:", "--python-path", str(tmp_path))
+    assert proc.returncode == 2
+    assert "cannot import: the environment lacks a network service the module reaches at import" in proc.stderr
+    assert "ValueError raised while importing: Could not load model m" in proc.stderr
 
 
 def test_non_json_values_are_rendered_the_same_every_run_and_reported(tmp_path: Path) -> None:

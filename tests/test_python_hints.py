@@ -60,3 +60,35 @@ def test_a_python_file_named_as_a_source_is_not_parsed_as_json(tmp_path: Path) -
     assert proc.returncode == 2
     assert "inventory.main:OBJECT --python-path src" in proc.stderr
     assert "inventory.server:mcp --python-path src names one found under src" in proc.stderr, proc.stderr
+
+
+OWN_SERVER_CLASS = '''\
+from fastmcp import FastMCP
+from pydantic import BaseModel
+
+
+class Entry(BaseModel):
+    content: str
+
+
+class VectorMCPServer(FastMCP):
+    def __init__(self, settings):
+        super().__init__(name="vectors")
+        self.tool(self.find, name="find")
+'''
+
+
+def test_an_instance_of_the_projects_own_server_class_is_the_source(tmp_path: Path) -> None:
+    """qdrant/mcp-server-qdrant: `mcp = QdrantMCPServer(...)` in server.py, the class (a FastMCP
+    subclass) and the project's pydantic models in another module; the note named a model."""
+    package = tmp_path / "src" / "vectors"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "mcp_server.py").write_text(OWN_SERVER_CLASS)
+    (package / "server.py").write_text("from vectors.mcp_server import VectorMCPServer\n\n"
+                                       "mcp = VectorMCPServer(settings=None)\n")
+    folder = cli("check", ".", cwd=tmp_path)
+    out = folder.stdout + folder.stderr
+    assert "e.g. schemalint check vectors.server:mcp --python-path src" in out, out
+    proc = cli("check", "src/vectors/server.py", cwd=tmp_path)
+    assert "try: schemalint check vectors.server:mcp --python-path src (it creates that object" in proc.stderr

@@ -137,6 +137,12 @@ def test_sl001_dialect_decides_and_override_wins(tmp_path: Path) -> None:
     v2020 = {"$schema": "https://json-schema.org/draft/2020-12/schema", **tuple_items}
     diags = lint(tmp_path, [openai(v2020)], "SL001")
     assert [d.pointer for d in diags] == ["/0/function/parameters/properties/p/items"]
+    # The message names the tuple form, the dialect read and why (a generated file of getsentry/sentry-mcp's
+    # tools, draft-07 rendered by zod with `$schema` removed, got "an array where a schema must be").
+    assert "tuple form" in diags[0].message and "prefixItems" in diags[0].message
+    assert "read as 2020-12 (its `$schema`)" in diags[0].message
+    (diag,) = lint(tmp_path, [mcp(tuple_items)], "SL001")
+    assert "it has no `$schema`, and 2020-12 is the default of mcp tools" in diag.message
     assert lint(tmp_path, [openai(tuple_items)], "SL001", dialect="2020-12")
     assert lint(tmp_path, [mcp(tuple_items)], "SL001", dialect="draft-07") == []
     draft4 = {"$schema": "http://json-schema.org/draft-04/schema#",

@@ -198,3 +198,35 @@ def test_the_tsx_hint_uses_the_projects_package_manager(tmp_path: Path) -> None:
     (tmp_path / "pnpm-workspace.yaml").unlink()
     proc = run_cli_here("check", "tools/ts/tools.ts", cwd=tmp_path)
     assert "needs tsx in its project (pnpm add -D tsx)" in proc.stderr
+
+
+def test_a_declared_but_uninstalled_tsx_says_to_install_the_packages(tmp_path: Path) -> None:
+    """A workspace whose root declares tsx, never installed (getsentry/sentry-mcp before `pnpm
+    install`): the error says to install the project's packages, not to add tsx, and names the Node
+    version the project asks for."""
+    import shutil
+
+    from schemalint.loaders.typescript.node import node_version, strips_types
+
+    node = shutil.which("node")
+    assert node is not None
+    if strips_types(node_version(node)) is not None:
+        pytest.skip("this Node strips types itself: no tsx is needed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "package.json").write_text('{"private": true, "devDependencies": {"tsx": "catalog:"}}\n')
+    (tmp_path / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    core = tmp_path / "packages" / "core"
+    (core / "src").mkdir(parents=True)
+    (core / "package.json").write_text('{"name": "@acme/core", "engines": {"node": ">=22.13"}}\n')
+    (core / "src" / "tools.ts").write_text("export const n: number = 1;\n")
+    proc = run_cli_here("check", "packages/core/src/tools.ts", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "tsx is declared in package.json but not installed" in proc.stderr, proc.stderr
+    assert "install the project's packages first (pnpm install)" in proc.stderr
+    assert "the project asks for Node >=22.13: engines in packages/core/package.json" in proc.stderr
+    assert "pnpm add" not in proc.stderr
+    # Declared nowhere and nothing installed: add tsx, and install the packages.
+    (tmp_path / "package.json").write_text('{"private": true}\n')
+    proc = run_cli_here("check", "packages/core/src/tools.ts", cwd=tmp_path)
+    assert "needs tsx in its project (pnpm add -D tsx)" in proc.stderr, proc.stderr
+    assert "no node_modules exists above it either: install the project's packages first (pnpm install)" in proc.stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests._fixtures_cli import run_cli_here
-from tests.conftest import TS_EXAMPLE, needs_node
+from tests.conftest import TS_EXAMPLE, cli_json, needs_node
 
 pytestmark = needs_node
 
@@ -99,3 +99,51 @@ def test_a_low_level_server_from_a_factory_says_how_to_list_it(monorepo: Path) -
     assert proc.returncode == 2
     assert "createServer is a low-level MCP Server" in proc.stderr, proc.stderr
     assert "holds no tool" not in proc.stderr and "--mcp-stdio" in proc.stderr
+
+
+DTOS = """\
+import { z } from "zod";
+
+export const variableSchema = z.object({ value: z.string().optional() });
+export const runSchema = z.object({ pipelineId: z.number(), variables: z.record(z.string(), variableSchema) });
+"""
+
+
+def test_a_glob_holds_back_a_module_of_shared_zod_schemas_and_says_so(tmp_path: Path) -> None:
+    """A glob over a tools folder that matches a DTO module (bare zod schemas only, the parts of the
+    folder's framework tools: azure-devops-mcp's ``pipelines.dto.ts``) does not read them as tools
+    without a description; the note counts and names them, and naming the module still reads them."""
+    (tmp_path / "node_modules").symlink_to(TS_EXAMPLE / "node_modules", target_is_directory=True)
+    (tmp_path / "package.json").write_text('{"type": "module"}\n')
+    tools = tmp_path / "src" / "tools"
+    tools.mkdir(parents=True)
+    (tools / "lookup.ts").write_text(TOOLS)
+    (tools / "pipelines.dto.ts").write_text(DTOS)
+    code, report = cli_json("check", "src/tools/*.ts", cwd=tmp_path)
+    assert code == 0, report
+    summary = report["summary"]
+    assert summary["tools"] == 1 and summary["tools_by_format"] == {"ai-sdk": 1}, report
+    assert not [d for d in report["diagnostics"] if d["code"] == "SL007"], report
+    (note,) = [n for n in summary["notes"] if "bare zod schema" in n]
+    assert "2 bare zod schema(s) in 1 module(s) matched by 'src/tools/*.ts'" in note
+    assert "src/tools/pipelines.dto.ts (2)" in note
+
+    # Named as it is, also beside the glob, the module is never held back (it is imported once).
+    from schemalint.loaders.typescript.source import _expand
+
+    assert _expand(["src/tools/*.ts", "./src/tools/pipelines.dto.ts"], str(tmp_path)) == [
+        ("src/tools/lookup.ts", "src/tools/*.ts"), ("./src/tools/pipelines.dto.ts", None)]
+
+
+def test_a_glob_over_zod_schemas_alone_reads_them_as_tools(tmp_path: Path) -> None:
+    """Without a framework tool among the modules a glob matches, nothing says the schemas are parts:
+    they are read as tools, as a module of models alone is."""
+    (tmp_path / "node_modules").symlink_to(TS_EXAMPLE / "node_modules", target_is_directory=True)
+    (tmp_path / "package.json").write_text('{"type": "module"}\n')
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "a.ts").write_text(DTOS)
+    (tmp_path / "schemas" / "b.ts").write_text(
+        'import { z } from "zod";\nexport const close = z.object({ id: z.string() }).describe("Close a ticket.");\n')
+    _code, report = cli_json("check", "schemas/*.ts", cwd=tmp_path)
+    assert report["summary"]["tools"] == 3, report
+    assert not report["summary"]["notes"], report

@@ -22,6 +22,7 @@ import collections
 import contextlib
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -70,6 +71,7 @@ class _StderrTail:
         self.size = 0
         self.dropped = 0
         self.lock = threading.Lock()
+        self.fd = pipe.fileno()
         self.thread = threading.Thread(target=self._drain, args=(pipe,), daemon=True,
                                        name="schemalint-worker-stderr")
         self.thread.start()
@@ -90,6 +92,19 @@ class _StderrTail:
                     old = self.chunks.popleft()
                     self.size -= len(old)
                     self.dropped += len(old)
+
+    def settle(self, wait: float = 0.25) -> None:
+        """Give the drain thread up to ``wait`` seconds to read what the process has already written
+        (a line written just before an answer may still be in the pipe)."""
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                ready = select.select([self.fd], [], [], 0)[0]
+            except (OSError, ValueError):
+                return
+            if not ready:
+                return
+            time.sleep(0.01)
 
     def text(self, limit: int = 2000) -> str:
         """The last ``limit`` characters captured, with unsafe characters made visible."""
@@ -125,6 +140,27 @@ def _report_phases(source: str, phases: Any, waited: float) -> None:
     shown = ", ".join(f"{k.replace('_', ' ')} {v:.3f} s" for k, v in phases.items() if isinstance(v, (int, float)))
     sys.stderr.write(f"schemalint: {source}: {shown}; answer after {waited:.3f} s\n")
     sys.stderr.flush()
+
+
+NETWORK_FAILURES = re.compile(
+    r"Name or service not known|Temporary failure in name resolution|nodename nor servname|getaddrinfo "
+    r"(?:ENOTFOUND|EAI_AGAIN)|Network is unreachable|Connection refused|ECONNREFUSED|ENETUNREACH|"
+    r"NameResolutionError|Max retries exceeded|Could not download|Failed to establish a new connection",
+    re.IGNORECASE)
+"""Lines a process writes when it cannot reach a host (resolver, socket and HTTP client errors of
+Python and Node, and download retries such as fastembed's "Could not download model")."""
+
+
+def network_failure(stderr: str) -> str | None:
+    """The last line of ``stderr`` that says a host could not be reached (:data:`NETWORK_FAILURES`),
+    shortened to 160 characters, or ``None``. An import that times out after such lines was waiting
+    on the network, not hanging: measured on qdrant/mcp-server-qdrant, whose import downloads an
+    embedding model and retries for more than 30 s without network."""
+    for line in reversed(stderr.splitlines()):
+        if NETWORK_FAILURES.search(line):
+            line = line.strip()
+            return line if len(line) <= 160 else line[:159] + "…"
+    return None
 
 
 class Worker:
@@ -349,11 +385,16 @@ class Worker:
                 self.last_answer = time.monotonic()
             except TimeoutError:
                 note = self.stderr_note()
+                waited = network_failure(self.stderr.text() if self.stderr is not None else "")
                 self.close()
+                cause = (" (a module that hangs at import?)" if waited is None else
+                         f", while it kept trying the network, which fails here (its stderr: {waited!r}): the "
+                         "environment lacks a network service the module reaches at import (a download or a "
+                         "connection); give it that access or a local copy it reads")
                 raise SourceError(
-                    f"{source}: importing and listing it did not finish within {self.time_limit:g} s (a "
-                    "module that hangs at import?); the worker process was stopped. Raise the limit with "
-                    "SCHEMALINT_IMPORT_TIME_LIMIT" + note) from None
+                    f"{source}: importing and listing it did not finish within {self.time_limit:g} s{cause}; "
+                    "the worker process was stopped. Raise the limit with SCHEMALINT_IMPORT_TIME_LIMIT"
+                    + note) from None
             except WorkerFailure as exc:
                 self.close()
                 raise SourceError(f"{source}: cannot import: {exc} before answering (does the module "
@@ -363,6 +404,15 @@ class Worker:
                 raise
         if not answer.get("ok"):
             error = str(answer.get("error") or f"{source}: the worker refused the request")
+            waited = None
+            if "cannot import: " in error and "the environment lacks" not in error and self.stderr is not None:
+                self.stderr.settle()
+                waited = network_failure(self.stderr.text())
+            if waited is not None:
+                # The module caught its own network error and raised another (fastembed's "Could not
+                # load model ... from any source"): what it wrote says what the environment lacks.
+                error = error.replace("cannot import: ", "cannot import: the environment lacks a network service "
+                                      f"the module reaches at import (its stderr: {waited!r}): ", 1)
             # A module that exited at import printed why (a usage text): its last lines are shown.
             note = self.stderr_note() if "called process.exit(" in error else ""
             self.close()

@@ -436,10 +436,14 @@ def load_typescript_tools(source: str, exclude: Sequence[str] = ()) -> list[Tool
     (:func:`schemalint.loaders.typescript.source.load_typescript_sources`). Raises :class:`DiffError`."""
     from schemalint.loaders.typescript.source import load_typescript_sources
 
+    notes: list[str] = []
     try:
-        return load_typescript_sources([source], exclude=exclude)[0]
+        tools = load_typescript_sources([source], exclude=exclude, notes=notes)[0]
     except SourceError as exc:
         raise DiffError(str(exc)) from None
+    for note in notes:
+        print(f"schemalint: note: {note}", file=sys.stderr)
+    return tools
 
 
 @_git_errors_as_diff_errors

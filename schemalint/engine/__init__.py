@@ -197,6 +197,7 @@ def load(
         result.files += len(pending_ts.sources)
         result.tools.extend(ts_tools)
         result.diagnostics.extend(ts_problems)
+        result.notes.extend(pending_ts.notes)
     for command in mcp_stdio:
         from schemalint.loaders.python.mcp_server import load_stdio
 

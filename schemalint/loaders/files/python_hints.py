@@ -18,6 +18,12 @@ from collections.abc import Callable
 _SERVER = re.compile(
     r"^(?P<name>[A-Za-z_]\w*)\s*(?::[^=\n]+)?=\s*(?:[\w.]+\.)?"
     r"(?P<kind>FastMCP|McpServer|Server|Agent|MCPServer)\(", re.MULTILINE)
+_SUBCLASS = re.compile(
+    r"^class\s+(?P<name>[A-Za-z_]\w*)\((?:[^)\n]*,\s*)?(?:[\w.]+\.)?(?:FastMCP|McpServer|Server|MCPServer)\b",
+    re.MULTILINE)
+"""A project's own server class (``class QdrantMCPServer(FastMCP):``), whose instance at module level
+is the server (measured on qdrant/mcp-server-qdrant: ``mcp = QdrantMCPServer(...)``; before, the
+folder note named a pydantic model of the project instead)."""
 _TOOL_DECORATOR = re.compile(r"^@(?P<name>[A-Za-z_]\w*)\.tool\b", re.MULTILINE)
 _MODEL = re.compile(r"^class\s+(?P<name>[A-Za-z_]\w*)\((?:[\w.]*\.)?BaseModel\)", re.MULTILINE)
 _SKIPPED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist",
@@ -40,12 +46,27 @@ def module_name(path: str) -> tuple[str, str]:
     return ".".join(parts), root
 
 
-def tool_objects(text: str) -> list[str]:
+def server_subclasses(texts: list[str]) -> frozenset[str]:
+    """The names of the classes that ``texts`` (Python sources) derive from a server class (:data:`_SUBCLASS`)."""
+    return frozenset(m.group("name") for text in texts for m in _SUBCLASS.finditer(text))
+
+
+def _own_servers(text: str, subclasses: frozenset[str]) -> list[re.Match[str]]:
+    """Module-level instances of the project's own server classes in ``text``."""
+    if not subclasses:
+        return []
+    kinds = "|".join(sorted(re.escape(n) for n in subclasses))
+    return list(re.finditer(rf"^(?P<name>[A-Za-z_]\w*)\s*(?::[^=\n]+)?=\s*(?:[\w.]+\.)?(?:{kinds})\(", text,
+                            re.MULTILINE))
+
+
+def tool_objects(text: str, subclasses: frozenset[str] = frozenset()) -> list[str]:
     """Names of the module-level objects in Python ``text`` that hold tools, most likely first: a
-    server or agent created at module level (``mcp = FastMCP(...)``), the object whose ``.tool``
-    decorates functions, then pydantic models."""
+    server or agent created at module level (``mcp = FastMCP(...)``, or an instance of one of
+    ``subclasses``, the project's own server classes: :func:`server_subclasses`), the object whose
+    ``.tool`` decorates functions, then pydantic models."""
     found: list[str] = []
-    for match in (*_SERVER.finditer(text), *_TOOL_DECORATOR.finditer(text)):
+    for match in (*_SERVER.finditer(text), *_own_servers(text, subclasses), *_TOOL_DECORATOR.finditer(text)):
         if match.group("name") not in found:
             found.append(match.group("name"))
     for match in _MODEL.finditer(text):
@@ -62,10 +83,21 @@ def _read(path: str) -> str:
         return ""
 
 
-def source_for(path: str) -> str | None:
+def _sibling_subclasses(path: str) -> frozenset[str]:
+    """:func:`server_subclasses` of the Python files beside ``path`` (its package, at most 200 files)."""
+    folder = os.path.dirname(path) or "."
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".py"))[:200]
+    except OSError:
+        return frozenset()
+    return server_subclasses([_read(os.path.join(folder, n)) for n in names])
+
+
+def source_for(path: str, subclasses: frozenset[str] | None = None) -> str | None:
     """The ``module:attr`` source (with ``--python-path ROOT`` when needed) for the Python file
-    ``path``, or ``None`` when it creates no object that holds tools."""
-    names = tool_objects(_read(path))
+    ``path``, or ``None`` when it creates no object that holds tools. ``subclasses``: the project's
+    own server classes (default: those defined beside ``path``)."""
+    names = tool_objects(_read(path), _sibling_subclasses(path) if subclasses is None else subclasses)
     if not names:
         return None
     module, root = module_name(path)
@@ -93,7 +125,7 @@ def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None
     out, and the paths ``excluded`` says so): modules are imported only when named, so the note names
     the likeliest source. ``None`` when none is found (at most ``limit`` files looked at)."""
     looked = 0
-    candidates: list[tuple[int, str, str]] = []
+    texts: list[tuple[str, str]] = []
     for dirpath, dirnames, filenames in os.walk(directory):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED and not d.startswith("."))
         for filename in sorted(filenames):
@@ -103,17 +135,21 @@ def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None
             path = os.path.join(dirpath, filename)
             if excluded is not None and excluded(path):
                 continue
-            text = _read(path)
-            names = tool_objects(text)
-            if names:
-                servers = bool(_SERVER.search(text)) or bool(_TOOL_DECORATOR.search(text))
-                candidates.append((0 if servers else 1, path, names[0]))
+            texts.append((path, _read(path)))
         if looked >= limit:
             break
+    subclasses = server_subclasses([text for _p, text in texts])
+    candidates: list[tuple[int, str, str]] = []
+    for path, text in texts:
+        names = tool_objects(text, subclasses)
+        if names:
+            servers = (bool(_SERVER.search(text)) or bool(_own_servers(text, subclasses))
+                       or bool(_TOOL_DECORATOR.search(text)))
+            candidates.append((0 if servers else 1, path, names[0]))
     if not candidates:
         return None
     candidates.sort(key=lambda c: (c[0], c[1].count(os.sep), c[1]))
-    suggestion = source_for(candidates[0][1])
+    suggestion = source_for(candidates[0][1], subclasses)
     return (f"{directory} holds {len(candidates)} Python module(s) that define tools, servers or models, which are "
             "read only when named as module:attr (a module is never imported implicitly): e.g. schemalint "
             f"check {suggestion}")

@@ -348,12 +348,21 @@ def _fastmcp_contract(tool: Any, strict: bool) -> Contract | None:
     fn = getattr(tool, "fn", None)
     if fn is None:
         return None  # a transformed / proxied tool: no local validator to read
-    from fastmcp.server.dependencies import without_injected_parameters
     from fastmcp.utilities.types import get_cached_typeadapter
     from pydantic_core import SchemaValidator, to_json
 
-    adapter = get_cached_typeadapter(without_injected_parameters(fn))
-    arguments_schema = _arguments_only(adapter.core_schema)
+    injected: str | None = None
+    try:
+        from fastmcp.server.dependencies import without_injected_parameters
+    except ImportError:
+        # fastmcp 2 before 2.12 validates with the whole function's adapter and supplies its Context
+        # argument itself (FunctionTool.run): the same adapter, less that argument.
+        adapter = get_cached_typeadapter(fn)
+        injected = _context_argument(fn)
+        arguments_schema = _without_argument(_arguments_only(adapter.core_schema), injected)
+    else:
+        adapter = get_cached_typeadapter(without_injected_parameters(fn))
+        arguments_schema = _arguments_only(adapter.core_schema)
     if arguments_schema is None:
         return None
     validator = SchemaValidator(arguments_schema)
@@ -367,7 +376,35 @@ def _fastmcp_contract(tool: Any, strict: bool) -> Contract | None:
         input_schema = adapter.json_schema(mode="validation")
     except Exception:
         input_schema = None
+    if injected is not None and isinstance(input_schema, dict):
+        properties = {k: v for k, v in (input_schema.get("properties") or {}).items() if k != injected}
+        required = [k for k in input_schema.get("required") or () if k != injected]
+        input_schema = {**input_schema, "properties": properties, "required": required}
     return _contract(validate, input_schema, _fastmcp_output(tool))
+
+
+def _context_argument(fn: Any) -> str | None:
+    """The name of the argument of ``fn`` that fastmcp fills with its ``Context`` (fastmcp 2's own
+    ``find_kwarg_by_type``), or ``None``."""
+    from fastmcp import Context
+    from fastmcp.utilities.types import find_kwarg_by_type
+
+    return find_kwarg_by_type(fn, kwarg_type=Context)
+
+
+def _without_argument(core: Any, name: str | None) -> Any:
+    """An arguments core schema (:func:`_arguments_only`) without the argument ``name`` (a copy;
+    ``core`` itself when ``name`` is ``None`` or absent). Measured with fastmcp 2.7.0 (pinned by
+    qdrant/mcp-server-qdrant), which has no ``without_injected_parameters``: before, loading the
+    server failed with an ImportError reported as an environment fault."""
+    if name is None or not isinstance(core, dict):
+        return core
+    if core.get("type") == "definitions" and isinstance(core.get("schema"), dict):
+        return {**core, "schema": _without_argument(core["schema"], name)}
+    arguments = core.get("arguments_schema")
+    if core.get("type") != "arguments" or not isinstance(arguments, list):
+        return core
+    return {**core, "arguments_schema": [a for a in arguments if not (isinstance(a, dict) and a.get("name") == name)]}
 
 
 def _arguments_only(core: Any) -> Any:

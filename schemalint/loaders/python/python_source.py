@@ -415,6 +415,18 @@ def empty_server_message(source: str, server: Any) -> str:
     later = (f"its tools are registered later (inside main(), a start-up hook): list them from the running "
              f"server with --mcp-stdio {command!r} (or `mcp-stdio` in [tool.schemalint])")
     held = held_tools(server)
+    registering = [] if held else registering_functions(module, source.partition(":")[2])
+    if registering:
+        name, file, line = registering[0]
+        more = f" (and {', '.join(n + '()' for n, _f, _l in registering[1:4])})" if len(registering) > 1 else ""
+        calls = "; ".join(f"{n}()" for n, _f, _l in registering[:4])
+        attr = source.partition(":")[2] or "mcp"
+        return (f"{source}: the MCP server exists, but its tools/list answered 0 tools at import: its tools are "
+                f"registered inside {name}() ({file}:{line}){more}, which importing the module does not call. "
+                f"List them from the running server with --mcp-stdio {command!r}, or, for their runtime side too, "
+                f"check a module that calls it first, e.g. schemalint_tools.py: `from {module} import {attr}, "
+                f"{', '.join(n for n, _f, _l in registering[:4])}; {calls}`, then `schemalint check "
+                f"schemalint_tools:{attr}`")
     if held:
         shown = ", ".join(held[:5]) + (f" (+{len(held) - 5} more)" if len(held) > 5 else "")
         return (f"{source}: the MCP server exists and holds {len(held)} tool(s) ({shown}), but its tools/list "
@@ -426,6 +438,54 @@ def empty_server_message(source: str, server: Any) -> str:
             "most likely first: (1) it registers or lists tools only when configured (environment variables or "
             "settings read at import or start: service URLs, credentials, enabled tool sets): set them in the "
             f"environment schemalint runs in; (2) {later}; (3) it has no tools")
+
+
+REGISTERING = frozenset({"tool", "add_tool"})
+"""Methods of an MCP server object that register a tool (``@mcp.tool()``, ``mcp.add_tool(fn)``)."""
+
+
+def registering_functions(module: str, attr: str) -> list[tuple[str, str, int]]:
+    """The functions of the imported module ``module`` whose body registers a tool on its
+    attribute ``attr`` (a ``@attr.tool`` decorator or an ``attr.tool(...)``/``attr.add_tool(...)``
+    call), and that the module's own top level does not call: ``(name, file, line)`` each, in
+    source order; ``[]`` when the source cannot be read. Measured on GongRzhe/Office-Word-MCP-Server,
+    whose 54 tools are registered in ``register_tools()``, called from ``run_server()``: the message
+    named configuration first. Never raises."""
+    try:
+        import ast
+
+        origin = getattr(sys.modules.get(module), "__file__", None)
+        if not attr or not origin or not str(origin).endswith(".py"):
+            return []
+        with open(origin, encoding="utf-8", errors="replace") as handle:
+            tree = ast.parse(handle.read())
+    except Exception:
+        return []
+
+    def registers(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr in REGISTERING and isinstance(node.value, ast.Name)
+                and node.value.id == attr)
+
+    def main_guard(stmt: ast.stmt) -> bool:  # `if __name__ == "__main__":` does not run at an import
+        test = stmt.test if isinstance(stmt, ast.If) else None
+        return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+                and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators))
+
+    called = {n.func.id for stmt in tree.body
+              if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not main_guard(stmt)
+              for n in ast.walk(stmt) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    shown = os.path.relpath(origin) if not os.path.relpath(origin).startswith("..") else origin
+    found = []
+    for stmt in tree.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt.name in called:
+            continue
+        for node in ast.walk(stmt):
+            decorated = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                registers(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list)
+            if decorated or (isinstance(node, ast.Call) and registers(node.func)):
+                found.append((stmt.name, shown, stmt.lineno))
+                break
+    return found
 
 
 def _unchecked(member: Any, where: str, found: list[Tool]) -> list[Diagnostic]:

@@ -69,20 +69,26 @@ def _nearest_tsconfig(folder: Path) -> str | None:
     return None
 
 
-def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()) -> list[str]:
+def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()) -> list[tuple[str, str | None]]:
     """``sources`` with each glob (``src/tools/*.ts:TOOLS``) replaced by the files it matches,
     sorted, each with the same ``:ATTR``, less those ``exclude`` names (fnmatch patterns matched
     against the path relative to ``cwd`` and each of its parts, as for a directory walk:
     :func:`schemalint.loaders.files.sources.expand_sources`); a module named without a glob is
-    always kept. :class:`SourceError` when a glob matches no file (before ``exclude``)."""
+    always kept. Each entry is ``(source, pattern)``: ``pattern`` is the glob that matched it, or
+    ``None`` for a module named as it is (also when a glob matches it too: it is imported once, at
+    its first place). :class:`SourceError` when a glob matches no file (before ``exclude``)."""
 
     from schemalint.loaders.files.sources import _excluded
 
-    out: list[str] = []
+    out: dict[str, tuple[str, str | None]] = {}  # by the module's normalised path and attr
+
+    def key(path: str, attr: str | None) -> str:
+        return f"{os.path.normpath(path)}:{attr or ''}"
+
     for source in sources:
         split = split_typescript_source(source)
         if split is None or not any(ch in split[0] for ch in "*?["):
-            out.append(source)
+            out[key(*split) if split is not None else source] = (source, None)
             continue
         path, attr = split
         base = cwd or os.getcwd()
@@ -90,8 +96,46 @@ def _expand(sources: Sequence[str], cwd: str | None, exclude: Sequence[str] = ()
                          if os.path.isfile(m) and "node_modules" not in Path(m).parts)
         if not matches:
             raise SourceError(f"{source}: the pattern matches no file")
-        out.extend(f"{m}:{attr}" if attr else m for m in matches if not _excluded(m, exclude))
-    return out
+        for m in matches:
+            if not _excluded(m, exclude):
+                out.setdefault(key(m, attr), (f"{m}:{attr}" if attr else m, source))
+    return list(out.values())
+
+
+def held_parts(loaded: Sequence[tuple[str | None, list[Tool]]]) -> tuple[list[list[Tool]], list[tuple[str, str, int]]]:
+    """Hold back the modules that a glob matched and that hold only bare zod schemas, when another
+    module matched by the same glob defines framework tools (AI SDK, MCP server): such a module holds
+    the tools' parts (shared schemas, DTOs), as a module read as a whole that holds framework tools
+    has its bare zod schemas read as their parts (docs/typescript.md, "What is read").
+
+    ``loaded``: per source, in order, ``(pattern, tools)`` (``pattern`` as :func:`_expand` gives
+    it: ``None`` for a module named as it is, which is never held back). Returns the tools per
+    source, with the held-back ones emptied, and ``(pattern, module, count)`` per module held back.
+    Measured on microsoft/azure-devops-mcp: ``src/tools/*.ts`` matched ``pipelines.dto.ts``, whose
+    7 exported zod schemas (the ``pipelines_write`` tool's parts) were read as 7 tools without a
+    description (SL007)."""
+    with_framework = {pattern for pattern, tools in loaded
+                      if pattern is not None and any(t.origin.format != "zod" for t in tools)}
+    kept: list[list[Tool]] = []
+    held: list[tuple[str, str, int]] = []
+    for pattern, tools in loaded:
+        if pattern in with_framework and tools and all(t.origin.format == "zod" for t in tools):
+            held.append((pattern, tools[0].origin.file, len(tools)))
+            kept.append([])
+        else:
+            kept.append(tools)
+    return kept, held
+
+
+def held_parts_note(held: Sequence[tuple[str, str, int]]) -> str:
+    """The summary's note for the modules :func:`held_parts` held back."""
+    schemas = sum(n for _p, _m, n in held)
+    modules = ", ".join(f"{m} ({n})" for _p, m, n in held[:5]) + (f" and {len(held) - 5} more" if len(held) > 5 else "")
+    patterns = ", ".join(dict.fromkeys(repr(p) for p, _m, _n in held))
+    return (f"{schemas} bare zod schema(s) in {len(held)} module(s) matched by {patterns} were not checked as "
+            f"tools ({modules}): such a module exports only zod schemas while other modules of the pattern "
+            "define framework tools (MCP server, AI SDK), so its schemas are read as those tools' parts; "
+            "name the module as a source (without a glob) to check its schemas as tools")
 
 
 class PendingTypeScript:
@@ -116,7 +160,11 @@ class PendingTypeScript:
             strips_types,
         )
 
-        self.sources = _expand(sources, cwd, exclude)
+        expanded = _expand(sources, cwd, exclude)
+        self.sources = [s for s, _p in expanded]
+        self.patterns = [p for _s, p in expanded]
+        self.notes: list[str] = []
+        """Notes for the summary, set by :meth:`finish` (modules held back by :func:`held_parts`)."""
         self.cwd = cwd
         self.worker: NodeWorker | None = None
         self.pending: list[Any] = []
@@ -136,10 +184,18 @@ class PendingTypeScript:
             how = strips_types(version)
             if how is None:
                 shown = ".".join(str(v) for v in version)
+                module = Path(plan["file"])
+                declared = _declaring("tsx", module)
+                if declared is not None:
+                    raise SourceError(
+                        f"{source}: a TypeScript module needs tsx or Node 22.6 or later, which strips types itself; "
+                        f"tsx is declared in {_shown(str(declared), cwd)} but not installed (no node_modules/tsx "
+                        f"from {module.parent}): install the project's packages first ({_install(module)}); "
+                        f"found Node {shown}{_engines(module, cwd)}")
                 raise SourceError(
-                    f"{source}: a TypeScript module needs tsx in its project ({_add_dev(Path(plan['file']))}) or Node "
-                    f"22.6 or later, which strips types itself; found no tsx from {Path(plan['file']).parent} and "
-                    f"Node {shown}")
+                    f"{source}: a TypeScript module needs tsx in its project ({_add_dev(module)}) or Node "
+                    f"22.6 or later, which strips types itself; found no tsx from {module.parent} and "
+                    f"Node {shown}{_engines(module, cwd)}{_not_installed(module)}")
             if how:
                 flags = (how,)
         worker = self.worker = NodeWorker(node, flags + conditions, cwd=cwd, time_limit=time_limit)
@@ -166,10 +222,15 @@ class PendingTypeScript:
         try:
             # Every load answer first: the worker answers in request order, and an answer read
             # while waiting for a later request's (a probe's) would be lost.
-            for pending in self.pending:
+            loaded: list[tuple[str | None, list[Tool]]] = []
+            for pattern, pending in zip(self.patterns, self.pending, strict=True):
                 got, found = worker.finish_load(pending)
-                tools.extend(_relative(t, self.cwd) for t in got)
+                loaded.append((pattern, [_relative(t, self.cwd) for t in got]))
                 problems.extend(dataclasses.replace(d, file=_shown(d.file, self.cwd)) for d in found)
+            kept, held = held_parts(loaded)
+            tools = [t for group in kept for t in group]
+            if held:
+                self.notes.append(held_parts_note(held))
             from schemalint.probe import load_budget
 
             with load_budget() as budget:
@@ -183,6 +244,75 @@ class PendingTypeScript:
         if not any(t.runtime is not None and t.runtime.validate is not None for t in tools):
             worker.close()
         return tools, problems
+
+
+def _package_files(module: Path) -> list[Path]:
+    """The ``package.json`` files at or above ``module``'s folder, nearest first, up to the
+    repository root (a folder holding ``.git``)."""
+    found = []
+    for folder in module.parents:
+        if (folder / "package.json").is_file():
+            found.append(folder / "package.json")
+        if (folder / ".git").exists():
+            break
+    return found
+
+
+def _declaring(name: str, module: Path) -> Path | None:
+    """The nearest ``package.json`` at or above ``module`` (:func:`_package_files`) that declares
+    package ``name`` in ``dependencies`` or ``devDependencies``, or ``None``. Measured on
+    getsentry/sentry-mcp (a pnpm workspace): tsx is a dependency of the workspace root, and before
+    ``pnpm install`` the error said to add it."""
+    import json
+
+    for file in _package_files(module):
+        try:
+            meta = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict) and any(isinstance(meta.get(k), dict) and name in meta[k]
+                                          for k in ("dependencies", "devDependencies")):
+            return file
+    return None
+
+
+def _engines(module: Path, cwd: str | None) -> str:
+    """``" (the project asks for Node >=22.13: engines in package.json)"`` from the nearest
+    ``package.json`` at or above ``module`` that states ``engines.node``, else ``""``."""
+    import json
+
+    for file in _package_files(module):
+        try:
+            meta = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        engines = meta.get("engines") if isinstance(meta, dict) else None
+        if isinstance(engines, dict) and isinstance(engines.get("node"), str):
+            return f" (the project asks for Node {engines['node']}: engines in {_shown(str(file), cwd)})"
+    return ""
+
+
+def _not_installed(module: Path) -> str:
+    """``"; ..."`` naming the install command when no ``node_modules`` folder exists at or above
+    ``module``'s folder (the project's packages were never installed), else ``""``."""
+    if any((folder / "node_modules").is_dir() for folder in module.parents):
+        return ""
+    return f"; no node_modules exists above it either: install the project's packages first ({_install(module)})"
+
+
+def _install(module: Path) -> str:
+    """The command that installs the project's packages, told by the lock file at or above
+    ``module``'s folder (pnpm, yarn, bun, npm's ``package-lock.json``: ``npm ci``; else ``npm install``)."""
+    for folder in module.parents:
+        if (folder / "pnpm-lock.yaml").is_file():
+            return "pnpm install"
+        if (folder / "yarn.lock").is_file():
+            return "yarn install"
+        if (folder / "bun.lockb").is_file() or (folder / "bun.lock").is_file():
+            return "bun install"
+        if (folder / "package-lock.json").is_file():
+            return "npm ci"
+    return "npm install"
 
 
 def _add_dev(module: Path) -> str:
@@ -235,8 +365,14 @@ def _measured(tool: Tool) -> Tool:
 
 
 def load_typescript_sources(sources: Sequence[str], *, cwd: str | None = None, time_limit: float | None = None,
-                            exclude: Sequence[str] = ()) -> tuple[list[Tool], list[Diagnostic]]:
+                            exclude: Sequence[str] = (), notes: list[str] | None = None,
+                            ) -> tuple[list[Tool], list[Diagnostic]]:
     """Import each TypeScript/JavaScript module source in one Node worker; the tools (in source
-    order) and the load problems (SL000). ``exclude``: as for :class:`PendingTypeScript`.
+    order) and the load problems (SL000). ``exclude``: as for :class:`PendingTypeScript`;
+    ``notes``: receives the run's notes (:attr:`PendingTypeScript.notes`).
     Raises :class:`SourceError` (see :class:`PendingTypeScript`)."""
-    return PendingTypeScript(sources, cwd, time_limit, exclude).finish()
+    pending = PendingTypeScript(sources, cwd, time_limit, exclude)
+    found = pending.finish()
+    if notes is not None:
+        notes.extend(pending.notes)
+    return found

@@ -321,7 +321,16 @@ class InvalidSchema(Rule):
             key = f"{tokens[-2]}[{tokens[-1]}]"  # an entry of a keyword's array, e.g. required[0]
         if kind == "type" and found and not isinstance(value, (Mapping, bool)) and \
                 set(getattr(err.kind, "types", ())) >= {"object", "boolean"}:
-            if token_role(tokens) == ("entry", "properties"):
+            if key == "items" and isinstance(value, list) and dialect == "2020-12":
+                why = ("its `$schema`" if isinstance(schema, Mapping) and "$schema" in schema
+                       else f"it has no `$schema`, and {dialect} is the default of {tool.origin.format} tools")
+                msg = (f"`{pointer}` is an array of schemas: the tuple form of draft-04 to 2019-09 (what zod writes "
+                       f"for a tuple when rendering draft-07); this schema is read as {dialect} ({why}), where "
+                       "`items` must be one schema and a tuple is `prefixItems`, so a validator of that dialect "
+                       "rejects the tool")
+                hint = ("write `prefixItems` (with `items: false` to close the tuple), e.g. render with zod 4's "
+                        "default target (2020-12), or declare `$schema` draft-07 if that is what is served")
+            elif token_role(tokens) == ("entry", "properties"):
                 msg = (f"the entry `{key}` under `properties` is {_describe(value)}, not a schema; every "
                        "value under `properties` must be a schema, so providers reject the whole tool")
                 hint = (f"if \"{key}\": {json.dumps(value, ensure_ascii=False)} was meant for the enclosing "
