@@ -33,17 +33,39 @@ MAX_BYTES = 512 * 1024
 
 def module_name(path: str) -> tuple[str, str]:
     """``(dotted module, import root)`` of the Python file ``path``: the package folders above it
-    (those holding ``__init__.py``) make the module's dotted name; the first folder above them is
+    (those holding ``__init__.py``, or a namespace package the file imports itself by: see
+    :func:`_imports_own_folder`) make the module's dotted name; the first folder above them is
     the root to put on ``--python-path`` (``"."`` for the working directory)."""
     folder, filename = os.path.split(os.path.normpath(path))
     parts = [] if filename == "__init__.py" else [filename[:-3]]
-    while folder and os.path.isfile(os.path.join(folder, "__init__.py")):
+    text: str | None = None
+    while folder:
+        if not os.path.isfile(os.path.join(folder, "__init__.py")):
+            text = _read(path) if text is None else text
+            if not _imports_own_folder(text, folder, parts[-1] if parts else ""):
+                break
         folder, package = os.path.split(folder)
         parts.insert(0, package)
-        if not folder:
-            break
     root = os.path.relpath(folder or ".") if folder else "."
     return ".".join(parts), root
+
+
+def _imports_own_folder(text: str, folder: str, own: str) -> bool:
+    """Whether Python ``text`` (a module of ``folder``, which has no ``__init__.py``) imports a
+    sibling module through the folder's name (``from excel_tools.helpers import x`` in
+    ``src/excel_tools/server.py``): an implicit namespace package (PEP 420), so its parent folder is
+    the import root. The sibling must exist and not be the module itself (``own``): a folder named
+    ``mcp`` whose ``server.py`` imports the ``mcp`` library's ``mcp.server`` is not one."""
+    package = os.path.basename(folder)
+    if not package.isidentifier():
+        return False
+    pattern = rf"^[ \t]*(?:from|import)[ \t]+{re.escape(package)}\.(\w+)"
+    for match in re.finditer(pattern, text, re.MULTILINE):
+        sub = match.group(1)
+        sibling = os.path.join(folder, sub)
+        if sub != own and (os.path.isfile(sibling + ".py") or os.path.isdir(sibling)):
+            return True
+    return False
 
 
 def server_subclasses(texts: list[str]) -> frozenset[str]:
