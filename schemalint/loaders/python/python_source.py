@@ -291,7 +291,9 @@ def module_members(module: types.ModuleType) -> list[tuple[str, Any]]:
     if any(_is_framework_tool(v) for _, v in members):
         parts.update(id(v) for _, v in members if inspect.isclass(v) and hasattr(v, "model_json_schema"))
     given = _models_given_as_schemas(module)
-    parts.update(id(v) for n, v in members if n in given and inspect.isclass(v))
+    by_hand = _declares_mcp_tools(module)
+    parts.update(id(v) for n, v in members
+                 if inspect.isclass(v) and (n in given or (by_hand and hasattr(v, "model_json_schema"))))
     return [(n, v) for n, v in members if not (inspect.isclass(v) and id(v) in parts)]
 
 
@@ -311,6 +313,21 @@ def _models_given_as_schemas(module: types.ModuleType) -> frozenset[str]:
     except (OSError, TypeError):
         return frozenset()
     return frozenset(m.group(1) for m in _GIVEN_AS_SCHEMA.finditer(text))
+
+
+_MCP_TOOL_BY_HAND = re.compile(r"""\bTool\(|\binputSchema\s*=|["']inputSchema["']\s*:""")
+
+
+def _declares_mcp_tools(module: types.ModuleType) -> bool:
+    """Whether ``module``'s code declares MCP tools by hand (``Tool(...)`` or an ``inputSchema``
+    given in code, as a low-level ``Server``'s ``list_tools`` handler does): its pydantic models are
+    then the data of those tools (arguments, results), not tools (measured on
+    modelcontextprotocol/servers' time server: its result models loaded as tools)."""
+    try:
+        text = inspect.getsource(module)
+    except (OSError, TypeError):
+        return False
+    return bool(_MCP_TOOL_BY_HAND.search(text))
 
 
 def _is_framework_tool(value: Any) -> bool:
@@ -617,6 +634,12 @@ def load_python_source(
                 "with their own names and descriptions (inputSchema=Model.model_json_schema()), most likely "
                 "inside a handler that lists them at run time; check what the server lists with "
                 "--mcp-stdio \"CMD\", or name one model (module:Model) to check its schema alone"
+            )
+        if isinstance(obj, types.ModuleType) and _declares_mcp_tools(obj):
+            raise SourceError(
+                f"{source}: the module declares MCP tools by hand (Tool(...) or an inputSchema in its code, "
+                "most likely in a handler that lists them at run time) and its models are their data, not "
+                "tools; check what the server lists with --mcp-stdio \"CMD\""
             )
         raise SourceError(
             f"{source}: {type(obj).__name__} is not a tool source schemalint knows: it holds no tool "
