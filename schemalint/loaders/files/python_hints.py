@@ -25,6 +25,12 @@ _SUBCLASS = re.compile(
 is the server (measured on qdrant/mcp-server-qdrant: ``mcp = QdrantMCPServer(...)``; before, the
 folder note named a pydantic model of the project instead)."""
 _TOOL_DECORATOR = re.compile(r"^@(?P<name>[A-Za-z_]\w*)\.tool\b", re.MULTILINE)
+_BARE_TOOL = re.compile(r"^@tool\b", re.MULTILINE)
+_TOOL_IMPORT = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(?:\(?[^\n]*?,[ \t]*)?tool\b", re.MULTILINE)
+"""Functions decorated with a framework's bare ``@tool`` (``from langchain_core.tools import tool``):
+each is a tool object at module level, so the source is the module (``functions:``). Measured on
+NousResearch/Hermes-Function-Calling (before: the folder note named a pydantic model of another
+module)."""
 _MODEL = re.compile(r"^class\s+(?P<name>[A-Za-z_]\w*)\((?:[\w.]*\.)?BaseModel\)", re.MULTILINE)
 _SKIPPED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist",
                       "tests", "test", "docs", "examples", ".mypy_cache"})
@@ -91,10 +97,17 @@ def tool_objects(text: str, subclasses: frozenset[str] = frozenset()) -> list[st
     for match in (*_SERVER.finditer(text), *_own_servers(text, subclasses), *_TOOL_DECORATOR.finditer(text)):
         if match.group("name") not in found:
             found.append(match.group("name"))
+    if not found and _decorated_tools(text):
+        found.append("")  # the module: its decorated functions are the tools
     for match in _MODEL.finditer(text):
         if match.group("name") not in found:
             found.append(match.group("name"))
     return found
+
+
+def _decorated_tools(text: str) -> bool:
+    """Whether Python ``text`` decorates functions with a bare ``@tool`` it imports (:data:`_BARE_TOOL`)."""
+    return bool(_BARE_TOOL.search(text)) and bool(_TOOL_IMPORT.search(text))
 
 
 def _read(path: str) -> str:
@@ -131,7 +144,10 @@ def python_file_message(path: str) -> str:
     suggestion = source_for(path)
     module, root = module_name(path)
     example = suggestion or f"{module}:OBJECT" + ("" if root == "." else f" --python-path {root}")
-    found = " (it creates that object at module level)" if suggestion else ""
+    found = ""
+    if suggestion:
+        found = (" (its functions decorated with @tool are the tools)" if suggestion.split(" ")[0].endswith(":")
+                 else " (it creates that object at module level)")
     elsewhere = ""
     if suggestion is None:
         near = directory_hint(root, limit=2000)
@@ -166,7 +182,7 @@ def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None
         names = tool_objects(text, subclasses)
         if names:
             servers = (bool(_SERVER.search(text)) or bool(_own_servers(text, subclasses))
-                       or bool(_TOOL_DECORATOR.search(text)))
+                       or bool(_TOOL_DECORATOR.search(text)) or _decorated_tools(text))
             candidates.append((0 if servers else 1, path, names[0]))
     if not candidates:
         return None
