@@ -157,3 +157,23 @@ def test_the_modules_note_names_a_module_that_is_not_a_test_or_a_config(tmp_path
         (tmp_path / rel).unlink()
     note = modules_hint(str(tmp_path))
     assert note is not None and note.endswith(f"{tmp_path}/tests/testserver/index.ts:EXPORT"), note
+
+
+def test_a_command_line_spec_is_not_a_docker_registry_tool(tmp_path: Path) -> None:
+    """`{name, arguments: [...]}` is the Docker MCP registry's tool shape; a CLI program's command spec
+    (`usage`, `options`, `subcommands`, arguments with argparse's `help`) has it too and is no tool.
+    Its twin, a registry entry with `desc` arguments (or none), is still one."""
+    cli_spec = {"commands": [
+        {"name": "push", "description": "Push a note.", "usage": "notes push <text>",
+         "arguments": [{"name": "text", "type": "string", "help": "The note."}], "options": []},
+        {"name": "remote", "description": "Remotes.", "subcommands": [
+            {"name": "show", "description": "Show them.", "arguments": [], "options": []}]},
+        {"name": "pull", "description": "Pull notes.", "arguments": [{"name": "since", "help": "A date."}]}]}
+    registry = {"tools": [
+        {"name": "push_note", "description": "Push a note.", "arguments": [{"name": "text", "type": "string",
+                                                                           "desc": "The note."}]},
+        {"name": "list_notes", "description": "List notes.", "arguments": []}]}
+    assert load([_write(tmp_path, "cli.json", cli_spec)]).tools == []
+    tools = load([_write(tmp_path, "tools.json", registry)]).tools
+    assert [(t.name, t.origin.format) for t in tools] == [("push_note", "docker-arguments"),
+                                                         ("list_notes", "docker-arguments")]

@@ -120,6 +120,59 @@ def test_module_expansion_skips_parts_helpers_and_imports(shop: dict[str, Tool])
     }  # Address/AddressClean are field types (parts), _drop_* helpers are plain functions
 
 
+def test_models_handed_to_a_tool_declaration_as_its_schema_are_not_tools(tmp_path: Path) -> None:
+    """A model whose schema the module's code hands to a tool declared with its own name and description
+    (`input_schema=M.model_json_schema()` in a list handler, `"parameters": M.model_json_schema()`) is an
+    input schema: loaded as a tool it had the class name and an empty description (a false SL007).
+    Its twin, a model of the same module used no such way, is still a tool; named directly, so is it."""
+    body = """
+        from pydantic import BaseModel
+
+        class Lookup(BaseModel):
+            key: str
+
+        class Rename(BaseModel):
+            old: str
+            new: str
+
+        class Archive(BaseModel):
+            key: str
+
+        def list_tools():
+            return [dict(name="lookup", description="Find a key.", input_schema=Lookup.model_json_schema()),
+                    {"name": "rename", "description": "Rename a key.", "parameters": Rename.model_json_schema()}]
+    """
+    name = write_module(tmp_path, body)
+    assert [t.name for t in load_python_source(f"{name}:", [str(tmp_path)])] == ["Archive"]
+    assert [t.name for t in load_python_source(f"{name}:Lookup", [str(tmp_path)])] == ["Lookup"]
+    only = write_module(tmp_path, body.replace("class Archive(BaseModel):\n            key: str\n", ""))
+    with pytest.raises(SourceError, match=r"models \(Lookup, Rename\) are the input schemas.*--mcp-stdio"):
+        load_python_source(f"{only}:", [str(tmp_path)])
+
+
+def test_a_module_that_declares_mcp_tools_by_hand_has_models_as_data(tmp_path: Path) -> None:
+    """A low-level MCP server's module declares its tools in code (`Tool(name=..., inputSchema={...})`
+    in a list handler); its models are results and arguments, not tools. Twin: the same models in a
+    module that declares no tool are tools."""
+    models = """
+        from pydantic import BaseModel
+
+        class Clock(BaseModel):
+            zone: str
+            iso: str
+    """
+    handler = models + """
+        def list_tools(Tool=dict):
+            return [Tool(name="now", description="The time.", inputSchema={"type": "object"})]
+    """
+    name = write_module(tmp_path, handler)
+    with pytest.raises(SourceError, match=r"declares MCP tools by hand.*--mcp-stdio"):
+        load_python_source(f"{name}:", [str(tmp_path)])
+    assert [t.name for t in load_python_source(f"{name}:Clock", [str(tmp_path)])] == ["Clock"]
+    plain = write_module(tmp_path, models)
+    assert [t.name for t in load_python_source(f"{plain}:", [str(tmp_path)])] == ["Clock"]
+
+
 def test_containers_and_explicit_functions(tmp_path: Path) -> None:
     name = write_module(tmp_path, """
         from pydantic import BaseModel

@@ -92,3 +92,44 @@ def test_an_instance_of_the_projects_own_server_class_is_the_source(tmp_path: Pa
     assert "e.g. schemalint check vectors.server:mcp --python-path src" in out, out
     proc = cli("check", "src/vectors/server.py", cwd=tmp_path)
     assert "try: schemalint check vectors.server:mcp --python-path src (it creates that object" in proc.stderr
+
+
+def test_a_namespace_package_that_imports_itself_is_named_from_its_parent(tmp_path: Path) -> None:
+    """A package folder without ``__init__.py`` (PEP 420) whose server imports a sibling through the
+    package name: `server:mcp --python-path src/ledger` fails at that import, the parent is the root."""
+    package = tmp_path / "src" / "ledger"
+    package.mkdir(parents=True)
+    (package / "rates.py").write_text("RATE = 1\n")
+    (package / "server.py").write_text("from ledger.rates import RATE\n" + SERVER)
+    proc = cli("check", ".", cwd=tmp_path)
+    assert "e.g. schemalint check ledger.server:mcp --python-path src" in proc.stdout + proc.stderr
+    proc = cli("check", "src/ledger/server.py", cwd=tmp_path)
+    assert "try: schemalint check ledger.server:mcp --python-path src (" in proc.stderr
+
+
+def test_a_folder_named_after_an_imported_library_stays_the_root(tmp_path: Path) -> None:
+    """Twins: a folder named `mcp` whose server imports the `mcp` library (`mcp.server...` is the
+    module itself), and a plain folder of scripts with no self-import, keep their own folder as root."""
+    for name, head in (("mcp", ""), ("scripts", "import json\n")):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "server.py").write_text(head + SERVER)
+        proc = cli("check", f"{name}/server.py", cwd=tmp_path)
+        assert f"try: schemalint check server:mcp --python-path {name} (" in proc.stderr, proc.stderr
+
+
+def test_functions_decorated_with_an_imported_bare_tool_name_the_module(tmp_path: Path) -> None:
+    """`@tool` from a framework (LangChain's `langchain_core.tools.tool`) makes each function a tool at
+    module level: the source is the module (`helpers:`), ahead of a pydantic model elsewhere. Twin: a
+    local decorator that happens to be called `tool` (not imported) is not taken for one."""
+    (tmp_path / "helpers.py").write_text(
+        "from langchain_core.tools import tool\n\n\n@tool\ndef stock_price(symbol: str) -> float:\n"
+        '    """The last price of a ticker."""\n    return 0.0\n')
+    (tmp_path / "a_models.py").write_text("from pydantic import BaseModel\n\n\nclass Row(BaseModel):\n    x: int\n")
+    proc = cli("check", ".", cwd=tmp_path)
+    assert "e.g. schemalint check helpers:" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    proc = cli("check", "helpers.py", cwd=tmp_path)
+    assert "try: schemalint check helpers: (its functions decorated with @tool are the tools)" in proc.stderr
+    (tmp_path / "helpers.py").write_text("def tool(f):\n    return f\n\n\n@tool\ndef ping() -> None:\n    pass\n")
+    proc = cli("check", ".", cwd=tmp_path)
+    assert "e.g. schemalint check a_models:Row" in proc.stdout + proc.stderr, proc.stdout + proc.stderr

@@ -25,6 +25,12 @@ _SUBCLASS = re.compile(
 is the server (measured on qdrant/mcp-server-qdrant: ``mcp = QdrantMCPServer(...)``; before, the
 folder note named a pydantic model of the project instead)."""
 _TOOL_DECORATOR = re.compile(r"^@(?P<name>[A-Za-z_]\w*)\.tool\b", re.MULTILINE)
+_BARE_TOOL = re.compile(r"^@tool\b", re.MULTILINE)
+_TOOL_IMPORT = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(?:\(?[^\n]*?,[ \t]*)?tool\b", re.MULTILINE)
+"""Functions decorated with a framework's bare ``@tool`` (``from langchain_core.tools import tool``):
+each is a tool object at module level, so the source is the module (``functions:``). Measured on
+NousResearch/Hermes-Function-Calling (before: the folder note named a pydantic model of another
+module)."""
 _MODEL = re.compile(r"^class\s+(?P<name>[A-Za-z_]\w*)\((?:[\w.]*\.)?BaseModel\)", re.MULTILINE)
 _SKIPPED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist",
                       "tests", "test", "docs", "examples", ".mypy_cache"})
@@ -33,17 +39,39 @@ MAX_BYTES = 512 * 1024
 
 def module_name(path: str) -> tuple[str, str]:
     """``(dotted module, import root)`` of the Python file ``path``: the package folders above it
-    (those holding ``__init__.py``) make the module's dotted name; the first folder above them is
+    (those holding ``__init__.py``, or a namespace package the file imports itself by: see
+    :func:`_imports_own_folder`) make the module's dotted name; the first folder above them is
     the root to put on ``--python-path`` (``"."`` for the working directory)."""
     folder, filename = os.path.split(os.path.normpath(path))
     parts = [] if filename == "__init__.py" else [filename[:-3]]
-    while folder and os.path.isfile(os.path.join(folder, "__init__.py")):
+    text: str | None = None
+    while folder:
+        if not os.path.isfile(os.path.join(folder, "__init__.py")):
+            text = _read(path) if text is None else text
+            if not _imports_own_folder(text, folder, parts[-1] if parts else ""):
+                break
         folder, package = os.path.split(folder)
         parts.insert(0, package)
-        if not folder:
-            break
     root = os.path.relpath(folder or ".") if folder else "."
     return ".".join(parts), root
+
+
+def _imports_own_folder(text: str, folder: str, own: str) -> bool:
+    """Whether Python ``text`` (a module of ``folder``, which has no ``__init__.py``) imports a
+    sibling module through the folder's name (``from excel_tools.helpers import x`` in
+    ``src/excel_tools/server.py``): an implicit namespace package (PEP 420), so its parent folder is
+    the import root. The sibling must exist and not be the module itself (``own``): a folder named
+    ``mcp`` whose ``server.py`` imports the ``mcp`` library's ``mcp.server`` is not one."""
+    package = os.path.basename(folder)
+    if not package.isidentifier():
+        return False
+    pattern = rf"^[ \t]*(?:from|import)[ \t]+{re.escape(package)}\.(\w+)"
+    for match in re.finditer(pattern, text, re.MULTILINE):
+        sub = match.group(1)
+        sibling = os.path.join(folder, sub)
+        if sub != own and (os.path.isfile(sibling + ".py") or os.path.isdir(sibling)):
+            return True
+    return False
 
 
 def server_subclasses(texts: list[str]) -> frozenset[str]:
@@ -69,10 +97,17 @@ def tool_objects(text: str, subclasses: frozenset[str] = frozenset()) -> list[st
     for match in (*_SERVER.finditer(text), *_own_servers(text, subclasses), *_TOOL_DECORATOR.finditer(text)):
         if match.group("name") not in found:
             found.append(match.group("name"))
+    if not found and _decorated_tools(text):
+        found.append("")  # the module: its decorated functions are the tools
     for match in _MODEL.finditer(text):
         if match.group("name") not in found:
             found.append(match.group("name"))
     return found
+
+
+def _decorated_tools(text: str) -> bool:
+    """Whether Python ``text`` decorates functions with a bare ``@tool`` it imports (:data:`_BARE_TOOL`)."""
+    return bool(_BARE_TOOL.search(text)) and bool(_TOOL_IMPORT.search(text))
 
 
 def _read(path: str) -> str:
@@ -109,7 +144,10 @@ def python_file_message(path: str) -> str:
     suggestion = source_for(path)
     module, root = module_name(path)
     example = suggestion or f"{module}:OBJECT" + ("" if root == "." else f" --python-path {root}")
-    found = " (it creates that object at module level)" if suggestion else ""
+    found = ""
+    if suggestion:
+        found = (" (its functions decorated with @tool are the tools)" if suggestion.split(" ")[0].endswith(":")
+                 else " (it creates that object at module level)")
     elsewhere = ""
     if suggestion is None:
         near = directory_hint(root, limit=2000)
@@ -144,7 +182,7 @@ def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None
         names = tool_objects(text, subclasses)
         if names:
             servers = (bool(_SERVER.search(text)) or bool(_own_servers(text, subclasses))
-                       or bool(_TOOL_DECORATOR.search(text)))
+                       or bool(_TOOL_DECORATOR.search(text)) or _decorated_tools(text))
             candidates.append((0 if servers else 1, path, names[0]))
     if not candidates:
         return None

@@ -18,7 +18,8 @@ mcp                 ``{name, inputSchema, outputSchema?, annotations?}``
 bedrock             Converse ``toolSpec`` object ``{name, description?, inputSchema: {json},
                     strict?}``, usually wrapped as ``{"toolSpec": {...}}`` (the tool's
                     pointer is the ``toolSpec`` object; schema at ``/inputSchema/json``)
-docker-arguments    ``{name, arguments: [{name, type, desc, optional}]}`` (no schema)
+docker-arguments    ``{name, arguments: [{name, type, desc, optional}]}`` (no schema; not a
+                    command-line program's command spec: :func:`_command_line_spec`)
 function            ``{name, parameters}`` or ``{name, arguments: {...}}`` (legacy
                     OpenAI functions, BFCL, ACEBench, Gorilla): in a tools list
                     (:data:`TOOL_LIST_KEYS`) whatever the schema, elsewhere only with a
@@ -99,6 +100,21 @@ def _description(obj: Mapping[str, Any]) -> str | None:
         # VS Code `contributes.languageModelTools`: the model is shown `modelDescription`
         desc = obj.get("modelDescription")
     return desc if isinstance(desc, str) else None
+
+
+_COMMAND_LINE_KEYS = frozenset({"usage", "options", "subcommands", "flags"})
+"""Keys of a command of a command-line program's spec (``{name, description, usage, arguments, options,
+subcommands}``), never of a Docker MCP registry tool (``{name, description, arguments, annotations}``)."""
+
+
+def _command_line_spec(obj: Mapping[str, Any], args: list[Any]) -> bool:
+    """Whether ``{name, arguments: [...]}`` is a command of a command-line program's spec rather than a
+    Docker MCP registry tool: it has a key only such a command has (:data:`_COMMAND_LINE_KEYS`), or its
+    arguments are documented with argparse's ``help`` where Docker writes ``desc``. Measured on a CLI
+    spec JSON (mem0ai/mem0 ``cli/cli-spec.json``: 15 commands loaded as tools before)."""
+    if not _COMMAND_LINE_KEYS.isdisjoint(obj):
+        return True
+    return bool(args) and all("help" in a and "desc" not in a for a in args)
 
 
 def _tool(
@@ -215,7 +231,7 @@ def match_tool(
     if "parametersJsonSchema" in obj:
         return _tool(obj, "gemini-json", file, pointer, line, "/parametersJsonSchema")
     args = obj.get("arguments")
-    if isinstance(args, list) and all(isinstance(a, Mapping) for a in args):
+    if isinstance(args, list) and all(isinstance(a, Mapping) for a in args) and not _command_line_spec(obj, args):
         return _tool(obj, "docker-arguments", file, pointer, line, None)
     if isinstance(args, Mapping) and (in_list or (schema_like(args) and _description(obj) is not None)):
         # outside a tools list, {name, arguments} without a description is a recorded call (a

@@ -40,6 +40,7 @@ import importlib
 import inspect
 import itertools
 import os
+import re
 import sys
 import types
 import typing
@@ -289,7 +290,44 @@ def module_members(module: types.ModuleType) -> list[tuple[str, Any]]:
     parts = {id(t) for _, v in members if inspect.isclass(v) for t in _field_types(v)}
     if any(_is_framework_tool(v) for _, v in members):
         parts.update(id(v) for _, v in members if inspect.isclass(v) and hasattr(v, "model_json_schema"))
+    given = _models_given_as_schemas(module)
+    by_hand = _declares_mcp_tools(module)
+    parts.update(id(v) for n, v in members
+                 if inspect.isclass(v) and (n in given or (by_hand and hasattr(v, "model_json_schema"))))
     return [(n, v) for n, v in members if not (inspect.isclass(v) and id(v) in parts)]
+
+
+_GIVEN_AS_SCHEMA = re.compile(
+    r"""["']?\b(?:inputSchema|input_schema|parameters)["']?\s*[=:]\s*([A-Za-z_]\w*)\.(?:model_json_schema|schema)\(""")
+
+
+def _models_given_as_schemas(module: types.ModuleType) -> frozenset[str]:
+    """Names of the models whose schema ``module``'s code hands to a tool declared there with its
+    own name and description (``Tool(name=..., inputSchema=GitStatus.model_json_schema())`` in a
+    low-level MCP server's ``list_tools``, ``"parameters": Query.model_json_schema()`` in an
+    OpenAI tool dict): those models are input schemas, not tools (loaded as tools they had the
+    class name and an empty description: measured on modelcontextprotocol/servers' git server, 12
+    false SL007). Read from the module's source text; none when it cannot be read."""
+    try:
+        text = inspect.getsource(module)
+    except (OSError, TypeError):
+        return frozenset()
+    return frozenset(m.group(1) for m in _GIVEN_AS_SCHEMA.finditer(text))
+
+
+_MCP_TOOL_BY_HAND = re.compile(r"""\bTool\(|\binputSchema\s*=|["']inputSchema["']\s*:""")
+
+
+def _declares_mcp_tools(module: types.ModuleType) -> bool:
+    """Whether ``module``'s code declares MCP tools by hand (``Tool(...)`` or an ``inputSchema``
+    given in code, as a low-level ``Server``'s ``list_tools`` handler does): its pydantic models are
+    then the data of those tools (arguments, results), not tools (measured on
+    modelcontextprotocol/servers' time server: its result models loaded as tools)."""
+    try:
+        text = inspect.getsource(module)
+    except (OSError, TypeError):
+        return False
+    return bool(_MCP_TOOL_BY_HAND.search(text))
 
 
 def _is_framework_tool(value: Any) -> bool:
@@ -588,6 +626,21 @@ def load_python_source(
 
         if server_kind(obj) is not None:
             raise SourceError(empty_server_message(source, obj))
+        given = sorted(_models_given_as_schemas(obj)) if isinstance(obj, types.ModuleType) else []
+        if given:
+            names = ", ".join(given[:3]) + (f" and {len(given) - 3} more" if len(given) > 3 else "")
+            raise SourceError(
+                f"{source}: the module's models ({names}) are the input schemas of tools its code declares "
+                "with their own names and descriptions (inputSchema=Model.model_json_schema()), most likely "
+                "inside a handler that lists them at run time; check what the server lists with "
+                "--mcp-stdio \"CMD\", or name one model (module:Model) to check its schema alone"
+            )
+        if isinstance(obj, types.ModuleType) and _declares_mcp_tools(obj):
+            raise SourceError(
+                f"{source}: the module declares MCP tools by hand (Tool(...) or an inputSchema in its code, "
+                "most likely in a handler that lists them at run time) and its models are their data, not "
+                "tools; check what the server lists with --mcp-stdio \"CMD\""
+            )
         raise SourceError(
             f"{source}: {type(obj).__name__} is not a tool source schemalint knows: it holds no tool "
             "definition (expected pydantic models, functions with typed arguments, MCP servers, Agents or "
