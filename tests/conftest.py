@@ -337,6 +337,11 @@ def corpus_loaded() -> Any:
     return load([str(CORPUS)])
 
 
+CORPUS_CHECKED_GROUP = "corpus-checked"
+"""The ``xdist_group`` of the tests that read :func:`corpus_checked`: on one pytest-xdist worker the
+session fixture is computed once; spread over two it was computed on each (~10 s of CPU)."""
+
+
 @pytest.fixture(scope="session")
 def corpus_checked() -> Any:
     """``schemalint.api.check([CORPUS], stream=False, jobs=1)``: the corpus checked in memory in one
