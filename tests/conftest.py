@@ -365,8 +365,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     whole on one worker, in the order collected; a group collected last (a module that builds a
     wheel, a pre-commit environment, runs every documented command) then ran alone at the end
     while the other worker idled. The grouped tests go first, the largest group first, so the
-    other workers take the single tests meanwhile (longest work first). Order within a group,
-    and among the other tests, is kept; every worker collects the same order."""
+    other workers take the single tests meanwhile (longest work first), then the tests that need
+    Node (:data:`needs_node`), then the rest. Order within a group, and among the other tests, is
+    kept; every worker collects the same order."""
     if config.getoption("dist", default="no") != "loadgroup" and not hasattr(config, "workerinput"):
         return
 
@@ -382,4 +383,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if name is not None:
             sizes[name] = sizes.get(name, 0) + 1
     order = {name: rank for rank, name in enumerate(sorted(sizes, key=lambda n: (-sizes[n], n)))}
-    items.sort(key=lambda it: order.get(group(it) or "", len(order)))  # stable: other orders kept
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        name = group(item)
+        if name is not None:
+            return (0, order[name])
+        # Node tests start a Node worker per command, the slowest single tests; collected last
+        # (test_typescript*.py), they ran at the end while the other worker idled
+        return (1, 0) if any(mark == needs_node.mark for mark in item.iter_markers("skipif")) else (2, 0)
+
+    items.sort(key=rank)  # stable: other orders kept
