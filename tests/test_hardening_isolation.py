@@ -560,12 +560,13 @@ def test_mcp_unparseable_answer_is_an_immediate_located_error(tmp_path: Path, an
     script = tmp_path / "server.py"
     script.write_text(UNPARSEABLE_SERVER.format(answer=answer), encoding="utf-8")
     started = time.monotonic()
-    # headroom for a starved CPU (two pytest-xdist workers and other load): the limit is 60 s, and an
-    # answer named at once takes well under half of it (a few seconds on an idle machine)
+    # headroom for a starved CPU (two pytest-xdist workers and other load; two Python starts and the
+    # SDK's import took 37 s there once): the limit is 300 s, and an answer named at once takes well
+    # under half of it (a few seconds on an idle machine)
     proc = run("check", "--mcp-stdio", f'"{sys.executable}" "{script}"', cwd=tmp_path,
-               env={"SCHEMALINT_IMPORT_TIME_LIMIT": "60"}, timeout=120)
+               env={"SCHEMALINT_IMPORT_TIME_LIMIT": "300"}, timeout=400)
     elapsed = time.monotonic() - started
     assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert "JSON-RPC message on stdout that cannot be parsed" in proc.stderr, proc.stderr
     assert why in proc.stderr and "line 1 column" in proc.stderr and "within" not in proc.stderr
-    assert elapsed < 30, elapsed
+    assert elapsed < 150, elapsed
