@@ -393,3 +393,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return (1, 0) if any(mark == needs_node.mark for mark in item.iter_markers("skipif")) else (2, 0)
 
     items.sort(key=rank)  # stable: other orders kept
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On a pytest-xdist worker under ``--dist loadgroup``: fail the run when a test marked with
+    ``xdist_group`` did not get its group (the ``@name`` suffix of its node id, which the scheduler
+    groups by). With pytest 9.2 and pytest-xdist 3.8 that happened silently (pytest-dev/pytest-xdist
+    #1386): every grouped module's shared setup (hook environments, a plugin venv, a wheel, corpus
+    fixtures) was built on each worker and the suite took minutes longer."""
+    config = session.config
+    if not hasattr(config, "workerinput") or not config.getvalue("loadgroup"):
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(
+            f"--dist loadgroup ignores xdist_group here (pytest {pytest.__version__}; see "
+            f"pytest-dev/pytest-xdist#1386), e.g. {lost[0]}: install the versions pyproject.toml's "
+            "test extra allows")
