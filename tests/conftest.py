@@ -337,6 +337,11 @@ def corpus_loaded() -> Any:
     return load([str(CORPUS)])
 
 
+CORPUS_CHECKED_GROUP = "corpus-checked"
+"""The ``xdist_group`` of the tests that read :func:`corpus_checked`: on one pytest-xdist worker the
+session fixture is computed once; spread over two it was computed on each (~10 s of CPU)."""
+
+
 @pytest.fixture(scope="session")
 def corpus_checked() -> Any:
     """``schemalint.api.check([CORPUS], stream=False, jobs=1)``: the corpus checked in memory in one
@@ -360,8 +365,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     whole on one worker, in the order collected; a group collected last (a module that builds a
     wheel, a pre-commit environment, runs every documented command) then ran alone at the end
     while the other worker idled. The grouped tests go first, the largest group first, so the
-    other workers take the single tests meanwhile (longest work first). Order within a group,
-    and among the other tests, is kept; every worker collects the same order."""
+    other workers take the single tests meanwhile (longest work first), then the tests that need
+    Node (:data:`needs_node`), then the rest. Order within a group, and among the other tests, is
+    kept; every worker collects the same order."""
     if config.getoption("dist", default="no") != "loadgroup" and not hasattr(config, "workerinput"):
         return
 
@@ -377,4 +383,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if name is not None:
             sizes[name] = sizes.get(name, 0) + 1
     order = {name: rank for rank, name in enumerate(sorted(sizes, key=lambda n: (-sizes[n], n)))}
-    items.sort(key=lambda it: order.get(group(it) or "", len(order)))  # stable: other orders kept
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        name = group(item)
+        if name is not None:
+            return (0, order[name])
+        # Node tests start a Node worker per command, the slowest single tests; collected last
+        # (test_typescript*.py), they ran at the end while the other worker idled
+        return (1, 0) if any(mark == needs_node.mark for mark in item.iter_markers("skipif")) else (2, 0)
+
+    items.sort(key=rank)  # stable: other orders kept
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On a pytest-xdist worker under ``--dist loadgroup``: fail the run when a test marked with
+    ``xdist_group`` did not get its group (the ``@name`` suffix of its node id, which the scheduler
+    groups by). With pytest 9.2 and pytest-xdist 3.8 that happened silently (pytest-dev/pytest-xdist
+    #1386): every grouped module's shared setup (hook environments, a plugin venv, a wheel, corpus
+    fixtures) was built on each worker and the suite took minutes longer."""
+    config = session.config
+    if not hasattr(config, "workerinput") or not config.getvalue("loadgroup"):
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(
+            f"--dist loadgroup ignores xdist_group here (pytest {pytest.__version__}; see "
+            f"pytest-dev/pytest-xdist#1386), e.g. {lost[0]}: install the versions pyproject.toml's "
+            "test extra allows")

@@ -91,11 +91,15 @@ def http_port(checkout: Path) -> Iterator[int]:
     server = subprocess.Popen([sys.executable, "examples/mcp_server/server.py", "--http", str(port)], cwd=checkout,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        # until the server accepts (it imports the mcp SDK: many seconds on a loaded machine); one
+        # that never does fails here, not as a refused connection in the documented command
+        deadline = time.monotonic() + 180
+        while True:
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", port)) == 0:
                     break
+            assert server.poll() is None, f"the example server exited with {server.returncode}"
+            assert time.monotonic() < deadline, "the example server did not accept connections within 180 s"
             time.sleep(0.2)
         yield port
     finally:

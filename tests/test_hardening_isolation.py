@@ -90,12 +90,14 @@ def test_a_module_hanging_at_import_is_stopped_at_the_time_limit(tmp_path: Path)
           '    time.sleep(0.05)\n')
     started = time.monotonic()
     proc = run("check", "hangs:", "--python-path", str(tmp_path), "--format", "json",
-               env={"SCHEMALINT_IMPORT_TIME_LIMIT": "1.5"}, timeout=60)
+               env={"SCHEMALINT_IMPORT_TIME_LIMIT": "1.5"}, timeout=300)
     elapsed = time.monotonic() - started
     assert proc.returncode == 2 and proc.stdout == ""
     assert "did not finish within 1.5 s" in proc.stderr and "about to hang" in proc.stderr
     assert "(a module that hangs at import?)" in proc.stderr and "network" not in proc.stderr
-    assert elapsed < 20
+    # the module never ends: any end is the limit's. Two Python starts (the run, its worker) took
+    # most of the 20 s this bound once was on a loaded machine
+    assert elapsed < 120
 
 
 DOWNLOADS = """\
@@ -200,8 +202,10 @@ def test_hung_validator_is_reported_and_no_worker_outlives_the_run(tmp_path: Pat
     report = json.loads(proc.stdout)
     found = {d["tool"]: d["message"] for d in report["diagnostics"]}
     assert set(found) == {"Spins"} and "did not return within" in found["Spins"]
-    time.sleep(0.5)
-    assert not _worker_pids(mark)
+    # the run killed its worker before exiting; the kernel may take a moment to finish it (a fixed
+    # half second was too short on a loaded machine). A leaked worker spins forever: no wait
+    # outlives it
+    _wait_for(lambda: not _worker_pids(mark), "end of the worker")
 
 
 
@@ -432,7 +436,9 @@ def test_mcp_garbage_and_silence_get_a_located_message_in_time(tmp_path: Path) -
     # a silent server needs no time to show anything: the smallest limit that is still a wait
     proc = _mcp(tmp_path, "silent.py", "import sys\nsys.stdin.read()\n", env={"SCHEMALINT_IMPORT_TIME_LIMIT": "1"})
     assert proc.returncode == 2 and "no tools/list answer within 1s" in proc.stderr
-    assert time.monotonic() - started < 40
+    # under the 120 s the garbage server sleeps: the limits, not the server, ended both runs (a
+    # tighter 40 s counted four Python starts on a loaded machine too)
+    assert time.monotonic() - started < 110
 
 
 def test_mcp_stderr_flood_is_bounded(tmp_path: Path) -> None:
@@ -578,12 +584,13 @@ def test_mcp_unparseable_answer_is_an_immediate_located_error(tmp_path: Path, an
     script = tmp_path / "server.py"
     script.write_text(UNPARSEABLE_SERVER.format(answer=answer), encoding="utf-8")
     started = time.monotonic()
-    # headroom for a starved CPU (two pytest-xdist workers and other load): the limit is 60 s, and an
-    # answer named at once takes well under half of it (a few seconds on an idle machine)
+    # headroom for a starved CPU (two pytest-xdist workers and other load; two Python starts and the
+    # SDK's import took 37 s there once): the limit is 300 s, and an answer named at once takes well
+    # under half of it (a few seconds on an idle machine)
     proc = run("check", "--mcp-stdio", f'"{sys.executable}" "{script}"', cwd=tmp_path,
-               env={"SCHEMALINT_IMPORT_TIME_LIMIT": "60"}, timeout=120)
+               env={"SCHEMALINT_IMPORT_TIME_LIMIT": "300"}, timeout=400)
     elapsed = time.monotonic() - started
     assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert "JSON-RPC message on stdout that cannot be parsed" in proc.stderr, proc.stderr
     assert why in proc.stderr and "line 1 column" in proc.stderr and "within" not in proc.stderr
-    assert elapsed < 30, elapsed
+    assert elapsed < 150, elapsed

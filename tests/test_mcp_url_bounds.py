@@ -114,10 +114,14 @@ def _server(tmp_path: Path, mode: str) -> Iterator[str]:
     proc = subprocess.Popen([sys.executable, str(script), str(port), mode], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        # until the server accepts (a Python start: seconds on a loaded machine); a server that
+        # never does fails here, not as a refused connection in the run under test
+        deadline = time.monotonic() + 120
+        while True:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 break
+            assert proc.poll() is None, f"the test server exited with {proc.returncode}"
+            assert time.monotonic() < deadline, "the test server did not accept connections within 120 s"
             time.sleep(0.05)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:

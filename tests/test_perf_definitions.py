@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from schemalint.api import check
 from schemalint.engine import run_loop
 from schemalint.model import Tool
-from tests.conftest import CORPUS, needs_shared
+from tests.conftest import CORPUS, CORPUS_CHECKED_GROUP, needs_shared
 
 # A tool with findings of several per-definition rules: SL003 (required but not declared), SL008 (minimum
 # above maximum), SL006 (a name with a space), SL203 (a range the description contradicts).
@@ -119,9 +119,13 @@ def test_definition_key_refuses_what_orjson_cannot_tell_apart(tmp_path: Path) ->
 
 
 @needs_shared
-def test_corpus_the_same_with_and_without_sharing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every finding of the corpus (whose tools repeat across files) with the memo and without it."""
-    with_memo = check([str(CORPUS)], jobs=1)
+@pytest.mark.xdist_group(CORPUS_CHECKED_GROUP)
+def test_corpus_the_same_with_and_without_sharing(monkeypatch: pytest.MonkeyPatch, corpus_checked: Any) -> None:
+    """Every finding of the corpus (whose tools repeat across files) with the memo and without it.
+    The run with the memo is the shared in-memory reference (``corpus_checked``); the one without
+    takes the default route (streamed), which tests/test_perf_stream.py shows gives the in-memory
+    result."""
+    with_memo = corpus_checked
     _unshared(monkeypatch)
     without = check([str(CORPUS)], jobs=1)
     assert _json(with_memo.diagnostics) == _json(without.diagnostics)

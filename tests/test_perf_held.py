@@ -13,7 +13,7 @@ import pytest
 from schemalint.api import check
 from schemalint.config import Config, parse_config
 from schemalint.engine import held
-from tests.conftest import CORPUS, REPOS, needs_repos, needs_shared, run_cli
+from tests.conftest import CORPUS, CORPUS_CHECKED_GROUP, REPOS, needs_repos, needs_shared, run_cli
 from tests.test_perf_parallel import _write_mixed_catalog, _write_one_big_document
 
 
@@ -54,10 +54,17 @@ def _catalog(tmp_path: Path) -> Path:
     return catalog
 
 
+@pytest.fixture(scope="module")
+def serial_catalog(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """:func:`_catalog` and its serial check (``jobs=1``), made once for the parametrized tests
+    that compare a held-workers run with it (read-only)."""
+    catalog = _catalog(tmp_path_factory.mktemp("held"))
+    return catalog, check([str(catalog)], targets=["all"], jobs=1)
+
+
 @pytest.mark.parametrize("jobs", [2, 3])
-def test_held_workers_give_the_serial_result(tmp_path: Path, taken: list[int], jobs: int) -> None:
-    catalog = _catalog(tmp_path)
-    serial = check([str(catalog)], targets=["all"], jobs=1)
+def test_held_workers_give_the_serial_result(serial_catalog: tuple[Path, Any], taken: list[int], jobs: int) -> None:
+    catalog, serial = serial_catalog
     codes = {d.code for d in serial.diagnostics}
     assert {"SL000", "SL001", "SL005", "SL202", "SL320"} <= codes, codes
     assert any(d.code == "SL001" and d.message.startswith("all 60 tool schemas") for d in serial.diagnostics)
@@ -170,6 +177,7 @@ def test_cli_jobs_2_output_is_byte_identical(tmp_path: Path) -> None:
 
 
 @needs_shared
+@pytest.mark.xdist_group(CORPUS_CHECKED_GROUP)
 def test_corpus_by_held_workers_as_serially(taken: list[int], corpus_checked: Any) -> None:
     serial = corpus_checked
     _same(check([str(CORPUS)], jobs=2, catalog=False), serial)

@@ -11,7 +11,7 @@ import pytest
 from schemalint.api import check
 from schemalint.engine import pipeline
 from schemalint.engine import stream as streaming
-from tests.conftest import CORPUS, REPOS, ROOT, needs_repos, needs_shared
+from tests.conftest import CORPUS, CORPUS_CHECKED_GROUP, REPOS, ROOT, needs_repos, needs_shared
 
 
 def _same(a: Any, b: Any) -> None:
@@ -31,6 +31,7 @@ def test_examples_streamed_as_in_memory(jobs: int) -> None:
 
 
 @needs_shared
+@pytest.mark.xdist_group(CORPUS_CHECKED_GROUP)
 def test_corpus_streamed_as_in_memory(corpus_checked: Any) -> None:
     # many names defined in several files (SL201/SL202 "another definition"), BFCL type dialect files (SL001)
     whole = corpus_checked

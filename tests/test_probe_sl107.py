@@ -186,7 +186,10 @@ def test_hang_and_crash_are_located_and_the_run_goes_on(bad_module: tuple[str, s
     assert "did not return within 2 s" in found["Hangs"].message
     assert found["Hangs"].severity.value == "warning"
     assert "raised KeyError instead of a validation error" in found["Crashes"].message
-    assert elapsed < 12  # loader probe + SL107 probe of Hangs, 2 s each, plus the rest (on a busy machine)
+    # loader probe + SL107 probe of Hangs, 2 s each, plus starting the Python worker: a few seconds
+    # idle, past 12 on a loaded machine (the worker's start alone). Hangs never returns, so any
+    # end proves the limits; the bound catches a wait per call instead of per tool
+    assert elapsed < 60
     _assert_hint_names_a_real_setting(found["Hangs"].hint or "", Path(root))
 
 

@@ -18,7 +18,7 @@ from schemalint.loaders.files.sources import expand_sources
 from schemalint.report.jsonl import line
 from schemalint.rules.facts import SummaryError, merge_summaries
 from tests._fixtures_cli import run_cli_here
-from tests.conftest import CORPUS, ROOT, needs_shared
+from tests.conftest import CORPUS, CORPUS_CHECKED_GROUP, ROOT, needs_shared
 
 
 def _script() -> Any:
@@ -88,6 +88,7 @@ def test_shards_with_summaries_give_one_run(tmp_path: Path) -> None:
 
 
 @needs_shared
+@pytest.mark.xdist_group(CORPUS_CHECKED_GROUP)
 def test_corpus_in_eight_shards_with_summaries_is_one_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           corpus_checked: Any) -> None:
     monkeypatch.chdir(ROOT)

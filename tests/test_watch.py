@@ -54,6 +54,33 @@ def _wait_for(lines: queue.Queue, text: str, seen: list[str], timeout: float = 9
     raise AssertionError(f"{text!r} not seen; stderr so far:\n{''.join(seen)}")
 
 
+def _inotify_watches(pid: int) -> int:
+    """How many inotify watches process ``pid`` holds (Linux ``/proc/PID/fdinfo``)."""
+    count = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            if os.readlink(fd) == "anon_inode:inotify":
+                count += Path(f"/proc/{pid}/fdinfo/{fd.name}").read_text().count("inotify wd:")
+        except OSError:  # closed meanwhile
+            continue
+    return count
+
+
+def _wait_until_watching(proc: subprocess.Popen[str], timeout: float = 90) -> None:
+    """Wait until ``proc`` watches its paths: a change written before that is never seen (under
+    load the watcher was set up more than the half second after its status line this test once
+    slept, and the test waited for a check that never came). On Linux, until the process holds an
+    inotify watch; elsewhere (no /proc, or watchfiles told to poll) a pause is all there is."""
+    if not Path(f"/proc/{proc.pid}/fdinfo").is_dir() or os.environ.get("WATCHFILES_FORCE_POLLING"):
+        time.sleep(2)
+        return
+    deadline = time.monotonic() + timeout
+    while not _inotify_watches(proc.pid):
+        assert proc.poll() is None, "the watch ended before it watched anything"
+        assert time.monotonic() < deadline, f"no inotify watch within {timeout} s"
+        time.sleep(0.02)
+
+
 def test_a_change_to_a_watched_file_checks_again_and_ctrl_c_exits_cleanly(tmp_path: Path) -> None:
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(CLEAN))
@@ -69,7 +96,7 @@ def test_a_change_to_a_watched_file_checks_again_and_ctrl_c_exits_cleanly(tmp_pa
     seen: list[str] = []
     try:
         _wait_for(err, "exit 0; watching tools.json for changes", seen)
-        time.sleep(0.5)  # the watcher is set up right after that line
+        _wait_until_watching(proc)  # the watcher is set up right after that line
         tools.write_text(json.dumps(_broken()))
         _wait_for(err, "tools.json changed; checking again", seen)
         _wait_for(err, "exit 1; watching for changes", seen)
