@@ -157,7 +157,7 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
             if id(rules) not in any_per_definition:
                 any_per_definition[id(rules)] = any(r.per_definition for r in rules)
                 kept_lists.append(rules)
-            if any_per_definition[id(rules)]:
+            if any_per_definition[id(rules)] and by_definition.keying:
                 key = definition_key(tool, profiles)
                 if key is not None:
                     seen = by_definition.get(key)
@@ -215,8 +215,10 @@ def definition_key(tool: Tool, profiles: frozenset[str]) -> tuple[Any, ...] | No
     """A key equal for two tools of one run exactly when a rule with :attr:`Rule.per_definition`
     finds the same in both (up to where the findings are): the tool's name, description, format,
     schema path and view, profiles, and its parsed object, advertised and output schemas encoded by
-    orjson in key order. ``None`` (the tool is checked on its own) for a tool with a runtime
-    contract or without a parsed object, one read from a file that is not JSON or YAML (a Python
+    orjson in key order (the advertised schema is not encoded again when it is the very object at
+    the schema path in the parsed object, whose encoding holds it; the key says which). ``None``
+    (the tool is checked on its own) for a tool with a runtime contract or without a parsed object,
+    one read from a file that is not JSON or YAML (a Python
     source may hold tuples, which encode as lists), a value orjson does not encode as it stands (a
     subclass, a date, an integer beyond 64 bits, too deep), and one holding a ``null`` value (orjson
     writes NaN and infinities, which JSON's fallback parser and YAML read, as ``null`` too). Never raises."""
@@ -228,26 +230,68 @@ def definition_key(tool: Tool, profiles: frozenset[str]) -> tuple[Any, ...] | No
 
     if not _ENCODE:
         _ENCODE = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+    advertised = tool.advertised
+    # the advertised schema is usually the object at schema_path in raw: raw's encoding then holds it
+    inside = tool.schema_view is None and advertised is not None and _at_path(raw, tool.schema_path) is advertised
     try:
-        encoded = orjson.dumps([raw, tool.advertised, tool.output_schema], option=_ENCODE)
+        encoded = orjson.dumps([raw, tool.output_schema] if inside else [raw, advertised, tool.output_schema],
+                               option=_ENCODE)
     except Exception:  # orjson.JSONEncodeError (a TypeError)
         return None
     if b"null" in encoded and _NULL_VALUE.search(encoded, 1, len(encoded) - 1 - (tool.output_schema is None) * 5):
         return None  # ([raw, advertised, null]: the last null is the absent output schema)
-    return (tool.name, tool.description, tool.origin.format, tool.schema_path, tool.schema_view, profiles, encoded)
+    return (tool.name, tool.description, tool.origin.format, tool.schema_path, tool.schema_view, profiles, inside,
+            encoded)
+
+
+_PATHS: dict[str, list[str] | None] = {}
+""":func:`split_pointer` of each schema path seen (a catalog has a handful), ``None`` for one that is not a pointer."""
+
+
+def _at_path(raw: dict[str, Any], path: str | None) -> Any:
+    """The value at the JSON pointer ``path`` in ``raw`` (``None`` when absent or ``path`` is not one)."""
+    if not path:
+        return None
+    try:
+        tokens = _PATHS[path]
+    except KeyError:
+        from schemalint.model import split_pointer
+
+        try:
+            tokens = split_pointer(path)
+        except ValueError:
+            tokens = None
+        if len(_PATHS) < 256:
+            _PATHS[path] = tokens
+    if not tokens:
+        return None
+    node: Any = raw
+    for token in tokens:
+        if type(node) is not dict:
+            return None
+        node = node.get(token)
+    return node
 
 
 class _ByDefinition:
     """The findings of each definition seen in the run (:func:`definition_key` -> ``(origin of its first
     copy, {rule: findings, or None when they cannot be moved})``), bounded: cleared above
-    :data:`LIMIT` bytes of keys (a streaming run over millions of distinct tools stays small)."""
+    :data:`LIMIT` bytes of keys (a streaming run over millions of distinct tools stays small).
+    ``keying``: whether the run still looks definitions up; it stops when fewer than one in
+    :data:`RARE` of the first :data:`TRIAL` keys was a repeat (10,000 generated tools, all distinct:
+    the keys and the findings kept cost a tenth of the check and never saved a rule's call), and the
+    tools are then checked each on its own, which finds the same."""
 
     LIMIT = 32 * 1024 * 1024
-    __slots__ = ("entries", "size")
+    TRIAL = 2048
+    RARE = 16
+    __slots__ = ("added", "entries", "hits", "keying", "size")
 
     def __init__(self) -> None:
         self.entries: dict[tuple[Any, ...], tuple[Origin, dict[Any, Any]]] = {}
         self.size = 0
+        self.added = self.hits = 0
+        self.keying = True
 
     @classmethod
     def of_run(cls) -> _ByDefinition:
@@ -255,9 +299,15 @@ class _ByDefinition:
         return found
 
     def get(self, key: tuple[Any, ...]) -> tuple[Origin, dict[Any, Any]] | None:
-        return self.entries.get(key)
+        found = self.entries.get(key)
+        if found is not None:
+            self.hits += 1
+        return found
 
     def add(self, key: tuple[Any, ...], origin: Origin) -> tuple[Origin, dict[Any, Any]]:
+        self.added += 1
+        if self.added == self.TRIAL and self.hits * self.RARE < self.TRIAL:
+            self.keying = False
         self.size += len(key[-1]) + 200
         if self.size > self.LIMIT:
             self.entries.clear()

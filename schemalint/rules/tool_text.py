@@ -20,7 +20,7 @@ from typing import Any
 from schemalint.model import RunContext, Tool
 from schemalint.schema.index import index_schema
 
-__all__ = ["TO_WORDS", "Literals", "ToolText", "needles", "tool_text"]
+__all__ = ["TO_WORDS", "Literals", "ToolText", "needles", "schema_start", "tool_text"]
 
 _PUNCT = bytes(range(128)).translate(None, b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 TO_WORDS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ" + _PUNCT,
@@ -160,6 +160,14 @@ def needles(literal: str) -> tuple[bytes, ...]:
         right = i < len(words) - 1 or shaped.endswith(b" ")
         out.append((b" " if left else b"") + word + (b" " if right else b""))
     return tuple(out)
+
+
+def schema_start(tool: Tool) -> int:
+    """Where the advertised schema's first string ``description`` starts in :attr:`ToolText.joined`
+    of ``tool`` (after the tool description and its ``"\\n"``, when it has one); the schema's
+    descriptions follow in :meth:`~schemalint.schema.index.SchemaIndex.having` order, one
+    ``"\\n"`` after each."""
+    return len(tool.description) + 1 if tool.description and isinstance(tool.description, str) else 0
 
 
 def _joined(tool: Tool) -> str:
