@@ -88,6 +88,23 @@ CASES: list[tuple[str, Any, str, bool, str, Any]] = [
 ]
 
 
+
+def test_sl003_leaves_a_required_key_a_description_asks_for(tmp_path: Path) -> None:
+    """A ``required`` entry that a description above it names (the tool's, here) is a parameter the
+    author forgot to declare: removing the entry would leave the description asking for a key the
+    schema no longer expects (SL201 on a closed object), so SL003 offers no fix there. The typo
+    twin (``tga``, named nowhere) is fixed by the SL003 pair above."""
+    doc = [{"name": "book", "description": "Book a table; `party_size` says for how many.",
+            "inputSchema": {"type": "object", "properties": {"time": {"type": "string"}},
+                            "required": ["time", "party_size"]}}]
+    path = tmp_path / "tools.json"
+    before = json.dumps(doc, indent=2) + "\n"
+    path.write_text(before)
+    first, last, outcome = _fix(path, "mcp", "SL003", unsafe=True)
+    assert "SL003" in [d.code for d in first.diagnostics]
+    assert path.read_text() == before and not outcome.written
+    assert "SL003" in [d.code for d in last.diagnostics]
+
 def _at(doc: Any, pointer: str) -> Any:
     for token in pointer.split("/")[1:]:
         doc = doc[int(token)] if isinstance(doc, list) else doc[token]

@@ -482,7 +482,10 @@ def add_items(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | No
 
 def remove_required_entry(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
     """SL003: remove the ``required`` entry that names no property (unsafe: a call without that
-    member becomes valid, so the runtime must no longer expect it)."""
+    member becomes valid, so the runtime must no longer expect it). None when a description above
+    the entry (the object's, an enclosing schema's or the tool's) names the key: the author meant a
+    parameter that was never declared, so the fix is to declare it (its type is the author's), and
+    removing the entry would leave a description asking for a key the schema no longer expects."""
     try:
         where, index = parent(diag.pointer)
     except ValueError:
@@ -492,7 +495,32 @@ def remove_required_entry(diag: Diagnostic, document: Any, fix_ctx: FixContext) 
         return None
     if int(index) >= len(listed):
         return None
-    return Edit(f"remove {listed[int(index)]!r} from `required`", (Op("remove", diag.pointer),), False)
+    name = listed[int(index)]
+    if isinstance(name, str) and _named_above(document, where, name):
+        return None
+    return Edit(f"remove {name!r} from `required`", (Op("remove", diag.pointer),), False)
+
+
+def _named_above(document: Any, pointer: str, name: str) -> bool:
+    """Whether a ``description`` of a node on the path to ``pointer`` (the root, the tool, each
+    enclosing schema) holds ``name`` as a word of its own."""
+    if not name.strip():
+        return False
+    word = re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])")
+    node = document
+    for token in [None, *split_pointer(pointer)]:
+        if token is not None:
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                return False
+        if isinstance(node, dict):
+            text = node.get("description")
+            if isinstance(text, str) and word.search(text):
+                return True
+    return False
 
 
 _GEMINI_NAMES = TYPE_ALIASES
