@@ -98,12 +98,25 @@ class UnresolvableRef(Rule):
         found: tuple[dict[str, Any], set[str]] | None = None  # ids and anchors, collected on first need
         rid = root.get("$id", root.get("id"))
         base = urldefrag(rid)[0] if isinstance(rid, str) else ""
+        looped: set[str] = set()  # the refs of each loop reported, so that a loop is reported once
         for node in refs:
             ref: str = node.schema["$ref"]
             if ref.startswith("#"):
                 fragment = ref[1:]
                 if fragment == "" or fragment.startswith("/"):
                     if resolve_local_ref(root, ref)[0]:  # the common case: "#/$defs/Name"
+                        loop = _reference_loop(root, node.schema)
+                        if loop and ref in loop and not looped.intersection(loop):
+                            looped.update(loop)
+                            yield self.diag(
+                                tool, None,
+                                f"`$ref` {json.dumps(ref, ensure_ascii=False)} starts a loop of references that "
+                                f"never reaches a schema ({' -> '.join(loop + [loop[0]])}); validators recurse "
+                                "without end on it, and the model is shown no shape",
+                                hint="give one of the definitions in the loop a schema of its own (e.g. "
+                                     "\"type\": \"object\" with its properties) instead of only a `$ref`",
+                                file_pointer=f"{base_pointer}{node.pointer}/$ref",
+                            )
                         continue
                 else:
                     if found is None:
@@ -147,6 +160,31 @@ class UnresolvableRef(Rule):
                 severity=Severity.ERROR, file_pointer=where,
             )
 
+
+
+# Keywords that only annotate: a subschema holding nothing else beside ``$ref`` is its target.
+_ANNOTATIONS = frozenset(("$ref", "description", "title", "$comment", "examples", "default", "deprecated",
+                          "readOnly", "writeOnly"))
+
+
+def _reference_loop(root: Any, schema: Mapping[str, Any]) -> list[str] | None:
+    """The references of the loop ``schema`` leads into when each step is a subschema holding only a
+    local ``$ref`` (and annotations), so the chain never reaches a schema: ``["#/$defs/A",
+    "#/$defs/B"]`` for A -> B -> A. ``None`` when the chain ends in a schema, or leaves through a
+    reference that is not a local JSON pointer (reported by the rest of the rule, if at all)."""
+    seen: list[str] = []
+    node: Any = schema
+    while isinstance(node, Mapping) and set(node) <= _ANNOTATIONS:
+        ref = node.get("$ref")
+        if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
+            return None
+        if ref in seen:
+            return seen[seen.index(ref):]
+        seen.append(ref)
+        found, node, _ = resolve_local_ref(root, ref)
+        if not found:
+            return None
+    return None
 
 _NEW_ANCHORS = frozenset(("2019-09", "2020-12"))
 _ANCHOR_HINT = {True: 'name the target with "$anchor": "<name>" (2019-09+), or refer to it by its JSON pointer',
