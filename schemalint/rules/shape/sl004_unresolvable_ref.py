@@ -111,7 +111,7 @@ class UnresolvableRef(Rule):
                             yield self.diag(
                                 tool, None,
                                 f"`$ref` {json.dumps(ref, ensure_ascii=False)} starts a loop of references that "
-                                f"never reaches a schema ({' -> '.join(loop + [loop[0]])}); validators recurse "
+                                f"never reaches a schema ({' -> '.join([*loop, loop[0]])}); validators recurse "
                                 "without end on it, and the model is shown no shape",
                                 hint="give one of the definitions in the loop a schema of its own (e.g. "
                                      "\"type\": \"object\" with its properties) instead of only a `$ref`",
