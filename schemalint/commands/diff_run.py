@@ -146,8 +146,10 @@ def diff_tools(paths: Sequence[str], *, cfg: Config, base: str | None = None, mc
         new = load_side(args[1], exclude=excl, python_path=roots, reuse=reuse)
     else:
         srcs = args or resolve_sources(cfg)
-        if not srcs:
-            raise DiffError(NO_SOURCES)
+        if not srcs:  # the schemalint-diff hook's first run in a project without configuration
+            raise DiffError(f"{NO_SOURCES}; name them after --base {base} (`schemalint diff --base {base} "
+                            "tools/`), or list the files and modules whose tools to compare in `sources` "
+                            "(the schemalint-diff pre-commit hook reads them from there)")
         from schemalint import progress
 
         progress.phase(f"reading the sources at {base}")
