@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from schemalint.schema.framework_views import ai_sdk_google_sends
-from tests.conftest import TS_EXAMPLE, needs_node, run_json
+from tests.conftest import TS_EXAMPLE, cli_json, needs_node
 
 TOOLS = '''
 import { tool, jsonSchema } from "ai";
@@ -46,7 +46,7 @@ def test_keys_the_ai_sdk_removes_are_not_reported_for_gemini(tmp_path: Path) -> 
     (tmp_path / "package.json").write_text('{"type": "module"}\n')
     (tmp_path / "node_modules").symlink_to(TS_EXAMPLE / "node_modules", target_is_directory=True)
     (tmp_path / "tools.ts").write_text(TOOLS)
-    _, report = run_json("check", str(tmp_path / "tools.ts"), "--target", "gemini", "--select", "SL3")
+    _, report = cli_json("check", str(tmp_path / "tools.ts"), "--target", "gemini", "--select", "SL3")
     found = {(d["tool"], d["code"], d["pointer"].rsplit("#", 1)[-1]) for d in report["diagnostics"]}
     assert [f for f in found if f[0] == "searchFlights"] == [], found
     # kept by the converter and refused by Gemini 3: an anyOf without type; rewritten: the type list

@@ -27,7 +27,7 @@ from schemalint.api_commands import (
 )
 from schemalint.config import Config
 from schemalint.engine.request import RequestError
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 EXAMPLES = ROOT / "examples"
 STRICT = EXAMPLES / "openai" / "strict_tools.json"
@@ -56,7 +56,7 @@ def test_run_diff_decides_the_exit_status_by_fail_on(tmp_path: Path) -> None:
     assert run.result is not None and run.fails and run.message is None
     assert not run_diff(DiffRequest(paths=(str(old), str(new)), fail_on="never", config=cfg)).fails
     assert not run_diff(DiffRequest(paths=(str(old), str(old)), fail_on="bytes", config=cfg)).fails
-    proc = run_cli("diff", str(old), str(new), "--format", "json", cwd=tmp_path)
+    proc = cli("diff", str(old), str(new), "--format", "json", cwd=tmp_path)
     assert proc.returncode == 1  # the command exits as the run decided
 
 
@@ -89,8 +89,8 @@ def test_run_snapshot_writes_then_reports_stale_with_the_command_to_run(tmp_path
     assert stale.fails and stale.rerun == f"schemalint snapshot {source} --dir {snaps}"
     assert f"{snaps / 'get_weather.json'}: stale\n" in stale.text()
     assert stale.text().endswith(f"run `{stale.rerun}` and commit the result\n")
-    proc = run_cli("snapshot", str(source), "--dir", str(snaps), "--check", "--config", str(_config(tmp_path)),
-                   cwd=tmp_path)
+    proc = cli("snapshot", str(source), "--dir", str(snaps), "--check", "--config", str(_config(tmp_path)),
+               cwd=tmp_path)
     assert proc.returncode == 1 and proc.stdout == stale.text()  # the command prints the run's text
 
 

@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from schemalint.api import check
-from tests.conftest import CORPUS, ROOT, needs_shared
+from tests.conftest import CORPUS, CORPUS_CHECKED_GROUP, ROOT, needs_shared
 
 FIXTURE = ROOT / "tests" / "fixtures" / "sl201_reviewed.json"
 
-# one pytest-xdist worker runs the module: each corpus check (module fixtures) runs once
-pytestmark = pytest.mark.xdist_group("description-precision-corpus")
+# The corpus findings are read from the shared in-memory check of the corpus (every rule: a rule's
+# findings do not depend on which other rules run, and the catalog is the whole corpus either way),
+# so the module runs on the pytest-xdist worker that computes it.
+pytestmark = pytest.mark.xdist_group(CORPUS_CHECKED_GROUP)
 
 
 def _token(message: str) -> str:
@@ -31,12 +34,13 @@ def _token(message: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def corpus_findings() -> set[tuple[str, str, str]]:
+def corpus_findings(corpus_checked: Any) -> set[tuple[str, str, str]]:
     # The whole corpus is one catalog: tool names and other definitions of a tool
     # (SL202) depend on it, as in `schemalint check ../shared/corpus`.
-    result = check([str(CORPUS)], select=["SL201", "SL202"])
     out = set()
-    for d in result.diagnostics:
+    for d in corpus_checked.diagnostics:
+        if d.code not in ("SL201", "SL202"):
+            continue
         rel = Path(d.file).resolve().relative_to(CORPUS.resolve()).as_posix()
         out.add((rel, d.tool or "", _token(d.message)))
     return out
@@ -84,10 +88,11 @@ def _property(message: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def claim_findings() -> set[tuple[str, str, str, str]]:
-    result = check([str(CORPUS)], select=CLAIM_CODES)
+def claim_findings(corpus_checked: Any) -> set[tuple[str, str, str, str]]:
     out = set()
-    for d in result.diagnostics:
+    for d in corpus_checked.diagnostics:
+        if d.code not in CLAIM_CODES:
+            continue
         rel = Path(d.file).resolve().relative_to(CORPUS.resolve()).as_posix()
         out.add((rel, d.tool or "", d.code, _property(d.message)))
     return out

@@ -14,7 +14,7 @@ from typing import Any
 from schemalint.commands.diff_compare import compare_tools
 from schemalint.commands.diff_sources import load_worktree
 from schemalint.diff.result import DiffResult
-from tests.conftest import CORPUS, needs_shared, run_json
+from tests.conftest import CORPUS, cli_json, needs_shared
 
 pytestmark = needs_shared
 
@@ -148,7 +148,7 @@ def test_github_revisions_as_real_git_history(tmp_path: Path) -> None:
             p.chmod(0o644)
         _git(repo, "add", "-A")
         _git(repo, "commit", "-q", "-m", d.name)
-    code, report = run_json("diff", "HEAD~3:pkg/__toolsnaps__", "HEAD~2:pkg/__toolsnaps__", cwd=repo)
+    code, report = cli_json("diff", "HEAD~3:pkg/__toolsnaps__", "HEAD~2:pkg/__toolsnaps__", cwd=repo)
     assert code == 1
     assert report["summary"]["by_status"]["removed"] == 22
     direct = diff_paths(*github_dirs()[0:2])
@@ -156,7 +156,7 @@ def test_github_revisions_as_real_git_history(tmp_path: Path) -> None:
     # --base with a dirty working tree: revert the newest commit's folder by hand, uncommitted
     shutil.rmtree(snaps)
     shutil.copytree(github_dirs()[2], snaps)
-    code, report = run_json("diff", "--base", "HEAD", "--fail-on", "never", cwd=repo)
+    code, report = cli_json("diff", "--base", "HEAD", "--fail-on", "never", cwd=repo)
     assert code == 0
     status: dict[str, Any] = report["summary"]["by_status"]
     assert status["removed"] == 3 and status["changed"] == 25

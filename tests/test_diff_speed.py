@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from schemalint.diff.checks._common import diff_locations, normalise, share_equal
-from tests.conftest import examples
+from tests.conftest import cli, examples
 
 KEYS = ["type", "properties", "required", "enum", "items", "anyOf", "description", "minimum", "a", "b"]
 
@@ -178,10 +178,7 @@ def test_a_file_moved_to_another_place_is_parsed_again(tmp_path: Path) -> None:
 def test_an_unreadable_file_is_still_an_error_on_the_second_side(tmp_path: Path) -> None:
     old_dir, new_dir = _catalog(tmp_path / "old", False), _catalog(tmp_path / "new", False)
     (new_dir / "sub" / "edited.json").write_text('[{"name": "t2",')
-    proc = subprocess.run(
-        [sys.executable, "-m", "schemalint", "diff", str(old_dir), str(new_dir)],
-        capture_output=True, text=True, timeout=120,
-    )
+    proc = cli("diff", str(old_dir), str(new_dir), timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "edited.json" in proc.stderr and "cannot diff an unreadable file" in proc.stderr
 
@@ -197,10 +194,7 @@ def test_rev_path_side_reuses_the_blobs_that_did_not_change(tmp_path: Path, monk
         subprocess.run(["git", *args], cwd=root, check=True, env=env, capture_output=True)
     (root / "tools" / "sub" / "edited.json").write_text(json.dumps([_tool(2, title="T"), _tool(3)]))
     for old in ("HEAD:tools", "HEAD:./tools/"):
-        proc = subprocess.run(
-            [sys.executable, "-m", "schemalint", "diff", old, "tools", "--format", "json", "--fail-on", "never"],
-            capture_output=True, text=True, cwd=root, timeout=120,
-        )
+        proc = cli("diff", old, "tools", "--format", "json", "--fail-on", "never", cwd=root, timeout=120)
         assert proc.returncode == 0, proc.stderr
         report = json.loads(proc.stdout)
         statuses = {t["tool"]: t["status"] for t in report["tools"]}

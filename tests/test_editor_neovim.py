@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests._fixtures_cli import run_cli_here
 from tests._fixtures_lsp import weather_workspace
 
 pytest.importorskip("pygls", reason="the language server needs the editor extra (pygls)")
@@ -96,8 +97,7 @@ def test_neovim_runs_the_documented_snippet_and_shows_the_cli_findings(tmp_path:
     assert result["filetype"] == "json"
     assert result["opened"], f"no diagnostics arrived in Neovim: {run.stderr}"
 
-    cli = subprocess.run([sys.executable, "-m", "schemalint", "check", "tools/weather.json", "--format", "json"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    cli = run_cli_here("check", "tools/weather.json", "--format", "json", cwd=tmp_path)
     expected = sorted((d["code"], d["line"] - 1) for d in json.loads(cli.stdout)["diagnostics"])
     assert expected, cli.stdout
     assert sorted((d["code"], d["lnum"]) for d in result["first"]) == expected

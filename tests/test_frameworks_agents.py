@@ -187,13 +187,11 @@ def test_module_with_agents_loads_each_tool_once_and_no_output_or_context_model(
 
 
 def test_snapshot_of_an_agents_module_does_not_see_two_tools_named(tmp_path, monkeypatch):
-    import subprocess
-    import sys
+    from tests.conftest import cli
 
     module = _agents_module(tmp_path, monkeypatch, "h4_agents_snap")
     out = tmp_path / "snaps"
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "snapshot", f"{module}:", "--python-path",
-                           str(tmp_path), "--dir", str(out)], capture_output=True, text=True, cwd=tmp_path)
+    proc = cli("snapshot", f"{module}:", "--python-path", str(tmp_path), "--dir", str(out), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "two tools named" not in proc.stderr
     snapshots = sorted(p.name for p in out.iterdir() if p.suffix == ".json")
@@ -289,16 +287,12 @@ agent = Agent(name="weather", instructions="Answer.", tools=[get_weather])
 def test_function_tool_return_model_is_not_a_tool(tmp_path, exports):
     """A model used only as a ``@function_tool``'s return type is data (issue 13), also when the
     module exports it in ``__all__``."""
-    import subprocess
-    import sys
+    from tests.conftest import cli
 
     (tmp_path / "weather_agent.py").write_text(WEATHER_MODULE + exports)
-    cmd = [sys.executable, "-m", "schemalint"]
-    proc = subprocess.run([*cmd, "snapshot", "weather_agent:", "--python-path", ".", "--dir", "snaps"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    proc = cli("snapshot", "weather_agent:", "--python-path", ".", "--dir", "snaps", cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in (tmp_path / "snaps").glob("*.json")) == ["get_weather.json"]
-    proc = subprocess.run([*cmd, "check", "weather_agent:", "--python-path", ".", "--format", "json"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    proc = cli("check", "weather_agent:", "--python-path", ".", "--format", "json", cwd=tmp_path, timeout=120)
     report = json.loads(proc.stdout)
     assert proc.returncode == 0 and not any(d["code"] == "SL007" for d in report["diagnostics"]), proc.stdout

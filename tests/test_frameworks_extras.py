@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 
 def _run_without(modules: list[str], *cli_args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -91,18 +91,18 @@ def test_mixed_list_of_framework_tools_through_the_cli(tmp_path: Path):
 
         TOOLS = [lookup, ping]
     """))
-    proc = run_cli("check", "mixed_tools:TOOLS", "--python-path", str(tmp_path), "--format", "json",
-                   "--fail-on", "never")
+    proc = cli("check", "mixed_tools:TOOLS", "--python-path", str(tmp_path), "--format", "json",
+               "--fail-on", "never")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)["summary"]
     assert summary["tools_by_format"] == {"openai-agents": 1, "langchain": 1}
 
 def test_unrecognized_or_missing_python_objects_exit_2(tmp_path: Path):
     (tmp_path / "plain_values.py").write_text("NOT_TOOLS = [1, 2]\n")
-    proc = run_cli("check", "plain_values:NOT_TOOLS", "--python-path", str(tmp_path))
+    proc = cli("check", "plain_values:NOT_TOOLS", "--python-path", str(tmp_path))
     assert proc.returncode == 2
     assert "not a tool source" in proc.stderr and "Traceback" not in proc.stderr
-    proc = run_cli("check", "plain_values:MISSING", "--python-path", str(tmp_path))
+    proc = cli("check", "plain_values:MISSING", "--python-path", str(tmp_path))
     assert proc.returncode == 2 and "has no attribute" in proc.stderr
 
 

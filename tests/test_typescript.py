@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests._fixtures_cli import run_cli_here, run_json_here
-from tests.conftest import ROOT, TS_EXAMPLE, needs_node, run_cli
+from tests.conftest import ROOT, TS_EXAMPLE, cli, needs_node
 
 pytestmark = needs_node
 
@@ -358,8 +358,7 @@ def test_a_module_that_never_settles_is_stopped_at_the_time_limit(project: Path)
     (project / "spin.ts").write_text("export const A = 1;\nwhile (true) {}\n")
     env = {**os.environ, "SCHEMALINT_IMPORT_TIME_LIMIT": "2"}
     for name in ("hang.ts", "spin.ts"):
-        proc = subprocess.run([sys.executable, "-m", "schemalint", "check", name], cwd=project,
-                              env=env, capture_output=True, text=True, timeout=60)
+        proc = cli("check", name, cwd=project, env=env, timeout=60)
         assert proc.returncode == 2
         assert f"{name}: importing and listing it did not finish within 2 s" in proc.stderr
         assert "Traceback" not in proc.stderr
@@ -404,7 +403,7 @@ def test_a_module_that_exits_at_import(project: Path) -> None:
     # what the module printed (a CLI entry point's usage text, reached through a tool module)
     (project / "usage.ts").write_text('console.error("Usage: server <organization>");\nprocess.exit(1);\n')
     (project / "uses.ts").write_text('import "./usage";\nexport const B = 1;\n')
-    proc = run_cli("check", "usage.ts", "uses.ts", cwd=project)
+    proc = cli("check", "usage.ts", "uses.ts", cwd=project)
     assert proc.returncode == 2
     assert "usage.ts: cannot import: it called process.exit(1) while it was imported" in proc.stderr
     assert "Usage: server <organization>" in proc.stderr
@@ -412,8 +411,7 @@ def test_a_module_that_exits_at_import(project: Path) -> None:
 
 def test_no_node_on_path_is_one_line_and_exit_2(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", f"{AGENT}:AGENT_TOOLS"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    proc = cli("check", f"{AGENT}:AGENT_TOOLS", cwd=ROOT, env=env, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
         f"schemalint: error: {AGENT}:AGENT_TOOLS: TypeScript and JavaScript sources need Node.js, and no `node` "

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TS_EXAMPLE, load_in, needs_node, run_cli, run_json
+from tests.conftest import TS_EXAMPLE, cli, cli_json, load_in, needs_node
 
 pytestmark = needs_node
 
@@ -142,7 +142,7 @@ def test_tools_inline_in_a_post_handler_are_read_when_the_route_cannot_be_import
 
 def test_an_inline_tool_gets_the_runtime_side_and_its_contract_findings(app: Path) -> None:
     source = _route(app)
-    code, report = run_json("check", source, cwd=app)
+    code, report = cli_json("check", source, cwd=app)
     assert code == 1, report
     # zod 4.4.3's z.preprocess leaves `note` out of `required` while the runtime refuses a call
     # without it (incident 1): found on a tool written inline, at its line
@@ -224,7 +224,7 @@ def test_a_project_without_the_typescript_compiler_api_is_told_what_was_not_read
     (tmp_path / "route.ts").write_text(
         'import { streamText } from "ai";\nimport { z } from "zod";\nexport async function POST() {\n'
         '  return streamText({ tools: { ping: { description: "Ping", parameters: z.object({}) } } });\n}\n')
-    code, report = run_json("check", "route.ts", cwd=tmp_path)
+    code, report = cli_json("check", "route.ts", cwd=tmp_path)
     assert code == 0
     [diag] = report["diagnostics"]
     assert (diag["code"], diag["severity"], diag["line"]) == ("SL000", "warning", 4)
@@ -237,7 +237,7 @@ def test_a_route_with_no_inline_tool_that_cannot_be_imported_is_still_an_error(a
     (app / "lib" / "auth.ts").write_text(AUTH)
     (app / "route.ts").write_text('import { auth } from "./lib/auth";\n'
                                   "export async function GET() { return auth(); }\n")
-    proc = run_cli("check", "route.ts", cwd=app)
+    proc = cli("check", "route.ts", cwd=app)
     assert proc.returncode == 2 and "cannot import: TypeError" in proc.stderr, proc.stderr
 
 
@@ -251,7 +251,7 @@ def test_a_module_whose_default_export_builds_the_tools_says_how_to_read_them(ap
         "  inputSchema: z.object({ email: z.string() }) });\n"
         "const tools = (context: { account?: string }) => [createCustomer(context)];\n"
         "export default tools;\n")
-    code, report = run_json("check", "toolkit.ts", cwd=app)
+    code, report = cli_json("check", "toolkit.ts", cwd=app)
     assert code == 0 and report["summary"]["tools"] == 0
     [diag] = report["diagnostics"]
     assert diag["code"] == "SL000" and diag["severity"] == "warning"

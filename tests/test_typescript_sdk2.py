@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import TS_EXAMPLE, needs_node, run_json
+from tests.conftest import TS_EXAMPLE, cli_json, needs_node
 
 pytestmark = needs_node
 
@@ -83,7 +83,7 @@ def test_an_sdk_2_server_has_its_runtime_side(project: Path, source: str) -> Non
 
 
 def test_an_sdk_2_server_gets_its_contract_findings(project: Path) -> None:
-    code, report = run_json("check", "server.ts:server", cwd=project)
+    code, report = cli_json("check", "server.ts:server", cwd=project)
     # zod 4.4.3's z.preprocess leaves `layout` out of `required`; SDK 2's tools/call refuses a call
     # without it
     drift = [(d["tool"], d["pointer"]) for d in report["diagnostics"] if d["code"] == "SL101"]
@@ -96,12 +96,12 @@ def test_an_sdk_2_module_that_registers_nothing_at_import_says_how_to_read_it(pr
     # the server is made in a function the module exports and never calls: read by naming it
     (project / "entry.ts").write_text(
         "// the entry point\n" + SERVER.replace("export const server = createServer({ name: \"reports\" });\n", ""))
-    code, report = run_json("check", "entry.ts", cwd=project)
+    code, report = cli_json("check", "entry.ts", cwd=project)
     assert code == 0
     assert [(d["code"], d["severity"], d["line"]) for d in report["diagnostics"]] == [("SL000", "warning", 2)]
     message = report["diagnostics"][0]["message"]
     assert "no McpServer registered a tool while it was imported" in message and ":ATTR" in message
-    code, report = run_json("check", "entry.ts:createServer", cwd=project)
+    code, report = cli_json("check", "entry.ts:createServer", cwd=project)
     assert report["summary"]["tools"] == 2
 
 
