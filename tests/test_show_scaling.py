@@ -1,8 +1,9 @@
 """``show`` stays near-linear in the schema's size (issue 25): wide unions, large enums, deep nesting.
 
 The figures are ratios measured in one process on the same machine, never absolute times: a tool
-ten times larger may take about ten times longer (the bound is 20; the quadratic layout this
-replaces took 100 times longer and more). The layout's pieces are checked against the standard
+ten times larger may take about ten times longer (measured 12-17 times on an idle machine, the
+sorting and caches of a larger input; the bound is 30, about the geometric midpoint of linear (10)
+and quadratic (100) growth, which the quadratic layout this replaces reached and passed). The layout's pieces are checked against the standard
 library: the JSON lines against ``json.dumps(indent=2)``, the alignment against the sequences it
 aligns.
 """
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 from schemalint.report.show_layout import INDENT_CAP, align, json_lines
 from tests.conftest import cli
 
-RATIO_BOUND = 20
+RATIO_BOUND = 30
 
 
 def _union(n: int, shift: int) -> dict[str, Any]:
@@ -64,7 +65,7 @@ def test_show_time_grows_linearly_with_the_union_or_enum(tmp_path: Path, make: A
     large = _manifest(tmp_path / "large.json", make, small * 10)
     _show_seconds(little)  # imports and caches warmed
     times: dict[Path, list[float]] = {little: [], large: []}
-    for _ in range(3):  # interleaved: a change of the machine's load hits both alike
+    for _ in range(5):  # interleaved: a change of the machine's load hits both alike
         for path in (little, large):
             times[path].append(_show_seconds(path))
     ratio = min(times[large]) / min(times[little])
