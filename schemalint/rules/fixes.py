@@ -507,19 +507,12 @@ def _named_above(document: Any, pointer: str, name: str) -> bool:
     if not name.strip():
         return False
     word = re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])")
-    node = document
-    for token in [None, *split_pointer(pointer)]:
-        if token is not None:
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                return False
-        if isinstance(node, dict):
-            text = node.get("description")
-            if isinstance(text, str) and word.search(text):
-                return True
+    tokens = split_pointer(pointer)
+    for depth in range(len(tokens) + 1):
+        node = resolve(document, join("", *tokens[:depth]))
+        text = node.get("description") if isinstance(node, dict) else None
+        if isinstance(text, str) and word.search(text):
+            return True
     return False
 
 
