@@ -10,7 +10,7 @@ lines marked; :func:`schemalint.report.json_report.render_shows`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from schemalint.model import Tool, split_pointer
@@ -27,9 +27,14 @@ class ToolView:
     runtime_output: Any
     unsupported: list[tuple[str, str]]
     required: list[dict[str, Any]]
+    #: ``(pointer, as written, as shown)`` for each keyword or value of the advertised schema that
+    #: the draft-07 rendering shows otherwise (:attr:`schemalint.schema.draft7.Rendered.rewritten`).
+    rewritten: list[tuple[str, str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict: tool identity, draft-07 renderings and the required-key table."""
+        """A JSON-ready dict: tool identity, draft-07 renderings, what the advertised rendering
+        cannot say (``not_expressible_in_draft7``) or shows otherwise than the tool sends it
+        (``rewritten_for_draft7``: pointer, written, shown) and the required-key table."""
         return {
             "tool": self.tool.name,
             "file": self.tool.origin.file,
@@ -39,6 +44,7 @@ class ToolView:
             "runtime_input": self.runtime_input,
             "runtime_output": self.runtime_output,
             "not_expressible_in_draft7": [{"pointer": p, "keyword": k} for p, k in self.unsupported],
+            "rewritten_for_draft7": [{"pointer": p, "written": w, "shown": s} for p, w, s in self.rewritten],
             "required": self.required,
         }
 
@@ -94,7 +100,7 @@ def build_view(tool: Tool) -> ToolView:
         paths.extend(p for p in col if p not in paths)
     paths.sort(key=lambda p: (p.count("/"), p))
     rows = [{"instance_path": p, **{name: col.get(p) for name, col in columns.items()}} for p in paths]
-    return ToolView(tool, advertised.schema, r_in, r_out, advertised.unsupported, rows)
+    return ToolView(tool, advertised.schema, r_in, r_out, advertised.unsupported, rows, advertised.rewritten)
 
 
 def find_tools_named(tools: Sequence[Tool], name: str) -> list[Tool]:

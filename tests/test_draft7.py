@@ -39,3 +39,23 @@ def test_deep_schema_renders_without_recursion() -> None:
     for _ in range(5000):
         out = out["properties"]["x"]
     assert out == {"type": "string"}
+
+
+def test_every_change_of_spelling_is_listed_with_the_written_pointer() -> None:
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+              "properties": {"a": {"$ref": "#/$defs/A"}, "pair": {"type": "array", "prefixItems": [{}], "items": False},
+                             "b": {"$ref": "#/properties/a"}},
+              "dependentRequired": {"a": ["b"]}, "$defs": {"A": {"type": "string"}}}
+    assert to_draft7(schema).rewritten == [
+        ("/$defs", "$defs", "definitions"),
+        ("/$schema", "https://json-schema.org/draft/2020-12/schema", DRAFT7_URI),
+        ("/dependentRequired", "dependentRequired", "dependencies"),
+        ("/properties/a/$ref", "#/$defs/A", "#/definitions/A"),
+        ("/properties/pair/items", "items", "additionalItems"),
+        ("/properties/pair/prefixItems", "prefixItems", "items"),
+    ]
+    # Already draft-07: nothing is shown otherwise than written; a property named $defs is data.
+    same = {"$schema": DRAFT7_URI, "properties": {"$defs": {"type": "string"}}, "definitions": {"A": {}},
+            "items": [{}], "dependencies": {"a": ["b"]}}
+    assert to_draft7(same).rewritten == []
+    assert to_draft7(same).schema == same

@@ -46,3 +46,37 @@ def test_show_converts_defs_to_definitions(tmp_path) -> None:
 def test_show_unknown_tool_suggests_close_names() -> None:
     proc = cli("show", "present_answr", ZOD)
     assert proc.returncode == 2 and "did you mean present_answer" in proc.stderr
+
+
+def test_show_says_what_the_draft7_panel_spells_otherwise(tmp_path) -> None:
+    """A real pydantic schema (2020-12: `$defs`, `prefixItems`) as a tool file: the panel shows
+    draft-07's spelling, and both outputs say what the tool sends instead."""
+    from pydantic import BaseModel
+
+    class Place(BaseModel):
+        name: str
+
+    class Args(BaseModel):
+        place: Place
+        other: Place
+        span: tuple[int, int]
+
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([{"name": "t", "input_schema": Args.model_json_schema()}]))
+    text = cli("show", "t", str(path))
+    assert text.returncode == 0, text.stderr
+    notes = [line.strip() for line in text.stdout.splitlines() if line.strip().startswith("note:")]
+    assert notes == [
+        "note: `$defs` at /$defs is shown as `definitions`, draft-07's spelling; the tool sends `$defs`",
+        "note: `prefixItems` at /properties/span/prefixItems is shown as `items`, draft-07's spelling; "
+        "the tool sends `prefixItems`",
+        "note: 2 `$ref` value(s) `#/$defs/...` shown as `#/definitions/...`; the tool sends `#/$defs/...`",
+    ]
+    view = json.loads(cli("show", "t", str(path), "--format", "json").stdout)
+    assert {"pointer": "/properties/place/$ref", "written": "#/$defs/Place", "shown": "#/definitions/Place"} \
+        in view["rewritten_for_draft7"]
+    assert "definitions" in view["advertised"] and "$defs" not in view["advertised"]
+    # A schema already in draft-07 spelling gets no such note.
+    plain = cli("show", "present_answer", ZOD)
+    assert "shown as" not in plain.stdout
+    assert json.loads(cli("show", "present_answer", ZOD, "--format", "json").stdout)["rewritten_for_draft7"] == []

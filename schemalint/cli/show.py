@@ -46,7 +46,9 @@ def show(
 
       schemalint show present_answer --mcp-stdio "python examples/mcp_server/server.py"
 
-    A tool read from --mcp-stdio or --mcp-url has the advertised side only.
+    A tool read from --mcp-stdio or --mcp-url has the advertised side only. A keyword draft-07
+    spells otherwise ($defs, prefixItems, dependentRequired) is shown in draft-07's spelling
+    with a note above the panel naming what the tool sends.
     """
     from schemalint.api_commands import ShowRequest, run_show
     from schemalint.report import get_reporter

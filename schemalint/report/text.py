@@ -200,6 +200,8 @@ def render_show(view: ToolView, stream: IO[str], color: bool | None = None) -> N
     console.print(Text.assemble(("tool ", "bold"), (visible(tool.name), "bold cyan"), visible(where)))
     for pointer, keyword in view.unsupported:
         console.print(T(f"  note: `{keyword}` at {pointer} cannot be said in draft-07; shown as written", "yellow"))
+    for line in _rewrite_notes(view.rewritten):
+        console.print(T(f"  note: {line}", "yellow"))
     raw_left, left_at = keyed_json_lines(view.advertised)
     left = [visible(line) for line in raw_left]
     if view.runtime_input is None:
@@ -227,6 +229,25 @@ def render_show(view: ToolView, stream: IO[str], color: bool | None = None) -> N
         _print_columns(console, [" ", "advertised (draft-07)", "runtime input (draft-07)"], rows, [1, None, None])
         console.print("  ~ differs   - advertised only   + runtime only", style="dim")
     _print_required(console, view)
+
+
+def _rewrite_notes(rewritten: Sequence[tuple[str, str, str]]) -> list[str]:
+    """One line per keyword the draft-07 panel renames and per ``$schema`` it replaces, and one
+    for all the ``$ref`` values it rewrites (they follow a renamed ``$defs``), so the panel is
+    never taken for what the tool sends."""
+    lines: list[str] = []
+    refs = 0
+    for pointer, written, shown in rewritten:
+        if pointer.endswith("/$ref"):
+            refs += 1
+        elif pointer.endswith("/$schema"):
+            lines.append(f"`$schema` at {pointer} is {written}; shown as draft-07's {shown}")
+        else:
+            lines.append(f"`{written}` at {pointer} is shown as `{shown}`, draft-07's spelling; "
+                         f"the tool sends `{written}`")
+    if refs:
+        lines.append(f"{refs} `$ref` value(s) `#/$defs/...` shown as `#/definitions/...`; the tool sends `#/$defs/...`")
+    return lines
 
 
 def _print_columns(console: Any, header: list[str], rows: list[tuple[str | None, list[str]]],

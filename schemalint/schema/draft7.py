@@ -12,7 +12,9 @@ Conversions (JSON Schema 2020-12 "Release notes" and draft 2019-09 migration not
 What draft-07 cannot say (``unevaluatedProperties``, ``unevaluatedItems``,
 ``$anchor``, ``$dynamicRef``, ``$dynamicAnchor``, ``minContains``, ``maxContains``,
 ``dependentRequired`` conflicts) is kept as is and listed in
-:attr:`Rendered.unsupported` with its pointer, so a caller can warn about it.
+:attr:`Rendered.unsupported` with its pointer, so a caller can warn about it. Every
+keyword shown under another name or value than the one written is listed in
+:attr:`Rendered.rewritten`, so a caller can say the rendering is not what the target sends.
 The transformation is iterative: deeply nested schemas do not recurse.
 """
 
@@ -32,10 +34,35 @@ NOT_IN_DRAFT7 = ("unevaluatedProperties", "unevaluatedItems", "$anchor", "$dynam
 
 @dataclass
 class Rendered:
-    """A draft-07 rendering: ``schema`` plus ``unsupported`` ``(pointer, keyword)`` pairs."""
+    """A draft-07 rendering: ``schema`` plus ``unsupported`` ``(pointer, keyword)`` pairs and
+    ``rewritten`` ``(pointer, as written, as shown)`` triples, sorted: a keyword renamed
+    (``$defs`` -> ``definitions``), a ``$ref`` value rewritten (``#/$defs/A`` ->
+    ``#/definitions/A``) or a ``$schema`` URI replaced; the pointer is the written one."""
 
     schema: Any
     unsupported: list[tuple[str, str]] = field(default_factory=list)
+    rewritten: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def _rewrites(obj: Mapping[str, Any], pointer: str) -> list[tuple[str, str, str]]:
+    """What :func:`_convert_object` shows differently in ``obj`` (one schema object, its
+    children already converted): ``(pointer, as written, as shown)``."""
+    out: list[tuple[str, str, str]] = []
+    for key, value in obj.items():
+        at = f"{pointer}/{escape_token(key)}"
+        if key == "$defs":
+            out.append((at, key, "definitions"))
+        elif key == "$ref" and _rewrite_ref(value) != value:
+            out.append((at, value, _rewrite_ref(value)))
+        elif key == "$schema" and isinstance(value, str) and value != DRAFT7_URI:
+            out.append((at, value, DRAFT7_URI))
+        elif key == "prefixItems" and isinstance(value, list):
+            out.append((at, key, "items"))
+        elif key == "items" and isinstance(obj.get("prefixItems"), list):
+            out.append((at, key, "additionalItems"))
+        elif key in ("dependentRequired", "dependentSchemas") and isinstance(value, Mapping):
+            out.append((at, key, "dependencies"))
+    return out
 
 
 def _rewrite_ref(ref: Any) -> Any:
@@ -101,7 +128,15 @@ def to_draft7(schema: Any) -> Rendered:
     ``enum``, ``const``, ``default`` or ``examples`` stay as written. Key order is kept.
     Non-dict values are returned unchanged. Never raises on malformed schemas.
     """
-    return transform_objects(schema, _convert_object)
+    rewritten: list[tuple[str, str, str]] = []
+
+    def convert(obj: dict[str, Any], pointer: str, unsupported: list[tuple[str, str]]) -> dict[str, Any]:
+        rewritten.extend(_rewrites(obj, pointer))
+        return _convert_object(obj, pointer, unsupported)
+
+    rendered = transform_objects(schema, convert)
+    rendered.rewritten = sorted(rewritten)
+    return rendered
 
 
 def transform_objects(schema: Any,
