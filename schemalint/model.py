@@ -231,6 +231,14 @@ class Diagnostic:
     column: int | None = None
     path: str | None = None
     kind: str | None = field(default=None, compare=False)
+    site: str | None = field(default=None, compare=False, repr=False)
+    """The pointer of the tool object the finding is in (:attr:`Origin.pointer`), set by
+    :meth:`schemalint.rules.base.Rule.diag`; ``None`` for a finding about no one tool. Reports use
+    it to tell the copies of one finding in repeated copies of a tool
+    (:func:`schemalint.report.copies.fold_copies`); never part of a report or a fingerprint."""
+    copies: tuple[tuple[str, int | None, int | None], ...] = field(default=(), compare=False, repr=False)
+    """``(pointer, line, column)`` of the same finding in the other copies of its tool in the same
+    file, folded into this one by :func:`schemalint.report.copies.fold_copies` (JSON ``copies``)."""
 
     @property
     def location_file(self) -> str:
@@ -239,8 +247,8 @@ class Diagnostic:
 
     def to_json(self) -> dict[str, Any]:
         """The diagnostic as a JSON-ready dict (the report shape of docs/ci.md, "Report formats"); ``path`` is
-        present only when set (a Python source or a server without a file)."""
-        out = {
+        present only when set (a Python source or a server without a file), ``kind`` and ``copies`` too."""
+        out: dict[str, Any] = {
             "code": self.code,
             "name": self.name,
             "severity": self.severity.value,
@@ -257,6 +265,8 @@ class Diagnostic:
             out["path"] = self.path
         if self.kind is not None:
             out["kind"] = self.kind
+        if self.copies:
+            out["copies"] = [{"pointer": p, "line": line, "column": col} for p, line, col in self.copies]
         return out
 
 

@@ -102,4 +102,4 @@ def _at(d: Diagnostic, line: int, column: int) -> Diagnostic:
     directly (a catalog may have a hundred thousand findings to locate, and ``replace`` costs
     several times the constructor)."""
     return Diagnostic(d.code, d.name, d.severity, d.tool, d.file, d.pointer, d.message, d.instance_path, d.hint,
-                      line, column, d.path, d.kind)
+                      line, column, d.path, d.kind, d.site, d.copies)

@@ -338,7 +338,8 @@ def _moved(found: Sequence[Diagnostic], old: Origin, new: Origin) -> Iterator[Di
     cut = len(old.pointer)
     for d in found:
         yield Diagnostic(d.code, d.name, d.severity, d.tool, new.file, new.pointer + d.pointer[cut:], d.message,
-                         d.instance_path, d.hint, new.line, None, None, d.kind)
+                         d.instance_path, d.hint, new.line, None, None, d.kind,
+                         new.pointer + d.site[cut:] if d.site is not None else None)
 
 
 def run_catalog_rule(rule: Rule, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:

@@ -41,8 +41,11 @@ def get_reporter(name: str, kind: str = "render") -> Callable[..., Any]:
 
 
 def write_report(name: str, result: CheckResult, stream: IO[str], **options: Any) -> None:
-    """Render the check ``result`` with reporter ``name`` onto ``stream``."""
-    get_reporter(name)(result, stream, **options)
+    """Render the check ``result`` with reporter ``name`` onto ``stream``, each finding repeated in
+    copies of its tool once (:func:`schemalint.report.copies.fold_copies`)."""
+    from schemalint.report.copies import fold_copies
+
+    get_reporter(name)(fold_copies(result), stream, **options)
 
 
 def write_diff_report(name: str, result: DiffResult, stream: IO[str]) -> None:

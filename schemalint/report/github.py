@@ -101,7 +101,13 @@ def annotation(d: Diagnostic) -> str:
     where = f"[{visible(d.tool)}] " if d.tool else ""
     if d.file and not (file and os.path.exists(path)):
         where = f"{visible(d.file)}: " + where
-    return command(d.severity.value, props, where + _message(d.message, d.hint))
+    return command(d.severity.value, props, where + _message(d.message, d.hint) + _copies(d))
+
+
+def _copies(d: Diagnostic) -> str:
+    from schemalint.report.copies import copies_line
+
+    return f"\n{copies_line(d)}" if d.copies else ""
 
 
 def _message(message: str, hint: str | None) -> str:
@@ -201,8 +207,10 @@ def render(result: CheckResult, stream: IO[str], **_: object) -> None:
     for d in result.diagnostics:
         by_sev[d.severity.value] = by_sev.get(d.severity.value, 0) + 1
     detail = ", ".join(f"{n} {s}" for s, n in sorted(by_sev.items()))
+    repeats = sum(len(d.copies) for d in result.diagnostics)
     totals = (f"{result.files} file(s), {result.tools} tool(s), "
-              f"{len(result.diagnostics)} diagnostic(s)" + (f" ({detail})" if detail else ""))
+              f"{len(result.diagnostics)} diagnostic(s)" + (f" ({detail})" if detail else "")
+              + (f"; {repeats} more in repeated copies of a tool" if repeats else ""))
     stream.write(f"schemalint: {totals}"
                  + (f"; {sum(left_out.values())} not annotated (see above)" if left_out else "") + "\n")
     stale = sum(e.count for e in getattr(result, "stale", ()))

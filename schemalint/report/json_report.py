@@ -29,6 +29,7 @@ def to_json(result: CheckResult) -> dict[str, Any]:
             "files": result.files,
             "tools": result.tools,
             "diagnostics": len(result.diagnostics),
+            "copies": sum(len(d.copies) for d in result.diagnostics),
             "by_code": result.counts_by_code(),
             "by_severity": by_severity,
             "internal_errors": sum(1 for d in result.diagnostics if d.code == "SL999"),

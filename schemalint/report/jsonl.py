@@ -2,7 +2,8 @@
 
 Each line is one compact JSON object with exactly the fields of a diagnostic in the JSON report
 (:meth:`schemalint.model.Diagnostic.to_json`: ``code``, ``name``, ``severity``, ``tool``, ``file``,
-``pointer``, ``line``, ``column``, ``instance_path``, ``message``, ``hint``), in the JSON report's
+``pointer``, ``line``, ``column``, ``instance_path``, ``message``, ``hint``; ``copies`` when the
+finding repeats in copies of its tool, :mod:`schemalint.report.copies`), in the JSON report's
 order: the check sorts the whole run's diagnostics first, then the lines are written one by one
 (nothing else is built in memory), so a reader can consume them as they come. There is
 deliberately **no summary line**:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from schemalint.api import CheckResult
     from schemalint.diff.checks import DiffCheck
     from schemalint.diff.result import Change, DiffResult
+    from schemalint.model import Diagnostic
     from schemalint.rules.base import Rule
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -281,9 +282,28 @@ def to_sarif(result: CheckResult) -> dict[str, Any]:
             props["instancePath"] = d.instance_path
         if d.kind is not None:
             props["kind"] = d.kind
-        results.append(_result(d.code, d.severity.value, d.message, d.hint, index, location,
-                               fp.digest() if fp is not None else None, props))
+        res = _result(d.code, d.severity.value, d.message, d.hint, index, location,
+                      fp.digest() if fp is not None else None, props)
+        if d.copies:
+            res["relatedLocations"] = _copy_locations(d, art)
+            props["copies"] = len(d.copies)
+        results.append(res)
     return _log([_rule_descriptor(r) for r in rules], results, result.notes)
+
+
+def _copy_locations(d: Diagnostic, art: tuple[str, str | None] | None) -> list[dict[str, Any]]:
+    """The places of ``d``'s copies in other copies of its tool (section 3.27.22
+    ``relatedLocations``), at most ``GITHUB_LIMITS["locations_per_result"]``; the result's
+    ``properties.copies`` counts them all."""
+    out: list[dict[str, Any]] = []
+    for n, (pointer, line, column) in enumerate(d.copies[:GITHUB_LIMITS["locations_per_result"]], start=1):
+        loc: dict[str, Any] = {"id": n, "message": {"text": f"the same finding in another copy of "
+                                                             f"this tool, at {pointer or '/'}"}}
+        physical = _physical_location(line, column, art, d.location_file)
+        if physical is not None:
+            loc["physicalLocation"] = physical
+        out.append(loc)
+    return out
 
 
 DIFF_AUTOMATION_ID = "schemalint/diff/"

@@ -298,6 +298,7 @@ class Rule:
             instance_path=instance_path,
             hint=hint,
             line=tool.origin.line,
+            site=tool.origin.pointer,
         )
 
 

@@ -1,0 +1,85 @@
+"""One report entry per finding, however many copies of its tool a file repeats.
+
+Datasets repeat a tool: a BFCL or ACEBench file lists the same function in every question that
+offers it (``requests.get`` 136 times in one file), so a check found the same fault once per copy
+and the report said it 136 times. :func:`fold_copies` keeps the first of the findings that are the
+same but for the copy they are in and records the others' places in its
+:attr:`~schemalint.model.Diagnostic.copies`; every check reporter (text, JSON, JSON Lines, SARIF,
+GitHub annotations) renders the folded result, so they count and list the same entries.
+
+Two findings are copies when they are in the same file, of the same rule, severity, tool name,
+message, hint, instance path and kind, at the same pointer *relative to their tool* (the pointer
+past :attr:`~schemalint.model.Diagnostic.site`, the tool object's pointer), and in different
+tools (another site or another line: a JSON Lines file repeats the same pointer on each line).
+Findings about no one tool (``site`` ``None``) are copies only at the same pointer on different
+lines. Nothing is dropped: the exit code, the baseline and ``--fix`` see every finding.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from schemalint.model import Diagnostic
+
+
+def copy_key(d: Diagnostic) -> tuple[Any, ...]:
+    """What two copies of one finding share: everything but the copy's place in the file."""
+    site = d.site
+    if site is not None and (d.pointer == site or d.pointer.startswith(site + "/") or not site):
+        where: tuple[Any, ...] = ("in-tool", d.pointer[len(site):])
+    else:
+        where = ("at", d.pointer)
+    return (d.file, d.code, d.severity, d.tool, d.message, d.hint, d.instance_path, d.path, d.kind, where)
+
+
+def fold_copies(result: Any) -> Any:
+    """``result`` (a :class:`~schemalint.model.CheckResult`) with each finding repeated in copies
+    of its tool reported once: the first in report order, its :attr:`~schemalint.model.Diagnostic.copies`
+    the others' ``(pointer, line, column)``, in report order. The fingerprints stay aligned with
+    the diagnostics. ``result`` itself when nothing repeats (the usual case)."""
+    diagnostics = result.diagnostics
+    first: dict[tuple[Any, ...], int] = {}
+    placed: dict[int, list[Diagnostic]] = {}
+    kept: list[int] = []
+    for i, d in enumerate(diagnostics):
+        key = copy_key(d)
+        at = first.get(key)
+        if at is None:
+            first[key] = i
+            kept.append(i)
+            continue
+        head = diagnostics[at]
+        if (d.site, d.line) == (head.site, head.line):  # the same tool: not a copy
+            kept.append(i)
+            continue
+        placed.setdefault(at, []).append(d)
+    if not placed:
+        return result
+    folded = []
+    for i in kept:
+        d = diagnostics[i]
+        others = placed.get(i)
+        if others:
+            d = dataclasses.replace(d, copies=d.copies + tuple((o.pointer, o.line, o.column) for o in others))
+        folded.append(d)
+    fingerprints = [result.fingerprints[i] for i in kept] if len(result.fingerprints) == len(diagnostics) \
+        else result.fingerprints
+    return dataclasses.replace(result, diagnostics=folded, fingerprints=fingerprints)
+
+
+def copies_count(diagnostics: Any) -> int:
+    """How many findings the folded ``diagnostics`` hold in their copies."""
+    return sum(len(d.copies) for d in diagnostics)
+
+
+def copies_line(d: Diagnostic, limit: int = 8) -> str:
+    """``also in N other copies of this tool: line 12, line 40, ...`` (the first ``limit`` places;
+    a place without a line is named by its pointer); ``""`` when ``d`` has no copies."""
+    if not d.copies:
+        return ""
+    places = [f"line {line}" if line else pointer for pointer, line, _ in d.copies[:limit]]
+    more = f" and {len(d.copies) - limit} more" if len(d.copies) > limit else ""
+    n = len(d.copies)
+    return f"also in {n} other cop{'y' if n == 1 else 'ies'} of this tool: {', '.join(places)}{more}"
