@@ -133,3 +133,45 @@ def test_functions_decorated_with_an_imported_bare_tool_name_the_module(tmp_path
     (tmp_path / "helpers.py").write_text("def tool(f):\n    return f\n\n\n@tool\ndef ping() -> None:\n    pass\n")
     proc = cli("check", ".", cwd=tmp_path)
     assert "e.g. schemalint check a_models:Row" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def _named_file(tmp_path: Path, name: str, text: str) -> str:
+    (tmp_path / name).write_text(text)
+    proc = cli("check", name, cwd=tmp_path)
+    assert proc.returncode == 2 and f"{name} is a Python file" in proc.stderr, proc.stderr
+    return proc.stderr
+
+
+LANGCHAIN = ("from langchain_core.tools import tool\n\n"
+             "@tool\ndef add(a: int, b: int) -> int:\n    '''Add.'''\n    return a\n")
+
+
+def test_a_python_file_names_the_extra_its_missing_framework_needs(tmp_path: Path, monkeypatch) -> None:
+    """The advice follows what the file imports: a missing framework gets its own extra (never
+    [mcp] for a langchain or pydantic module); a module of nobody's extra is named as the
+    project's own dependency. A `None` in ``sys.modules`` is Python's documented way to make a
+    module unimportable, so the check runs as in an environment without it."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "langchain_core", None)
+    monkeypatch.setitem(sys.modules, "pydantic", None)
+    err = _named_file(tmp_path, "lc_tools.py", LANGCHAIN)
+    assert "It imports `langchain_core`, not installed here" in err
+    assert "(schemalint's [langchain] extra)" in err and "[mcp]" not in err
+    err = _named_file(tmp_path, "models.py", "from pydantic import BaseModel\nimport acme_internal_sdk\n\n"
+                                             "class Args(BaseModel):\n    x: int\n")
+    assert "It imports `pydantic`, `acme_internal_sdk`, not installed here" in err
+    assert "(schemalint's [pydantic] extra)" in err and "[mcp]" not in err
+    assert "the project's own dependencies (`acme_internal_sdk`: no schemalint extra brings it)" in err
+
+
+def test_a_python_file_whose_imports_resolve_names_no_extra(tmp_path: Path) -> None:
+    """Installed frameworks, the standard library and the project's own modules beside the file
+    need nothing installed: no extra, no `pip install`."""
+    (tmp_path / "helpers.py").write_text("X = 1\n")
+    err = _named_file(tmp_path, "lc_tools.py", "import json\nimport helpers\n" + LANGCHAIN)
+    assert "Run it in the project's environment (where its own imports resolve)" in err
+    assert "extra" not in err and "pip install" not in err
+    err = _named_file(tmp_path, "own.py", "import acme_internal_sdk\nfrom . import sibling\n\nclass Args:\n    pass\n")
+    assert "It imports `acme_internal_sdk`, not installed here" in err and "extra brings it" in err
+    assert "[mcp]" not in err and "pip install" not in err

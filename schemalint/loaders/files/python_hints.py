@@ -153,8 +153,65 @@ def python_file_message(path: str) -> str:
         near = directory_hint(root, limit=2000)
         elsewhere = f" ({near.split('e.g. ', 1)[1]} names one found under {root})" if near else ""
     return (f"{path} is a Python file: schemalint imports Python tools by the object that holds them, named "
-            f"module:attr, not by the file's path; try: schemalint check {example}{found}{elsewhere}. Run it in "
-            "the project's environment (its packages installed beside schemalint's extra, e.g. [mcp])")
+            f"module:attr, not by the file's path; try: schemalint check {example}{found}{elsewhere}. "
+            + environment_advice(_read(path), root))
+
+
+def missing_imports(text: str, root: str) -> list[str]:
+    """The top-level modules the Python source ``text`` imports (absolute imports, anywhere in
+    it, in order) that this environment cannot import: not in the standard library, not a module
+    or package under ``root`` (the project's own), and not found by ``importlib.util.find_spec``.
+    Nothing is imported. A source that does not parse gives ``[]``."""
+    import ast
+    import importlib.util
+    import sys
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module.split(".")[0])
+    missing: list[str] = []
+    for name in dict.fromkeys(names):
+        if name in sys.stdlib_module_names or name == "__future__":
+            continue
+        if os.path.isfile(os.path.join(root, name + ".py")) or os.path.isdir(os.path.join(root, name)):
+            continue
+        try:
+            if importlib.util.find_spec(name) is not None:
+                continue
+        except (ImportError, ValueError):
+            pass
+        missing.append(name)
+    return missing
+
+
+def environment_advice(text: str, root: str) -> str:
+    """What to install before the module can be imported, from what its source ``text`` imports
+    (:func:`missing_imports`): the schemalint extra that brings a framework it lacks
+    (``langchain_core``: ``[langchain]``; :data:`schemalint.loaders.python.extras.EXTRA_FOR_MODULE`),
+    the project's own dependencies for any other module, or only where to run it when nothing is
+    missing; under pre-commit, its hook advice. Never an extra the module does not need."""
+    from schemalint.loaders.python.extras import EXTRA_FOR_MODULE, IN_PRE_COMMIT, in_pre_commit, install_hint
+
+    missing = missing_imports(text, root)
+    if not missing:
+        return "Run it in the project's environment (where its own imports resolve)"
+    names = ", ".join(f"`{m}`" for m in missing)
+    if in_pre_commit():
+        return f"It imports {names}, not installed {IN_PRE_COMMIT}"
+    lines = dict.fromkeys(install_hint(m) for m in missing if m in EXTRA_FOR_MODULE)
+    todo = [f"install with: {line}" for line in lines if line]
+    others = [m for m in missing if m not in EXTRA_FOR_MODULE]
+    if others:
+        todo.append("install the project's own dependencies (" + ", ".join(f"`{m}`" for m in others)
+                    + ": no schemalint extra brings " + ("it" if len(others) == 1 else "them") + ")")
+    return f"It imports {names}, not installed here: run it in the project's environment, or " + "; and ".join(todo)
 
 
 def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None, limit: int = 10_000) -> str | None:
