@@ -667,3 +667,49 @@ def test_require_all_keeps_what_null_means(tmp_path: Path, description: str, mea
     assert [d["code"] for d in left] == ["SL308"]
     assert f'gives null a meaning of its own ("{meaning}")' in left[0]["hint"], left[0]["hint"]
     assert "'not given'" in left[0]["hint"]
+
+
+COMPACT_LAYOUT = """\
+[
+{i}{{
+{i}{i}"type": "function",
+{i}{i}"function": {{
+{i}{i}{i}"name": "search",
+{i}{i}{i}"description": "Search the catalog.",
+{i}{i}{i}"strict": true,
+{i}{i}{i}"parameters": {{
+{i}{i}{i}{i}"type": "object",
+{i}{i}{i}{i}"properties": {{
+{i}{i}{i}{i}{i}"query": {{"type": "string", "description": "What to look for."}},
+{i}{i}{i}{i}{i}"limit": {{"type": ["integer", "null"], "description": "How many."}}
+{i}{i}{i}{i}}},
+{i}{i}{i}{i}"additionalProperties": false
+{i}{i}{i}}}
+{i}{i}}}
+{i}}}
+]
+"""
+
+
+@pytest.mark.parametrize("unit", ["  ", "    ", "\t"])
+def test_a_new_value_follows_the_files_own_layout(tmp_path: Path, unit: str) -> None:
+    """A file that writes short arrays and leaf objects on one line gets the `required` array the
+    SL308 fix adds on one line too, indented with the file's unit; a file that spreads every
+    container (json.dumps indent) gets it spread, as before."""
+    path = tmp_path / "compact.json"
+    text = COMPACT_LAYOUT.format(i=unit)
+    path.write_text(text)
+    proc = cli("check", str(path), "--target", "openai-strict", "--unsafe-fixes")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    after = path.read_text()
+    assert f'{unit * 4}"additionalProperties": false,\n{unit * 4}"required": ["query", "limit"]\n' in after, after
+    assert '"query": {"type": ["string", "null"], "description": "What to look for."},' in after
+    assert after.count("\n") == text.count("\n") + 1
+
+    spread = tmp_path / "spread.json"
+    spread.write_text(json.dumps(json.loads(text), indent=len(unit) if unit != "\t" else "\t") + "\n")
+    proc = cli("check", str(spread), "--target", "openai-strict", "--unsafe-fixes")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert spread.read_text() == json.dumps(json.loads(spread.read_text()), indent=len(unit) if unit != "\t"
+                                            else "\t") + "\n"
+    assert json.loads(spread.read_text())[0]["function"]["parameters"]["required"] == ["query", "limit"]

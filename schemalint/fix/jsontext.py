@@ -135,6 +135,10 @@ class _Style:
     colon: str
     comma: str  # the separator between members on one line
     one_line: bool
+    #: ``(kind, height) -> written on one line`` for the containers of the document (kind
+    #: ``"object"``/``"array"``; height 1: members all scalars, 2: containers of height 1 at most...),
+    #: by majority: how a new value's containers are laid out (:func:`_layout`).
+    layout: dict[tuple[str, int], bool] = field(default_factory=dict)
 
 
 def _line_start(text: str, at: int) -> int:
@@ -172,17 +176,60 @@ def _style(text: str, root: Node, one_line: bool, newline: str | None) -> _Style
             if "\n" not in between and between.strip() == ",":
                 comma = between
         stack.extend(reversed([m[2] for m in node.members]))
-    return _Style(newline, unit, colon, comma, one_line)
+    return _Style(newline, unit, colon, comma, one_line, {} if one_line else _layout(text, root))
+
+
+def _layout(text: str, root: Node) -> dict[tuple[str, int], bool]:
+    """``(kind, height) -> True`` where most non-empty containers of that kind and height are
+    written on one line in ``text`` (``["integer", "null"]`` in a file that spreads objects over
+    lines), ``False`` where most are spread; heights the text has no container of are absent.
+    Iterative: any depth."""
+    order: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(m[2] for m in node.members)
+    height: dict[int, int] = {}
+    votes: dict[tuple[str, int], list[int]] = {}
+    for node in reversed(order):  # every child before its parent
+        if node.kind == "scalar":
+            height[id(node)] = 0
+            continue
+        h = height[id(node)] = 1 + max((height[id(m[2])] for m in node.members), default=0)
+        if node.members:
+            vote = votes.setdefault((node.kind, h), [0, 0])
+            vote[0 if "\n" not in text[node.start:node.end] else 1] += 1
+    return {key: one > spread for key, (one, spread) in votes.items()}
+
+
+def _value_height(value: Any) -> int:
+    """0 for a scalar, else 1 + the greatest height of the members (a fix's value: small)."""
+    members = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else None
+    if members is None:
+        return 0
+    return 1 + max((_value_height(m) for m in members), default=0)
 
 
 def _dump(value: Any, style: _Style, indent: str, one_line: bool) -> str:
-    if one_line or style.one_line:
+    """``value`` as JSON text in the document's style: on one line when asked (a one-line container,
+    a JSON Lines record), else spread over lines indented from ``indent`` by the document's unit,
+    each container inside on one line where the document writes containers of its kind and
+    height on one line (:attr:`_Style.layout`)."""
+    if one_line or style.one_line or not isinstance(value, (dict, list)) or not value:
         return json.dumps(value, ensure_ascii=False, separators=(style.comma, style.colon))
-    dumped = json.dumps(value, ensure_ascii=False, indent=len(style.unit) if style.unit.strip() == "" and
-                        "\t" not in style.unit else 2, separators=(",", style.colon))
-    if "\t" in style.unit:
-        dumped = re.sub(r"(?m)^((?:  )+)", lambda m: "\t" * (len(m.group(1)) // 2), dumped)
-    return dumped.replace("\n", style.newline + indent)
+    kind = "object" if isinstance(value, dict) else "array"
+    if style.layout.get((kind, _value_height(value))):
+        return json.dumps(value, ensure_ascii=False, separators=(style.comma, style.colon))
+    inner = indent + style.unit
+    if isinstance(value, dict):
+        parts = [_key_text(str(k)) + style.colon + _dump(v, style, inner, False) for k, v in value.items()]
+        opener, closer = "{", "}"
+    else:
+        parts = [_dump(v, style, inner, False) for v in value]
+        opener, closer = "[", "]"
+    sep = "," + style.newline + inner
+    return opener + style.newline + inner + sep.join(parts) + style.newline + indent + closer
 
 
 def _key_text(key: str) -> str:
@@ -214,7 +261,10 @@ def text_edits(text: str, ops: Sequence[Op], *, start: int = 0, end: int | None 
             node = _find(root, op.path)
             if node is None:
                 raise FixError(f"{op.path}: nothing to replace")
-            container_one_line = "\n" not in text[_line_start(text, node.start):node.end] or one_line
+            # One line where the value's container is on one line; else the document's layout decides.
+            holder = _find(root, parent(op.path)[0]) if op.path else None
+            span = text[holder.start:holder.end] if holder is not None else text[_line_start(text, node.start):node.end]
+            container_one_line = "\n" not in span or one_line
             edits.append(TextEdit(node.start, node.end,
                                   _dump(op.value, style, _indent_at(text, node.start), container_one_line)))
         elif op.op in ("remove", "add"):
