@@ -17,7 +17,7 @@ from schemalint.api import check
 from schemalint.model import Diagnostic, Severity
 from schemalint.rules.description.mentions import extract_mentions, nearest
 from tests._fixtures_cli import run_cli_here, run_json_here
-from tests.conftest import CORPUS, ROOT, load_case, needs_shared
+from tests.conftest import CORPUS, ROOT, examples, load_case, needs_shared
 
 EXAMPLES = ROOT / "examples" / "descriptions"
 CODES = ["SL201", "SL202"]
@@ -373,7 +373,7 @@ def test_instance_path_of_nested_mention(tmp_path: Path) -> None:
     assert d.pointer == "/0/inputSchema/properties/opts/properties/mode/description"
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.text(alphabet=st.sampled_from("aZ9_`'\":={ \n.-xY"), max_size=12), max_size=6))
 def test_one_scan_of_all_descriptions_agrees_with_each_text(texts: list[str]) -> None:
     """SL201's fast path says "nothing to read" only when no text may mention."""

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS, needs_shared
+from tests.conftest import CORPUS, examples, needs_shared
 
 pytestmark = needs_shared
 
@@ -89,7 +89,7 @@ def test_loaders_never_raise_on_mutated_corpus_files(originals: list[bytes], tmp
     started = time.monotonic()
     seen = {"examples": 0, "sl000": 0, "tools": 0}
 
-    @settings(max_examples=1000, derandomize=True, database=None, deadline=3000,
+    @settings(max_examples=examples(1000), derandomize=True, database=None, deadline=3000,
               suppress_health_check=list(HealthCheck))
     @given(index=st.integers(min_value=0, max_value=len(originals) - 1),
            suffix=st.sampled_from(SUFFIXES),

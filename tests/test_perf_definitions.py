@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from schemalint.api import check
 from schemalint.engine import run_loop
 from schemalint.model import Tool
-from tests.conftest import CORPUS, CORPUS_CHECKED_GROUP, needs_shared
+from tests.conftest import CORPUS, CORPUS_CHECKED_GROUP, examples, needs_shared
 
 # A tool with findings of several per-definition rules: SL003 (required but not declared), SL008 (minimum
 # above maximum), SL006 (a name with a space), SL203 (a range the description contradicts).
@@ -145,7 +145,7 @@ _PLAIN_SCHEMAS = st.fixed_dictionaries({}, optional={
 })
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_PLAIN_SCHEMAS)
 def test_sl008_plain_shortcut_is_exact(schema: dict[str, Any]) -> None:
     """SL008 skips ``why_empty`` for a subschema :func:`_plainly_satisfiable` decides: only when it

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemalint.report.show_layout import INDENT_CAP, align, json_lines
-from tests.conftest import cli
+from tests.conftest import cli, examples
 
 RATIO_BOUND = 30
 
@@ -109,7 +109,7 @@ def test_json_lines_are_json_dumps_lines_up_to_the_indentation_cap(value: Any) -
     assert json_lines(value) == ([] if value is None else json.dumps(value, indent=2, ensure_ascii=False).split("\n"))
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(200), deadline=None, derandomize=True, database=None)
 @given(st.lists(st.sampled_from("abcdefgh"), max_size=30), st.lists(st.sampled_from("abcdefgh"), max_size=30))
 def test_align_covers_both_sides_and_its_equal_ranges_are_equal(a: list[str], b: list[str]) -> None:
     ops = align(a, b)
