@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from schemalint.commands.diff_compare import DiffError, compare_tools
+from schemalint.commands.diff_compare import compare_tools
 from schemalint.diff.checks import BY_CODE, CHECKS
 from schemalint.diff.classify import pattern_widens
 from schemalint.diff.render import render, snapshot_filename
@@ -230,11 +230,25 @@ def test_empty_properties_is_bytes_only() -> None:
     assert [c.check.name for c in result.changes] == ["empty-keyword-changed"]
 
 
-def test_duplicate_names_raise() -> None:
-    """Two different definitions of one name in one file cannot be paired; the same definition
+def test_variants_of_one_name_in_one_file_are_paired() -> None:
+    """A file that defines one name several ways (a dataset's variants of a function) is paired
+    with the other side's: unchanged definitions first, wherever they moved, then the rest in the
+    file's order, keyed `NAME #k`; extra definitions are added or removed. The same definition
     twice (recorded traffic repeats a request's tools) is one tool."""
-    with pytest.raises(DiffError, match="two tools named 'search'"):
-        compare_tools(tools(BASE, dict(copy.deepcopy(BASE), description="again")), tools(BASE))
+    a, b, c = (dict(copy.deepcopy(BASE), description=d) for d in ("Search A.", "Search B.", "Search C."))
+    b_required = copy.deepcopy(b)
+    b_required["inputSchema"]["required"] = ["query", "state"]
+    d = dict(copy.deepcopy(BASE), description="Search D.")
+    result = compare_tools(tools(a, b, c), tools(c, b_required, a, d))
+    by = {t.name: t for t in result.tools}
+    assert sorted(by) == ["search #1", "search #2", "search #3", "search #4"]
+    assert (by["search #1"].status, by["search #3"].status) == ("identical", "identical")
+    assert by["search #3"].new.description == "Search C."  # found where it moved
+    assert by["search #2"].status == "changed"
+    assert [ch.check.name for ch in by["search #2"].changes] == ["required-added"]
+    assert by["search #4"].status == "added"
+    removed = compare_tools(tools(a, b), tools(b))
+    assert {t.name: t.status for t in removed.tools} == {"search #1": "removed", "search #2": "identical"}
     assert [t.status for t in compare_tools(tools(BASE, copy.deepcopy(BASE)), tools(BASE)).tools] == ["identical"]
 
 

@@ -215,8 +215,9 @@ def test_non_git_directory(tmp_path: Path) -> None:
 def test_duplicate_tool_names(tmp_path: Path) -> None:
     write(tmp_path / "a.json", [TOOL, dict(TOOL, description="again")])
     write(tmp_path / "b.json", [TOOL])
-    proc = cli("diff", "a.json", "b.json", cwd=tmp_path)
-    assert proc.returncode == 2 and "two tools named 'search'" in proc.stderr
+    proc = cli("diff", "a.json", "b.json", cwd=tmp_path)  # a diff pairs them: the second one was removed
+    assert proc.returncode == 1 and "search #2: removed" in proc.stdout, proc.stdout + proc.stderr
+    assert "search #1" not in proc.stdout  # identical: not listed
     proc = cli("snapshot", "a.json", "--dir", "snaps", cwd=tmp_path)
     assert proc.returncode == 2 and "two tools named 'search'" in proc.stderr
     assert not (tmp_path / "snaps").exists()

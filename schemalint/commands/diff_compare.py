@@ -30,7 +30,7 @@ from schemalint.diff.checks._common import (
 )
 from schemalint.diff.checks.sd401_rug_pull import rug_pull
 from schemalint.diff.classify import classify_schema
-from schemalint.diff.errors import DiffError, index_tools
+from schemalint.diff.errors import DiffError, index_sides
 from schemalint.diff.render import (
     SCHEMALINT_KEY,
     rendered_fields,
@@ -149,7 +149,7 @@ def _compare_tools(old: Sequence[Tool], new: Sequence[Tool], old_label: str, new
 
     selection = selection or diff_filter()
     rug_pulls = selection.rule_enabled("SD401")
-    old_by, new_by = index_tools(old, old_label), index_tools(new, new_label)
+    old_by, new_by = index_sides(old, new, old_label, new_label)
     result = DiffResult(old_label=old_label, new_label=new_label)
     removed = [n for n in old_by if n not in new_by]
     added = [n for n in new_by if n not in old_by]

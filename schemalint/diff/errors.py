@@ -15,6 +15,28 @@ class DiffError(Exception):
     """A diff that cannot be computed (bad revision, missing path, duplicate tool): exit code 2."""
 
 
+def _groups(tools: Iterable[Tool], label: str) -> dict[str, list[Tool]]:
+    """The distinct definitions of each key, in the order read: the key is the tool's name, or
+    ``"NAME (FILE)"`` when several files of the side define that name. The same definition again
+    in one file (recorded requests repeat their tools) is one definition."""
+    distinct: list[Tool] = []
+    firsts: dict[tuple[str, str], list[Tool]] = {}
+    files: dict[str, set[str]] = {}
+    for tool in tools:
+        file = side_file(tool, label)
+        same_file = firsts.setdefault((tool.name, file), [])
+        if any(_same_definition(t, tool) for t in same_file):
+            continue
+        same_file.append(tool)
+        distinct.append(tool)
+        files.setdefault(tool.name, set()).add(file)
+    out: dict[str, list[Tool]] = {}
+    for tool in distinct:
+        key = tool.name if len(files[tool.name]) == 1 else f"{tool.name} ({side_file(tool, label)})"
+        out.setdefault(key, []).append(tool)
+    return out
+
+
 def index_tools(tools: Iterable[Tool], label: str) -> dict[str, Tool]:
     """Tools by key: the tool's name, or ``"NAME (FILE)"`` when several files of one side define
     a tool of that name.
@@ -22,40 +44,65 @@ def index_tools(tools: Iterable[Tool], label: str) -> dict[str, Tool]:
     A project keeps one tool in several files (the same tool in OpenAI and Anthropic form, an
     example beside a fixture): each file's definition is then its own entry, paired with the
     same file's on the other side (``FILE`` is the path without the side's ``REV:`` prefix, so
-    ``HEAD:tools/a.json`` pairs with ``tools/a.json``). Raises :class:`DiffError` only when one
-    file defines two different tools of one name (SL005's fault), which no key can tell apart;
+    ``HEAD:tools/a.json`` pairs with ``tools/a.json``). Raises :class:`DiffError` when one
+    file defines two different tools of one name (SL005's fault, or a dataset's variants), which
+    no key of one side can tell apart (``snapshot``; ``diff`` pairs them, :func:`index_sides`);
     the same definition again in one file (recorded requests repeat their tools) is one tool.
     """
-    distinct: list[Tool] = []
-    firsts: dict[tuple[str, str], list[Tool]] = {}
-    for tool in tools:  # the same definition again in one file (recorded traffic) is one tool
-        same_file = firsts.setdefault((tool.name, side_file(tool, label)), [])
-        if any(_same_definition(t, tool) for t in same_file):
-            continue
-        same_file.append(tool)
-        distinct.append(tool)
-    tools = distinct
-    seen: dict[str, Tool] = {}
-    repeated: set[str] = set()
-    for tool in tools:
-        if tool.name in seen:
-            repeated.add(tool.name)
-        seen[tool.name] = tool
-    if not repeated:
-        return {tool.name: tool for tool in tools}
     out: dict[str, Tool] = {}
-    for tool in tools:
-        key = tool.name if tool.name not in repeated else f"{tool.name} ({side_file(tool, label)})"
-        if key in out:
-            first = out[key]
-            if _same_definition(first, tool):
-                continue  # recorded traffic declares a tool again in every request: one definition
+    for key, defined in _groups(tools, label).items():
+        if len(defined) > 1:
             raise DiffError(
-                f"two tools named {tool.name!r} in {label}: {_where(first)} and {_where(tool)}; "
-                "a diff (and a snapshot) needs one definition per name in a file"
+                f"two tools named {defined[1].name!r} in {label}: {_where(defined[0])} and {_where(defined[1])}; "
+                "a snapshot needs one definition per name in a file"
             )
-        out[key] = tool
+        out[key] = defined[0]
     return out
+
+
+def index_sides(old: Iterable[Tool], new: Iterable[Tool], old_label: str,
+                new_label: str) -> tuple[dict[str, Tool], dict[str, Tool]]:
+    """The two sides of a diff by key, keyed as :func:`index_tools` keys them, and paired where a
+    file defines several different tools of one name (a dataset's variants of a function:
+    BFCL repeats ``magnetic_field.calculate`` with other descriptions in other questions): a
+    definition the other side has unchanged pairs with it first, the others pair in the order
+    the file lists them; each then has the key ``"KEY #k"`` (``k``: its place among the old
+    side's definitions of the key, from 1; a new side's extra definitions continue the count and
+    are added, the old side's left over are removed). Never raises."""
+    old_groups, new_groups = _groups(old, old_label), _groups(new, new_label)
+    old_by: dict[str, Tool] = {}
+    new_by: dict[str, Tool] = {}
+    for key in [*old_groups, *(k for k in new_groups if k not in old_groups)]:
+        olds, news = old_groups.get(key, []), new_groups.get(key, [])
+        if len(olds) <= 1 and len(news) <= 1:
+            if olds:
+                old_by[key] = olds[0]
+            if news:
+                new_by[key] = news[0]
+            continue
+        partner: dict[int, int] = {}
+        taken: set[int] = set()
+        for i, o in enumerate(olds):  # unchanged definitions first
+            j = next((j for j, n in enumerate(news) if j not in taken and _same_definition(o, n)), None)
+            if j is not None:
+                partner[i] = j
+                taken.add(j)
+        rest = iter(j for j in range(len(news)) if j not in taken)
+        for i in range(len(olds)):  # then the others in the file's order
+            if i not in partner:
+                j = next(rest, None)
+                if j is None:
+                    break
+                partner[i] = j
+                taken.add(j)
+        for i, o in enumerate(olds):
+            old_by[f"{key} #{i + 1}"] = o
+            if i in partner:
+                new_by[f"{key} #{i + 1}"] = news[partner[i]]
+        extra = [j for j in range(len(news)) if j not in taken]
+        for k, j in enumerate(extra, start=len(olds) + 1):
+            new_by[f"{key} #{k}"] = news[j]
+    return old_by, new_by
 
 
 def _same_definition(a: Tool, b: Tool) -> bool:
