@@ -157,3 +157,36 @@ def test_run_show_finds_the_tool_or_names_close_ones(tmp_path: Path) -> None:
     assert [v.tool.name for v in views] == ["get_weather"] and views[0].advertised["required"] == ["city"]
     with pytest.raises(RequestError, match=r"^no tool named 'get_wether' in .*\(1 tools\); did you mean get_weather"):
         run_show(ShowRequest("get_wether", sources=(str(source),), config=Config(root=tmp_path)))
+
+
+def test_check_and_replay_share_the_baseline_steps(tmp_path: Path) -> None:
+    """`check` and `replay` choose, apply and write the baseline with the same functions
+    (engine/request.py `baseline_to_apply`, `settle`): the configured baseline applies to both
+    unless `no_baseline` or a baseline is being written; the written one hides what it recorded."""
+    from schemalint.api import CheckRequest, check_request
+    from schemalint.engine.request import baseline_to_apply
+
+    log = tmp_path / "requests.jsonl"
+    shutil.copy(EXAMPLES / "traffic" / "incident1-present-answer.openai-chat.jsonl", log)
+    tools = _tools(tmp_path / "tools.json", ["city", "nowhere"])
+    plain = Config(root=tmp_path)
+    for name, run in (("replay.json", lambda cfg, **kw: run_replay(ReplayRequest(logs=(str(log),), config=cfg,
+                                                                                   fail_on="info", **kw))),
+                      ("check.json", lambda cfg, **kw: check_request(CheckRequest(sources=(str(tools),), config=cfg,
+                                                                                  fail_on="info", **kw)))):
+        found = run(plain)
+        result = found.result if hasattr(found, "result") else found
+        assert result.diagnostics and result.fails, name
+        written = run(plain, write_baseline=str(tmp_path / name))
+        written = written.result if hasattr(written, "result") else written
+        assert written.baseline_written and written.fails is False
+        configured = Config(root=tmp_path, baseline=name)
+        assert Path(str(baseline_to_apply(configured, None))).resolve() == (tmp_path / name).resolve()
+        hidden = run(configured)
+        hidden = hidden.result if hasattr(hidden, "result") else hidden
+        assert not hidden.diagnostics and hidden.fails is False, name
+        shown = run(configured, no_baseline=True)
+        shown = shown.result if hasattr(shown, "result") else shown
+        assert len(shown.diagnostics) == len(result.diagnostics) and shown.fails, name
+    assert baseline_to_apply(Config(root=tmp_path, baseline="b.json"), "mine.json") == "mine.json"
+    assert baseline_to_apply(Config(root=tmp_path, baseline="b.json"), "mine.json", write_baseline="w.json") is None

@@ -203,38 +203,68 @@ def check(
     if watch:
         _watch(request, writes=write_baseline is not None or summary_out is not None)
     if summary_out is not None:
-        summary = _api_call("write_summary", request, summary_out)
-        typer.echo(f"schemalint: wrote the summary of {len(summary['tools'])} tool(s) in "
-                   f"{len(summary['files'])} file(s) to {summary_out}", err=True)
+        _write_summary(request, summary_out)
         return
-    fixing: FixRequest | None = None
-    if fix or unsafe_fixes or show_diff:  # a check that fixes nothing does not import the fix machinery
-        from schemalint.fix.run import FixRequest
+    fixing = _fixing(request, fix, unsafe_fixes, show_diff, split_csv(target) or cfg.target)
+    result = _run(request, stdin_filename, fixing)
+    code = _report(result, fixing, output_format, statistics=statistics, write_baseline=write_baseline)
+    if code is not None:
+        finish(code)  # the result still holds the catalog: leave without freeing it
 
-        fixing = FixRequest.of(fix, unsafe_fixes, show_diff, split_csv(target) or cfg.target, cfg.root)
-    if fixing is not None and "-" in request.sources:
+
+def _write_summary(request: CheckRequest, target: Path) -> None:
+    """``--summary-out``: the first round of a registry scan written to ``target``, and a line on
+    standard error saying what it holds (:func:`schemalint.api.write_summary`)."""
+    summary = _api_call("write_summary", request, target)
+    typer.echo(f"schemalint: wrote the summary of {len(summary['tools'])} tool(s) in "
+               f"{len(summary['files'])} file(s) to {target}", err=True)
+
+
+def _fixing(request: CheckRequest, fix: bool, unsafe_fixes: bool, show_diff: bool,
+            targets: Sequence[str]) -> FixRequest | None:
+    """The :class:`~schemalint.fix.run.FixRequest` of ``--fix``/``--unsafe-fixes``/``--diff``
+    (``targets``: the run's target profiles), or ``None`` for a check that fixes nothing (which
+    does not import the fix machinery). Exit 2 when standard input is among the sources."""
+    if not (fix or unsafe_fixes or show_diff):
+        return None
+    from schemalint.fix.run import FixRequest
+
+    fixing = FixRequest.of(fix, unsafe_fixes, show_diff, targets, request.cfg.root)
+    if "-" in request.sources:
         raise fail("--fix, --unsafe-fixes and --diff edit files; standard input (`-`) has none to edit")
+    return fixing
+
+
+def _run(request: CheckRequest, stdin_filename: str | None, fixing: FixRequest | None) -> Any:
+    """The :class:`~schemalint.api.CheckResult` of ``request``: standard input (``-``) read into a
+    temporary copy and reported under ``stdin_filename`` (:func:`_stdin_as`), the run repeated
+    until nothing is left to fix when ``fixing``."""
     with _stdin_as(request, stdin_filename) as (request, as_named):
         def run_request(sources: Sequence[str]) -> Any:
             return _api_call("check_request", request.with_(sources=tuple(sources)))
 
-        result = as_named((run_request if fixing is None else fixing.wrap(run_request))(request.sources))
+        return as_named((run_request if fixing is None else fixing.wrap(run_request))(request.sources))
+
+
+def _report(result: Any, fixing: FixRequest | None, output_format: str, *, statistics: bool,
+            write_baseline: Path | None) -> int | None:
+    """Print ``result``: the baseline written (exit code ``None``: leave normally), what ``--fix``
+    or ``--diff`` did, the counts of ``--statistics``, or the report in ``output_format``; returns
+    the exit code (1 when the result fails, else 0)."""
     if result.baseline_written is not None:
         n = result.baseline_written
         typer.echo(f"schemalint: wrote {len(result.diagnostics)} finding(s) as {n} "
                    f"baseline entr{'y' if n == 1 else 'ies'} to {write_baseline}", err=True)
-        return
+        return None
     if fixing is not None and (code := fixing.report(result, sys.stdout, sys.stderr)) is not None:
-        finish(code)
-        return  # finish returns when schemalint is not the program (a test, an embedding caller)
+        return code
     if statistics:
         write_statistics(result.diagnostics, output_format, sys.stdout)
     else:
         from schemalint.report import write_report
 
         write_report(output_format, result, sys.stdout)
-    # the result still holds the catalog: leave without freeing it
-    finish(EXIT_FINDINGS if result.fails else EXIT_OK)
+    return EXIT_FINDINGS if result.fails else EXIT_OK
 
 
 def _path(value: Path | None) -> str | None:

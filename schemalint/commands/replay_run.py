@@ -69,17 +69,12 @@ def run_replay(request: ReplayRequest, progress: Progress | None = None) -> Repl
     from schemalint.commands.reading import configuration
     from schemalint.commands.replay import replay
     from schemalint.config import FAIL_LEVELS
-    from schemalint.engine.request import check_level, check_output, run_reads, write_output
-    from schemalint.model import fails_at
+    from schemalint.engine.request import baseline_to_apply, check_level, check_output, run_reads, settle
 
     check_level(request.fail_on, FAIL_LEVELS)
     cfg = configuration(request.config)
-    baseline: str | None = None
-    if request.write_baseline is None and not request.no_baseline:
-        if request.baseline is not None:
-            baseline = request.baseline
-        elif cfg.baseline:
-            baseline = cfg.resolve_path(cfg.baseline)
+    baseline = baseline_to_apply(cfg, request.baseline, no_baseline=request.no_baseline,
+                                 write_baseline=request.write_baseline)
     reads = run_reads(cfg, [*request.logs, *request.tools, *([baseline] if baseline else [])])
     if request.write_baseline is not None:
         check_output(request.write_baseline, "baseline", cfg, reads)
@@ -87,11 +82,5 @@ def run_replay(request: ReplayRequest, progress: Progress | None = None) -> Repl
                     exclude=[*cfg.exclude, *request.exclude], targets=request.targets or cfg.target,
                     dialect=cfg.dialect, select=request.select or None, extend_select=request.extend_select,
                     ignore=request.ignore, config=cfg, baseline=baseline, progress=progress, require_traffic=True)
-    if request.write_baseline is not None:
-        from schemalint.engine.baseline import Baseline
-
-        recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
-        write_output(request.write_baseline, recorded.dumps(), "baseline", cfg, reads)
-        result.baseline_written = len(recorded.entries)
-        return ReplayRun(result)
-    return ReplayRun(result, fails_at(result.diagnostics, request.fail_on or cfg.fail_on or "error"))
+    settle(result, cfg, reads, write_baseline=request.write_baseline, fail_on=request.fail_on)
+    return ReplayRun(result, bool(result.fails))

@@ -98,14 +98,9 @@ class CheckRequest:
         return self.config if self.config is not None else Config()
 
     def baseline_file(self) -> str | None:
-        """The baseline file to apply: none when writing one or under ``no_baseline``, else
-        ``baseline``, else the configuration's ``baseline`` (resolved against its root)."""
-        if self.write_baseline is not None or self.no_baseline:
-            return None
-        if self.baseline is not None:
-            return self.baseline
-        cfg = self.cfg
-        return cfg.resolve_path(cfg.baseline) if cfg.baseline else None
+        """The baseline file to apply: :func:`baseline_to_apply` of this request's options."""
+        return baseline_to_apply(self.cfg, self.baseline, no_baseline=self.no_baseline,
+                                 write_baseline=self.write_baseline)
 
     def reads(self) -> list[str]:
         """The files this run reads that an output must never replace: the sources, ``previous``
@@ -128,6 +123,42 @@ class CheckRequest:
     def servers(self) -> bool:
         """Whether the request lists MCP servers besides its sources."""
         return bool(self.mcp_stdio or self.mcp_url)
+
+
+def baseline_to_apply(cfg: Config, baseline: str | None, *, no_baseline: bool = False,
+                      write_baseline: str | None = None) -> str | None:
+    """The baseline file a run applies: none when it writes one (``write_baseline``) or under
+    ``no_baseline``, else ``baseline`` (the option), else the configuration's ``baseline``
+    (resolved against its root). Shared by ``check`` (:meth:`CheckRequest.baseline_file`) and
+    ``replay`` (:func:`schemalint.commands.replay_run.run_replay`)."""
+    if write_baseline is not None or no_baseline:
+        return None
+    if baseline is not None:
+        return baseline
+    return cfg.resolve_path(cfg.baseline) if cfg.baseline else None
+
+
+def settle(result: CheckResult, cfg: Config, reads: Sequence[str], *, write_baseline: str | None,
+           fail_on: str | None) -> CheckResult:
+    """The last step of a run that may write a baseline: with ``write_baseline``, record the
+    findings there (:meth:`Baseline.from_findings <schemalint.engine.baseline.Baseline.from_findings>`,
+    never over one of ``reads``), set ``result.baseline_written`` to the number of entries and
+    ``result.fails`` to ``False``; else set ``result.fails``: a finding at least as severe as
+    ``fail_on`` (default: the configuration's ``fail-on``, else ``error``). Returns ``result``.
+    Raises :class:`~schemalint.safe_write.WriteRefused` (the baseline cannot be written there).
+    Shared by ``check`` (:func:`check_request`) and ``replay``."""
+    from schemalint.model import fails_at
+
+    if write_baseline is not None:
+        from schemalint.engine.baseline import Baseline
+
+        recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
+        write_output(write_baseline, recorded.dumps(), "baseline", cfg, reads)
+        result.baseline_written = len(recorded.entries)
+        result.fails = False
+    else:
+        result.fails = fails_at(result.diagnostics, fail_on or cfg.fail_on or "error")
+    return result
 
 
 def run_reads(cfg: Config, paths: Sequence[str | os.PathLike[str]]) -> list[str]:
@@ -184,7 +215,7 @@ def check_request(request: CheckRequest) -> CheckResult:
     be written there, or the write failed), and what :func:`schemalint.engine.check` raises.
     """
     from schemalint.engine import check
-    from schemalint.model import CheckResult, fails_at
+    from schemalint.model import CheckResult
 
     request = validated(request)
     cfg = request.cfg
@@ -225,16 +256,7 @@ def check_request(request: CheckRequest) -> CheckResult:
         facts=facts,
         catalog=request.catalog,
     )
-    if request.write_baseline is not None:
-        from schemalint.engine.baseline import Baseline
-
-        recorded = Baseline.from_findings(result.diagnostics, result.fingerprints)
-        write_output(request.write_baseline, recorded.dumps(), "baseline", cfg, reads)
-        result.baseline_written = len(recorded.entries)
-        result.fails = False
-    else:
-        result.fails = fails_at(result.diagnostics, request.fail_on or cfg.fail_on or "error")
-    return result
+    return settle(result, cfg, reads, write_baseline=request.write_baseline, fail_on=request.fail_on)
 
 
 def write_summary(request: CheckRequest, target: str | os.PathLike[str]) -> dict[str, Any]:
