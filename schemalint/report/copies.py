@@ -11,8 +11,8 @@ Two findings are copies when they are in the same file, of the same rule, severi
 message, hint, instance path and kind, at the same pointer *relative to their tool* (the pointer
 past :attr:`~schemalint.model.Diagnostic.site`, the tool object's pointer), and in different
 tools (another site or another line: a JSON Lines file repeats the same pointer on each line).
-Findings about no one tool (``site`` ``None``) are copies only at the same pointer on different
-lines. Nothing is dropped: the exit code, the baseline and ``--fix`` see every finding.
+Findings about no one tool's definition (``site`` ``None``: recorded calls, catalog findings) are
+never folded. Nothing is dropped: the exit code, the baseline and ``--fix`` see every finding.
 """
 
 from __future__ import annotations
@@ -24,14 +24,15 @@ if TYPE_CHECKING:
     from schemalint.model import Diagnostic
 
 
-def copy_key(d: Diagnostic) -> tuple[Any, ...]:
-    """What two copies of one finding share: everything but the copy's place in the file."""
+def copy_key(d: Diagnostic) -> tuple[Any, ...] | None:
+    """What two copies of one finding share: everything but the copy's place in the file;
+    ``None`` for a finding that is not about one tool's definition (no ``site``, or a pointer
+    outside it: a recorded call, a catalog finding), which is never folded."""
     site = d.site
-    if site is not None and (d.pointer == site or d.pointer.startswith(site + "/") or not site):
-        where: tuple[Any, ...] = ("in-tool", d.pointer[len(site):])
-    else:
-        where = ("at", d.pointer)
-    return (d.file, d.code, d.severity, d.tool, d.message, d.hint, d.instance_path, d.path, d.kind, where)
+    if site is None or not (d.pointer == site or d.pointer.startswith(site + "/") or not site):
+        return None
+    return (d.file, d.code, d.severity, d.tool, d.message, d.hint, d.instance_path, d.path, d.kind,
+            d.pointer[len(site):])
 
 
 def fold_copies(result: Any) -> Any:
@@ -45,7 +46,10 @@ def fold_copies(result: Any) -> Any:
     kept: list[int] = []
     for i, d in enumerate(diagnostics):
         key = copy_key(d)
-        at = first.get(key)
+        at = None if key is None else first.get(key)
+        if key is None:
+            kept.append(i)
+            continue
         if at is None:
             first[key] = i
             kept.append(i)
