@@ -132,6 +132,10 @@ class GeminiUnsupportedKeyword(ProviderRule):
                 )
 
 
+_BRANCHES = frozenset({"anyOf", "oneOf", "allOf", "if", "then", "else", "not"})
+"""Keywords whose subschema describes the same instance as its parent."""
+
+
 def _undeclared_required(node: SchemaNode) -> Iterable[ProfileFault]:
     """``required`` names the node's own ``properties`` lack: Gemini reads each Schema on its own
     (400 "...any_of[0].required[1]: property is not defined", jcode#655), where JSON Schema lets an
@@ -141,7 +145,15 @@ def _undeclared_required(node: SchemaNode) -> Iterable[ProfileFault]:
         return
     props = node.schema.get("properties")
     declared = props if isinstance(props, dict) else {}
-    missing = [r for r in required if isinstance(r, str) and r not in declared]
+    around: set[str] = set()  # what the schemas around it at the same instance declare
+    current = node
+    while current.keyword in _BRANCHES and current.parent is not None:
+        current = current.parent
+        outer = current.schema.get("properties")
+        if isinstance(outer, dict):
+            around.update(k for k in outer if isinstance(k, str))
+    # a name declared nowhere around it is SL003's finding (one fault, one diagnostic)
+    missing = [r for r in required if isinstance(r, str) and r not in declared and r in around]
     if not missing:
         return
     shown = ", ".join(f"`{m}`" for m in missing[:5])

@@ -178,7 +178,7 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
         name_lists(clean, level, found)
     must_be_given(clean, found, words)
     if "`" in clean:
-        backticked(clean, found)
+        backticked(clean, found, property_level)
         if not is_value:
             code_assignments(clean, found)
     if (": " in clean or ":\t" in clean) and ("`" in clean or "'" in clean or '"' in clean):
