@@ -135,9 +135,10 @@ FACTS: tuple[Fact, ...] = (
          ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems", "oneOf"),
          "OBS", "https://github.com/strands-agents/harness-sdk/issues/2664", "2026-07-14"),
     # --- Anthropic
-    Fact("anthropic.tool-name", "Anthropic", "tools[].name", "current docs",
-         "characters a tool name may use (^[a-zA-Z0-9_-]{1,64}$), and its maximum length", ("A-Za-z0-9_-", 64),
-         "DOC", "https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools", "2026-08"),
+    Fact("anthropic.tool-name", "Anthropic", "tools[].name", "Messages API (2025-08 to 2026-09)",
+         "characters a tool name may use, and its maximum length: the server answers 400 'tools.N.custom.name: "
+         "String should have at most 128 characters' (^[a-zA-Z0-9_-]{1,128}$; the define-tools page still says 64)",
+         ("A-Za-z0-9_-", 128), "OBS", "https://github.com/anthropics/claude-code/issues/96152", "2026-09-22"),
     Fact("anthropic-strict.client-derivation", "Anthropic", "strict tools, client-side derivation",
          "Claude Code / SDK transform (2026)",
          "shapes a strict-schema derivation refuses before sending: const (a subschema with no type: "

@@ -61,6 +61,10 @@ MAP: dict[str, Callable[[dict[str, Any]], bool]] = {
     "gemini-invalid-type": _code("SL314"),
     "invalid-tool-name": _code("SL006", "SL301"),
     "advertised-requires-runtime-optional": _code("SL109"),
+    "ollama-refused-shape": _code("SL334", "SL001"),
+    "gemini-required-not-in-properties": _code("SL003", "SL3"),
+    "openai-strict-additional-properties": _code("SL307"),
+    "property-key-pattern": _code("SL325"),
 }
 
 

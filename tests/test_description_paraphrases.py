@@ -25,6 +25,9 @@ from schemalint.api import check
 SUITE = Path(__file__).parent / "fixtures" / "description_paraphrases.json"
 CODES = ["SL201", "SL202"]
 RECALL_GOAL = 0.90
+"""Issue 26's held-out set (``g01``-``g30``, ``gt01``-``gt32``: phrasings written without looking at the
+analysis) was measured before any change at 18/30 recall and 1/30 twin false alarms, then joined the
+suite (at 158/177 after the kebab-case kinds, 161/177 with conditions)."""
 FALSE_ALARM_GOAL = 0.02
 
 

@@ -124,7 +124,8 @@ def test_migrated_limits_and_keyword_lists_are_read_from_the_rows() -> None:
 
     v = lambda key: fact(key).value  # noqa: E731
     assert sl301.ToolNamePattern.options == {"max_length": v("openai.tool-name")[1],
-                                             "mcp_max_length": v("mcp.tool-name")[1]}
+                                             "mcp_max_length": v("mcp.tool-name")[1],
+                                             "anthropic_max_length": v("anthropic.tool-name")[1]}
     assert sl301._GEMINI_CHARS.pattern == f"[^{v('gemini.tool-name')[0]}]"
     assert sl301._MCP_CHARS.pattern == f"[^{v('mcp.tool-name')[0]}]"
     assert sl302.DescriptionTooLong.options["max_length"] == v("openai.description-max-length") == 1024

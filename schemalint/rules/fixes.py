@@ -217,9 +217,11 @@ class Taken:
 
 # -- the plans the rules declare (each rule's page says why its safety is what it is) --------------
 
-NEVER_DROPPED = STRUCTURAL | {"enum"}
-""":data:`STRUCTURAL` and ``enum`` (the value set itself: dropping it is never the answer to a
-target refusing its values)."""
+NEVER_DROPPED = STRUCTURAL | {"enum", "required"}
+""":data:`STRUCTURAL`, ``enum`` (the value set itself: dropping it is never the answer to a
+target refusing its values) and ``required`` (a Gemini node requiring a name it does not declare,
+SL313, is answered by declaring the property there; dropping the list would make every branch of
+an either-or union accept anything)."""
 
 
 KEYWORD_IN_CODE = {

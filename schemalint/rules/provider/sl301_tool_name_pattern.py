@@ -63,6 +63,7 @@ class ToolNamePattern(ProviderRule):
     options: ClassVar[Mapping[str, Any]] = {
         "max_length": value("openai.tool-name")[1],
         "mcp_max_length": value("mcp.tool-name")[1],
+        "anthropic_max_length": value("anthropic.tool-name")[1],
     }
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
@@ -86,7 +87,7 @@ class ToolNamePattern(ProviderRule):
             else:
                 family = next((f for f in _CHARS if target.startswith(f)), "")
                 bad = sorted(set(_CHARS.get(family, _STRICT_CHARS).findall(name)))
-                limit = max_len
+                limit = int(self.option(ctx, "anthropic_max_length")) if family == "anthropic" else max_len
             why = []
             if not name:
                 why.append("is empty")

@@ -21,6 +21,7 @@ from schemalint.rules.provider._common import (
     under,
     where,
 )
+from schemalint.schema.index import SchemaNode
 
 ALLOWED = frozenset(value("gemini.schema-fields"))
 """Fields of the Gemini API ``Schema`` message: the provider-facts row ``gemini.schema-fields`` (reference §3.2)."""
@@ -44,7 +45,12 @@ _NUMBER_FORMATS = {"number": ("float", "double"), "integer": ("int32", "int64")}
 
 
 class GeminiUnsupportedKeyword(ProviderRule):
-    """A schema key outside the Gemini ``parameters`` Schema fields, or a field value it cannot hold."""
+    """A schema key outside the Gemini ``parameters`` Schema fields, or a field value it cannot hold:
+    a string ``format`` other than ``enum``/``date-time``, non-string ``enum`` values, ``items`` written
+    as a list (the tuple form; ``Schema.items`` is one schema), and a ``required`` name that the same
+    node's ``properties`` does not declare (Gemini checks each Schema node on its own, so an
+    ``anyOf`` branch that only lists ``required`` is refused: "property is not defined").
+    """
 
     severity = E
 
@@ -99,6 +105,20 @@ class GeminiUnsupportedKeyword(ProviderRule):
                         f"remove `format` and say in the description that the value is a {fmt}",
                         node.instance_path,
                     )
+            items = schema.get("items")
+            if isinstance(items, list):
+                yield ProfileFault(
+                    "gemini",
+                    E,
+                    ptr_key(node.pointer, "items"),
+                    "items",
+                    f"{where(node)} writes `items` as a list (a tuple); Gemini's Schema.items holds one schema, "
+                    "so the request fails with 400 and every tool in it is lost",
+                    "use one items schema (an anyOf of the element types if they differ), or an object with "
+                    "one named property per position",
+                    node.instance_path,
+                )
+            yield from _undeclared_required(node)
             values = schema.get("enum")
             if isinstance(values, list) and not all(isinstance(v, str) for v in values):
                 yield ProfileFault(
@@ -110,3 +130,41 @@ class GeminiUnsupportedKeyword(ProviderRule):
                     'use "type": "string" with the values written as strings, and convert them in the tool',
                     node.instance_path,
                 )
+
+
+_BRANCHES = frozenset({"anyOf", "oneOf", "allOf", "if", "then", "else", "not"})
+"""Keywords whose subschema describes the same instance as its parent."""
+
+
+def _undeclared_required(node: SchemaNode) -> Iterable[ProfileFault]:
+    """``required`` names the node's own ``properties`` lack: Gemini reads each Schema on its own
+    (400 "...any_of[0].required[1]: property is not defined", jcode#655), where JSON Schema lets an
+    ``anyOf`` branch require a property its parent declares (SL003 follows JSON Schema)."""
+    required = node.schema.get("required")
+    if not isinstance(required, list) or not required:
+        return
+    props = node.schema.get("properties")
+    declared = props if isinstance(props, dict) else {}
+    around: set[str] = set()  # what the schemas around it at the same instance declare
+    current = node
+    while current.keyword in _BRANCHES and current.parent is not None:
+        current = current.parent
+        outer = current.schema.get("properties")
+        if isinstance(outer, dict):
+            around.update(k for k in outer if isinstance(k, str))
+    # a name declared nowhere around it is SL003's finding (one fault, one diagnostic)
+    missing = [r for r in required if isinstance(r, str) and r not in declared and r in around]
+    if not missing:
+        return
+    shown = ", ".join(f"`{m}`" for m in missing[:5])
+    yield ProfileFault(
+        "gemini",
+        E,
+        ptr_key(node.pointer, "required"),
+        "required",
+        f"{where(node)} requires {shown}, which its own `properties` does not declare; Gemini checks each "
+        "schema node on its own and answers 400 'property is not defined' for the whole request",
+        "declare the property in this node's `properties` (repeat it in each anyOf branch that requires "
+        "it), or state the either-or rule in the description",
+        node.instance_path,
+    )

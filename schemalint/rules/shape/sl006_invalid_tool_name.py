@@ -7,8 +7,8 @@ Names are checked against the pattern of the provider the tool's format is writt
 profile                                pattern                             severity
 =====================================  ==================================  =========
 openai, openai-strict (and legacy      ``^[a-zA-Z0-9_-]{1,64}$``            error
-``function`` format), anthropic,
-anthropic-strict, bedrock
+``function`` format), bedrock
+anthropic, anthropic-strict            ``^[a-zA-Z0-9_-]{1,128}$``           error
 gemini, gemini-json                    ``^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`` error
 mcp                                    ``^[A-Za-z0-9._-]{1,128}$`` (SHOULD) warning
 =====================================  ==================================  =========
@@ -47,11 +47,13 @@ class NamePattern(NamedTuple):
 
 
 PORTABLE = NamePattern(re.compile(r"^[a-zA-Z0-9_-]{1,64}$"), "OpenAI and Anthropic", Severity.ERROR)
+ANTHROPIC = NamePattern(re.compile(r"^[a-zA-Z0-9_-]{1,128}$"), "Anthropic", Severity.ERROR)
+"""Anthropic's server limit is 128 characters (provider-facts row ``anthropic.tool-name``, observed)."""
 GEMINI = NamePattern(re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$"), "Gemini", Severity.ERROR)
 MCP = NamePattern(re.compile(r"^[A-Za-z0-9._-]{1,128}$"), "the MCP specification (SHOULD)", Severity.WARNING)
 
 PROFILE_PATTERNS: dict[str, NamePattern] = {
-    "openai": PORTABLE, "openai-strict": PORTABLE, "anthropic": PORTABLE, "anthropic-strict": PORTABLE,
+    "openai": PORTABLE, "openai-strict": PORTABLE, "anthropic": ANTHROPIC, "anthropic-strict": ANTHROPIC,
     "bedrock": PORTABLE._replace(providers="Bedrock"), "gemini": GEMINI, "gemini-json": GEMINI, "mcp": MCP,
 }
 """``--target`` profile -> tool-name pattern."""
@@ -74,7 +76,7 @@ def suggest(name: str) -> str:
 
 
 def _problem(name: str, pattern: NamePattern) -> str:
-    if len(name) > 64 and pattern is not MCP:
+    if len(name) > 64 and pattern not in (MCP, ANTHROPIC):
         return f"is {len(name)} characters long (at most 64)"
     if len(name) > 128:
         return f"is {len(name)} characters long (at most 128)"
@@ -143,7 +145,7 @@ class InvalidToolName(Rule):
             )
             return
         if (tool.origin.format in ("mcp", "docker-arguments") and not PORTABLE.regex.match(name)
-                and not any(PROFILE_PATTERNS.get(t) in (PORTABLE, PROFILE_PATTERNS["bedrock"])
+                and not any(PROFILE_PATTERNS.get(t) in (PORTABLE, ANTHROPIC, PROFILE_PATTERNS["bedrock"])
                             for t in ctx.targets_for(tool))):
             # with an OpenAI/Anthropic/Bedrock target SL301 reports the name for that target
             where = tool.field_pointer("name")

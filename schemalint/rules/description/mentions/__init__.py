@@ -9,6 +9,7 @@ form counts is measured, :mod:`.strengths` and docs/descriptions.md):
 ``role``        a name in a role slot of such an instruction ("as `x`", "in the `x` field");
 ``plain``       an ordinary word in either place (trusted by SL202 alone);
 ``backtick``    a backticked identifier in a sentence about parameters;
+``conditional`` a backticked name whose value a condition tests ("if `x` is true", :mod:`.conditionals`);
 ``phrase``      "the x_y parameter/argument/option/flag", "x_y [and x_z] must be specified";
 ``assign``      ``x_y=value`` outside URLs, not after "if/when", not in another tool's call;
 ``code-assign``, ``colon``  `` `name: value` `` in a code span, a quoted ``'name': value``;
@@ -47,6 +48,7 @@ from schemalint.rules.description.definitions import definition_key, same_defini
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
 from schemalint.rules.description.mentions.assignments import assignments
 from schemalint.rules.description.mentions.backticks import backticked
+from schemalint.rules.description.mentions.conditionals import conditions
 from schemalint.rules.description.mentions.deflists import definition_lists
 from schemalint.rules.description.mentions.examples import call_examples, json_examples, literal_examples
 from schemalint.rules.description.mentions.forms import code_assignments, colon_names, label_lists, tables
@@ -178,7 +180,9 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
         name_lists(clean, level, found)
     must_be_given(clean, found, words)
     if "`" in clean:
-        backticked(clean, found)
+        backticked(clean, found, property_level)
+        if not is_value:
+            conditions(clean, found)
         if not is_value:
             code_assignments(clean, found)
     if (": " in clean or ":\t" in clean) and ("`" in clean or "'" in clean or '"' in clean):

@@ -7,6 +7,7 @@ from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import (
     _OUTPUT_WORDS,
     _RE_BACKTICKED,
+    _RE_KEBAB_FULL,
     _RE_STRONG_NOUN,
     _RE_VALUE_AFTER,
     _RE_VALUE_BEFORE,
@@ -18,12 +19,19 @@ from schemalint.rules.description.mentions.text import (
 )
 
 
-def backticked(clean: str, found: Found) -> None:
+def backticked(clean: str, found: Found, property_level: bool = False) -> None:
     """Backticked identifiers in a sentence naming parameters/arguments, not in a sentence about
-    output, and not written as a value ("set to `x`", "`x` or later")."""
+    output, and not written as a value ("set to `x`", "`x` or later"). A kebab-case name counts
+    (``dry-run``), and in a tool's description a CLI flag (`` `--force` `` names ``force``: "options
+    mirror the CLI, e.g. ..."); in a property's description a flag is a value of that property
+    (``args``: "e.g. `--inspect`")."""
     for m in _RE_BACKTICKED.finditer(clean):
         tok = m.group(2)
-        if not _is_identifier_like(tok):
+        flag = m.group(0).lstrip("`").startswith("--")
+        if flag and property_level:
+            continue
+        if not (_is_identifier_like(tok) or _RE_KEBAB_FULL.fullmatch(tok)
+                or (flag and tok.isalnum() and tok.islower())):
             continue
         sent = _sentence(clean, m.start(), m.end())
         if not _RE_STRONG_NOUN.search(sent) or _OUTPUT_WORDS.search(sent):

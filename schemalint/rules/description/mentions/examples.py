@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from schemalint.rules.description.mentions.found import Found
-from schemalint.rules.description.mentions.patterns import _OUTPUT_WORDS, _RE_JSON_OBJ, _RE_KWARG, IDENT
+from schemalint.rules.description.mentions.patterns import _OUTPUT_WORDS, _RE_JSON_OBJ, _RE_KWARG, IDENT, KEBAB
 
 _RE_STRING = re.compile(r'"[^"\n]*"|\'[^\'\n]*\'')
 _RE_COLON_ARG = re.compile(rf"(?:^|,)\s*({IDENT})\s*:(?!:)")
@@ -101,7 +101,7 @@ def json_examples(text: str, level: Sequence[str], found: Found) -> None:
         if _OUTPUT_WORDS.search(text[max(prev_line_start, m.start() - 200) : m.start()]):
             continue
         for k in obj:
-            if isinstance(k, str) and re.fullmatch(IDENT, k):
+            if isinstance(k, str) and (re.fullmatch(IDENT, k) or re.fullmatch(KEBAB, k)):
                 at = text.find(f'"{k}"', m.start()) + 1
                 found.add(k, at, at + len(k), kind)
 

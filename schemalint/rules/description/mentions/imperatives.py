@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from schemalint.rules.description.mentions.found import Found
-from schemalint.rules.description.mentions.patterns import _OTHER_THING, _OUTPUT_WORDS, _lazy
+from schemalint.rules.description.mentions.patterns import _OTHER_THING, _OUTPUT_WORDS, IDENT, KEBAB, _lazy
 from schemalint.rules.description.mentions.text import _is_identifier_like, _value_shaped
 
 
@@ -82,7 +82,8 @@ _INFINITIVE_HOSTS = _words(
 the grammar of "to + verb", limited to the hosts that make it an instruction to the caller."""
 
 _RE_TOKEN = _lazy(r"(`{1,2})([^`\n]{1,80})\1|([\"'])([A-Za-z_][A-Za-z0-9_]*)\3(?!\w)|([A-Za-z_][\w'’-]*)|(\S)")
-_RE_IDENT_FULL = _lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_RE_IDENT_FULL = _lazy(rf"{IDENT}|{KEBAB}")
+"""A name in a code span: an identifier, or a kebab-case name (``dry-run``)."""
 _RE_CODE_SPAN = _lazy(r"(`{1,2})[^`\n]+?\1")
 _RE_SENTENCE_END = _lazy(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?;](?=\s|$)|\n|:(?=\s)")
 _NOT_NAME_AFTER = _lazy(

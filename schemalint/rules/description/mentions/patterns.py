@@ -49,6 +49,9 @@ _lazy = _LazyPattern
 
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+KEBAB = r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+"
+"""A kebab-case name (``dry-run``, ``max-warnings``): how CLI-shaped tools name their parameters. Every
+part starts with a letter, so versions and model names (``utf-8``, ``gpt-4o-mini``) are not names."""
 _PARAM_NOUN = r"(?:parameter|argument|param|arg|field|option|flag|key|property|input)s?"
 _RESERVED = {
     "true",
@@ -127,10 +130,10 @@ _OF_THE_CALL = r"\s+(?:of|in|on)\s+(?:the|this|each|every|your)\s+(?:call|reques
 """Where a noun of a parameter is followed by "of the call": it still names this call's key."""
 _RE_THE_PARAM = _lazy(
     rf"\b(?:[Tt]he|an?|your) (?:(?:optional|required|new|extra|additional|separate|own|same) )?"
-    rf"(`{{1,2}}|'|\"|)({IDENT})\1\s+({_PARAM_NOUN})\b"
+    rf"(`{{1,2}}|'|\"|)({KEBAB}|{IDENT})\1\s+({_PARAM_NOUN})\b"
     rf"(?!(?!{_OF_THE_CALL})\s+(?:of|in|from|on)\b)"
 )
-_RE_BACKTICKED = _lazy(rf"(`{{1,2}})({IDENT})\1(?!`)")
+_RE_BACKTICKED = _lazy(rf"(`{{1,2}})(?:--)?({KEBAB}|{IDENT})\1(?!`)")
 _RE_STRONG_NOUN = _lazy(r"\b(?:parameter|argument|param|arg|option|flag)s?\b", re.I)
 _RE_VALUE_BEFORE = _lazy(r"(?:\b(?:to|as|is|be|equals?|of|e\.g\.|like)|[=:])\s*$", re.I)
 _RE_VALUE_AFTER = _lazy(
@@ -141,10 +144,11 @@ _RE_PASSIVE = _lazy(
     r"(?:specified|provided|set|given|supplied|passed|included)|(?:is|are)\s+(?:also\s+)?required)\b",
     re.I,
 )
-_RE_TOKEN_BEFORE = _lazy(rf"(`{{1,2}}|'|\"|)({IDENT})\1\s*$")
+_RE_TOKEN_BEFORE = _lazy(rf"(`{{1,2}}|'|\"|)({KEBAB}|{IDENT})\1\s*$")
 _RE_CONJ_BEFORE = _lazy(r"(?:,|\band|\bor|,\s*and|,\s*or)\s+(?:the\s+)?$")
 _RE_PAREN_LIST = _lazy(r"\(([^()\n]{3,200})\)")
 _RE_IDENT_FULL = _lazy(IDENT)
+_RE_KEBAB_FULL = _lazy(KEBAB)
 _RE_NOUN_OF = _lazy(rf"\s+{_PARAM_NOUN}(?!{_OF_THE_CALL})\s+(?:of|in|from|for|on)\b", re.I)
 _WEAK_NOUNS = ("field", "key", "propert", "input")
 _INPUT_WORDS = _lazy(

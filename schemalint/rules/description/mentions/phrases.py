@@ -13,6 +13,7 @@ from schemalint.rules.description.mentions.patterns import (
     _RE_PASSIVE,
     _RE_THE_PARAM,
     _RE_TOKEN_BEFORE,
+    _RE_VALUE_BEFORE,
     _WEAK_NOUNS,
 )
 from schemalint.rules.description.mentions.text import (
@@ -67,6 +68,8 @@ def must_be_given(clean: str, found: Found, words: frozenset[bytes] | None = Non
             tok = t.group(2)
             if not (_is_identifier_like(tok) or t.group(1).startswith("`")) or tok.lower() in _STOP:
                 break
+            if _RE_VALUE_BEFORE.search(clean, max(0, t.start() - 12), t.start()):
+                break  # "when `mode` is `remote`, `host` ... are required": `remote` is a value
             if not _value_shaped(clean, t.start(), t.end()):
                 found.add(tok, t.start(2), t.end(2), "phrase")
             conj = _RE_CONJ_BEFORE.search(clean, max(0, t.start() - 12), t.start())

@@ -31,6 +31,7 @@ FORM_STRENGTH: dict[str, str] = {
     "label-list": "warning",            # not in the corpus
     "table": "warning",                 # not in the corpus
     "deflist": "warning",               # 0 in the corpus (2026-12-02): at most a warning until measured
+    "conditional": "warning",           # 0 in the corpus (2026-12-02): at most a warning until measured
 }
 """How SL201 reports each form of mention (see :func:`strength_of`)."""
 

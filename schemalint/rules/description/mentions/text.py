@@ -288,10 +288,20 @@ def _assignment_is_value(text: str, m: re.Match[str], tool_name: str) -> bool:
 def _sentence(text: str, start: int, end: int, reach: int = 300) -> str:
     """The sentence (or line) around ``text[start:end]``, at most ``reach`` characters each side."""
     lo, hi = max(0, start - reach), min(len(text), end + reach)
-    s = max(text.rfind(". ", lo, start), text.rfind("\n", lo, start), lo)
-    e_candidates = [i for i in (text.find(". ", end, hi), text.find("\n", end, hi)) if i != -1]
+    stop = text.rfind(". ", lo, start)
+    while stop != -1 and text.endswith(_ABBREVIATIONS, lo, stop + 1):
+        stop = text.rfind(". ", lo, stop)  # "e.g. `--force`" goes on the sentence before it
+    s = max(stop, text.rfind("\n", lo, start), lo)
+    stop = text.find(". ", end, hi)
+    while stop != -1 and text.endswith(_ABBREVIATIONS, lo, stop + 1):
+        stop = text.find(". ", stop + 2, hi)
+    e_candidates = [i for i in (stop, text.find("\n", end, hi)) if i != -1]
     e = min(e_candidates) if e_candidates else hi
     return text[s:e]
+
+
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "E.g.", "I.e.")
+"""Abbreviations whose final period does not end a sentence."""
 
 
 _TRIGGER_FIRST = frozenset("`\"{=_':@<>—–|")
