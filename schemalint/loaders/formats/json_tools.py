@@ -19,7 +19,8 @@ bedrock             Converse ``toolSpec`` object ``{name, description?, inputSch
                     strict?}``, usually wrapped as ``{"toolSpec": {...}}`` (the tool's
                     pointer is the ``toolSpec`` object; schema at ``/inputSchema/json``)
 docker-arguments    ``{name, arguments: [{name, type, desc, optional}]}`` (no schema; not a
-                    command-line program's command spec: :func:`_command_line_spec`)
+                    command-line program's command spec: :func:`_command_line_spec`; not an
+                    MCP prompt: :func:`_prompt_arguments`)
 function            ``{name, parameters}`` or ``{name, arguments: {...}}`` (legacy
                     OpenAI functions, BFCL, ACEBench, Gorilla): in a tools list
                     (:data:`TOOL_LIST_KEYS`) whatever the schema, elsewhere only with a
@@ -115,6 +116,16 @@ def _command_line_spec(obj: Mapping[str, Any], args: list[Any]) -> bool:
     if not _COMMAND_LINE_KEYS.isdisjoint(obj):
         return True
     return bool(args) and all("help" in a and "desc" not in a for a in args)
+
+
+def _prompt_arguments(args: list[Any]) -> bool:
+    """Whether the ``arguments`` of ``{name, arguments: [...]}`` are an MCP prompt's (``prompts/list``:
+    ``{name, title?, description?, required?}``, never a ``type``) rather than a Docker MCP registry
+    tool's, which writes ``type`` and ``desc`` for every argument. A prompt is a message template a
+    user picks, not a tool a model calls. Measured on the MCP specification's own examples
+    (modelcontextprotocol/modelcontextprotocol ``schema/*/examples/ListPromptsResult/*.json``: a
+    prompt loaded as a tool before)."""
+    return bool(args) and all("type" not in a and "desc" not in a for a in args)
 
 
 def _tool(
@@ -231,7 +242,8 @@ def match_tool(
     if "parametersJsonSchema" in obj:
         return _tool(obj, "gemini-json", file, pointer, line, "/parametersJsonSchema")
     args = obj.get("arguments")
-    if isinstance(args, list) and all(isinstance(a, Mapping) for a in args) and not _command_line_spec(obj, args):
+    if (isinstance(args, list) and all(isinstance(a, Mapping) for a in args) and not _command_line_spec(obj, args)
+            and not _prompt_arguments(args)):
         return _tool(obj, "docker-arguments", file, pointer, line, None)
     if isinstance(args, Mapping) and (in_list or (schema_like(args) and _description(obj) is not None)):
         # outside a tools list, {name, arguments} without a description is a recorded call (a
