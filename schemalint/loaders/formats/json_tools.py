@@ -38,8 +38,10 @@ that decodes to a JSON object (xAI's gRPC API encodes the schema so) is read as 
 snake_case field names of a Gemini Schema in a ``function_declarations`` list (the Python SDKs'
 spelling: ``any_of``, ``min_items``) are read as their camelCase names; an AgentSchema
 ``parameters`` block (``kind: function`` tools: ``kind`` per property, ``required: true``) is read
-as the JSON Schema it stands for. A response that echoes a request's tool (same name, description
-and schema in a ``response`` part of the same document) is not a second definition.
+as the JSON Schema it stands for, and so is a ``parameters`` map of argument records
+(``{name: {type, description}}``, API-Bank/ToolAlpaca data: :func:`property_map_schema`). A
+response that echoes a request's tool (same name, description and schema in a ``response`` part
+of the same document) is not a second definition.
 
 Sources: OpenAI function calling guide, Anthropic tool use docs, Gemini function
 calling docs, MCP specification (server/tools), AWS Bedrock API_runtime_ToolSpecification;
@@ -231,6 +233,11 @@ def match_tool(
         return _tool(obj, "mcp", file, pointer, line, "/inputSchema", output_key="outputSchema")
     if "parameters" in obj:
         params = obj["parameters"]
+        if isinstance(params, Mapping) and (in_list or _description(obj) is not None):
+            mapped = property_map_schema(params)
+            if mapped is not None:
+                return _tool(obj, "function", file, pointer, line, "/parameters", view="property-map",
+                             schema=mapped)
         if isinstance(obj.get("kind"), str) and isinstance(params, Mapping):
             converted = agentschema_schema(params)
             if converted is not None:
@@ -402,6 +409,42 @@ def _agent_property(prop: Mapping[str, Any], depth: int) -> dict[str, Any]:
             out.update(nested)
     elif kind == "array" and isinstance(prop.get("items"), Mapping):
         out["items"] = _agent_property(prop["items"], depth + 1)
+    return out
+
+
+def property_map_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The object schema a ``parameters`` map of argument records stands for, or ``None`` when
+    ``params`` is not one.
+
+    API-Bank, ToolAlpaca and Seal-Tools data (and function-calling datasets built on them) write a
+    tool's ``parameters`` as ``{argument name: {type, description, required?}}``: the ``properties``
+    of an object schema without the object around them. ``params`` qualifies when it is not empty,
+    every value is a mapping with a string ``type`` or ``description``, and not every key is a
+    JSON Schema keyword that holds a subschema (``{"items": {"type": "string"}}`` is a schema).
+    The result is ``{"type": "object", "properties": ..., "required": [...]}``, each record without
+    its boolean ``required`` (listed in ``required`` when true). Never raises.
+
+    Measured on MadeAgents/Hammer ``data/test/original/*.json``: before, every key was read as a
+    schema keyword, so SL001 reported a property named ``title`` as "`title` must be a string" and
+    SL201 the declared ``username`` as an undeclared parameter."""
+    from schemalint.schema import MAPS, SINGLE
+
+    if not params or all(key in SINGLE or key in MAPS for key in params):
+        return None
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for name, record in params.items():
+        if not isinstance(record, Mapping) or not (
+                isinstance(record.get("type"), str) or isinstance(record.get("description"), str)):
+            return None
+        if isinstance(record.get("required"), bool):
+            if record["required"]:
+                required.append(name)
+            record = {k: v for k, v in record.items() if k != "required"}
+        properties[name] = record
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
     return out
 
 
