@@ -526,3 +526,27 @@ def test_a_value_a_docker_argument_lists_is_no_parameter(tmp_path: Path) -> None
     assert _run(tmp_path, [tool]) == []
     tool["arguments"][1]["desc"] = "The preset."
     assert [_token(d) for d in _run(tmp_path, [tool])] == ["cpu_samples"]
+
+
+def test_an_opaque_example_id_is_no_parameter(tmp_path: Path) -> None:
+    """OpenBMB/ToolBench kind: a base64 id quoted as an example after a colon. A long camelCase name
+    with a digit or two is still a name."""
+    text = ('Get Image by Id\n- Paste an image ID from the api "List image ids" and the image is returned\n'
+            '- ex of image id : "QmV4YW1wbGUxMjNJbWFnZTQ1Nkk3ODlkMA="')
+    tool = _mcp("get_image", text, {"imageid": {"type": "string"}})
+    assert _run(tmp_path, [tool]) == []
+    tool = _mcp("get_image", "Get an image. Pass `imageRevision2Override` to pin it.", {"imageid": {"type": "string"}})
+    assert [_token(d) for d in _run(tmp_path, [tool])] == ["imageRevision2Override"]
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("Look a number up. This endpoint will return the `Summary` info of the number.", []),
+    ("Look a number up. The lookup would include `carrierName` when known.", []),
+    ("Look a number up. You will need to pass `country_code` too.", ["country_code"]),
+    ("Look a number up. You must pass `country_code` too.", ["country_code"]),
+])
+def test_will_says_what_the_tool_does_unless_said_to_you(tmp_path: Path, text: str, tokens: list[str]) -> None:
+    """OpenBMB/ToolBench kind: "will"/"would" after a subject other than "you" describes the tool's
+    behaviour, so the name after its verb is no instruction to send a key."""
+    tool = _mcp("lookup", text, {"phone": {"type": "string"}})
+    assert [_token(d) for d in _run(tmp_path, [tool])] == tokens
