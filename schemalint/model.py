@@ -188,6 +188,8 @@ SCHEMA_VIEWS = {
                   "read as their camelCase names",
     "agentschema": "an AgentSchema `parameters` block (`kind` per property, `required: true|false`), read "
                    "as the JSON Schema it stands for",
+    "property-map": "a `parameters` map of argument records (`{name: {type, description}}`, API-Bank and "
+                    "ToolAlpaca data), read as the object schema whose `properties` it is",
 }
 """The values of :attr:`Tool.schema_view` and what each means (docs/shape-rules.md, "Schemas read
 through a view")."""

@@ -81,6 +81,10 @@ CASES = [
     ("SL205", STR, "Sort order, one of: asc, desc.", {}, True),
     ("SL205", STR, "Allowed values: 'low', 'medium', 'high'.", {"enum": ["low", "medium"]}, True),
     ("SL205", STR, "Choices are 'trapezoid' or 'simpson'.", {}, True),
+    # lane hprec2 (OpenBMB/ToolBench): one more alternative that is a kind leaves the list open
+    ("SL205", STR, "Show alternatives? Either `true`, `false` (default) or a number [1,..,n].", {}, False),
+    ("SL205", STR, "Sort field: one of `name`, `date` or any other column.", {}, False),
+    ("SL205", STR, "Show alternatives? Either `true` or `false` (default).", {}, True),
     ("SL205", STR, "Sort order, one of: asc, desc.", {"enum": ["asc", "desc"]}, False),
     ("SL205", STR, "A colour such as 'red', 'green', etc.", {}, False),
     ("SL205", STR, "One of the most common formats: 'csv', 'tsv', ...", {}, False),

@@ -483,3 +483,70 @@ def test_labelled_bare_list_beside_a_declared_name() -> None:
     text = "Geocode an address. Accepts: address, country_code, language."
     assert _kinds(text, ("address",))["country_code"] == "list"
     assert "country_code" not in _kinds("Geocode. Accepts: street, country_code.", ("address",))
+
+
+# ----------------------------------------------------- values a property's description lists (hprec2)
+
+
+@pytest.mark.parametrize("listing", [
+    "Preset to run: cpu_samples, cache_misses, or all.",
+    "Preset to run: cpu_samples or cache_misses",
+    "Preset: cpu_samples, cache_misses, all",
+    "Which preset to run. Defaults to cpu_samples.",
+    "Which preset to run (default: cpu_samples).",
+])
+def test_a_value_the_property_lists_or_defaults_to_is_no_parameter(tmp_path: Path, listing: str) -> None:
+    """The arm-mcp kind (docker/mcp-registry): the tool text says "use 'cpu_samples'" where
+    `cpu_samples` is one of the values the `preset` argument lists after a colon, or its default."""
+    tool = _mcp("run_profile", "Profile a program. If you do not know which preset to use, use 'cpu_samples'.",
+                {"cmd": {"type": "string"}, "preset": {"type": "string", "description": listing}})
+    assert _run(tmp_path, [tool]) == []
+
+
+@pytest.mark.parametrize("text", ["Which preset to run.", "Note: pass a preset, the usual is fine"])
+def test_a_word_no_property_lists_is_still_reported(tmp_path: Path, text: str) -> None:
+    tool = _mcp("run_profile", "Profile a program. If you do not know which preset to use, use 'cpu_samples'.",
+                {"cmd": {"type": "string"}, "preset": {"type": "string", "description": text}})
+    assert [_token(d) for d in _run(tmp_path, [tool])] == ["cpu_samples"]
+
+
+def test_a_colon_list_in_an_object_property_names_keys_not_values(tmp_path: Path) -> None:
+    """An object's description lists its keys: a word of that list stays a mention of a key."""
+    tool = _mcp("save", "Save a record. Pass `owner_id` inside `record`.",
+                {"record": {"type": "object", "description": "Fields: owner_id, title, or body.",
+                            "properties": {"title": {"type": "string"}}}})
+    assert [_token(d) for d in _run(tmp_path, [tool])] == ["owner_id"]
+
+
+def test_a_value_a_docker_argument_lists_is_no_parameter(tmp_path: Path) -> None:
+    """The same kind in the Docker MCP registry's shape, whose argument text is `desc`."""
+    tool = {"name": "run_profile", "description": "If you do not know which preset to use, use 'cpu_samples'.",
+            "arguments": [{"name": "cmd", "type": "string", "desc": "The program."},
+                          {"name": "preset", "type": "string", "desc": "Preset: cpu_samples, cache_misses, or all"}]}
+    assert _run(tmp_path, [tool]) == []
+    tool["arguments"][1]["desc"] = "The preset."
+    assert [_token(d) for d in _run(tmp_path, [tool])] == ["cpu_samples"]
+
+
+def test_an_opaque_example_id_is_no_parameter(tmp_path: Path) -> None:
+    """OpenBMB/ToolBench kind: a base64 id quoted as an example after a colon. A long camelCase name
+    with a digit or two is still a name."""
+    text = ('Get Image by Id\n- Paste an image ID from the api "List image ids" and the image is returned\n'
+            '- ex of image id : "QmV4YW1wbGUxMjNJbWFnZTQ1Nkk3ODlkMA="')
+    tool = _mcp("get_image", text, {"imageid": {"type": "string"}})
+    assert _run(tmp_path, [tool]) == []
+    tool = _mcp("get_image", "Get an image. Pass `imageRevision2Override` to pin it.", {"imageid": {"type": "string"}})
+    assert [_token(d) for d in _run(tmp_path, [tool])] == ["imageRevision2Override"]
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("Look a number up. This endpoint will return the `Summary` info of the number.", []),
+    ("Look a number up. The lookup would include `carrierName` when known.", []),
+    ("Look a number up. You will need to pass `country_code` too.", ["country_code"]),
+    ("Look a number up. You must pass `country_code` too.", ["country_code"]),
+])
+def test_will_says_what_the_tool_does_unless_said_to_you(tmp_path: Path, text: str, tokens: list[str]) -> None:
+    """OpenBMB/ToolBench kind: "will"/"would" after a subject other than "you" describes the tool's
+    behaviour, so the name after its verb is no instruction to send a key."""
+    tool = _mcp("lookup", text, {"phone": {"type": "string"}})
+    assert [_token(d) for d in _run(tmp_path, [tool])] == tokens

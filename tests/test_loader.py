@@ -177,3 +177,17 @@ def test_a_command_line_spec_is_not_a_docker_registry_tool(tmp_path: Path) -> No
     tools = load([_write(tmp_path, "tools.json", registry)]).tools
     assert [(t.name, t.origin.format) for t in tools] == [("push_note", "docker-arguments"),
                                                          ("list_notes", "docker-arguments")]
+
+
+def test_an_mcp_prompt_is_not_a_docker_registry_tool(tmp_path: Path) -> None:
+    """A `prompts/list` answer's prompts have `{name, description, arguments: [{name, description,
+    required}]}`, the Docker registry's tool shape but for the arguments (no `type`, no `desc`): a
+    prompt is a template a user picks, not a tool. Its Docker twin, with `type`/`desc`, still loads."""
+    prompts = {"prompts": [{"name": "summarise_diff", "description": "Summarise a diff for a reviewer.",
+                            "arguments": [{"name": "diff", "description": "The diff.", "required": True},
+                                          {"name": "tone"}]}], "nextCursor": "c2"}
+    assert load([_write(tmp_path, "prompts.json", prompts)]).tools == []
+    registry = [{"name": "summarise_diff", "description": "Summarise a diff.",
+                 "arguments": [{"name": "diff", "type": "string", "desc": "The diff.", "required": True}]}]
+    tools = load([_write(tmp_path, "tools.json", registry)]).tools
+    assert [(t.name, t.origin.format) for t in tools] == [("summarise_diff", "docker-arguments")]

@@ -234,3 +234,35 @@ def test_the_recorded_answer_is_there() -> None:
     assert doc["status"] == "completed" and doc["object"] == "response"
     [tool] = doc["tools"]
     assert tool["strict"] is True and "default" in tool["parameters"]["properties"]["op"]
+
+
+# --- a `parameters` map of argument records (API-Bank / ToolAlpaca data) --------------------------
+
+_RECORDS = [{"query": "When is my next visit?", "tools": [
+    {"name": "FindVisit", "description": "Find a visit. Pass `patient` and the `title` of the visit.",
+     "parameters": {"patient": {"type": "string", "description": "The patient.", "required": True},
+                    "title": {"type": "string", "description": "Visit title."},
+                    "type": {"type": "str", "description": "Visit kind."}}},
+    {"name": "Ping", "description": "Check the service.", "parameters": {}},
+    {"name": "Tagged", "description": "A real schema.", "parameters": {"items": {"type": "string"}}}]}]
+
+
+def test_a_map_of_argument_records_is_read_as_the_object_schema_it_stands_for(tmp_path: Path) -> None:
+    """Hammer's data kind: keys such as `title` and `type` are argument names, not keywords (no SL001
+    "`title` must be a string"); the names are declared (no SL201 on `patient`); SL002 says once
+    what the form is; a non-standard type name inside is reported at its place in the file."""
+    path = _write(tmp_path, "visits.json", _RECORDS)
+    result = check([path])
+    tool = next(t for t in result.catalog if t.name == "FindVisit")
+    assert tool.schema_view == "property-map"
+    assert tool.advertised == {"type": "object", "required": ["patient"], "properties": {
+        "patient": {"type": "string", "description": "The patient."},
+        "title": {"type": "string", "description": "Visit title."},
+        "type": {"type": "str", "description": "Visit kind."}}}
+    found = sorted((d.code, d.pointer) for d in result.diagnostics if d.tool == "FindVisit")
+    assert found == [("SL001", "/0/tools/0/parameters/type/type"), ("SL002", "/0/tools/0/parameters")]
+    [sl002] = [d for d in result.diagnostics if d.tool == "FindVisit" and d.code == "SL002"]
+    assert "`patient`, `title`, `type`" in sl002.message and sl002.severity.value == "error"
+    # not a map of records: an empty schema, and a schema whose only key is a subschema keyword
+    others = {d.tool: d.message for d in result.diagnostics if d.code == "SL002" and d.tool != "FindVisit"}
+    assert set(others) == {"Ping", "Tagged"} and "maps argument names" not in "".join(others.values())

@@ -50,6 +50,9 @@ def relocate(tool: Tool, found: Iterable[Diagnostic]) -> Iterator[Diagnostic]:
             yield diag
             continue
         rest = split_pointer(diag.pointer[len(base):]) if diag.pointer != base else []
+        mapped = rest[:1] == ["properties"] and tool.schema_view == "property-map"
+        if mapped:
+            rest = rest[1:]  # the file's map is the `properties` of the schema as read
         node: Any = _lookup(tool.raw, split_pointer(tool.schema_path or ""))
         kept: list[str] = []
         for token in rest:
@@ -63,7 +66,7 @@ def relocate(tool: Tool, found: Iterable[Diagnostic]) -> Iterator[Diagnostic]:
             kept.append(step)
             node = node[int(step)] if isinstance(node, list) else node[step]
         if kept == rest:
-            yield diag
+            yield replace(diag, pointer=base + "".join("/" + escape_token(t) for t in kept)) if mapped else diag
             continue
         inner = "".join("/" + escape_token(t) for t in rest)
         view = SCHEMA_VIEWS.get(tool.schema_view or "", tool.schema_view or "")

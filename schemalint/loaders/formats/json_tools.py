@@ -19,7 +19,8 @@ bedrock             Converse ``toolSpec`` object ``{name, description?, inputSch
                     strict?}``, usually wrapped as ``{"toolSpec": {...}}`` (the tool's
                     pointer is the ``toolSpec`` object; schema at ``/inputSchema/json``)
 docker-arguments    ``{name, arguments: [{name, type, desc, optional}]}`` (no schema; not a
-                    command-line program's command spec: :func:`_command_line_spec`)
+                    command-line program's command spec: :func:`_command_line_spec`; not an
+                    MCP prompt: :func:`_prompt_arguments`)
 function            ``{name, parameters}`` or ``{name, arguments: {...}}`` (legacy
                     OpenAI functions, BFCL, ACEBench, Gorilla): in a tools list
                     (:data:`TOOL_LIST_KEYS`) whatever the schema, elsewhere only with a
@@ -37,8 +38,10 @@ that decodes to a JSON object (xAI's gRPC API encodes the schema so) is read as 
 snake_case field names of a Gemini Schema in a ``function_declarations`` list (the Python SDKs'
 spelling: ``any_of``, ``min_items``) are read as their camelCase names; an AgentSchema
 ``parameters`` block (``kind: function`` tools: ``kind`` per property, ``required: true``) is read
-as the JSON Schema it stands for. A response that echoes a request's tool (same name, description
-and schema in a ``response`` part of the same document) is not a second definition.
+as the JSON Schema it stands for, and so is a ``parameters`` map of argument records
+(``{name: {type, description}}``, API-Bank/ToolAlpaca data: :func:`property_map_schema`). A
+response that echoes a request's tool (same name, description and schema in a ``response`` part
+of the same document) is not a second definition.
 
 Sources: OpenAI function calling guide, Anthropic tool use docs, Gemini function
 calling docs, MCP specification (server/tools), AWS Bedrock API_runtime_ToolSpecification;
@@ -115,6 +118,16 @@ def _command_line_spec(obj: Mapping[str, Any], args: list[Any]) -> bool:
     if not _COMMAND_LINE_KEYS.isdisjoint(obj):
         return True
     return bool(args) and all("help" in a and "desc" not in a for a in args)
+
+
+def _prompt_arguments(args: list[Any]) -> bool:
+    """Whether the ``arguments`` of ``{name, arguments: [...]}`` are an MCP prompt's (``prompts/list``:
+    ``{name, title?, description?, required?}``, never a ``type``) rather than a Docker MCP registry
+    tool's, which writes ``type`` and ``desc`` for every argument. A prompt is a message template a
+    user picks, not a tool a model calls. Measured on the MCP specification's own examples
+    (modelcontextprotocol/modelcontextprotocol ``schema/*/examples/ListPromptsResult/*.json``: a
+    prompt loaded as a tool before)."""
+    return bool(args) and all("type" not in a and "desc" not in a for a in args)
 
 
 def _tool(
@@ -220,6 +233,11 @@ def match_tool(
         return _tool(obj, "mcp", file, pointer, line, "/inputSchema", output_key="outputSchema")
     if "parameters" in obj:
         params = obj["parameters"]
+        if isinstance(params, Mapping) and (in_list or _description(obj) is not None):
+            mapped = property_map_schema(params)
+            if mapped is not None:
+                return _tool(obj, "function", file, pointer, line, "/parameters", view="property-map",
+                             schema=mapped)
         if isinstance(obj.get("kind"), str) and isinstance(params, Mapping):
             converted = agentschema_schema(params)
             if converted is not None:
@@ -231,7 +249,8 @@ def match_tool(
     if "parametersJsonSchema" in obj:
         return _tool(obj, "gemini-json", file, pointer, line, "/parametersJsonSchema")
     args = obj.get("arguments")
-    if isinstance(args, list) and all(isinstance(a, Mapping) for a in args) and not _command_line_spec(obj, args):
+    if (isinstance(args, list) and all(isinstance(a, Mapping) for a in args) and not _command_line_spec(obj, args)
+            and not _prompt_arguments(args)):
         return _tool(obj, "docker-arguments", file, pointer, line, None)
     if isinstance(args, Mapping) and (in_list or (schema_like(args) and _description(obj) is not None)):
         # outside a tools list, {name, arguments} without a description is a recorded call (a
@@ -390,6 +409,42 @@ def _agent_property(prop: Mapping[str, Any], depth: int) -> dict[str, Any]:
             out.update(nested)
     elif kind == "array" and isinstance(prop.get("items"), Mapping):
         out["items"] = _agent_property(prop["items"], depth + 1)
+    return out
+
+
+def property_map_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The object schema a ``parameters`` map of argument records stands for, or ``None`` when
+    ``params`` is not one.
+
+    API-Bank, ToolAlpaca and Seal-Tools data (and function-calling datasets built on them) write a
+    tool's ``parameters`` as ``{argument name: {type, description, required?}}``: the ``properties``
+    of an object schema without the object around them. ``params`` qualifies when it is not empty,
+    every value is a mapping with a string ``type`` or ``description``, and not every key is a
+    JSON Schema keyword that holds a subschema (``{"items": {"type": "string"}}`` is a schema).
+    The result is ``{"type": "object", "properties": ..., "required": [...]}``, each record without
+    its boolean ``required`` (listed in ``required`` when true). Never raises.
+
+    Measured on MadeAgents/Hammer ``data/test/original/*.json``: before, every key was read as a
+    schema keyword, so SL001 reported a property named ``title`` as "`title` must be a string" and
+    SL201 the declared ``username`` as an undeclared parameter."""
+    from schemalint.schema import MAPS, SINGLE
+
+    if not params or all(key in SINGLE or key in MAPS for key in params):
+        return None
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for name, record in params.items():
+        if not isinstance(record, Mapping) or not (
+                isinstance(record.get("type"), str) or isinstance(record.get("description"), str)):
+            return None
+        if isinstance(record.get("required"), bool):
+            if record["required"]:
+                required.append(name)
+            record = {k: v for k, v in record.items() if k != "required"}
+        properties[name] = record
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
     return out
 
 

@@ -397,7 +397,14 @@ _VALUES_MARKER = lazy_re(
 _QUOTED = lazy_re(r"\s*(?:,\s*(?:or|and|&)\b|,\s*&|,|\||/|\bor\b|\band\b|&)?\s*([`'\"])([^`'\"\n]{1,40})\1")
 _BARE_ITEM = lazy_re(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s\|\s|\s+or\s+|/)?\s*([A-Za-z0-9_](?:[\w-]|\.(?=\w)){0,29})")
 _VERB_BEFORE = lazy_re(r"\b(?:use|pass|set|specify|provide|supply|give|include)\s+$", re.I)
-_OPEN_LIST = lazy_re(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|\.\.\.|…)|,\s*\.\.\.)", re.I)
+_OPEN_LIST = lazy_re(
+    r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|\.\.\.|…)|,\s*\.\.\."
+    r"|(?:\([^()\n]{0,30}\)\s*)?,?\s*or\s+(?:a|an|any|another|other|some)\b)",
+    re.I,
+)
+"""What leaves a list of values open after its last item: "etc.", "...", or one more alternative
+that is a kind rather than a value ("Either `true`, `false` (default) or a number [1,..,n]", a
+RapidAPI tool in OpenBMB/ToolBench: the number is allowed too)."""
 
 
 VALUE_WORDS = lazy_re(r"one of|value|option|choice|either")

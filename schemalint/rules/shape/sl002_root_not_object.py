@@ -30,6 +30,11 @@ object, whose field is typed as an object (reference/provider-constraints.md §1
 objects), so sent to that provider as it stands the string is refused. A string that is not the
 JSON text of an object stays an SL002 error.
 
+A ``parameters`` map of argument records (``{"user_id": {"type": "str", "description": ...}}``, the
+API-Bank/ToolAlpaca/Seal-Tools data style) is read as the object schema whose ``properties`` it is
+(``Tool.schema_view == "property-map"``): the other rules check that, and this rule reports the
+form once, an error (no provider takes it).
+
 Source: rules/SL002-root-not-object.md, section "Source" (the one place it is written).
 """
 
@@ -87,6 +92,9 @@ class RootNotObject(Rule):
         schema = tool.advertised
         if tool.schema_view == "json-string":
             yield self._encoded_note(tool, key)
+        elif tool.schema_view == "property-map":
+            yield self._property_map(tool, key)
+            return
         # Python sources (pydantic, MCP servers...) carry the schema without a key in a file.
         if schema is None and (tool.schema_path is None or not has_schema_key(tool)):
             if fmt in _OPTIONAL_SCHEMA_FORMATS or foreign_schema_keys(tool):
@@ -172,6 +180,19 @@ class RootNotObject(Rule):
             "type 'object' at inputSchema.type",
             hint="inline the referenced definition at the root (zod-to-json-schema: leave out the `name` "
                  "option; pydantic: the schema of the model itself, not of a reference to it)",
+        )
+
+    def _property_map(self, tool: Tool, key: str) -> Diagnostic:
+        """The one error on a ``parameters`` map of argument records (read as the object schema whose
+        ``properties`` it is, :func:`schemalint.loaders.formats.json_tools.property_map_schema`)."""
+        props = tool.advertised.get("properties", {}) if isinstance(tool.advertised, Mapping) else {}
+        names = ", ".join(f"`{n}`" for n in list(props)[:3]) + (", ..." if len(props) > 3 else "")
+        return self.diag(
+            tool, "",
+            f"`{key}` maps argument names ({names}) to their records with no `type: object` and no "
+            "`properties`: the API-Bank/ToolAlpaca data style, not a JSON Schema, so providers refuse the "
+            "tool as written; it was read as the object schema whose `properties` these are and checked as such",
+            hint='wrap the map: {"type": "object", "properties": <the map>, "required": [...]}',
         )
 
     def _encoded_note(self, tool: Tool, key: str) -> Diagnostic:

@@ -89,7 +89,7 @@ from schemalint.rules.description.mentions.text import (
     _words_of_ascii,
     result_section_names,
 )
-from schemalint.rules.description.mentions.value_lists import described_values
+from schemalint.rules.description.mentions.value_lists import arguments_schema, described_values
 from schemalint.rules.tool_text import tool_text
 from schemalint.schema.index import index_schema
 
@@ -575,7 +575,8 @@ def _analyse(
             if known is None:
                 known = (
                     set(_tool_names(tool)) | schema_values(tool.advertised) | schema_names(tool.output_schema)
-                    | described_values(tool.advertised)
+                    | described_values(tool.advertised if tool.origin.format != "docker-arguments"
+                                       else arguments_schema(tool.docker_arguments))
                     | stated_defaults(s.text for s in sites)
                 )
             if tok in known or tok in catalog_names:

@@ -4,10 +4,10 @@ shape, not by a list of verbs.
 A clause is read as an instruction when a word stands where English puts an imperative: first in
 its clause (sentence, line, list item, after ``;``, ``:`` or ``,``) in its base form (no ``-s``,
 ``-ed``, ``-ing`` ending, not a word of the closed classes: determiners, pronouns, prepositions,
-conjunctions, auxiliaries), or after a modal ("must", "should", "can"), after "you", after an
-infinitive "to", after an adverb or "please" in one of those places, or a gerund after such a verb
-or after "by" ("by passing in ..."). Whatever the verb is, its object is then a name in one of
-three forms (``Mention.kind``):
+conjunctions, auxiliaries), or after a modal ("must", "should", "can"; "will"/"would" only after
+"you"), after "you", after an infinitive "to", after an adverb or "please" in one of those places,
+or a gerund after such a verb or after "by" ("by passing in ..."). Whatever the verb is, its object
+is then a name in one of three forms (``Mention.kind``):
 
 ``imperative``  the noun phrase right after the verb ends in a quoted or code-span identifier,
                 or in an identifier-shaped word (snake_case, camelCase): "Always include a
@@ -59,6 +59,10 @@ _AUXILIARIES = _words(
 _CLOSED = _DETERMINERS | _POSSESSIVES | _PRONOUNS | _PREPOSITIONS | _CONJUNCTIONS | _AUXILIARIES | _words(
     "not no yes there here how why also only just very too")
 _MODALS = _words("must should can could may might will would shall")
+_FUTURE = _words("will would")
+"""Modals that instruct only after "you" ("you will need to pass `x`"); after any other subject they
+say what the tool does ("This endpoint will return the `About` info of the number", a RapidAPI
+tool in OpenBMB/ToolBench, read as an instruction to send `About` before)."""
 _LEADS = _words(
     "please kindly always never also then first next finally just simply optionally additionally "
     "instead now still again only often usually generally ideally")
@@ -238,6 +242,8 @@ def _verbs(toks: list[_Tok], initial_only: bool = False) -> tuple[list[int], lis
             continue
         pl = prev.low
         after_modal = pl in _MODALS or pl == "you" or (pl == "to" and p > 0 and toks[p - 1].low in _INFINITIVE_HOSTS)
+        if pl in _FUTURE and (p == 0 or toks[p - 1].low != "you"):
+            after_modal = False  # "This endpoint will return the `About` info": what the tool does
         if after_modal and low not in _CLOSED and low.isalpha() and not low.endswith("ed"):
             out.append(j)  # "you must pass", "remember to include"
         elif low.endswith("ing") and len(low) > 4 and (pl == "by" or p in out):

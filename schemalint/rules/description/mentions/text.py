@@ -158,7 +158,21 @@ def _ok_token(tok: str) -> bool:
         return False
     if re.fullmatch(r"[A-Z0-9_]+", tok):  # ALL_CAPS: a constant / enum value / env var
         return False
-    return not tok[0].isdigit()
+    return not tok[0].isdigit() and not _opaque(tok)
+
+
+_LETTER_DIGIT_SWITCH = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+
+
+def _opaque(tok: str) -> bool:
+    """An id, key or encoded value quoted as an example, not a name: 20 characters or more, no
+    ``_``/``-`` to separate words, and letters and digits alternating six times or more
+    (``Z2RjOG80Smk2WVV2R0ww...``, a base64 image id in OpenBMB/ToolBench's RapidAPI tools: "ex of
+    image id : "Z2Rj...""). Parameter names with digits switch a few times at most (``address2``,
+    ``sha256Hash``, ``v1beta2Location``)."""
+    if len(tok) < 20 or "_" in tok or "-" in tok:
+        return False
+    return len(_LETTER_DIGIT_SWITCH.findall(tok)) >= 6
 
 
 def _value_shaped(text: str, start: int, end: int) -> bool:

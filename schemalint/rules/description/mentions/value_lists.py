@@ -12,7 +12,17 @@ property whose schema is not an object (objects list their keys, which stay para
 * alternations of two or more words: ``add | remove | move``, ``(asc|desc)``, outside table rows;
 * quoted words that open a clause and are defined by a colon or a dash, two or more in one text:
   ``` `add`: attaches it. `remove`: detaches it.```;
-* an exhaustive list after a marker ("one of", "allowed values:"), as SL205 reads it.
+* an exhaustive list after a marker ("one of", "allowed values:"), as SL205 reads it;
+* a list of bare words after a colon that runs to the clause's end, three or more separated by
+  commas or two or more closed by "or"/"and": ``Recipe to run: hotspots, cache_misses or all.``
+  (SL205 does not read it: without a marker such as "one of", the words may name kinds rather
+  than the only values the property takes);
+* the word a default is stated as: ``Defaults to hotspots``, ``default: fast``.
+
+Measured on docker/mcp-registry ``servers/arm-mcp/tools.json``: "If you do not know which recipe
+to use, use 'code_hotspots'" beside a ``recipe`` argument described "APX recipe to run:
+code_hotspots, instruction_mix, ..., or all. Defaults to code_hotspots" was reported by SL201 as
+an undeclared parameter ``code_hotspots``.
 """
 
 from __future__ import annotations
@@ -32,6 +42,15 @@ _ALTERNATION = re.compile(
 _WORD = re.compile(r"[A-Za-z_][\w.-]{0,63}")
 _DEFINED = re.compile(r"(?:^|[.;\n][ \t]*)(['\"`])([A-Za-z_][\w.-]{0,63})\1[ \t]*(?::|[ \t]-[ \t]|[\u2013\u2014])")
 _TABLE_ROW = re.compile(r"^[ \t]*\|")
+_BARE = r"['\"`]?[A-Za-z_](?:[\w-]|\.(?=\w)){0,63}['\"`]?"
+_COLON_LIST = re.compile(
+    rf":[ \t]*((?:{_BARE}[ \t]*,[ \t]*){{2,}}(?:(?:or|and)[ \t]+)?{_BARE}"
+    rf"|{_BARE}(?:[ \t]*,[ \t]*{_BARE})*[ \t]*,?[ \t]*(?:or|and)[ \t]+{_BARE})[ \t]*(?=[.;)\n]|$)"
+)
+_DEFAULT_WORD = re.compile(
+    r"(?i)\bdefaults?(?:[ \t]+(?:is|to|value(?:[ \t]+is)?))?[ \t]*[:=]?[ \t]*['\"`]?([A-Za-z_](?:[\w-]|\.(?=\w)){0,63})"
+)
+_CONJUNCTIONS = frozenset({"or", "and"})
 
 
 def described_values(schema: Any) -> set[str]:
@@ -55,10 +74,25 @@ def described_values(schema: Any) -> set[str]:
         defined = [m.group(2) for m in _DEFINED.finditer(text)]
         if len(defined) >= 2:
             words.update(defined)
+        for m in _COLON_LIST.finditer(text):
+            words.update(w for w in _WORD.findall(m.group(1)) if w not in _CONJUNCTIONS)
+        words.update(m.group(1) for m in _DEFAULT_WORD.finditer(text))
         claim = read_values(text)
         if claim is not None:
             words.update(str(v) for v in claim.value)
     return words
+
+
+def arguments_schema(args: Any) -> dict[str, Any]:
+    """The object schema :func:`described_values` reads for a Docker MCP registry ``arguments`` list
+    (``[{name, type, desc}]``): each argument a property with its ``type`` and ``desc`` as its
+    ``description``. Entries without a string ``name`` are left out; never raises."""
+    props: dict[str, Any] = {}
+    for arg in args if isinstance(args, list) else ():
+        if isinstance(arg, dict) and isinstance(arg.get("name"), str):
+            props[arg["name"]] = {k: v for k, v in (("type", arg.get("type")), ("description", arg.get("desc")))
+                                  if v is not None}
+    return {"type": "object", "properties": props}
 
 
 def _holds_values(schema: dict[str, Any]) -> bool:
