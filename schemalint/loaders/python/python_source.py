@@ -526,6 +526,41 @@ def registering_functions(module: str, attr: str) -> list[tuple[str, str, int]]:
     return found
 
 
+_CALLED: set[tuple[str, str]] = set()
+
+
+def _register_later(source: str, server: Any) -> bool:
+    """Call the functions of the server's module that register its tools and that its import does
+    not call, when their source shows they only register tools (docs/frameworks.md, "A server that
+    lists no tools"; :mod:`schemalint.loaders.python.registering_calls`): ``True`` when they were
+    called (the server is then listed again), ``False`` when there are none, one is not safe to
+    call, they were called already, or the server holds tools its listing filters out."""
+    from schemalint.loaders.python.mcp_server import holds_tools
+    from schemalint.loaders.python.registering_calls import call_registering, safe_to_call
+
+    module, _, attr = source.partition(":")
+    if holds_tools(server) or not attr or "." in attr:
+        return False
+    names = _roots(module, [n for n, _f, _l in registering_functions(module, attr)])
+    if not names or any((module, n) in _CALLED for n in names) or not safe_to_call(module, attr, names):
+        return False
+    _CALLED.update((module, n) for n in names)
+    try:
+        call_registering(module, names)
+    except Exception as exc:
+        raise SourceError(f"{source}: calling {', '.join(n + '()' for n in names)}, which register(s) the "
+                          f"server's tools, raised {type(exc).__name__}: {exc}") from None
+    return True
+
+
+def _roots(module: str, names: list[str]) -> list[str]:
+    """The functions of ``names`` that no other function of ``names`` calls (each is called once)."""
+    uses = {n: getattr(getattr(getattr(sys.modules.get(module), n, None), "__code__", None), "co_names", ())
+            for n in names}
+    called = {m for n in names for m in names if m != n and m in uses[n]}
+    return [n for n in names if n not in called]
+
+
 def _unchecked(member: Any, where: str, found: list[Tool]) -> list[Diagnostic]:
     """An ``SL000`` warning (``kind: "unchecked"``) for each tool of an MCP server whose runtime
     side could not be reached (a mounted tool that could not be followed, a proxy), so that a
@@ -587,6 +622,10 @@ def load_python_source(
     and no error.
     """
     obj = resolve(source, python_path)
+    from schemalint.loaders.python.server_factories import build_server, factories_message, returns_server
+
+    if returns_server(obj):  # `module:create_server`: the server it builds, as `fastmcp run` does
+        obj = build_server(obj, source)
     tried = [r.tools_from_object for r in recognizers()]
     tools: list[Tool] = []
     members = list(itertools.islice(_expand(obj, source), _MAX_EXPANSION))
@@ -625,6 +664,8 @@ def load_python_source(
         from schemalint.loaders.python.mcp_server import server_kind
 
         if server_kind(obj) is not None:
+            if _register_later(source, obj):
+                return load_python_source(source, python_path, problems)
             raise SourceError(empty_server_message(source, obj))
         given = sorted(_models_given_as_schemas(obj)) if isinstance(obj, types.ModuleType) else []
         if given:
@@ -635,6 +676,9 @@ def load_python_source(
                 "inside a handler that lists them at run time; check what the server lists with "
                 "--mcp-stdio \"CMD\", or name one model (module:Model) to check its schema alone"
             )
+        factories = factories_message(source, obj) if isinstance(obj, types.ModuleType) else None
+        if factories:
+            raise SourceError(factories)
         if isinstance(obj, types.ModuleType) and _declares_mcp_tools(obj):
             raise SourceError(
                 f"{source}: the module declares MCP tools by hand (Tool(...) or an inputSchema in its code, "
