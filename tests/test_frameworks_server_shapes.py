@@ -251,3 +251,16 @@ def test_a_low_level_server_is_listed_with_mcp_1(tmp_path: Path) -> None:
     proc = run_cli_here("check", "low_server:app", "--python-path", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 tool(s)" in proc.stdout
+
+
+def test_an_import_of_a_name_an_installed_package_lacks_names_that_package_and_the_pin(tmp_path: Path) -> None:
+    """dbt-labs/dbt-mcp imports `eval_type_backport` from a pydantic internal that pydantic 2.14 no
+    longer has: the message named two other packages the module imports (dbtlabs-vortex, mcp); it
+    now names the package that lacks the name, the line importing it and the version uv.lock pins."""
+    (tmp_path / "pinned_mod.py").write_text("import json\n\nfrom pydantic import no_such_name_h28f\n")
+    (tmp_path / "uv.lock").write_text('version = 1\n\n[[package]]\nname = "pydantic"\nversion = "1.0.0"\n')
+    proc = run_cli_here("check", "pinned_mod:", "--python-path", str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 2
+    installed = version("pydantic")
+    assert f"(pydantic {installed}, installed here, has no `no_such_name_h28f` in pydantic, imported at " \
+           "pinned_mod.py:3; uv.lock pins pydantic 1.0.0: install that version" in proc.stderr, proc.stderr
