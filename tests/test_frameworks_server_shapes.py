@@ -264,3 +264,21 @@ def test_an_import_of_a_name_an_installed_package_lacks_names_that_package_and_t
     installed = version("pydantic")
     assert f"(pydantic {installed}, installed here, has no `no_such_name_h28f` in pydantic, imported at " \
            "pinned_mod.py:3; uv.lock pins pydantic 1.0.0: install that version" in proc.stderr, proc.stderr
+
+
+def test_check_dot_names_the_server_a_fastmcp_json_declares_and_it_loads(tmp_path: Path) -> None:
+    """A FastMCP project configuration (`fastmcp.json`, as ClickHouse/mcp-clickhouse ships) names the
+    server file and entrypoint, here a factory in a src layout that no module-level object shows:
+    `check .` names it, and the named source loads (the factory is called)."""
+    package = tmp_path / "src" / "notes_app"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "server.py").write_text(FACTORY)
+    (tmp_path / "fastmcp.json").write_text(json.dumps(
+        {"source": {"path": "src/notes_app/server.py", "entrypoint": "create_server"}}))
+    proc = run_cli_here("check", ".", cwd=tmp_path)
+    said = proc.stdout + proc.stderr  # the note goes where the report's notes go
+    assert "holds fastmcp.json, which names the project's server" in said, said
+    assert "schemalint check notes_app.server:create_server --python-path src" in said
+    proc = run_cli_here("check", "notes_app.server:create_server", "--python-path", "src", cwd=tmp_path)
+    assert proc.returncode == 0 and "1 tool(s)" in proc.stdout, proc.stdout + proc.stderr

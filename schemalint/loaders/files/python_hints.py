@@ -157,6 +157,46 @@ def python_file_message(path: str) -> str:
             "the project's environment (its packages installed beside schemalint's extra, e.g. [mcp])")
 
 
+def fastmcp_json_source(directory: str) -> tuple[str, str] | None:
+    """``(source, config file)`` for the server a FastMCP project configuration names (``fastmcp.json``
+    or ``NAME.fastmcp.json`` in ``directory`` or a folder below it, two levels at most): its
+    ``source.path`` file as ``module:entrypoint`` with ``--python-path`` when the import root is not
+    the working directory; without ``entrypoint``, the file's first server object (fastmcp looks for
+    ``mcp``, ``server`` or ``app``). Read as text, nothing imported; ``None`` when there is none.
+    Measured on ClickHouse/mcp-clickhouse (``{"source": {"path": "mcp_clickhouse/mcp_server.py",
+    "entrypoint": "mcp"}}``)."""
+    import json
+
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED and not d.startswith("."))
+        if os.path.relpath(dirpath, directory).count(os.sep) >= 2:
+            dirnames[:] = []
+        for filename in sorted(filenames):
+            if filename != "fastmcp.json" and not filename.endswith(".fastmcp.json"):
+                continue
+            config = os.path.join(dirpath, filename)
+            try:
+                with open(config, encoding="utf-8") as handle:
+                    data = json.loads(handle.read(MAX_BYTES))
+                source = data.get("source") if isinstance(data, dict) else None
+                path = source.get("path") if isinstance(source, dict) else None
+            except (OSError, ValueError):
+                continue
+            if not isinstance(path, str) or not path.endswith(".py"):
+                continue
+            file = os.path.normpath(os.path.join(dirpath, path))
+            if not os.path.isfile(file):
+                continue
+            entry = source.get("entrypoint") if isinstance(source, dict) else None
+            if not isinstance(entry, str) or not entry.isidentifier():
+                names = tool_objects(_read(file))
+                entry = next((n for n in ("mcp", "server", "app") if n in names), names[0] if names else "mcp")
+            module, root = module_name(file)
+            extra = "" if root == "." else f" --python-path {root}"
+            return f"{module}:{entry}{extra}", os.path.relpath(config)
+    return None
+
+
 def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None, limit: int = 10_000) -> str | None:
     """A note for a directory whose walk found no tool definitions but which holds Python modules
     that create tool-holding objects at module level (tests, docs and examples folders left
@@ -176,6 +216,10 @@ def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None
             texts.append((path, _read(path)))
         if looked >= limit:
             break
+    declared = fastmcp_json_source(directory)
+    if declared:
+        return (f"{directory} holds {declared[1]}, which names the project's server, read only when named as "
+                f"module:attr (a module is never imported implicitly): schemalint check {declared[0]}")
     subclasses = server_subclasses([text for _p, text in texts])
     candidates: list[tuple[int, str, str]] = []
     for path, text in texts:
