@@ -22,6 +22,7 @@ EXTRA_FOR_MODULE: dict[str, str] = {
     "openai": "agents",
     "langchain_core": "langchain",
     "langchain": "langchain",
+    "pydantic_ai": "pydantic-ai",
 }
 
 

@@ -57,6 +57,7 @@ RECOGNIZERS: tuple[str, ...] = (
     "schemalint.loaders.python.mcp_server:tools_from_object",
     "schemalint.loaders.python.openai_agents:tools_from_object",
     "schemalint.loaders.python.langchain_tools:tools_from_object",
+    "schemalint.loaders.python.pydantic_ai_tools:tools_from_object",
     "schemalint.loaders.python.pydantic_models:tools_from_object",
     "schemalint.loaders.formats.json_objects:tools_from_object",
 )
@@ -152,8 +153,11 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
         except BaseException as exc:  # the module's own code failed; never a traceback
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            versions = (_lacking_name(exc) or _framework_versions(module)
-                        if isinstance(exc, (TypeError, AttributeError, ImportError)) else "")
+            # an ImportError a package raises itself ("Please install the `groq` package ...") says
+            # what to do; a version suffix would name a wrong cause
+            api = isinstance(exc, (TypeError, AttributeError)) or (
+                isinstance(exc, ImportError) and str(exc).startswith("cannot import name"))
+            versions = _lacking_name(exc) or _framework_versions(module) if api else ""
             lacks = import_environment(exc)
             raise SourceError(f"{label}: cannot import: {lacks + ': ' if lacks else ''}{type(exc).__name__} raised "
                               f"while importing: {exc}{versions}") from None
