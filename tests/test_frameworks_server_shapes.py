@@ -282,3 +282,23 @@ def test_check_dot_names_the_server_a_fastmcp_json_declares_and_it_loads(tmp_pat
     assert "schemalint check notes_app.server:create_server --python-path src" in said
     proc = run_cli_here("check", "notes_app.server:create_server", "--python-path", "src", cwd=tmp_path)
     assert proc.returncode == 0 and "1 tool(s)" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_check_dot_names_a_factory_or_a_server_built_in_a_class(tmp_path: Path) -> None:
+    """With no module-level server, `check .` named a settings model (sitbon/magg, whose manager
+    class creates `self.mcp = ProxyFastMCP(...)`): it now names a factory to check, or the line
+    that creates the server inside a class and what to write."""
+    (tmp_path / "models.py").write_text(
+        "from pydantic import BaseModel\n\n\nclass KitInfo(BaseModel):\n    name: str\n")
+    (tmp_path / "manager.py").write_text(
+        "from fastmcp import FastMCP\n\n\nclass Manager:\n    def __init__(self):\n"
+        "        self.mcp = FastMCP('managed')\n")
+    proc = run_cli_here("check", ".", cwd=tmp_path)
+    said = proc.stdout + proc.stderr
+    assert "manager.py:6 creates one inside a function or class (`self.mcp = FastMCP(...)`)" in said, said
+    assert "KitInfo" not in said
+    (tmp_path / "factory.py").write_text(FACTORY)
+    proc = run_cli_here("check", ".", cwd=tmp_path)
+    said = proc.stdout + proc.stderr
+    assert "factory.py builds one in create_server(), read only when named" in said, said
+    assert "schemalint check factory:create_server" in said
