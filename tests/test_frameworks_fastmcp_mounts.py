@@ -266,17 +266,15 @@ if __name__ == "__main__":
 '''
 
 
-def test_tools_registered_in_a_function_the_import_does_not_call_are_named(tmp_path: Path) -> None:
+def test_tools_registered_in_a_function_the_import_does_not_call_are_loaded(tmp_path: Path) -> None:
     """GongRzhe/Office-Word-MCP-Server registers its 54 tools in `register_tools()`, called from
-    `run_server()`: the message names that function, its line and the module to write, not
-    configuration first."""
+    `run_server()`: `register_tools()` only registers, so schemalint calls it (never `run_server()`,
+    which starts the server); before session h28f the message named it and the module to write,
+    which still works. A registering function that does more is named, not called
+    (tests/test_frameworks_server_shapes.py)."""
     (tmp_path / "docs_server.py").write_text(REGISTERED_LATER)
     proc = run_cli_here("check", "docs_server:server", "--python-path", str(tmp_path), cwd=tmp_path)
-    assert proc.returncode == 2
-    assert "answered 0 tools at import: its tools are registered inside register_tools() (" in proc.stderr
-    assert "docs_server.py:10), which importing the module does not call" in proc.stderr, proc.stderr
-    assert "from docs_server import server, register_tools; register_tools()" in proc.stderr
-    assert "run_server" not in proc.stderr and "configured" not in proc.stderr
+    assert proc.returncode == 0 and "1 tool(s)" in proc.stdout, proc.stdout + proc.stderr
     (tmp_path / "schemalint_tools.py").write_text("from docs_server import server, register_tools\nregister_tools()\n")
     proc = run_cli_here("check", "schemalint_tools:server", "--python-path", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 0 and "1 tool(s)" in proc.stdout, proc.stdout + proc.stderr

@@ -24,6 +24,16 @@ _SUBCLASS = re.compile(
 """A project's own server class (``class QdrantMCPServer(FastMCP):``), whose instance at module level
 is the server (measured on qdrant/mcp-server-qdrant: ``mcp = QdrantMCPServer(...)``; before, the
 folder note named a pydantic model of the project instead)."""
+_FACTORY = re.compile(
+    r"^(?:async[ \t]+)?def[ \t]+(?P<name>[A-Za-z_]\w*)\([^)]*\)[ \t]*->[ \t]*[\"']?(?:[\w.]+\.)?"
+    r"(?P<kind>FastMCP|MCPServer|Server)\b", re.MULTILINE)
+"""A module-level function that returns a server (a factory, ``def create_server() -> FastMCP``):
+named as ``module:create_server``, the loader calls it or names the arguments it needs."""
+_NESTED = re.compile(r"^[ \t]+(?P<target>[\w.]+)[ \t]*(?::[^=\n]+)?=[ \t]*(?:[\w.]+\.)?"
+                     r"(?P<kind>\w*FastMCP|MCPServer)\(", re.MULTILINE)
+"""A server created inside a function or class body (``self.mcp = FastMCP(...)``): no module-level
+object to name. Measured on sitbon/magg (``self.mcp = ProxyFastMCP(...)`` in a manager class):
+before, the folder note named a settings model of the project."""
 _TOOL_DECORATOR = re.compile(r"^@(?P<name>[A-Za-z_]\w*)\.tool\b", re.MULTILINE)
 _BARE_TOOL = re.compile(r"^@tool\b", re.MULTILINE)
 _TOOL_IMPORT = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(?:\(?[^\n]*?,[ \t]*)?tool\b", re.MULTILINE)
@@ -214,6 +224,69 @@ def environment_advice(text: str, root: str) -> str:
     return f"It imports {names}, not installed here: run it in the project's environment, or " + "; and ".join(todo)
 
 
+def _built_elsewhere(directory: str, texts: list[tuple[str, str]]) -> str | None:
+    """The note for a folder whose servers are built by a factory (named ``module:factory``) or
+    inside a function or class (named by file and line, with what to write), else ``None``."""
+    for path, text in texts:
+        match = _FACTORY.search(text)
+        if match:
+            module, root = module_name(path)
+            extra = "" if root == "." else f" --python-path {root}"
+            return (f"{directory} holds no module-level MCP server, but {os.path.relpath(path)} builds one in "
+                    f"{match.group('name')}(), read only when named (a module is never imported implicitly): "
+                    f"schemalint check {module}:{match.group('name')}{extra}")
+    for path, text in texts:
+        match = _NESTED.search(text)
+        if match:
+            line = text.count("\n", 0, match.start()) + 1
+            return (f"{directory} holds no module-level MCP server or tool: {os.path.relpath(path)}:{line} creates "
+                    f"one inside a function or class (`{match.group('target')} = {match.group('kind')}(...)`); "
+                    "check a module that builds it and names the server (e.g. schemalint_tools.py: `mcp = "
+                    "...`, then `schemalint check schemalint_tools:mcp`), or list the running server with "
+                    "--mcp-stdio \"CMD\"")
+    return None
+
+
+def fastmcp_json_source(directory: str) -> tuple[str, str] | None:
+    """``(source, config file)`` for the server a FastMCP project configuration names (``fastmcp.json``
+    or ``NAME.fastmcp.json`` in ``directory`` or a folder below it, two levels at most): its
+    ``source.path`` file as ``module:entrypoint`` with ``--python-path`` when the import root is not
+    the working directory; without ``entrypoint``, the file's first server object (fastmcp looks for
+    ``mcp``, ``server`` or ``app``). Read as text, nothing imported; ``None`` when there is none.
+    Measured on ClickHouse/mcp-clickhouse (``{"source": {"path": "mcp_clickhouse/mcp_server.py",
+    "entrypoint": "mcp"}}``)."""
+    import json
+
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED and not d.startswith("."))
+        if os.path.relpath(dirpath, directory).count(os.sep) >= 2:
+            dirnames[:] = []
+        for filename in sorted(filenames):
+            if filename != "fastmcp.json" and not filename.endswith(".fastmcp.json"):
+                continue
+            config = os.path.join(dirpath, filename)
+            try:
+                with open(config, encoding="utf-8") as handle:
+                    data = json.loads(handle.read(MAX_BYTES))
+                source = data.get("source") if isinstance(data, dict) else None
+                path = source.get("path") if isinstance(source, dict) else None
+            except (OSError, ValueError):
+                continue
+            if not isinstance(path, str) or not path.endswith(".py"):
+                continue
+            file = os.path.normpath(os.path.join(dirpath, path))
+            if not os.path.isfile(file):
+                continue
+            entry = source.get("entrypoint") if isinstance(source, dict) else None
+            if not isinstance(entry, str) or not entry.isidentifier():
+                names = tool_objects(_read(file))
+                entry = next((n for n in ("mcp", "server", "app") if n in names), names[0] if names else "mcp")
+            module, root = module_name(file)
+            extra = "" if root == "." else f" --python-path {root}"
+            return f"{module}:{entry}{extra}", os.path.relpath(config)
+    return None
+
+
 def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None, limit: int = 10_000) -> str | None:
     """A note for a directory whose walk found no tool definitions but which holds Python modules
     that create tool-holding objects at module level (tests, docs and examples folders left
@@ -233,6 +306,10 @@ def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None
             texts.append((path, _read(path)))
         if looked >= limit:
             break
+    declared = fastmcp_json_source(directory)
+    if declared:
+        return (f"{directory} holds {declared[1]}, which names the project's server, read only when named as "
+                f"module:attr (a module is never imported implicitly): schemalint check {declared[0]}")
     subclasses = server_subclasses([text for _p, text in texts])
     candidates: list[tuple[int, str, str]] = []
     for path, text in texts:
@@ -244,6 +321,10 @@ def directory_hint(directory: str, excluded: Callable[[str], bool] | None = None
     if not candidates:
         return None
     candidates.sort(key=lambda c: (c[0], c[1].count(os.sep), c[1]))
+    if candidates[0][0] > 0:  # no module creates a server or tools at module level
+        built = _built_elsewhere(directory, texts)
+        if built:
+            return built
     suggestion = source_for(candidates[0][1], subclasses)
     return (f"{directory} holds {len(candidates)} Python module(s) that define tools, servers or models, which are "
             "read only when named as module:attr (a module is never imported implicitly): e.g. schemalint "

@@ -23,6 +23,7 @@ EXTRA_FOR_MODULE: dict[str, str] = {
     "langchain_core": "langchain",
     "langchain": "langchain",
     "pydantic": "pydantic",
+    "pydantic_ai": "pydantic-ai",
 }
 
 

@@ -92,7 +92,7 @@ def tools_from_object(obj: Any, source: str) -> list[Tool] | None:
     kind = server_kind(obj)
     if kind is None:
         return None
-    lister = {"mcp2": _list_mcp2, "mcp1": _list_mcp1, "lowlevel": _list_mcp2, "fastmcp": _list_fastmcp}[kind]
+    lister = {"mcp2": _list_mcp2, "mcp1": _list_mcp1, "lowlevel": _list_lowlevel, "fastmcp": _list_fastmcp}[kind]
     try:
         with _quiet_server_logs(), phase("schema rendering"):
             listed, runtimes = run_async(lambda: lister(obj), LIST_TIMEOUT)
@@ -165,7 +165,7 @@ async def _list_mcp2(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contr
 
     async with Client(server) as client:
         listed = await _all_pages(client)
-    return listed, _official_runtimes(server, v1=False)
+    return listed, _official_runtimes(server, listed, v1=False)
 
 
 MAX_PAGES = 1000
@@ -192,29 +192,123 @@ async def _all_pages(client: Any, stopped: list[int] | None = None) -> list[dict
     return listed
 
 
+async def _list_lowlevel(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contract]]:
+    """A low-level ``Server``: ``mcp`` >= 2 lists it with ``mcp.Client``; ``mcp`` 1.x, which has no
+    ``Client``, with the in-memory session its own tests use. No runtime contract either way (the
+    handler's validation is its own)."""
+    require("mcp", "listing the tools of an MCP server")
+    try:
+        from mcp import Client  # noqa: F401  (mcp >= 2)
+    except ImportError:
+        memory = require("mcp.shared.memory", "listing the tools of an MCP server")
+        async with memory.create_connected_server_and_client_session(server) as session:
+            return await _all_pages(session), {}
+    return await _list_mcp2(server)
+
+
 async def _list_mcp1(server: Any) -> tuple[list[dict[str, Any]], dict[str, Contract]]:
     memory = require("mcp.shared.memory", "listing the tools of an MCP server")
     async with memory.create_connected_server_and_client_session(server._mcp_server) as session:
         listed = await _all_pages(session)
-    return listed, _official_runtimes(server, v1=True)
+    return listed, _official_runtimes(server, listed, v1=True)
 
 
-def _official_runtimes(server: Any, *, v1: bool) -> dict[str, Contract]:
-    """Runtime contracts of an MCPServer / v1 FastMCP: its func_metadata argument validation."""
-    manager = getattr(server, "_tool_manager", None)
-    if manager is None:
-        return {}
+def _official_runtimes(server: Any, listed: list[dict[str, Any]], *, v1: bool) -> dict[str, Contract]:
+    """Runtime contracts of an MCPServer / v1 FastMCP: its func_metadata argument validation.
+
+    A listed tool that the server's own tool manager does not hold (a subclass whose ``list_tools``
+    and ``call_tool`` route to other servers it keeps as attributes, a dispatcher) is followed to the
+    tools of that name, among the official servers reachable through the server's attributes, whose
+    argument schema is the one listed (several, e.g. one per mode the dispatcher chooses between: a
+    call must pass each); when none is found, the tool is recorded as unreached
+    (:func:`unreached_runtimes`), never left silently without a runtime side. Measured on
+    dbt-labs/dbt-mcp, whose ``DbtMCP`` lists the 38 tools of a single- or a multi-project server."""
     out: dict[str, Contract] = {}
-    for info in manager.list_tools():
-        meta = getattr(info, "fn_metadata", None)
-        if meta is None:
+    unreached: dict[str, str] = {}
+    own = {info.name: info for info in _held_infos(server)}
+    others: list[Any] | None = None
+    for wire in listed:
+        name = wire.get("name")
+        if not isinstance(name, str):
             continue
-        out[info.name] = _contract(
-            _official_validator(meta, v1=v1),
-            meta.arg_model.model_json_schema(by_alias=True),
-            _official_output(meta),
+        info = own.get(name)
+        if info is None:
+            if others is None:
+                others = _attribute_servers(server)
+            found = [i for other in others for i in _held_infos(other)
+                     if i.name == name and getattr(i, "parameters", None) == wire.get("inputSchema")]
+            metas = [m for m in (getattr(i, "fn_metadata", None) for i in found) if m is not None]
+            if not metas or len(metas) != len(found):
+                unreached[name] = _why_official_unreached(type(server).__name__, len(others))
+                continue
+        else:
+            metas = [getattr(info, "fn_metadata", None)]
+            if metas[0] is None:
+                unreached[name] = (f"it is a {type(info).__name__} without argument metadata; only its advertised "
+                                   "schema was checked")
+                continue
+        validators = [_official_validator(m, v1=v1) for m in metas]
+        out[name] = _contract(
+            validators[0] if len(validators) == 1 else _every(validators),
+            metas[0].arg_model.model_json_schema(by_alias=True),
+            _official_output(metas[0]),
         )
+    _UNREACHED[id(server)] = unreached
     return out
+
+
+def _held_infos(server: Any) -> list[Any]:
+    """The tool objects an official server's own tool manager holds (``[]`` without one)."""
+    manager = getattr(server, "_tool_manager", None)
+    try:
+        return list(manager.list_tools()) if manager is not None else []
+    except Exception:
+        return []
+
+
+def _attribute_servers(server: Any, depth: int = 0, seen: set[int] | None = None) -> list[Any]:
+    """Official MCP servers (``MCPServer``, v1 ``FastMCP``) held in the attributes of ``server``
+    (its instance ``__dict__``, also inside lists, tuples and dict values), through up to three
+    levels; ``server`` itself is not included."""
+    seen = {id(server)} if seen is None else seen
+    if depth >= 3:
+        return []
+    values: list[Any] = []
+    for value in list(getattr(server, "__dict__", {}).values()):
+        if isinstance(value, (list, tuple)):
+            values.extend(value)
+        elif isinstance(value, dict):
+            values.extend(value.values())
+        else:
+            values.append(value)
+    out: list[Any] = []
+    for value in values:
+        if id(value) in seen or server_kind(value) not in ("mcp1", "mcp2"):
+            continue
+        seen.add(id(value))
+        out.append(value)
+        out.extend(_attribute_servers(value, depth + 1, seen))
+    return out
+
+
+def _every(validators: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    """One validator that accepts a call only when each of ``validators`` does (the first refusal is
+    raised): the tools of the same name and argument schema held by several servers a dispatcher
+    chooses between, so a refusal found is one of them."""
+    def validate(arguments: Any) -> Any:
+        result = None
+        for index, check in enumerate(validators):
+            got = check(arguments)
+            result = got if index == 0 else result
+        return result
+
+    return validate
+
+
+def _why_official_unreached(cls: str, servers: int) -> str:
+    return (f"the {cls} lists it but its own tool manager does not hold it (a list_tools of its own), and none "
+            f"of the {servers} MCP server(s) held in its attributes has a tool of that name with the listed "
+            "argument schema; only its advertised schema was checked")
 
 
 def _official_validator(meta: Any, *, v1: bool) -> Callable[[Any], Any]:
@@ -279,6 +373,12 @@ def held_tools(server: Any) -> list[str]:
     """The names of the tools a fastmcp ``server`` holds (its own ``list_tools()``/``get_tools()``,
     before any filter its ``tools/list`` applies), as seen by the last listing; taken once."""
     return _HELD.pop(id(server), [])
+
+
+def holds_tools(server: Any) -> bool:
+    """Whether the last listing of a fastmcp ``server`` found tools it holds (:func:`held_tools`,
+    without taking the record)."""
+    return bool(_HELD.get(id(server)))
 
 
 def unreached_runtimes(server: Any) -> dict[str, str]:

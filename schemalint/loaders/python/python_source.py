@@ -57,6 +57,7 @@ RECOGNIZERS: tuple[str, ...] = (
     "schemalint.loaders.python.mcp_server:tools_from_object",
     "schemalint.loaders.python.openai_agents:tools_from_object",
     "schemalint.loaders.python.langchain_tools:tools_from_object",
+    "schemalint.loaders.python.pydantic_ai_tools:tools_from_object",
     "schemalint.loaders.python.pydantic_models:tools_from_object",
     "schemalint.loaders.formats.json_objects:tools_from_object",
 )
@@ -152,7 +153,11 @@ def import_module(module: str, python_path: Sequence[str] = (), label: str | Non
         except BaseException as exc:  # the module's own code failed; never a traceback
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            versions = _framework_versions(module) if isinstance(exc, (TypeError, AttributeError, ImportError)) else ""
+            # an ImportError a package raises itself ("Please install the `groq` package ...") says
+            # what to do; a version suffix would name a wrong cause
+            api = isinstance(exc, (TypeError, AttributeError)) or (
+                isinstance(exc, ImportError) and str(exc).startswith("cannot import name"))
+            versions = _lacking_name(exc) or _framework_versions(module) if api else ""
             lacks = import_environment(exc)
             raise SourceError(f"{label}: cannot import: {lacks + ': ' if lacks else ''}{type(exc).__name__} raised "
                               f"while importing: {exc}{versions}") from None
@@ -183,6 +188,68 @@ def import_environment(exc: BaseException) -> str:
         return ("the environment lacks a network service the module reaches at import (a download or a "
                 "connection, which fails here)")
     return ""
+
+
+def _lacking_name(exc: BaseException) -> str:
+    """For ``ImportError: cannot import name 'X' from 'pkg.mod'`` where ``pkg`` is installed: the
+    distribution and version that lack the name, the line that imports it, and the version the
+    project's lock file (``uv.lock``, ``poetry.lock``, in the current folder or up to three above)
+    pins, e.g. `` (pydantic 2.14.4, installed here, has no `eval_type_backport` in
+    pydantic._internal._typing_extra, imported at src/dbt_mcp/proxy/tools.py:27; uv.lock pins
+    pydantic 2.12.5: install that version ...)``. ``""`` otherwise. Measured on dbt-labs/dbt-mcp,
+    whose module imports a pydantic internal: the message named dbtlabs-vortex and mcp instead. Never
+    raises."""
+    import re
+
+    try:
+        import importlib.metadata
+
+        found = re.match(r"cannot import name '([^']+)' from '([^']+)'", str(exc))
+        if type(exc) is not ImportError or found is None:
+            return ""
+        name, owner = found.groups()
+        top = owner.split(".")[0]
+        dists = importlib.metadata.packages_distributions().get(top) or []
+        if not dists:
+            return ""
+        dist = dists[0]
+        installed = importlib.metadata.version(dist)
+        site = ""
+        tb = exc.__traceback__
+        while tb is not None:
+            file = tb.tb_frame.f_code.co_filename
+            if not file.startswith("<"):
+                rel = os.path.relpath(file)
+                site = f", imported at {rel if not rel.startswith('..') else file}:{tb.tb_lineno}"
+            tb = tb.tb_next
+        pinned = _locked_version(dist)
+        advice = (f"; {pinned[0]} pins {dist} {pinned[1]}: install that version" if pinned and pinned[1] != installed
+                  else "; install the version the project pins")
+        return (f" ({dist} {installed}, installed here, has no `{name}` in {owner}{site}{advice}, in the "
+                "environment schemalint runs in)")
+    except Exception:
+        return ""
+
+
+def _locked_version(dist: str) -> tuple[str, str] | None:
+    """``(lock file, version)`` of ``dist`` in the nearest ``uv.lock`` or ``poetry.lock`` (the
+    current folder and up to three above), or ``None``."""
+    import tomllib
+
+    wanted = dist.lower().replace("_", "-")
+    folder = os.path.abspath(".")
+    for _ in range(4):
+        for lock in ("uv.lock", "poetry.lock"):
+            path = os.path.join(folder, lock)
+            if not os.path.isfile(path) or os.path.getsize(path) > 50_000_000:
+                continue
+            with open(path, "rb") as handle:
+                data = tomllib.load(handle)
+            for package in data.get("package") or []:
+                if str(package.get("name", "")).lower().replace("_", "-") == wanted and package.get("version"):
+                    return os.path.relpath(path), str(package["version"])
+        folder = os.path.dirname(folder)
+    return None
 
 
 def _framework_versions(module: str) -> str:
@@ -526,6 +593,41 @@ def registering_functions(module: str, attr: str) -> list[tuple[str, str, int]]:
     return found
 
 
+_CALLED: set[tuple[str, str]] = set()
+
+
+def _register_later(source: str, server: Any) -> bool:
+    """Call the functions of the server's module that register its tools and that its import does
+    not call, when their source shows they only register tools (docs/frameworks.md, "A server that
+    lists no tools"; :mod:`schemalint.loaders.python.registering_calls`): ``True`` when they were
+    called (the server is then listed again), ``False`` when there are none, one is not safe to
+    call, they were called already, or the server holds tools its listing filters out."""
+    from schemalint.loaders.python.mcp_server import holds_tools
+    from schemalint.loaders.python.registering_calls import call_registering, safe_to_call
+
+    module, _, attr = source.partition(":")
+    if holds_tools(server) or not attr or "." in attr:
+        return False
+    names = _roots(module, [n for n, _f, _l in registering_functions(module, attr)])
+    if not names or any((module, n) in _CALLED for n in names) or not safe_to_call(module, attr, names):
+        return False
+    _CALLED.update((module, n) for n in names)
+    try:
+        call_registering(module, names)
+    except Exception as exc:
+        raise SourceError(f"{source}: calling {', '.join(n + '()' for n in names)}, which register(s) the "
+                          f"server's tools, raised {type(exc).__name__}: {exc}") from None
+    return True
+
+
+def _roots(module: str, names: list[str]) -> list[str]:
+    """The functions of ``names`` that no other function of ``names`` calls (each is called once)."""
+    uses = {n: getattr(getattr(getattr(sys.modules.get(module), n, None), "__code__", None), "co_names", ())
+            for n in names}
+    called = {m for n in names for m in names if m != n and m in uses[n]}
+    return [n for n in names if n not in called]
+
+
 def _unchecked(member: Any, where: str, found: list[Tool]) -> list[Diagnostic]:
     """An ``SL000`` warning (``kind: "unchecked"``) for each tool of an MCP server whose runtime
     side could not be reached (a mounted tool that could not be followed, a proxy), so that a
@@ -587,6 +689,10 @@ def load_python_source(
     and no error.
     """
     obj = resolve(source, python_path)
+    from schemalint.loaders.python.server_factories import build_server, factories_message, returns_server
+
+    if returns_server(obj):  # `module:create_server`: the server it builds, as `fastmcp run` does
+        obj = build_server(obj, source)
     tried = [r.tools_from_object for r in recognizers()]
     tools: list[Tool] = []
     members = list(itertools.islice(_expand(obj, source), _MAX_EXPANSION))
@@ -625,6 +731,8 @@ def load_python_source(
         from schemalint.loaders.python.mcp_server import server_kind
 
         if server_kind(obj) is not None:
+            if _register_later(source, obj):
+                return load_python_source(source, python_path, problems)
             raise SourceError(empty_server_message(source, obj))
         given = sorted(_models_given_as_schemas(obj)) if isinstance(obj, types.ModuleType) else []
         if given:
@@ -635,6 +743,9 @@ def load_python_source(
                 "inside a handler that lists them at run time; check what the server lists with "
                 "--mcp-stdio \"CMD\", or name one model (module:Model) to check its schema alone"
             )
+        factories = factories_message(source, obj) if isinstance(obj, types.ModuleType) else None
+        if factories:
+            raise SourceError(factories)
         if isinstance(obj, types.ModuleType) and _declares_mcp_tools(obj):
             raise SourceError(
                 f"{source}: the module declares MCP tools by hand (Tool(...) or an inputSchema in its code, "
