@@ -274,3 +274,25 @@ def test_a_fastmcp_server_is_read_as_its_tools_list_sends_it(esm: Path) -> None:
     for name in sent:
         assert read[name]["inputSchema"] == sent[name]["inputSchema"], name
         assert read[name]["description"] == sent[name]["description"], name
+
+
+def test_an_mcp_tool_with_an_output_schema_is_not_compared_with_its_input_keys(esm: Path) -> None:
+    # modelcontextprotocol/servers' src/memory: `runtime.output` (the output-mode rendering of the
+    # *input* schema) was read by SL110 as the emitted results' schema: 19 false errors.
+    (esm / "server.ts").write_text(
+        'import { z } from "zod";\n'
+        'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+        'export const server = new McpServer({ name: "memory", version: "1.0.0" });\n'
+        'server.registerTool("delete_entities", {\n'
+        '  description: "Delete entities by name.",\n'
+        "  inputSchema: { entityNames: z.array(z.string()) },\n"
+        "  outputSchema: { success: z.boolean(), message: z.string() },\n"
+        "}, async ({ entityNames }) => ({ content: [{ type: \"text\" as const, text: \"ok\" }],\n"
+        '  structuredContent: { success: true, message: `deleted ${entityNames.length}` } }));\n')
+    loaded = load_in(esm, "server.ts:server")
+    [tool] = loaded.tools
+    assert tool.output_schema is not None and tool.output_schema["required"] == ["success", "message"]
+    assert tool.runtime is not None and tool.runtime.input is not None and tool.runtime.output is None
+    proc = run_cli_here("check", "server.ts:server", "--format", "json", cwd=esm)
+    codes = {d["code"] for d in json.loads(proc.stdout)["diagnostics"]}
+    assert "SL110" not in codes, codes

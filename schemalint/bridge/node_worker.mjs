@@ -796,8 +796,14 @@ function origin(ctx, where, format) {
   return { file: where.file, pointer: "", format, line: where.line };
 }
 
+// A tool's runtime `output` is the output-mode rendering of its *input* schema; beside an advertised
+// outputSchema the rules read `runtime.output` as the schema of the results the server emits (the
+// Python MCP loader's serialization mode, SL110), which a TypeScript tool's worker does not know:
+// it is left out there (before, SL110 compared modelcontextprotocol/servers' outputSchemas with
+// their tools' input keys: 19 false errors on src/memory).
 function wire(ctx, tool) {
   const problems = [];
+  const emittedUnknown = tool.output_schema !== null && tool.output_schema !== undefined;
   const out = {
     handle: tool.handle,
     name: String(tool.name),
@@ -805,7 +811,7 @@ function wire(ctx, tool) {
     advertised: jsonable(tool.advertised, problems, "/advertised"),
     runtime: tool.runtime === null ? null : {
       input: jsonable(tool.runtime.input, problems, "/runtime/input"),
-      output: jsonable(tool.runtime.output, problems, "/runtime/output"),
+      output: emittedUnknown ? null : jsonable(tool.runtime.output, problems, "/runtime/output"),
     },
     refused_when_omitted: [],
     origin: tool.origin,
@@ -1308,6 +1314,13 @@ async function listTools(state, request, source, file, ns, before) {
         }
         await collect(state, value, name, key, ctx, found, 0, false);
       }
+      // The lines of this module where a server created by the import registered a tool.
+      ctx.registeredLines = new Set();
+      for (const server of createdServers.slice(before[0])) {
+        for (const where of registrations.get(server)?.values() ?? []) {
+          if (where.file === ctx.file) ctx.registeredLines.add(where.line);
+        }
+      }
       await inlineTools(state, ctx, found);
       if (!found.framework.length) {
         // No export holds a tool: the MCP servers the import itself created (a server made and
@@ -1404,6 +1417,12 @@ function unreadable(ctx, name, line, message) {
 async function inlineTools(state, ctx, found) {
   const text = readText(ctx.file);
   if (!mayHoldInlineTools(text)) return 0;
+  // Every line that may hold an inline definition is a registration that ran while the module was
+  // imported (an entry point registering at its top level, modelcontextprotocol/servers'
+  // src/memory): those tools are read from the server itself, and the compiler API is not
+  // loaded (importing `typescript` and parsing was 3 to 4 s of a 4 s listing there).
+  const ran = ctx.registeredLines;
+  if (ran && ran.size && hintLines(text).every((l) => ran.has(l))) return 0;
   const { api: ts, missing } = await typeScriptApi(ctx.dir);
   if (!ts) {
     const lines = hintLines(text);
