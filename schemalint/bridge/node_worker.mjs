@@ -1351,7 +1351,7 @@ async function listTools(state, request, source, file, ns, before) {
       const serving = uncalled.length ? [] : Object.keys(exports).filter((k) => k !== "default"
         && typeof exports[k] === "function" && !isClass(exports[k]) && !isZod(exports[k])
         && SERVES_TOOLS.test(Function.prototype.toString.call(exports[k])));
-      if (!found.framework.length && !found.schemas.length && !ctx.problems.length && serving.length) {
+      if (!line && !found.framework.length && !found.schemas.length && !ctx.problems.length && serving.length) {
         ctx.problems.push({ code: "SL000", name: "unreadable-source", severity: "warning", tool: null, file,
           pointer: "", message: `${source} registered no tool while it was imported and none of its exports holds one, `
             + `but it exports function(s) that create an MCP server or register tools on one (${shownNames(serving, 5)}), `
@@ -1360,9 +1360,10 @@ async function listTools(state, request, source, file, ns, before) {
             + "depend on configuration such as environment variables)", hint: null, line: null,
           column: null, instance_path: null, kind: "unchecked" });
       }
-      if (line && !serving.length) {
+      if (line) {
+        const named = serving.length ? ` (e.g. schemalint check ${source}:${serving[0]})` : "";
         ctx.problems.push({ code: "SL000", name: "unreadable-source", severity: "warning", tool: null, file,
-          pointer: "", message: SDK2_NOTE(source), hint: null, line, column: null, instance_path: null });
+          pointer: "", message: SDK2_NOTE(source) + named, hint: null, line, column: null, instance_path: null });
       }
     }
   } catch (err) {
