@@ -159,6 +159,24 @@ def test_the_modules_note_names_a_module_that_is_not_a_test_or_a_config(tmp_path
     assert note is not None and note.endswith(f"{tmp_path}/tests/testserver/index.ts:EXPORT"), note
 
 
+def test_the_modules_note_prefers_a_module_that_defines_tools_by_whole_words(tmp_path: Path) -> None:
+    # exa-mcp-server: `api/mcp.ts` calls initializeMcpServer(...) and registers nothing itself, while
+    # `src/stdio.ts` makes the McpServer; morphic: `evals/` holds evaluation harnesses that call tool({.
+    from schemalint.loaders.files.sources import modules_hint
+
+    files = {
+        "api/mcp.ts": "import { initializeMcpServer } from '../src/handler';\ninitializeMcpServer(s);\n",
+        "evals/a/task.ts": "import { tool } from 'ai';\nexport const t = tool({});\n",
+        "src/stdio.ts": "const server = new McpServer({ name: 'x' });\n",
+        "src/util.ts": "export const x = 1;\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    note = modules_hint(str(tmp_path))
+    assert note is not None and note.endswith(f"or {tmp_path}/src/stdio.ts:EXPORT"), note
+
+
 def test_a_command_line_spec_is_not_a_docker_registry_tool(tmp_path: Path) -> None:
     """`{name, arguments: [...]}` is the Docker MCP registry's tool shape; a CLI program's command spec
     (`usage`, `options`, `subcommands`, arguments with argparse's `help`) has it too and is no tool.

@@ -104,7 +104,7 @@ def test_a_named_factory_that_fails_names_the_wrapper_to_write(project: Path) ->
     line = proc.stderr.strip()
     assert "\n" not in line, line
     assert "tools.ts:brokenFactory: calling brokenFactory() with stand-in arguments failed" in line
-    assert "export const tools = await brokenFactory(/* your arguments */); then check schemalint-tools.ts:tools" \
+    assert "export const tools = await brokenFactory(/* your arguments */); then check schemalint-tools.mts:tools" \
         in line
 
 

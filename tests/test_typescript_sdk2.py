@@ -101,6 +101,7 @@ def test_an_sdk_2_module_that_registers_nothing_at_import_says_how_to_read_it(pr
     assert [(d["code"], d["severity"], d["line"]) for d in report["diagnostics"]] == [("SL000", "warning", 2)]
     message = report["diagnostics"][0]["message"]
     assert "no McpServer registered a tool while it was imported" in message and ":ATTR" in message
+    assert message.endswith("(e.g. schemalint check entry.ts:createServer)"), message
     code, report = cli_json("check", "entry.ts:createServer", cwd=project)
     assert report["summary"]["tools"] == 2
 

@@ -285,9 +285,9 @@ export function evaluator(ts, sf, file, importSpec) {
       return declValue(key);
     },
   });
-  const run = (js, statement, name) => (statement
+  const run = (js, statement, name, within = scope) => (statement
     ? new Function("__scope", `with (__scope) { ${js}\n; return ${name}; }`)
-    : new Function("__scope", `with (__scope) { return (${js}\n); }`))(scope);
+    : new Function("__scope", `with (__scope) { return (${js}\n); }`))(within);
   function declValue(name) {
     if (values.has(name)) return values.get(name);
     if (busy.has(name)) throw new ReferenceError(`${name} is defined in terms of itself`);
@@ -329,7 +329,7 @@ export function evaluator(ts, sf, file, importSpec) {
     }
     const js = toJs(ts, `(${node.getText(sf)})`).replace(/;$/, "");
     try {
-      return run(js, false);
+      return run(js, false, undefined, leftOutParameters(node));
     } catch (err) {
       if (err instanceof ReferenceError) {
         const missing = /^(\S+) is not defined$/.exec(err.message);
@@ -340,6 +340,36 @@ export function evaluator(ts, sf, file, importSpec) {
       }
       throw err;
     }
+  }
+  // The scope of a definition written in a function, with the parameters a call may leave out
+  // (`toolName?: string`, `config = {}`) bound as such a call binds them: `undefined`, or the
+  // default's value (a default that needs anything but module-level names leaves the parameter
+  // unbound). The innermost function's parameter wins; required parameters stay unbound, so a
+  // schema that uses one is reported as unreadable, as before.
+  function leftOutParameters(node) {
+    const params = new Map();
+    for (let n = node.parent; n; n = n.parent) {
+      if (!ts.isFunctionLike(n) || !n.parameters) continue;
+      for (const p of n.parameters) {
+        if (!ts.isIdentifier(p.name) || params.has(p.name.text) || p.dotDotDotToken) continue;
+        if (p.initializer) params.set(p.name.text, { init: p.initializer });
+        else if (p.questionToken) params.set(p.name.text, { init: null });
+        else params.set(p.name.text, null); // required: shadows a module-level name, stays unbound
+      }
+    }
+    if (![...params.values()].some((v) => v !== null)) return scope;
+    const values = new Map();
+    const valueOf = (key) => {
+      if (!values.has(key)) {
+        const { init } = params.get(key);
+        values.set(key, init === null ? undefined : run(toJs(ts, `(${init.getText(sf)})`).replace(/;$/, ""), false));
+      }
+      return values.get(key);
+    };
+    return new Proxy(Object.create(null), {
+      has: (_t, key) => (typeof key === "string" && params.has(key) ? params.get(key) !== null : Reflect.has(scope, key)),
+      get: (_t, key) => (typeof key === "string" && params.get(key) ? valueOf(key) : scope[key]),
+    });
   }
   return { prepare, evaluate };
 }

@@ -357,6 +357,7 @@ function mayUseMcpSdk(file) {
     const text = readText(f);
     if (!text) continue;
     if (text.includes("@modelcontextprotocol/sdk") || text.includes("@modelcontextprotocol/server")) return true;
+    if (/from\s*["']fastmcp["']/.test(text)) return true;
     if (/(?:from|import|require\()\s*["'](?:@\/|~\/|#)/.test(text)) return true;
   }
   return false;
@@ -366,6 +367,124 @@ async function watchRegistrations(dir) {
   // The MCP TypeScript SDK 1 (@modelcontextprotocol/sdk) and 2 (@modelcontextprotocol/server).
   await watchSdk(await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", dir).catch(() => null));
   await watchSdk(await importPackage("@modelcontextprotocol/server", "", dir).catch(() => null));
+  await watchFastMcp(await importPackage("fastmcp", "", dir).catch(() => null));
+}
+
+// FastMCP for TypeScript (the `fastmcp` package, punkpeye/fastmcp): `server.addTool({name,
+// description, parameters, execute})` keeps the tool in a private field, and the server answers
+// tools/list only over a transport started by `server.start()`. Its addTool/addTools are wrapped
+// before the import to record each tool object with the line that added it.
+const fastMcpTools = new WeakMap(); // FastMCP -> Map(name -> {tool, where})
+const createdFastMcp = []; // FastMCP objects that added a tool during an import or a call
+
+async function watchFastMcp(pkg) {
+  const proto = pkg?.ns?.FastMCP?.prototype;
+  if (!proto || patchedSdks.has(pkg.url)) return;
+  patchedSdks.add(pkg.url);
+  let filters = false;
+  try {
+    filters = /\.canList\b/.test(Function.prototype.toString.call(pkg.ns.FastMCPSession));
+  } catch { /* not filtered */ }
+  const record = (server, tool) => {
+    if (!fastMcpTools.has(server)) {
+      fastMcpTools.set(server, new Map());
+      createdFastMcp.push(server);
+      server[FASTMCP_DIR] = pkg.dir;
+      server[FASTMCP_FILTERS] = filters;
+    }
+    if (tool && typeof tool.name === "string") {
+      fastMcpTools.get(server).set(tool.name, { tool, where: callerOf(new Error().stack) });
+    }
+  };
+  for (const method of ["addTool", "addTools"]) {
+    const original = proto[method];
+    if (typeof original !== "function") continue;
+    proto[method] = function (arg, ...rest) {
+      try {
+        for (const tool of method === "addTools" && Array.isArray(arg) ? arg : [arg]) record(this, tool);
+      } catch { /* recording is a nicety; the call goes on as written */ }
+      return original.call(this, arg, ...rest);
+    };
+  }
+  for (const method of ["removeTool", "removeTools"]) {
+    const original = proto[method];
+    if (typeof original !== "function") continue;
+    proto[method] = function (arg, ...rest) {
+      const names = Array.isArray(arg) ? arg : [arg];
+      for (const n of names) fastMcpTools.get(this)?.delete(n);
+      return original.call(this, arg, ...rest);
+    };
+  }
+}
+const FASTMCP_DIR = Symbol("schemalint.fastmcpDir");
+const FASTMCP_FILTERS = Symbol("schemalint.fastmcpFiltersByCanList");
+
+// Where a FastMCP tool is defined: the line of its `name: "..."` in the file that added it (or the
+// module and its local imports), since a project's own wrapper of addTool (firecrawl-mcp-server
+// overrides it on the instance) would otherwise be the caller of every tool; else the caller.
+function fastMcpLine(ctx, name, where) {
+  const re = new RegExp(`\\bname\\s*:\\s*["'\`]${escapeRe(name)}["'\`]`);
+  const text = where ? readText(where.file) : null;
+  const m = text ? re.exec(text) : null;
+  if (m) return { file: where.file, line: text.slice(0, m.index).split("\n").length };
+  const found = locate(ctx.file, [re]);
+  return found.line !== null ? found : (where ?? found);
+}
+const isFastMcp = (v) => v !== null && typeof v === "object" && fastMcpTools.has(v);
+
+// The tools a FastMCP server added, as its tools/list sends them: `inputSchema` is
+// `strictJsonSchema(await toJsonSchema(parameters))` of the `xsschema` that fastmcp depends on
+// (resolved from fastmcp's own folder; fastmcp 3.x and 4.x), `{type: "object", properties: {},
+// additionalProperties: false}` without parameters; a call is validated by the parameters'
+// Standard Schema `validate`, as its tools/call handler does.
+async function fastMcpServerTools(state, server, ctx) {
+  let real = server[FASTMCP_DIR];
+  try {
+    real = fs.realpathSync(real);
+  } catch { /* the folder as resolved */ }
+  const xs = await importPackage("xsschema", "", real).catch(() => null);
+  const out = [];
+  for (const [name, { tool, where }] of fastMcpTools.get(server) ?? []) {
+    // A fastmcp whose session filters tools/list by `canList(auth)` (firecrawl-mcp-server patches
+    // fastmcp 4.3.2 so; upstream has no canList) leaves out a tool whose canList is false; without a
+    // session, auth is undefined.
+    let listed = true;
+    try {
+      listed = !server[FASTMCP_FILTERS] || typeof tool.canList !== "function" || Boolean(tool.canList(undefined));
+    } catch { /* listed: an error here is the session's, which a real client has */ }
+    if (!listed) {
+      ctx.notes.push(`${name} left out: its canList() is false without a session, so FastMCP's tools/list does not `
+        + "send it");
+      continue;
+    }
+    const params = tool.parameters;
+    let advertised = { additionalProperties: false, properties: {}, type: "object" };
+    if (params) {
+      if (typeof xs?.ns?.toJsonSchema !== "function") {
+        ctx.problems.push(problem(ctx, name, "a FastMCP tool, but the xsschema package fastmcp converts schemas "
+          + `with cannot be found from ${real}`, "environment"));
+        continue;
+      }
+      try {
+        advertised = await xs.ns.toJsonSchema(params);
+        if (typeof xs.ns.strictJsonSchema === "function") advertised = xs.ns.strictJsonSchema(advertised);
+      } catch (err) {
+        ctx.problems.push(problem(ctx, name, `FastMCP cannot convert this tool's parameters: ${errText(err)}`));
+        continue;
+      }
+    }
+    const validate = params ? sdk2Validator(params, ctx) : null;
+    const handle = validate === null ? null : state.handle(validate);
+    const runtime = params && isZod(params) ? await zodRuntime(params, ctx, name) : null;
+    const raw = { name, description: tool.description ?? null, inputSchema: advertised };
+    if (tool.annotations !== undefined) raw.annotations = tool.annotations;
+    out.push(wire(ctx, {
+      handle, name, description: tool.description ?? null, advertised,
+      runtime: runtime ?? (handle ? { input: advertised, output: null } : null),
+      origin: origin(ctx, fastMcpLine(ctx, name, where), "mcp-server"), raw, output_schema: null,
+    }));
+  }
+  return out;
 }
 
 async function watchSdk(sdk) {
@@ -412,6 +531,13 @@ const isAiTool = (v) => v !== null && typeof v === "object" && !isZod(v) && !isA
 const isAiAgent = (v) => v !== null && typeof v === "object" && !isPlainObject(v) && typeof v.generate === "function"
   && typeof v.stream === "function" && v.settings !== null && typeof v.settings === "object"
   && v.settings.tools !== null && typeof v.settings.tools === "object";
+// A Mastra agent (`new Agent({tools})` of @mastra/core): no settings kept in the open, but
+// `listTools()` resolves its tools record (function-based tools included) without calling a model.
+const isMastraAgent = (v) => v !== null && typeof v === "object" && !isPlainObject(v) && !isAiAgent(v)
+  && typeof v.generate === "function" && typeof v.stream === "function" && typeof v.listTools === "function";
+// A Mastra instance (`new Mastra({agents})`): its agents, by `listAgents()` (1.x) or `getAgents()` (0.x).
+const isMastra = (v) => v !== null && typeof v === "object" && !isPlainObject(v) && typeof v.getAgent === "function"
+  && (typeof v.listAgents === "function" || typeof v.getAgents === "function");
 // The MCP SDK's low-level Server (setRequestHandler, connect) and not an McpServer: tools/list is a
 // handler of its own, answered only when a client asks.
 const isLowLevelServer = (v) => v !== null && typeof v === "object" && typeof v.setRequestHandler === "function"
@@ -450,6 +576,15 @@ async function aiAsSchema(dir) {
 
 async function aiTool(state, value, name, ctx, at = null) {
   const schema = value.inputSchema ?? value.parameters;
+  if (standIns.has(value.description)) {
+    // A factory that passes its own argument through as the description (`createDynamicTool(name,
+    // description, execute)`, a wrapper for tools discovered at run time) builds a template, not a
+    // tool: what it describes is known only to its callers.
+    ctx.problems.push({ ...problem(ctx, name, `${name} builds its tool from its arguments (the description is the `
+      + "stand-in it was given): a template filled in at run time, not checked as a tool; check the tools it "
+      + "builds where they are built (a module that calls it with real arguments)", "unchecked"), severity: "warning" });
+    return null;
+  }
   const asSchema = await aiAsSchema(ctx.dir);
   if (asSchema === null) {
     ctx.problems.push(problem(ctx, name, "an AI SDK tool, but the project has no 'ai' package with asSchema (npm install ai)",
@@ -661,8 +796,14 @@ function origin(ctx, where, format) {
   return { file: where.file, pointer: "", format, line: where.line };
 }
 
+// A tool's runtime `output` is the output-mode rendering of its *input* schema; beside an advertised
+// outputSchema the rules read `runtime.output` as the schema of the results the server emits (the
+// Python MCP loader's serialization mode, SL110), which a TypeScript tool's worker does not know:
+// it is left out there (before, SL110 compared modelcontextprotocol/servers' outputSchemas with
+// their tools' input keys: 19 false errors on src/memory).
 function wire(ctx, tool) {
   const problems = [];
+  const emittedUnknown = tool.output_schema !== null && tool.output_schema !== undefined;
   const out = {
     handle: tool.handle,
     name: String(tool.name),
@@ -670,7 +811,7 @@ function wire(ctx, tool) {
     advertised: jsonable(tool.advertised, problems, "/advertised"),
     runtime: tool.runtime === null ? null : {
       input: jsonable(tool.runtime.input, problems, "/runtime/input"),
-      output: jsonable(tool.runtime.output, problems, "/runtime/output"),
+      output: emittedUnknown ? null : jsonable(tool.runtime.output, problems, "/runtime/output"),
     },
     refused_when_omitted: [],
     origin: tool.origin,
@@ -724,6 +865,11 @@ async function collect(state, value, name, label, ctx, found, depth, explicit) {
     found.framework.push(...await mcpServerTools(state, value, label, ctx));
     return;
   }
+  if (isFastMcp(value)) {
+    ctx.seen.add(value);
+    found.framework.push(...await fastMcpServerTools(state, value, ctx));
+    return;
+  }
   if (isAiTool(value)) {
     const tool = await aiTool(state, value, name, ctx);
     if (tool) found.framework.push(tool);
@@ -731,6 +877,25 @@ async function collect(state, value, name, label, ctx, found, depth, explicit) {
   }
   if (isAiAgent(value)) {
     await collect(state, value.settings.tools, name, `${label}.tools`, ctx, found, depth + 1, explicit);
+    return;
+  }
+  if (isMastra(value)) {
+    ctx.seen.add(value);
+    const agents = typeof value.listAgents === "function" ? value.listAgents() : value.getAgents();
+    await collect(state, agents, name, `${label}.agents`, ctx, found, depth, explicit);
+    return;
+  }
+  if (isMastraAgent(value)) {
+    ctx.seen.add(value);
+    let tools;
+    try {
+      tools = await value.listTools();
+    } catch (err) {
+      ctx.problems.push(problem(ctx, name, `${label} is a Mastra agent, but its listTools() failed (${errText(err)}); `
+        + "check the modules that define its tools instead", "unchecked"));
+      return;
+    }
+    await collect(state, tools, name, `${label}.tools`, ctx, found, depth, explicit);
     return;
   }
   if (isZod(value)) {
@@ -773,6 +938,7 @@ async function collect(state, value, name, label, ctx, found, depth, explicit) {
 // awaiting it does not hang) and iterating it yields nothing. It records nothing: no trap keeps
 // what it was asked, so the factory's tool definitions come out as they do with real arguments
 // unless the factory branches on them.
+const standIns = new WeakSet();
 function standIn() {
   const target = function () {};
   let proxy;
@@ -792,6 +958,7 @@ function standIn() {
     defineProperty: () => true,
     deleteProperty: () => true,
   });
+  standIns.add(proxy);
   return proxy;
 }
 
@@ -818,14 +985,61 @@ async function callFactory(fn) {
   return { value: await fn(...Array.from({ length: count }, standIn)), how: `${count} stand-in arguments` };
 }
 
+// A function that registers tools on the MCP server it is given (`initializeMcpServer(server,
+// config = {})`, `registerWebSearchTool(server, config?)`): called with a new McpServer of the
+// project's SDK (1, else 2) as its first argument, the other arguments left out (their defaults
+// apply), or stand-ins when that throws a TypeError. The server, when it registered a tool; else null.
+async function registrarServer(fn, dir) {
+  if (fn.length > 4) return null;
+  await watchRegistrations(dir);
+  const sdk = (await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", dir).catch(() => null))
+    ?? (await importPackage("@modelcontextprotocol/server", "", dir).catch(() => null));
+  const McpServer = sdk?.ns?.McpServer;
+  if (typeof McpServer !== "function") return null;
+  const registered = (server) => Object.keys(server._registeredTools ?? {}).length > 0;
+  let server = new McpServer({ name: "schemalint", version: "0.0.0" });
+  try {
+    await fn(server);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    server = new McpServer({ name: "schemalint", version: "0.0.0" });
+    await fn(server, ...Array.from({ length: Math.max(fn.length - 1, 1) }, standIn));
+  }
+  return registered(server) ? server : null;
+}
+
 // One line saying how to name a factory's result when it cannot be called with stand-ins.
+// The wrapper awaits at its top level, which only an ES module may: in a CommonJS package (no
+// "type": "module" in the package.json nearest the module, as in most Next.js apps) it is named
+// `.mts`, which tsx loads as an ES module whatever the package's type.
 const wrapperHint = (file, name) => {
   const rel = path.relative(process.cwd(), file).replace(/\.[mc]?[jt]s$/, "");
   const spec = rel.startsWith(".") ? rel : `./${rel}`;
-  return `write a module that calls it with real arguments and exports the result, e.g. schemalint-tools.ts: `
+  const wrapper = `schemalint-tools.${packageIsModule(file) ? "ts" : "mts"}`;
+  return `write a module that calls it with real arguments and exports the result, e.g. ${wrapper}: `
     + `import { ${name} } from "${spec}"; export const tools = await ${name}(/* your arguments */); `
-    + "then check schemalint-tools.ts:tools";
+    + `then check ${wrapper}:tools`;
 };
+
+// Whether the package.json nearest above `file` says "type": "module" (no package.json: false).
+function packageIsModule(file) {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const text = readText(path.join(dir, "package.json"));
+    if (text) {
+      try {
+        return JSON.parse(text).type === "module";
+      } catch {
+        return false;
+      }
+    }
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
+// A function's text that makes an MCP server or registers tools on one: `new McpServer(` (also
+// `new import_mcp.McpServer(` as tsx compiles a CommonJS module), `new FastMCP(`, `.registerTool(`,
+// `.addTool(`, `.tool("name"`, or a `register…(server` call that hands a server on.
+const SERVES_TOOLS = /new\s+[\w$.]*\b(?:McpServer|FastMCP)\s*\(|\.(?:registerTool|addTools?)\s*\(|\.tool\s*\(\s*["'`]|\bregister\w*\s*\(\s*server\b/;
 
 // -- the export named by :ATTR ----------------------------------------------------------
 
@@ -983,7 +1197,7 @@ async function load(state, request) {
   t = process.uptime();
   if (mayUseMcpSdk(file)) await watchRegistrations(path.dirname(file));
   phases.mcp_sdk_watch = since(t);
-  const before = createdServers.length;
+  const before = [createdServers.length, createdFastMcp.length];
   let ns;
   t = process.uptime();
   // A module that calls process.exit() while it is evaluated (a CLI entry point whose argument
@@ -1033,18 +1247,42 @@ async function listTools(state, request, source, file, ns, before) {
       const resolved = resolveExport(ns, String(attr));
       if (resolved.error) return { ok: false, error: `${source}: ${resolved.error}` };
       let value = resolved.value;
+      const name = String(attr).split(".").pop();
+      let called = null; // the function named, when it was called
+      let callError = null;
+      const beforeCall = [createdServers.length, createdFastMcp.length];
       if (typeof value === "function" && !isClass(value) && !isZod(value)) {
         // A factory named explicitly (createServer): called (stand-ins for the arguments it
         // needs), its result read.
-        const name = String(attr).split(".").pop();
+        called = value;
         try {
           value = (await callFactory(value)).value;
         } catch (err) {
-          return { ok: false, error: `${source}: calling ${name}() with stand-in arguments failed (${errText(err)}); `
-            + wrapperHint(file, name) };
+          callError = err;
+          value = undefined;
         }
       }
-      await collect(state, value, String(attr).split(".").pop(), attr, ctx, found, 0, true);
+      if (callError === null) await collect(state, value, name, attr, ctx, found, 0, true);
+      if (called !== null && !found.framework.length && !found.schemas.length && !ctx.problems.length) {
+        // The function returned no tool, but made an MCP server that registered tools while it ran
+        // (an entry point's `main()` that creates the server and connects it), or registers tools
+        // on a server it is given (`initializeMcpServer(server, config)`, `registerTools(server)`).
+        const servers = createdServers.slice(beforeCall[0]);
+        const fast = createdFastMcp.slice(beforeCall[1]);
+        if (!servers.length && !fast.length) {
+          const given = await registrarServer(called, ctx.dir).catch(() => null);
+          if (given !== null) servers.push(given);
+        }
+        for (const server of servers) {
+          found.framework.push(...await mcpServerTools(state, server, `${attr}()`, ctx));
+        }
+        for (const server of fast) found.framework.push(...await fastMcpServerTools(state, server, ctx));
+        if (servers.length || fast.length) callError = null;
+      }
+      if (callError !== null) {
+        return { ok: false, error: `${source}: calling ${name}() with stand-in arguments failed (${errText(callError)}); `
+          + wrapperHint(file, name) };
+      }
       if (!found.framework.length && !found.schemas.length && !ctx.problems.length) {
         if (isLowLevelServer(value)) {
           return { ok: false, error: `${source}: ${attr} is a low-level MCP Server (its tools are answered by a `
@@ -1076,12 +1314,22 @@ async function listTools(state, request, source, file, ns, before) {
         }
         await collect(state, value, name, key, ctx, found, 0, false);
       }
+      // The lines of this module where a server created by the import registered a tool.
+      ctx.registeredLines = new Set();
+      for (const server of createdServers.slice(before[0])) {
+        for (const where of registrations.get(server)?.values() ?? []) {
+          if (where.file === ctx.file) ctx.registeredLines.add(where.line);
+        }
+      }
       await inlineTools(state, ctx, found);
       if (!found.framework.length) {
         // No export holds a tool: the MCP servers the import itself created (a server made and
         // connected in the module's own main code) are read instead.
-        for (const server of createdServers.slice(before)) {
+        for (const server of createdServers.slice(before[0])) {
           found.framework.push(...await mcpServerTools(state, server, "(a server created at import)", ctx));
+        }
+        for (const server of createdFastMcp.slice(before[1])) {
+          if (!ctx.seen.has(server)) found.framework.push(...await fastMcpServerTools(state, server, ctx));
         }
       }
       const line = !found.framework.length && !found.schemas.length ? sdk2Line(file) : 0;
@@ -1098,9 +1346,24 @@ async function listTools(state, request, source, file, ns, before) {
             + `${source}:${uncalled[0]} (called with stand-in arguments when it needs some)`, hint: null, line: null,
           column: null, instance_path: null, kind: "unchecked" });
       }
-      if (line) {
+      // Nothing found, but named exports whose text makes an MCP server or registers tools on one
+      // (an entry point's `main()`, `initializeMcpServer(server, config)`): they run only when named.
+      const serving = uncalled.length ? [] : Object.keys(exports).filter((k) => k !== "default"
+        && typeof exports[k] === "function" && !isClass(exports[k]) && !isZod(exports[k])
+        && SERVES_TOOLS.test(Function.prototype.toString.call(exports[k])));
+      if (!line && !found.framework.length && !found.schemas.length && !ctx.problems.length && serving.length) {
         ctx.problems.push({ code: "SL000", name: "unreadable-source", severity: "warning", tool: null, file,
-          pointer: "", message: SDK2_NOTE(source), hint: null, line, column: null, instance_path: null });
+          pointer: "", message: `${source} registered no tool while it was imported and none of its exports holds one, `
+            + `but it exports function(s) that create an MCP server or register tools on one (${shownNames(serving, 5)}), `
+            + `which run only when named: e.g. schemalint check ${source}:${serving[0]} (it is called; the servers it `
+            + "creates, or the McpServer it is given as its first argument, are read; which tools it registers may "
+            + "depend on configuration such as environment variables)", hint: null, line: null,
+          column: null, instance_path: null, kind: "unchecked" });
+      }
+      if (line) {
+        const named = serving.length ? ` (e.g. schemalint check ${source}:${serving[0]})` : "";
+        ctx.problems.push({ code: "SL000", name: "unreadable-source", severity: "warning", tool: null, file,
+          pointer: "", message: SDK2_NOTE(source) + named, hint: null, line, column: null, instance_path: null });
       }
     }
   } catch (err) {
@@ -1155,6 +1418,12 @@ function unreadable(ctx, name, line, message) {
 async function inlineTools(state, ctx, found) {
   const text = readText(ctx.file);
   if (!mayHoldInlineTools(text)) return 0;
+  // Every line that may hold an inline definition is a registration that ran while the module was
+  // imported (an entry point registering at its top level, modelcontextprotocol/servers'
+  // src/memory): those tools are read from the server itself, and the compiler API is not
+  // loaded (importing `typescript` and parsing was 3 to 4 s of a 4 s listing there).
+  const ran = ctx.registeredLines;
+  if (ran && ran.size && hintLines(text).every((l) => ran.has(l))) return 0;
   const { api: ts, missing } = await typeScriptApi(ctx.dir);
   if (!ts) {
     const lines = hintLines(text);

@@ -123,14 +123,18 @@ def typescript_hint(directory: str, exclude: Sequence[str] = (), limit: int = 10
             f"is never imported implicitly): e.g. schemalint check '{pattern}' or {named}:EXPORT")
 
 
-_TOOL_CALLS = ("registerTool(", ".tool(", "tool({", "McpServer(", "createTool(", "dynamicTool(", "parameters: z.",
-               "inputSchema: z.")
+_TOOL_CALLS = re.compile(
+    r"registerTool\(|\.tool\(|(?<![\w$])tool\(\{|\bnew\s+(?:McpServer|FastMCP)\(|createTool\(|dynamicTool\(|"
+    r"\.addTool\(|parameters: z\.|inputSchema: z\.")
+"""Calls of a tool-defining API. Matched as words: ``initializeMcpServer(`` (exa-mcp-server's handler
+that registers nothing itself) is not ``new McpServer(``."""
 
 
 def _defining_tools(paths: Sequence[str], limit: int = 400) -> set[str]:
     """Those of ``paths`` (the first ``limit``) whose text calls a tool-defining API of a framework
-    (an MCP server's ``registerTool``/``tool``, the AI SDK's ``tool({...})``, ``new McpServer``): the
-    note's example is one of them when it can be (a monorepo's CLI ``index.ts`` defines none)."""
+    (an MCP server's ``registerTool``/``tool``, the AI SDK's ``tool({...})``, ``new McpServer``,
+    FastMCP's ``addTool``): the note's example is one of them when it can be (a monorepo's CLI
+    ``index.ts`` defines none)."""
     found = set()
     for path in paths[:limit]:
         try:
@@ -138,18 +142,20 @@ def _defining_tools(paths: Sequence[str], limit: int = 400) -> set[str]:
                 text = handle.read(256 * 1024).decode("utf-8", "replace")
         except OSError:
             continue
-        if any(call in text for call in _TOOL_CALLS):
+        if _TOOL_CALLS.search(text):
             found.add(path)
     return found
 
 
-_TEST_DIRS = frozenset({"test", "tests", "__tests__", "e2e", "spec", "specs", "fixtures", "testserver", "mocks"})
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "e2e", "spec", "specs", "fixtures", "testserver", "mocks",
+                        "evals", "eval"})
 
 
 def _in_tests(path: str) -> bool:
-    """``path`` is a test's module or a tool's configuration (under a test or fixture folder,
-    ``*.test.ts``, ``*.spec.ts``, ``*.config.ts``): the note's example is taken from elsewhere when it
-    can be (playwright-mcp's was tests/testserver/index.ts, then playwright.config.ts)."""
+    """``path`` is a test's module or a tool's configuration (under a test, fixture or evaluation
+    folder, ``*.test.ts``, ``*.spec.ts``, ``*.config.ts``): the note's example is taken from elsewhere
+    when it can be (playwright-mcp's was tests/testserver/index.ts, then playwright.config.ts;
+    miurla/morphic's an evaluation harness, evals/tasks/adaptive-answer.ts)."""
     parts = path.replace(os.sep, "/").split("/")
     name = parts[-1].lower()
     return any(p.lower() in _TEST_DIRS for p in parts[:-1]) or any(
