@@ -475,8 +475,9 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
                 ctx.facts = found.facts
                 return [e.code for e in entries_for_run(rule_filter.enabled, found.representatives, ctx)]
 
-            progress.phase(f"checking {len(paths):,} files in {_held_jobs(paths, jobs)} workers")
-            outcome = check_held(paths, named, ctx, rule_filter, cfg, rules, _held_jobs(paths, jobs),
+            workers = _held_jobs(paths, jobs)  # once: the default reads the load average
+            progress.phase(f"checking {len(paths):,} files in {workers} workers")
+            outcome = check_held(paths, named, ctx, rule_filter, cfg, rules, workers,
                                  choose if rules is not None else choose_codes)
         if outcome is not None:
             gathered, checked = outcome
