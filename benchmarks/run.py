@@ -355,7 +355,7 @@ def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str |
                  after: str | None = None, only: str = "", synthetic_tools: int = 10_000, warmup: bool = True) -> None:
     """Issue 33's table: on the corpus as its own files, the corpus as one catalog, 10,000 synthetic
     tools as one file and a repository tree, the floor, ``check`` (default jobs and ``--jobs 1``),
-    ``before`` (an earlier source tree run with ``PYTHONPATH``: ``--jobs 1``) and the peers that
+    ``before`` (an earlier source tree run with ``PYTHONPATH``: ``--jobs 1`` and its default jobs) and the peers that
     can run here (benchmarks/peers.py), all interleaved within each round; medians of wall time, and
     of CPU time (user + sys of the process tree, which a loaded machine inflates less). ``after``: a
     source tree to run as "check" instead of this one (so that the tree can change meanwhile);
@@ -400,11 +400,12 @@ def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str |
         cmds["check --jobs 1"] = ([*SCHEMALINT, "check", str(target), "--format", "json", "--jobs", "1"], mine)
         if before:
             cmds["before: check --jobs 1"] = (cmds["check --jobs 1"][0], {"PYTHONPATH": before})
+            cmds["before: check"] = (cmds["check"][0], {"PYTHONPATH": before})
         if peers:
             for name, cmd in peer_commands.commands(work, target, one_file).items():
                 cmds[name] = (cmd, None)
         samples: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
-        peer_names = set(cmds) - {"floor", "check", "check --jobs 1", "before: check --jobs 1"}
+        peer_names = set(cmds) - {"floor", "check", "check --jobs 1", "before: check --jobs 1", "before: check"}
         load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         for k, (cmd, env) in cmds.items():  # warm-up
             if warmup:
@@ -422,8 +423,7 @@ def issue33_rows(work: Path, corpus: Path, repos: Path, runs: int, before: str |
         for k in cmds:
             print(f"  {k:<34} {wall[k]:8.3f} {wall[k] / wall['floor']:7.2f}x "
                   f"{cpu[k]:8.3f} {cpu[k] / cpu['floor']:7.2f}x")
-        if before:
-            k = "check --jobs 1"
+        for k in ("check --jobs 1", "check") if before else ():
             print(f"  after / before, {k}: wall {wall[k] / wall['before: ' + k]:.2f}, "
                   f"CPU {cpu[k] / cpu['before: ' + k]:.2f}", flush=True)
 

@@ -74,8 +74,9 @@ PreviousOption = Annotated[
 JobsOption = Annotated[
     int | None, typer.Option("--jobs", "-j", help="Processes that load and check shares of the files (a "
                              "large file may be cut between them; a streamed run's gathering pass too). Default: 1 "
-                             "for small catalogs, every CPU above 2,000 files, 2,000 tools or 50 MB. Output is "
-                             "the same for any value.", show_default=False)
+                             "up to 2,000 files, 2,000 tools and 8 MB; above, one per idle CPU (the CPUs this "
+                             "process may use less the 1-minute load average, at least 1). Output is the same "
+                             "for any value.", show_default=False)
 ]
 
 SummaryOutOption = Annotated[

@@ -268,8 +268,9 @@ def check(
     ``CheckResult.stale``). ``rules``: the rule instances to choose from (default: the
     registry, :func:`schemalint.rules.registry.all_rules`, importing only the rules that can report
     something on the loaded tools, :func:`~schemalint.rules.registry.rules_for_run`). ``jobs``:
-    processes for the per-tool rules (:mod:`schemalint.engine.parallel`; ``None``: 1 for small catalogs,
-    every CPU above 2,000 files, 2,000 tools or 50 MB); the result is the same for any value.
+    processes for the per-tool rules (:mod:`schemalint.engine.parallel`; ``None``: :func:`default_jobs`, 1
+    for small catalogs, one per idle CPU above 2,000 files, 2,000 tools or 8 MB); the result is the same
+    for any value.
     ``scan``: see :func:`load` (files named are judged as if found by a directory walk).
     ``stream``: check file by file, holding no parsed document beyond the one being checked
     (:mod:`schemalint.engine.stream`; the result is the same, without ``catalog``); ``None``: for
@@ -474,8 +475,9 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
                 ctx.facts = found.facts
                 return [e.code for e in entries_for_run(rule_filter.enabled, found.representatives, ctx)]
 
-            progress.phase(f"checking {len(paths):,} files in {_held_jobs(paths, jobs)} workers")
-            outcome = check_held(paths, named, ctx, rule_filter, cfg, rules, _held_jobs(paths, jobs),
+            workers = _held_jobs(paths, jobs)  # once: the default reads the load average
+            progress.phase(f"checking {len(paths):,} files in {workers} workers")
+            outcome = check_held(paths, named, ctx, rule_filter, cfg, rules, workers,
                                  choose if rules is not None else choose_codes)
         if outcome is not None:
             gathered, checked = outcome
@@ -540,29 +542,61 @@ def _in_memory_jobs(loaded: LoadResult, jobs: int | None) -> int:
 # ---------------------------------------------------------------------------- 3. run the rules
 
 PARALLEL_FILES = 2000
-"""Above this many files, ``--jobs`` defaults to every available CPU."""
-PARALLEL_BYTES = 50_000_000
-"""Above this much source text, ``--jobs`` defaults to every available CPU."""
+"""Above this many files, ``--jobs`` defaults to the idle CPUs (:func:`default_jobs`)."""
+PARALLEL_BYTES = 8_000_000
+"""Above this much source text, ``--jobs`` defaults to the idle CPUs. A second worker costs its
+own set-up (rule modules, regular expressions, caches, the catalog facts it is sent) and the
+repeated definitions another worker already checked: 0.4-0.5 s of CPU on the shared corpus's
+20 MB (docs/performance.md, issue 33); below a few MB of tools that is more than it can save."""
 PARALLEL_TOOLS = 2000
-"""Above this many tools, ``--jobs`` defaults to every available CPU (measured on 2 cores with
-``benchmarks/run.py`` catalogs: 1,000 tools gain nothing from a second process, 3,000 gain
-about 20%, the 19,000-tool shared corpus 35%)."""
+"""Above this many tools (known once they are loaded: the in-memory route of
+:func:`schemalint.api.check`), ``--jobs`` defaults to the idle CPUs."""
 
 
 def available_cpus() -> int:
-    """CPUs this process may run on (its affinity mask where known)."""
+    """CPUs this process may run on: its affinity mask where known, and no more than its control
+    group's CPU quota (``cpu.max`` of cgroup v2: a container given two CPUs of a large host)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cpus = max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cpus = max(1, os.cpu_count() or 1)
+    return min(cpus, _cgroup_cpus() or cpus)
 
 
-def default_jobs(files: int, text_bytes: int, tools: int = 0) -> int:
-    """``--jobs`` when not given: 1 for small catalogs, every CPU for large ones (more than
-    :data:`PARALLEL_FILES` files, :data:`PARALLEL_BYTES` of source text or
-    :data:`PARALLEL_TOOLS` tools)."""
+def _cgroup_cpus() -> int | None:
+    """The CPU quota of this process's cgroup v2 (``quota period`` in ``/sys/fs/cgroup/cpu.max``),
+    rounded up to whole CPUs; ``None`` when there is none or it cannot be read."""
+    try:
+        with open("/sys/fs/cgroup/cpu.max", encoding="ascii") as f:
+            quota, period = f.read().split()[:2]
+        if quota == "max":
+            return None
+        return max(1, -(-int(quota) // int(period)))
+    except (OSError, ValueError):
+        return None
+
+
+def idle_cpus(load: float | None = None) -> int:
+    """The available CPUs (:func:`available_cpus`) that other processes leave idle: less the
+    one-minute load average (``load``; default ``os.getloadavg()``), rounded, at least 1. On a
+    machine whose CPUs are busy a second worker only adds CPU time (its set-up, work the workers
+    cannot share) and gains no wall time (docs/performance.md, issue 33)."""
+    cpus = available_cpus()
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):
+            return cpus
+    return max(1, min(cpus, int(cpus - load + 0.5)))
+
+
+def default_jobs(files: int, text_bytes: int, tools: int = 0, load: float | None = None) -> int:
+    """``--jobs`` when not given: 1 for small catalogs (at most :data:`PARALLEL_FILES` files,
+    :data:`PARALLEL_BYTES` of source text and :data:`PARALLEL_TOOLS` tools), where a second
+    worker cannot pay for itself; above, one per idle CPU (:func:`idle_cpus`; ``load``: the
+    one-minute load average, default the machine's). The output is the same for any value."""
     if files > PARALLEL_FILES or text_bytes > PARALLEL_BYTES or tools > PARALLEL_TOOLS:
-        return available_cpus()
+        return idle_cpus(load)
     return 1
 
 

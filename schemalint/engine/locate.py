@@ -161,11 +161,19 @@ def yaml_positions(text: str, pointers: Iterable[str]) -> dict[tuple[str, ...], 
     """Line and column (1-based) of the nodes at ``pointers`` in a YAML ``text``."""
     import yaml
 
+    from schemalint.loaders.files.documents import SMALL_YAML, _with_big_stack
+
     wanted = _prefixes(pointers)
     found: dict[tuple[str, ...], tuple[int, int]] = {}
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        # libyaml's composer when PyYAML has it, as the loader that parsed the document
+        # (documents.py): the pure-Python one took half of `check` on a tree of YAML files
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        if len(text) < SMALL_YAML:
+            node = yaml.compose(text, Loader=loader)
+        else:  # composing recurses once per level: on a big stack, as the document was parsed
+            node = _with_big_stack(lambda: yaml.compose(text, Loader=loader))
+    except (yaml.YAMLError, RecursionError):
         return found
     stack: list[tuple[Any, tuple[str, ...], Any]] = [(node, (), None)]
     while stack:

@@ -655,11 +655,20 @@ def load_document_tools(doc: Document) -> list[Tool]:
     return tools
 
 
+_SCHEMA_WORDS = ("parameters", "inputSchema", "input_schema", "arguments", "function")
+"""Words one of which every tool shape :func:`match_tool` and the Gemini lists know holds (besides
+``name``): ``parameters`` (also in ``parametersJsonSchema``), ``inputSchema`` (MCP, Bedrock's
+``toolSpec``), ``input_schema``, ``arguments``, ``function`` (``{"type": "function"}``,
+``functionDeclarations``, ``function_declarations``)."""
+
+
 def may_hold_tools(text: str) -> bool:
     """False when no value parsed from ``text`` (JSON, JSON Lines or YAML) can hold a tool that
-    :func:`find_tools` finds: every shape it knows has a ``name`` key, but for a schemalint manifest
-    (a ``schemalint`` key) and an OpenAI ``{"type": "function"}`` entry whose ``function`` has a
-    ``name``; so a text without ``name`` and ``schemalint`` holds none, unless an escape (``\\``)
-    could spell them. Three C-level scans of the text: the walk of a file that cannot hold tools
-    (a lock file, a CI workflow) is skipped."""
-    return "name" in text or "schemalint" in text or "\\" in text
+    :func:`find_tools` finds: but for a schemalint manifest (a ``schemalint`` key), every shape it
+    knows has a ``name`` key and one of the keys or values of :data:`_SCHEMA_WORDS`; so a text
+    without ``schemalint`` that lacks ``name`` or all of those holds none, unless an escape
+    (``\\``) could spell them. A few C-level scans of the text: the walk of a file that cannot
+    hold tools (a lock file, a CI workflow with a ``name:``) is skipped."""
+    if "\\" in text or "schemalint" in text:
+        return True
+    return "name" in text and any(word in text for word in _SCHEMA_WORDS)
