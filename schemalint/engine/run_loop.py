@@ -302,8 +302,9 @@ def _at_path(raw: dict[str, Any], path: str | None) -> Any:
 
 class _ByDefinition:
     """The findings of each definition seen in the run (:func:`definition_key` -> ``(origin of its first
-    copy, {rule: findings, or None when they cannot be moved})``), bounded: cleared above
-    :data:`LIMIT` bytes of keys (a streaming run over millions of distinct tools stays small).
+    copy, {rule: findings, or None when they cannot be moved})``; the dict also holds, under
+    :data:`_PRESENT` and :data:`_TEXT`, the keywords its schemas hold and its joined descriptions),
+    bounded: cleared above :data:`LIMIT` bytes of keys (a streaming run over millions of distinct tools stays small).
     ``keying``: whether the run still looks definitions up; it stops when fewer than one in
     :data:`RARE` of the first :data:`TRIAL` keys was a repeat (10,000 generated tools, all distinct:
     the keys and the findings kept cost a tenth of the check and never saved a rule's call), and the
