@@ -3,9 +3,9 @@
 The figures are ratios measured in one process on the same machine, never absolute times: a tool
 ten times larger may take about ten times longer (measured 12-17 times on an idle machine, the
 sorting and caches of a larger input; the bound is 30, about the geometric midpoint of linear (10)
-and quadratic (100) growth, which the quadratic layout this replaces reached and passed). The layout's pieces are checked against the standard
-library: the JSON lines against ``json.dumps(indent=2)``, the alignment against the sequences it
-aligns.
+and quadratic (100) growth, which the quadratic layout this replaces reached and passed). The
+layout's pieces are checked against the standard library: the JSON lines against
+``json.dumps(indent=2)``, the alignment against the sequences it aligns.
 """
 
 from __future__ import annotations
