@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from schemalint.model import RUN, Diagnostic, Origin, RunContext, Severity, Tool, running
 from schemalint.rules.base import FAIL_RULE_ENV, INTERNAL_ERROR
+from schemalint.rules.tool_text import known_text, seed_text
 from schemalint.schema.index import index_schema
 
 if TYPE_CHECKING:
@@ -98,8 +99,12 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
 
 
 _NOTHING: tuple[()] = ()
-_ABSENT: Any = object()
 """What a rule's ``check_tool`` returns when it has nothing to say (the empty tuple)."""
+_ABSENT: Any = object()
+_PRESENT: Any = object()
+"""The key, in a definition's findings by rule, of the keywords of :attr:`Rule.keywords` its schemas hold."""
+_TEXT: Any = object()
+"""The key, in a definition's findings by rule, of its joined descriptions (:func:`known_text`)."""
 
 
 def tool_keywords(tool: Tool) -> frozenset[Any]:
@@ -128,14 +133,12 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
     fail = os.environ.get(FAIL_RULE_ENV)
     if fail:
         skip = False
-    # per set of profiles: the rules to call, and the keywords some of them need
-    per_profiles: dict[frozenset[str], tuple[list[Rule], frozenset[str]]] = {}
+    # per set of profiles: the rules to call, the keywords some of them need, whether one is per definition
+    per_profiles: dict[frozenset[str], tuple[list[Rule], frozenset[str], bool]] = {}
     # per (profiles, keywords present): the rules to call for a tool with those keywords
     per_present: dict[tuple[frozenset[str], frozenset[Any]], list[Rule]] = {}
     targets_for = ctx.targets_for
     by_definition = _ByDefinition.of_run()
-    any_per_definition: dict[int, bool] = {}  # by id() of a rule list, kept alive in kept_lists
-    kept_lists: list[list[Rule]] = []
     for tool in tools:
         profiles = targets_for(tool)
         entry = per_profiles.get(profiles)
@@ -144,30 +147,19 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
                      and (not skip or r.checks_tools())]
             wanted = frozenset().union(*[r.keywords for r in rules if r.keywords is not None]) if skip \
                 else frozenset()
-            entry = per_profiles[profiles] = (rules, wanted)
-        rules, wanted = entry
+            entry = per_profiles[profiles] = (rules, wanted, skip and any(r.per_definition for r in rules))
+        rules, wanted, keyed = entry
+        # this definition's findings, by rule (and its keywords present, its joined descriptions)
+        origin, copies, first = _definition(tool, profiles, by_definition) if keyed and by_definition.keying \
+            else (tool.origin, None, True)
         if wanted:
-            present = wanted.intersection(tool_keywords(tool))
+            present = _present(tool, wanted, copies, first)
             chosen = per_present.get((profiles, present))
             if chosen is None:
                 chosen = per_present[(profiles, present)] = [
                     r for r in rules if r.keywords is None or not r.keywords.isdisjoint(present)]
             rules = chosen
         view = tool.schema_view
-        copies: dict[Rule, tuple[Diagnostic, ...] | None] | None = None  # this definition's findings, by rule
-        first, origin = True, tool.origin
-        if skip and any_per_definition.get(id(rules)) is not False:
-            if id(rules) not in any_per_definition:
-                any_per_definition[id(rules)] = any(r.per_definition for r in rules)
-                kept_lists.append(rules)
-            if any_per_definition[id(rules)] and by_definition.keying:
-                key = definition_key(tool, profiles)
-                if key is not None:
-                    seen = by_definition.get(key)
-                    if seen is None:
-                        seen = by_definition.add(key, tool.origin)
-                    origin, copies = seen
-                    first = origin is tool.origin
         for rule in rules:
             try:
                 if fail and rule.code == fail:
@@ -205,6 +197,41 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
                 yield internal_error(rule, exc, Diagnostic(rule.code, rule.name, Severity.ERROR, tool.name or None,
                                                            tool.origin.file, tool.origin.pointer, "",
                                                            line=tool.origin.line))
+        if first and copies is not None:
+            text = copies[_TEXT] = known_text(tool)  # what the rules joined of the first copy, for the others
+            if text is not None:
+                by_definition.size += len(text[0])
+
+
+def _definition(tool: Tool, profiles: frozenset[str], by_definition: _ByDefinition,
+                ) -> tuple[Origin, dict[Any, Any] | None, bool]:
+    """(origin of the first copy of ``tool``'s definition in the run, the findings kept for it by rule or
+    ``None`` when the tool is checked on its own, whether ``tool`` is that first copy). A later copy is
+    given the first copy's joined descriptions (:func:`seed_text`): they join alike."""
+    key = definition_key(tool, profiles)
+    if key is None:
+        return tool.origin, None, True
+    seen = by_definition.get(key)
+    if seen is None:
+        seen = by_definition.add(key, tool.origin)
+    origin, copies = seen
+    first = origin is tool.origin
+    if not first:
+        text = copies.get(_TEXT)
+        if text is not None:
+            seed_text(tool, text)
+    return origin, copies, first
+
+
+def _present(tool: Tool, wanted: frozenset[str], copies: dict[Any, Any] | None, first: bool) -> frozenset[Any]:
+    """The keywords of ``wanted`` that ``tool``'s schemas hold (:func:`tool_keywords`), read once per
+    definition: a later copy's schemas encode alike, so it gets its first copy's (kept in ``copies``)."""
+    present: frozenset[Any] | None = None if first or copies is None else copies.get(_PRESENT)
+    if present is None:
+        present = wanted.intersection(tool_keywords(tool))
+        if copies is not None:
+            copies[_PRESENT] = present
+    return present
 
 
 _PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
@@ -278,8 +305,9 @@ def _at_path(raw: dict[str, Any], path: str | None) -> Any:
 
 class _ByDefinition:
     """The findings of each definition seen in the run (:func:`definition_key` -> ``(origin of its first
-    copy, {rule: findings, or None when they cannot be moved})``), bounded: cleared above
-    :data:`LIMIT` bytes of keys (a streaming run over millions of distinct tools stays small).
+    copy, {rule: findings, or None when they cannot be moved})``; the dict also holds, under
+    :data:`_PRESENT` and :data:`_TEXT`, the keywords its schemas hold and its joined descriptions),
+    bounded: cleared above :data:`LIMIT` bytes of keys (a streaming run over millions of distinct tools stays small).
     ``keying``: whether the run still looks definitions up; it stops when fewer than one in
     :data:`RARE` of the first :data:`TRIAL` keys was a repeat (10,000 generated tools, all distinct:
     the keys and the findings kept cost a tenth of the check and never saved a rule's call), and the

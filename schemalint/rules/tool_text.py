@@ -20,7 +20,7 @@ from typing import Any
 from schemalint.model import RunContext, Tool
 from schemalint.schema.index import index_schema
 
-__all__ = ["TO_WORDS", "Literals", "ToolText", "needles", "schema_start", "tool_text"]
+__all__ = ["TO_WORDS", "Literals", "ToolText", "known_text", "needles", "schema_start", "seed_text", "tool_text"]
 
 _PUNCT = bytes(range(128)).translate(None, b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 TO_WORDS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ" + _PUNCT,
@@ -223,3 +223,23 @@ def tool_text(tool: Tool) -> ToolText:
         cache.clear()
     cache[id(tool)] = (tool, found)
     return found
+
+
+def known_text(tool: Tool) -> tuple[str, dict[Any, Any]] | None:
+    """(:attr:`ToolText.joined`, :attr:`ToolText.answers`) of ``tool`` when :func:`tool_text` built its
+    text lately in the current run (it keeps the last few tools), else ``None``; builds nothing."""
+    hit = RunContext.current.table(_KEY, dict).get(id(tool))
+    if hit is None or hit[0] is not tool:
+        return None
+    return hit[1].joined, hit[1].answers
+
+
+def seed_text(tool: Tool, known: tuple[str, dict[Any, Any]]) -> None:
+    """Make ``known`` (:func:`known_text` of another tool whose descriptions join to the same text: a
+    byte-identical copy of its definition, :func:`schemalint.engine.run_loop.definition_key`) the text of
+    ``tool`` for the next :func:`tool_text` in the current run, so that the copy's schema is neither
+    walked nor joined again. The answers stay shared (they depend on the joined text alone)."""
+    cache: dict[int, tuple[Tool, ToolText]] = RunContext.current.table(_KEY, dict)
+    if len(cache) >= _KEEP:
+        cache.clear()
+    cache[id(tool)] = (tool, ToolText(*known))

@@ -112,20 +112,28 @@ class _Tok:
     __slots__ = ("end", "ident", "kind", "low", "start", "word")
 
     def __init__(self, m: re.Match[str]) -> None:
-        self.start, self.end = m.start(), m.end()
-        if m.group(1):
-            inner = m.group(2).strip()
+        # which alternative of _RE_TOKEN matched is its last group (2: code span, 4: quoted, 5: word,
+        # 6: any other character), read once instead of asking each group in turn
+        last = m.lastindex
+        if last == 5:
+            self.kind, self.word, self.ident = "word", m.group(5), True
+            self.start, self.end = m.span()
+        elif last == 6:
+            self.kind, self.word, self.ident = "punct", m.group(6), False
+            self.start, self.end = m.span()
+        elif last == 4:
+            self.kind, self.word, self.ident = "quoted", m.group(4), True
+            self.start, self.end = m.span(4)
+        else:
+            text = m.group(2)
+            inner = text.strip()
             self.kind, self.word = "code", inner
             self.ident = _RE_IDENT_FULL.fullmatch(inner) is not None
             if self.ident:
-                self.start, self.end = m.start(2), m.start(2) + len(m.group(2))
-        elif m.group(3):
-            self.kind, self.word, self.ident = "quoted", m.group(4), True
-            self.start, self.end = m.start(4), m.end(4)
-        elif m.group(5):
-            self.kind, self.word, self.ident = "word", m.group(5), True
-        else:
-            self.kind, self.word, self.ident = "punct", m.group(6), False
+                self.start = m.start(2)
+                self.end = self.start + len(text)
+            else:
+                self.start, self.end = m.span()
         self.low = self.word.lower()  # read several times per token by the clause readers
 
 
