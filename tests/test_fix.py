@@ -74,6 +74,9 @@ CASES: list[tuple[str, Any, str, bool, str, Any]] = [
     ("SL314-nullable-form", [{"name": "find_pets", "description": "Finds pets by tag.", "parameters": {
         "type": "object", "properties": {"tag": {"type": ["string", "null"]}}, "required": ["tag"]}}], "gemini",
      False, "SL314", ("/0/parameters/properties/tag", {"type": "string", "nullable": True})),
+    ("SL314-nullable-in-json-schema-unsafe", _mcp({"type": "object", "properties": {"tag": {
+        "anyOf": [{"type": "string"}, {"type": "null"}], "default": None}}}), "gemini", True, "SL314",
+     ("/0/inputSchema/properties/tag/nullable", True)),
     ("SL314-type-name", [{"name": "find_pets", "description": "Finds pets by tag.", "parameters": {
         "type": "object", "properties": {"limit": {"type": "float"}}, "required": ["limit"]}}], "gemini",
      False, "SL314", ("/0/parameters/properties/limit/type", "number")),
@@ -87,6 +90,31 @@ CASES: list[tuple[str, Any, str, bool, str, Any]] = [
      ("/0/function/parameters/properties/place", {"$ref": "#/$defs/Place"})),
 ]
 
+
+
+def test_sl314_nullable_form_keeps_null_only_where_nullable_is_read(tmp_path: Path) -> None:
+    """Gemini's nullable form admits ``null`` in Gemini's Schema, but an MCP file is JSON Schema,
+    where ``nullable`` is an unknown keyword: there the added ``"type": "string"`` refuses the ``null``
+    the ``anyOf`` let through, so plain ``--fix`` must leave the file as it is. The same union in a
+    Gemini declaration is rewritten by plain ``--fix``, and the result still admits ``null`` there."""
+    import jsonschema
+
+    union = {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}
+    mcp = tmp_path / "mcp.json"
+    mcp_text = json.dumps(_mcp({"type": "object", "properties": {"pool": union}}), indent=2) + "\n"
+    mcp.write_text(mcp_text)
+    _, _, outcome = _fix(mcp, "gemini", "SL314", unsafe=False)
+    assert mcp.read_text() == mcp_text and not outcome.written and outcome.unsafe_left
+    assert jsonschema.Draft7Validator(json.loads(mcp_text)[0]["inputSchema"]).is_valid({"pool": None})
+
+    gemini = tmp_path / "gemini.json"
+    decl = {"functionDeclarations": [{"name": "find_pets", "description": "Finds pets by tag.",
+                                      "parameters": {"type": "object", "properties": {"pool": union}}}]}
+    gemini.write_text(json.dumps([decl], indent=2) + "\n")
+    _, _, outcome = _fix(gemini, "gemini", "SL314", unsafe=False)
+    assert outcome.written == [str(gemini)]
+    pool = json.loads(gemini.read_text())[0]["functionDeclarations"][0]["parameters"]["properties"]["pool"]
+    assert pool["type"] == "string" and pool["nullable"] is True
 
 
 def test_sl003_leaves_a_required_key_a_description_asks_for(tmp_path: Path) -> None:

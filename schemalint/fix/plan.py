@@ -136,6 +136,20 @@ def _targets(tool: Tool | None, spec: TargetSpec | None) -> frozenset[str]:
     return ctx.targets_for(tool)
 
 
+def _null_in_nullable(tool: Tool | None, checked: frozenset[str]) -> bool:
+    """Whether ``tool``'s file is read as Gemini's ``Schema``, where ``"nullable": true`` admits
+    ``null`` (:attr:`FixContext.null_in_nullable`): a Gemini declaration (format ``gemini``), or a
+    bare ``{name, description, parameters}`` declaration (a format that implies no provider) checked
+    against Gemini only. ``False`` when the tool is unknown."""
+    from schemalint.targets import infer_targets
+
+    if tool is None:
+        return False
+    if tool.origin.format == "gemini":
+        return True
+    return not infer_targets(tool) and checked == frozenset({"gemini"})
+
+
 def _conflicts(edit: Edit, taken: Taken) -> bool:
     return any(taken.clashes(op.path) for op in edit.ops)
 
@@ -191,7 +205,8 @@ def plan_edits(diagnostics: Iterable[Diagnostic], path: str, text: str, kind: st
             planned.unfixable.append(diag)  # a decoded or translated schema: its pointers are not the file's
             continue
         try:
-            edit = fix.plan(diag, by_line[line], FixContext(_targets(tool, targets)))
+            checked = _targets(tool, targets)
+            edit = fix.plan(diag, by_line[line], FixContext(checked, _null_in_nullable(tool, checked)))
         except Exception:  # a plan that fails on odd input leaves the finding as it is
             edit = None
         if edit is None or not edit.ops:

@@ -60,6 +60,11 @@ class FixContext:
     whose tools could not be found)."""
 
     targets: frozenset[str] = frozenset()
+    null_in_nullable: bool = False
+    """Whether the file's own readers take ``"nullable": true`` as "``null`` too": the tool was read
+    as a Gemini declaration, whose ``parameters`` are Gemini's ``Schema`` (an OpenAPI 3.0 subset).
+    Elsewhere the file is JSON Schema, where ``nullable`` is an unknown keyword and ``"type": T``
+    refuses the ``null`` a type list or a ``{"type": "null"}`` branch let through."""
 
 
 Plan = Callable[["Diagnostic", Any, FixContext], "Edit | None"]
@@ -522,13 +527,17 @@ _GEMINI_NAMES = TYPE_ALIASES
 
 
 def gemini_type(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:
-    """SL314, safe in each case: a ``type`` list of one type and ``null`` rewritten as Gemini's
-    nullable form (``"type": T, "nullable": true``: the same values in Gemini's Schema); a
-    programming-language type name (``dict``, ``float``, ``int`` ...) renamed to the JSON Schema type
-    it means; an ``anyOf`` without ``type`` whose non-null branches share one type given that type
-    (plus ``nullable`` when a branch is ``null``). Lists of several types and other names: none;
-    nor an ``object`` (a rename of ``dict``, or a union's shared type) on a schema without
-    ``properties``, which Gemini refuses as well (SL306): that schema has no portable form."""
+    """SL314: a ``type`` list of one type and ``null`` rewritten as Gemini's nullable form
+    (``"type": T, "nullable": true``); a programming-language type name (``dict``, ``float``,
+    ``int`` ...) renamed to the JSON Schema type it means (safe); an ``anyOf`` without ``type`` whose
+    non-null branches share one type given that type (plus ``nullable`` when a branch is ``null``).
+    An edit that writes ``nullable`` is safe only in a file read as Gemini's Schema
+    (``fix_ctx.null_in_nullable``): in a JSON Schema file (an MCP tool, an OpenAI function)
+    ``nullable`` means nothing, so the new ``"type": T`` refuses the ``null`` the file accepted, and
+    the edit is unsafe. Lists of several types and other names: none; nor an
+    ``object`` (a rename of ``dict``, or a union's shared type) on a schema without ``properties``,
+    which Gemini refuses as well (SL306): that schema has no portable form."""
+    null_reads_as_null = fix_ctx.null_in_nullable
     if diag.pointer.endswith("/type"):
         where, _ = parent(diag.pointer)
         holder = resolve(document, where)
@@ -542,7 +551,8 @@ def gemini_type(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | 
             ops = [Op("replace", diag.pointer, others[0])]
             if holder.get("nullable") is not True:
                 ops.append(Op("replace" if "nullable" in holder else "add", join(where, "nullable"), True))
-            return Edit(f'write the type list as "type": "{others[0]}", "nullable": true', tuple(ops), True)
+            return Edit(f'write the type list as "type": "{others[0]}", "nullable": true', tuple(ops),
+                        null_reads_as_null)
         if isinstance(t, str) and t.lower() in _GEMINI_NAMES:
             name = _GEMINI_NAMES[t.lower()]
             if name == "object" and not holder.get("properties"):
@@ -570,7 +580,7 @@ def gemini_type(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | 
     ops = [Op("add", join(diag.pointer, "type"), shared)]
     if has_null and "nullable" not in node:
         ops.append(Op("add", join(diag.pointer, "nullable"), True))
-    return Edit(f'add "type": "{shared}" beside anyOf', tuple(ops), True)
+    return Edit(f'add "type": "{shared}" beside anyOf', tuple(ops), null_reads_as_null or not has_null)
 
 
 def empty_properties(diag: Diagnostic, document: Any, fix_ctx: FixContext) -> Edit | None:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from schemalint.model import Tool
 from schemalint.provider_facts import value
 from schemalint.rules.base import Context
-from schemalint.rules.fixes import SAFE, Fix, gemini_type
+from schemalint.rules.fixes import MIXED, Fix, gemini_type
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, index_for, ptr_key, where
 
 TYPES = frozenset(value("gemini.types"))
@@ -30,9 +30,9 @@ class GeminiInvalidType(ProviderRule):
     severity = E
 
     # docs/fix.md; the page's "## Fix" says the same at length
-    fix = Fix(SAFE,
-              "each rewrite says the same values in Gemini's Schema: a nullable type, a type name's JSON Schema"
-              " spelling, the type every branch shares",
+    fix = Fix(MIXED,
+              "a type name's JSON Schema spelling and the type every branch shares say the same values; the"
+              " nullable form does so only in a file read as Gemini's Schema, and narrows a JSON Schema file",
               gemini_type)
     facts = ("gemini.types",)
 
