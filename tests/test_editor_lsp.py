@@ -254,8 +254,9 @@ def _apply(text: str, edits: list[types.TextEdit]) -> str:
 def test_fixes_are_code_actions_safe_ones_preferred(workspace: Path) -> None:
     """The fixes of ``check --fix`` as code actions: the safe fix (SL314: a programming-language
     type name, ``str``, renamed to the JSON Schema type it means) preferred, the unsafe one
-    (dropping a ``required`` entry that names no property) offered but not preferred, and "fix all safe" as a ``source.fixAll`` action. Applied as the
-    editor would, each leaves a buffer whose check no longer has that finding."""
+    (dropping a ``required`` entry that names no property) offered but not preferred, and "fix all
+    safe" as a ``source.fixAll`` action. Applied as the editor would, each leaves a buffer whose
+    check no longer has that finding."""
     (workspace / "pyproject.toml").write_text('[tool.schemalint]\nsources = ["tools"]\ntarget = ["gemini"]\n')
     tool = json.loads(json.dumps(WEATHER_TOOL))
     tool["function"]["parameters"]["properties"]["city"]["type"] = "str"
