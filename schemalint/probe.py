@@ -956,6 +956,40 @@ def omission_probe(schema: Any, validate: Callable[[Any], Any], *, omit: str = "
     return result
 
 
+EXTRA_KEY = "schemalint_undeclared_key"
+"""The key :func:`extra_key_probe` adds to a call: a name no schema declares."""
+
+
+def extra_key_probe(schema: Any, validate: Callable[[Any], Any], *,
+                    time_limit: float = DEFAULT_TIME_LIMIT) -> tuple[Outcome, Outcome] | None:
+    """(outcome of the smallest call ``schema`` admits, outcome of that call plus the undeclared key
+    :data:`EXTRA_KEY`) from ``validate``: what a runtime answers a model that adds a key (SL106 reads
+    whether its refusal names the key). ``None`` when no call can be built from ``schema`` (not an
+    object schema, or its smallest value is not an object) or the calls ran out of ``time_limit``
+    seconds. Never raises for a bad schema or validator."""
+    if not isinstance(schema, Mapping):
+        return None
+    try:
+        minimal = minimal_instance(schema)
+        if not isinstance(minimal, dict) or not _schema_validator(schema).is_valid(minimal):
+            return None
+    except (CannotBuild, RecursionError):
+        return None
+    except Exception:  # e.g. the schema is invalid for jsonschema
+        return None
+    outcomes: list[Outcome] = []
+
+    def work(call: _Caller) -> None:
+        outcomes.append(call(minimal))
+        if outcomes[0].status == "accepted":
+            outcomes.append(call({**minimal, EXTRA_KEY: "x"}))
+
+    caller = _run_bounded(work, validate, time_limit, ProbeResult())
+    if caller.timed_out or len(outcomes) != 2:
+        return None
+    return outcomes[0], outcomes[1]
+
+
 def _size(value: Any) -> int:
     try:
         return len(json.dumps(value, sort_keys=True, default=str))

@@ -367,3 +367,40 @@ def test_sl101_through_nullable_union_encoded_differently(tmp_path: Path) -> Non
     diags = lint(tmp_path, manifest(tool(adv, rt)))
     assert [(d.code, d.instance_path) for d in diags] == [("SL101", "/opts/presentation")]
     assert diags[0].pointer == "/tools/0/advertised/$defs/Opts/properties/presentation"
+
+
+# -- SL106: what the runtime's refusal says ----------------------------------------------------------
+
+
+def _signature_tool(probe: bool) -> list[Any]:
+    """A tool whose runtime is pydantic's call validator (``validate_call``: a keyword the signature
+    lacks is refused, as fastmcp 2 refuses it) while the advertised schema leaves the root open."""
+    from pydantic import validate_call
+
+    from schemalint.model import Contract, Origin, Tool
+    from schemalint.rules.base import Context
+    from schemalint.rules.contract.sl106_additional_properties_drift import AdditionalPropertiesDrift
+
+    @validate_call
+    def quote_parcel(weight_kg: float, zone: str = "EU") -> float:
+        return weight_kg
+
+    advertised = {"type": "object", "properties": {"weight_kg": {"type": "number"}, "zone": {"type": "string"}},
+                  "required": ["weight_kg"]}
+    runtime = Contract(input={**advertised, "additionalProperties": False},
+                       validate=lambda args: quote_parcel(**args))
+    tool = Tool("quote_parcel", "Price a parcel.", advertised, Origin("t.json", "/tools/0", "mcp"),
+                schema_path="/inputSchema", runtime=runtime)
+    return list(AdditionalPropertiesDrift().check_tool(tool, Context(probe=probe)))
+
+
+def test_sl106_a_refusal_that_names_the_key_is_information() -> None:
+    (diag,) = _signature_tool(probe=True)
+    assert diag.severity.value == "info"
+    assert "its refusal names the key" in diag.message and "schemalint_undeclared_key" in diag.message
+
+
+def test_sl106_without_probes_keeps_the_warning() -> None:
+    (diag,) = _signature_tool(probe=False)
+    assert diag.severity.value == "warning"
+    assert "names no key" in diag.message

@@ -550,3 +550,68 @@ def test_will_says_what_the_tool_does_unless_said_to_you(tmp_path: Path, text: s
     behaviour, so the name after its verb is no instruction to send a key."""
     tool = _mcp("lookup", text, {"phone": {"type": "string"}})
     assert [_token(d) for d in _run(tmp_path, [tool])] == tokens
+
+
+# ----------------------------------------------------------------- names of another tool of the server
+
+
+def _sibling_catalog(description: str) -> list[dict[str, Any]]:
+    return [
+        _mcp("list_regions", description, {"country": {"type": "string"}, "page_size": {"type": "integer"}}),
+        _mcp("book_slot", "Book a delivery slot.", {"region_code": {"type": "string"}, "slot": {"type": "string"}}),
+    ]
+
+
+@pytest.mark.parametrize("description", [
+    # the paragraph names the sibling whose parameter it is, before or after the name
+    "List the delivery regions of a country.\n\nUse the codes it returns as the `region_code` of `book_slot`.",
+    "List the delivery regions of a country. Pass a code from here in `region_code` when you call book_slot.",
+])
+def test_a_parameter_of_a_sibling_tool_the_paragraph_names_is_not_reported(tmp_path: Path, description: str) -> None:
+    assert _run(tmp_path, _sibling_catalog(description)) == []
+
+
+@pytest.mark.parametrize("description", [
+    # the sibling declares the name, but this text never speaks of it: a copy-paste slip, reported
+    "List the delivery regions of a country. Always pass `region_code` to narrow the list.",
+    # the sibling is named, but in another paragraph than the name
+    "List the delivery regions; book_slot takes one of them.\n\nAlways pass `region_code` to narrow the list.",
+])
+def test_a_sibling_parameter_without_the_sibling_nearby_is_reported(tmp_path: Path, description: str) -> None:
+    assert [_token(d) for d in _run(tmp_path, _sibling_catalog(description))] == ["region_code"]
+
+
+def test_a_name_no_sibling_declares_is_reported_beside_a_sibling(tmp_path: Path) -> None:
+    text = "List the delivery regions of a country, then call `book_slot`. Always pass `zone_hint` too."
+    assert [_token(d) for d in _run(tmp_path, _sibling_catalog(text))] == ["zone_hint"]
+
+
+# ----------------------------------------------------------------- example blocks and bold headers
+
+
+def test_an_args_section_ends_at_the_closing_tag_of_its_example(tmp_path: Path) -> None:
+    text = ("<examples>\n<example>\nAsk: \"which regions in France?\"\nArguments:\n    country=\"FR\"\n</example>\n\n"
+            "<example>\nAsk: \"the first ten?\"\nArguments:\n    page_size=10\n</example>\n</examples>")
+    tools = [_mcp("list_regions", text, {"country": {"type": "string"}, "page_size": {"type": "integer"}})]
+    assert _run(tmp_path, tools) == []
+
+
+def test_an_args_section_still_reads_its_entries_before_the_tag(tmp_path: Path) -> None:
+    text = "<usage>\nArgs:\n    country: ISO code.\n    zone_hint: a zone.\n</usage>"
+    tools = [_mcp("list_regions", text, {"country": {"type": "string"}})]
+    assert [_token(d) for d in _run(tmp_path, tools)] == ["zone_hint"]
+
+
+def test_a_bold_header_is_not_a_definition_entry(tmp_path: Path) -> None:
+    text = ("List regions.\n\n**Arguments:**\n- `country`: ISO code of the country.\n"
+            "- `page_size`: how many per page.")
+    tools = [_mcp("list_regions", text, {"country": {"type": "string"}, "page_size": {"type": "integer"}})]
+    assert _run(tmp_path, tools) == []
+
+
+def test_fields_under_a_bold_returns_header_are_no_parameters(tmp_path: Path) -> None:
+    # a list of result fields that repeats a declared name (`country`): read as an argument list before
+    text = ("List regions.\n\n**Returns:**\nA page of regions:\n- `region_code`: the code to book with.\n"
+            "- `country`: the country it lies in.\n\nPass `country` to choose the country.")
+    tools = [_mcp("list_regions", text, {"country": {"type": "string"}})]
+    assert _run(tmp_path, tools) == []

@@ -94,17 +94,47 @@ def _sectioned(text: str) -> bool:
 
 
 _TAG_RE = lazy_re(rf"<\s*/?\s*(?:{_TAG_NAMES})(?:[-_ ][\w-]+)?\s*/?\s*>", re.I)
+_OPEN_SECTION = lazy_re(r"<([A-Za-z][\w-]{0,40})>")
+
+
+def _opens_with_sections(text: str) -> bool:
+    """The description is laid out as XML sections from its first character: it opens with a
+    closed block (``<instructions>...</instructions>``, only whitespace before it), and its
+    top-level closed blocks (``<examples>...</examples>`` after it) hold more of its text than the
+    prose around them. The opening tag then labels the description itself, which the reader sees
+    whole; an attack adds a block to a description written in prose (``Adds numbers.
+    <instructions>...</instructions>``), where the prose comes first."""
+    if not text.lstrip().startswith("<") or "</" not in text:
+        return False
+    lower = text.lower()
+    at, inside, outside, first = 0, 0, 0, True
+    while at < len(text):
+        m = _OPEN_SECTION.compiled().search(text, at)
+        end = -1 if m is None else lower.find(f"</{m.group(1).lower()}>", m.end())
+        if m is None or end < 0:
+            if first:
+                return False
+            outside += len("".join(text[at:].split()))
+            break
+        before = len("".join(text[at : m.start()].split()))
+        if first and before:
+            return False
+        stop = end + len(m.group(1)) + 3
+        outside, inside, at, first = outside + before, inside + len("".join(text[m.start() : stop].split())), \
+            stop, False
+    return inside > outside
 
 
 def _section_tag(text: str, m: re.Match[str]) -> bool:
     """The markup ``m`` is one section of a description laid out as XML sections (:func:`_sectioned`):
     ``<instructions>``, ``<important_notes>`` among ``<use_case>`` and ``<workflow>`` are headings the
-    reader sees, not a block slipped in. ``<IMPORTANT>``, ``<system>``, ``<secret>`` ... are reported in
+    reader sees, not a block slipped in; so are the tags of a description that opens with its sections
+    (:func:`_opens_with_sections`). ``<IMPORTANT>``, ``<system>``, ``<secret>`` ... are reported in
     any layout."""
     name = _TAG_NAME.match(m.group(0))
     if name is None or name.group(1).lower() in _ALWAYS:
         return False
-    return _sectioned(text)
+    return _sectioned(text) or _opens_with_sections(text)
 
 
 def instruction_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
@@ -129,7 +159,9 @@ class HiddenInstruction(Rule):
     the model's turn tags (``<assistant>``) in a quoted dialogue that shows the user's side too or
     sits in an ``<example>`` block, section tags (``<instructions>``, ``<important_notes>``) of a
     description laid out as XML sections (three or more other tags, each closed: ``<use_case>``,
-    ``<workflow>``), HTML in general. ``<IMPORTANT>``, ``<system>``, ``<secret>`` are reported in any
+    ``<workflow>``) or opening with a closed section that, with the other top-level sections, holds
+    most of its text (``<instructions>...</instructions><examples>...</examples>``), HTML in general.
+    ``<IMPORTANT>``, ``<system>``, ``<secret>`` are reported in any
     layout.
     """
 

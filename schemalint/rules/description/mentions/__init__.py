@@ -69,6 +69,7 @@ from schemalint.rules.description.mentions.patterns import (
 )
 from schemalint.rules.description.mentions.phrases import cjk_parameters, must_be_given, the_parameter
 from schemalint.rules.description.mentions.records import AbsentMention, Mention, Site
+from schemalint.rules.description.mentions.siblings import sibling_owner
 from schemalint.rules.description.mentions.sites import (
     description_sites,
     schema_names,
@@ -254,6 +255,21 @@ def _catalog_info(ctx: Any) -> tuple[Mapping[str, Sequence[Tool | Definition]], 
     run.table("description.mentions.union", dict).clear()  # keyed by the index's id, which a new index may reuse
     index_cache[key] = (catalog, idx, names)
     return idx, names
+
+
+def _catalog_properties(ctx: Any, name: str) -> frozenset[str]:
+    """Property names of every tool called ``name`` in ``ctx.catalog`` (the whole run, or in a
+    streaming check the file being checked, which holds a server's tools together); the index of
+    the catalog by name is made once per catalog in the run, a name's properties when first asked."""
+    catalog: Sequence[Tool] = getattr(ctx, "catalog", ()) or ()
+    slot = RunContext.current.table("description.mentions.siblings", lambda: [None, {}, {}], RUN)
+    if slot[0] is not catalog:
+        slot[0], slot[1], slot[2] = catalog, _variants_index(catalog), {}
+    props: dict[str, frozenset[str]] = slot[2]
+    hit = props.get(name)
+    if hit is None:
+        hit = props[name] = frozenset().union(*(_tool_names(t) for t in slot[1].get(name, ())))
+    return hit
 
 
 def _variant_union(name: str, idx: Mapping[str, Sequence[Tool | Definition]]) -> frozenset[str]:
@@ -594,6 +610,9 @@ def _analyse(
             strength = strength_of(mention.kind)
             if where is None and (mention.plain or strength == "plain"):
                 continue
+            if where is None and sibling_owner(site.text, mention.start, mention.end, tok, tool.name, catalog_names,
+                                               lambda name: _catalog_properties(ctx, name)):
+                continue  # another tool's parameter, in a paragraph that names that tool
             reported.add((site.file_pointer, tok))
             at = Severity.WARNING if strength == "warning" and where is None else sev
             yield AbsentMention(site, mention, at, where, spelled.get(tok) if where is None else None)

@@ -46,7 +46,7 @@ def arg_sections(clean: str, is_value: bool, found: Found, low: str | None = Non
             continue
         if not in_args or not line.strip():
             continue
-        if _SECTION_END.match(line) and not _ARG_ENTRY.match(line):
+        if (_SECTION_END.match(line) and not _ARG_ENTRY.match(line)) or _TAG_LINE.match(line):
             in_args = False
             continue
         entry = _ARG_ENTRY.match(line)
@@ -71,6 +71,11 @@ def arg_sections(clean: str, is_value: bool, found: Found, low: str | None = Non
         found.add(m.group(1), m.start(1), m.end(1), "arglist")
     for m in _JSDOC.finditer(clean) if "@param" in clean or "@arg" in clean else ():
         found.add(m.group(1), m.start(1), m.end(1), "arglist")
+
+
+_TAG_LINE = re.compile(r"[ \t]*(?:<\s*/?\s*[A-Za-z][\w-]*\s*>[ \t]*)+$")
+"""A line of markup tags only (``</example>``, ``<example>``): it closes the block an ``Args:`` section
+stood in, so the lines after it (the next example's ``Question: ...``) are not its entries."""
 
 
 _JSDOC = re.compile(rf"(?m)^[ \t*]*@(?:param|arg|argument)\s+(?:\{{[^}}\n]*\}}\s*)?\[?({IDENT})(?![\w.])")

@@ -19,10 +19,10 @@ from schemalint.rules.description.mentions.patterns import IDENT
 
 _ENTRY = re.compile(
     rf"^[ \t]*(?:[-*•+◦▪]\s+|\d{{1,2}}[.)]\s+)?(?:\*\*|__|`)?({IDENT})(?:\*\*|__|`)?"
-    r"(?:\s*\([^)\n]{0,60}\))?\s*(?:\*\*)?\s*(?::|–|—|->|=>|-(?=\s))\s*\S"
+    r"(?:\s*\([^)\n]{0,60}\))?\s*(?:\*\*)?\s*(?::|–|—|->|=>|-(?=\s))\s*(?!(?:\*\*|__)[ \t]*$)\S"
 )
 """One entry line: an optional bullet, the name (bold, code or bare), an optional ``(type)``, then a
-separator and the definition."""
+separator and the definition (not a bold header such as ``**Parameters:**`` alone on its line)."""
 
 _GO_FIELD = re.compile(rf"^[ \t]+({IDENT})[ \t]{{2,}}[\w\[\]*.]+[ \t]+//")
 """A struct field written ``Name  type  // what it is``."""

@@ -185,12 +185,12 @@ _OUTPUT_WORDS = _lazy(
 _OUTPUT_HEADER = _lazy(
     r"^[ \t]*(?:#+\s*)?(?:[-*•]\s*)?(?:\*\*|__)?(?:(?:example|sample)\s+)?(?:responses?|outputs?|results?|returns?|"
     r"return\s+values?|yields?)(?:\s+(?:fields?|format|example|shape|schema|values?|body))?(?:\s*\([^)\n]{0,40}\))?"
-    r"(?:\*\*|__)?(?:\s*:(?!\w)[ \t]*(.*)|[ \t]*$)|^[ \t]*:(?:returns?|rtype):[ \t]*(.*)$",
+    r"(?:\*\*|__)?(?:\s*:(?!\w)(?:\*\*|__)?[ \t]*(.*)|[ \t]*$)|^[ \t]*:(?:returns?|rtype):[ \t]*(.*)$",
     re.I | re.M,
 )
 """A header of the part of a description that speaks about the result, in the spellings people use:
 ``Returns:``, ``Returns: `` (trailing space), ``Returns (overview):``, ``Return value``, ``## Response``,
-``**Returns**``, ``Outputs`` and ``Example response`` alone on their line, numpy's ``Returns`` over
+``**Returns**``, ``**Returns:**``, ``Outputs`` and ``Example response`` alone on their line, numpy's ``Returns`` over
 dashes, Sphinx ``:returns:``. Group 1 (or 2) holds the rest of the line after a colon."""
 _RE_CALL_OPEN = _lazy(r"[A-Za-z_][\w.]*\s*$")
 _RE_SHORTHAND_NEXT = _lazy(r"[^\s,]*,[A-Za-z_]\w*=")
