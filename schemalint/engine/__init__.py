@@ -269,7 +269,7 @@ def check(
     registry, :func:`schemalint.rules.registry.all_rules`, importing only the rules that can report
     something on the loaded tools, :func:`~schemalint.rules.registry.rules_for_run`). ``jobs``:
     processes for the per-tool rules (:mod:`schemalint.engine.parallel`; ``None``: :func:`default_jobs`, 1
-    for small catalogs, one per idle CPU above 2,000 files, 2,000 tools or 8 MB); the result is the same
+    for small catalogs, one per usable CPU above 2,000 files, 2,000 tools or 8 MB); the result is the same
     for any value.
     ``scan``: see :func:`load` (files named are judged as if found by a directory walk).
     ``stream``: check file by file, holding no parsed document beyond the one being checked
@@ -475,7 +475,7 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
                 ctx.facts = found.facts
                 return [e.code for e in entries_for_run(rule_filter.enabled, found.representatives, ctx)]
 
-            workers = _held_jobs(paths, jobs)  # once: the default reads the load average
+            workers = _held_jobs(paths, jobs)  # once per run
             progress.phase(f"checking {len(paths):,} files in {workers} workers")
             outcome = check_held(paths, named, ctx, rule_filter, cfg, rules, workers,
                                  choose if rules is not None else choose_codes)
@@ -542,15 +542,15 @@ def _in_memory_jobs(loaded: LoadResult, jobs: int | None) -> int:
 # ---------------------------------------------------------------------------- 3. run the rules
 
 PARALLEL_FILES = 2000
-"""Above this many files, ``--jobs`` defaults to the idle CPUs (:func:`default_jobs`)."""
+"""Above this many files, ``--jobs`` defaults to the usable CPUs (:func:`default_jobs`)."""
 PARALLEL_BYTES = 8_000_000
-"""Above this much source text, ``--jobs`` defaults to the idle CPUs. A second worker costs its
+"""Above this much source text, ``--jobs`` defaults to the usable CPUs. A second worker costs its
 own set-up (rule modules, regular expressions, caches, the catalog facts it is sent) and the
 repeated definitions another worker already checked: 0.4-0.5 s of CPU on the shared corpus's
 20 MB (docs/performance.md, issue 33); below a few MB of tools that is more than it can save."""
 PARALLEL_TOOLS = 2000
 """Above this many tools (known once they are loaded: the in-memory route of
-:func:`schemalint.api.check`), ``--jobs`` defaults to the idle CPUs."""
+:func:`schemalint.api.check`), ``--jobs`` defaults to the usable CPUs."""
 
 
 def available_cpus() -> int:
@@ -576,27 +576,17 @@ def _cgroup_cpus() -> int | None:
         return None
 
 
-def idle_cpus(load: float | None = None) -> int:
-    """The available CPUs (:func:`available_cpus`) that other processes leave idle: less the
-    one-minute load average (``load``; default ``os.getloadavg()``), rounded, at least 1. On a
-    machine whose CPUs are busy a second worker only adds CPU time (its set-up, work the workers
-    cannot share) and gains no wall time (docs/performance.md, issue 33)."""
-    cpus = available_cpus()
-    if load is None:
-        try:
-            load = os.getloadavg()[0]
-        except (AttributeError, OSError):
-            return cpus
-    return max(1, min(cpus, int(cpus - load + 0.5)))
-
-
-def default_jobs(files: int, text_bytes: int, tools: int = 0, load: float | None = None) -> int:
+def default_jobs(files: int, text_bytes: int, tools: int = 0) -> int:
     """``--jobs`` when not given: 1 for small catalogs (at most :data:`PARALLEL_FILES` files,
     :data:`PARALLEL_BYTES` of source text and :data:`PARALLEL_TOOLS` tools), where a second
-    worker cannot pay for itself; above, one per idle CPU (:func:`idle_cpus`; ``load``: the
-    one-minute load average, default the machine's). The output is the same for any value."""
+    worker cannot pay for itself; above, one per CPU this process may use (:func:`available_cpus`).
+    A second worker costs 13-18% more CPU time (its set-up, the memo it cannot share) and saves
+    wall time whenever a CPU is free: 0.64-0.68x on 2 idle cores (docs/performance.md, issue 33).
+    The machine's load average is not read: it lags, and counts the run just before this one (a
+    CI job's previous step), which made an idle 2-core machine check with one worker. The output
+    is the same for any value."""
     if files > PARALLEL_FILES or text_bytes > PARALLEL_BYTES or tools > PARALLEL_TOOLS:
-        return idle_cpus(load)
+        return available_cpus()
     return 1
 
 
