@@ -74,7 +74,7 @@ PreviousOption = Annotated[
 JobsOption = Annotated[
     int | None, typer.Option("--jobs", "-j", help="Processes that load and check shares of the files (a "
                              "large file may be cut between them; a streamed run's gathering pass too). Default: 1 "
-                             "up to 2,000 files, 2,000 tools and 8 MB; above, one per CPU this process may use "
+                             "up to 2,000 files, 2,000 tools and 50 MB; above, one per CPU this process may use "
                              "(its affinity mask and cgroup CPU quota). Output is the same "
                              "for any value.", show_default=False)
 ]

@@ -269,7 +269,7 @@ def check(
     registry, :func:`schemalint.rules.registry.all_rules`, importing only the rules that can report
     something on the loaded tools, :func:`~schemalint.rules.registry.rules_for_run`). ``jobs``:
     processes for the per-tool rules (:mod:`schemalint.engine.parallel`; ``None``: :func:`default_jobs`, 1
-    for small catalogs, one per usable CPU above 2,000 files, 2,000 tools or 8 MB); the result is the same
+    for small catalogs, one per usable CPU above 2,000 files, 2,000 tools or 50 MB); the result is the same
     for any value.
     ``scan``: see :func:`load` (files named are judged as if found by a directory walk).
     ``stream``: check file by file, holding no parsed document beyond the one being checked
@@ -543,11 +543,12 @@ def _in_memory_jobs(loaded: LoadResult, jobs: int | None) -> int:
 
 PARALLEL_FILES = 2000
 """Above this many files, ``--jobs`` defaults to the usable CPUs (:func:`default_jobs`)."""
-PARALLEL_BYTES = 8_000_000
-"""Above this much source text, ``--jobs`` defaults to the usable CPUs. A second worker costs its
-own set-up (rule modules, regular expressions, caches, the catalog facts it is sent) and the
-repeated definitions another worker already checked: 0.4-0.5 s of CPU on the shared corpus's
-20 MB (docs/performance.md, issue 33); below a few MB of tools that is more than it can save."""
+PARALLEL_BYTES = 50_000_000
+"""Above this much source text, ``--jobs`` defaults to the usable CPUs, and a check whose workers
+would load the files themselves (:mod:`schemalint.engine.held`) takes that route. Below it the
+parent loads and, above :data:`PARALLEL_TOOLS` tools, forks workers that inherit the catalog: on
+one 21 MB catalog of 19,243 tools that took 0.62x the wall time and 0.56x the CPU of held workers,
+each of which parses the whole file (8 MB was tried: docs/performance.md, issue 33)."""
 PARALLEL_TOOLS = 2000
 """Above this many tools (known once they are loaded: the in-memory route of
 :func:`schemalint.api.check`), ``--jobs`` defaults to the usable CPUs."""
