@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from schemalint.engine.locate import _prefixes, _split_all, yaml_positions
+from schemalint.engine.locate import _prefixes, _split_all, node_positions, yaml_positions
 from schemalint.loaders.files.documents import parse_text, read_document
 from schemalint.loaders.formats.json_tools import _find_tools, may_hold_tools
 from tests.conftest import CORPUS, REPOS, ROOT, needs_repos, needs_shared, run_cli
@@ -37,19 +37,7 @@ def _python_positions(text: str, pointers: dict[str, Any]) -> dict[tuple[str, ..
         return {}
     except RecursionError:
         return None
-    found: dict[tuple[str, ...], tuple[int, int]] = {}
-    stack: list[tuple[Any, tuple[str, ...], Any]] = [(node, (), None)]
-    while stack:
-        n, p, mark = stack.pop()
-        if n is None or p not in wanted:
-            continue
-        m = mark or n.start_mark
-        found[p] = (m.line + 1, m.column + 1)
-        if isinstance(n, yaml.MappingNode):
-            stack.extend((v, (*p, str(k.value)), k.start_mark) for k, v in n.value)
-        elif isinstance(n, yaml.SequenceNode):
-            stack.extend((v, (*p, str(i)), None) for i, v in enumerate(n.value))
-    return found
+    return node_positions(node, wanted)
 
 
 def _every_pointer(text: str) -> list[str]:

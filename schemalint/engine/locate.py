@@ -175,6 +175,15 @@ def yaml_positions(text: str, pointers: Iterable[str]) -> dict[tuple[str, ...], 
             node = _with_big_stack(lambda: yaml.compose(text, Loader=loader))
     except (yaml.YAMLError, RecursionError):
         return found
+    return node_positions(node, wanted)
+
+
+def node_positions(node: Any, wanted: Any) -> dict[tuple[str, ...], tuple[int, int]]:
+    """Line and column (1-based) of each node of a composed YAML ``node`` (PyYAML's node graph)
+    whose path is in ``wanted`` (:func:`_prefixes`); a mapping value is placed at its key."""
+    import yaml
+
+    found: dict[tuple[str, ...], tuple[int, int]] = {}
     stack: list[tuple[Any, tuple[str, ...], Any]] = [(node, (), None)]
     while stack:
         n, p, mark = stack.pop()
