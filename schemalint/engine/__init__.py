@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from schemalint import progress
 from schemalint.engine.findings import locate_diagnostics, problem_diagnostic, select_findings, walk_problem  # noqa: F401  (re-exported)
 from schemalint.engine.pipeline import Checked, FilePipeline, sort_found
-from schemalint.engine.run_loop import run_rules, run_tool_rules  # noqa: F401  (re-exported)
+from schemalint.engine.run_loop import paused_collector, run_rules, run_tool_rules  # noqa: F401  (re-exported)
 from schemalint.loaders.files.documents import (
     FREEZE_TOOLS,
     Document,
@@ -332,7 +332,8 @@ def check(
 
         stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
     settled = Checked()
-    pipeline.settle(raw, loaded.tools, settled, documents=loaded.documents, sites=True)
+    with paused_collector():
+        pipeline.settle(raw, loaded.tools, settled, documents=loaded.documents, sites=True)
     diagnostics, fingerprints = sort_found(settled.found)
     suppressed = settled.suppressed
 

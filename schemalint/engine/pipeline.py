@@ -529,7 +529,16 @@ class FilePipeline:
         """Check ``group`` into ``out``: the per-tool rules on its tools (those of the range ``tools``
         only, when given: a document shared by several workers), then, when ``last`` (the group's
         last tools are checked here), its SL000 problems and the catalog rules on all its tools; the
-        findings selected, located and fingerprinted; the group's memo entries dropped."""
+        findings selected, located and fingerprinted; the group's memo entries dropped. The cyclic
+        garbage collector is paused meanwhile, and enabled again after the group
+        (:func:`~schemalint.engine.run_loop.paused_collector`), so that the cycles of a group are
+        collected before the next."""
+        from schemalint.engine.run_loop import paused_collector
+
+        with paused_collector():
+            self._check(group, out, tools, last)
+
+    def _check(self, group: Group, out: Checked, tools: range | None, last: bool) -> None:
         from schemalint.engine.findings import problem_diagnostic
         from schemalint.engine.run_loop import run_catalog_rule, run_tool_rules
 

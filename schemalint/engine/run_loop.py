@@ -10,9 +10,11 @@ pointed back at keys that exist in the file (:func:`relocate`).
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from schemalint.model import RUN, Diagnostic, Origin, RunContext, Severity, Tool, running
@@ -91,11 +93,50 @@ def run_rules(rules: Sequence[Rule], tools: Sequence[Tool], ctx: Context) -> Ite
     """Run every applicable rule over ``tools``; a rule that crashes on a tool yields an
     ``SL999 internal-error`` diagnostic naming the exception instead of stopping the run.
     ``ctx.run`` is the current run (:func:`schemalint.model.running`) while the rules run."""
-    with running(ctx.run):
+    with running(ctx.run), paused_collector():
         active = [r for r in rules if r.applies(ctx)]
         yield from run_tool_rules(active, tools, ctx)
         for rule in active:
             yield from run_catalog_rule(rule, tools, ctx)
+
+
+_PAUSE: list[Any] = [0, False]
+"""``[depth of the nested pauses of the cyclic collector, whether it was enabled when the outermost
+began]`` (:func:`paused_collector`)."""
+COLLECT_EVERY = 1024
+"""While the collector is paused, :func:`run_tool_rules` collects the youngest generation once per
+this many tools (:func:`collect_young`), so that the reference cycles the rules leave (an
+exception and its traceback ...) stay bounded on a catalog of a million tools."""
+
+
+@contextmanager
+def paused_collector() -> Iterator[None]:
+    """Pause the cyclic garbage collector for the ``with`` block (nested blocks share the outermost
+    pause); it is enabled again on leaving the outermost block, however it is left, when it was
+    enabled on entering it. The rules allocate millions of short-lived dicts, lists and tuples, and
+    every 700 of them the collector scanned the young generation, now and then everything the run
+    keeps (its memo, the tools of a streamed file): 0.7-0.9 s of CPU on a catalog of 19,243 tools
+    (docs/performance.md). Reference counting still frees every object outside a cycle;
+    :func:`collect_young` collects the cycles, and a route that checks group by group leaves the
+    pause after each group (:meth:`schemalint.engine.pipeline.FilePipeline.check`)."""
+    if _PAUSE[0] == 0:
+        _PAUSE[1] = gc.isenabled()
+        gc.disable()
+    _PAUSE[0] += 1
+    try:
+        yield
+    finally:
+        _PAUSE[0] -= 1
+        if _PAUSE[0] == 0 and _PAUSE[1]:
+            _PAUSE[1] = False
+            gc.enable()
+
+
+def collect_young() -> None:
+    """Inside :func:`paused_collector` (of a collector that was enabled), collect the youngest
+    generation: the cycles made since the last collection, whose objects are all young."""
+    if _PAUSE[0] and _PAUSE[1]:
+        gc.collect(0)
 
 
 _NOTHING: tuple[()] = ()
@@ -133,13 +174,19 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
     fail = os.environ.get(FAIL_RULE_ENV)
     if fail:
         skip = False
-    # per set of profiles: the rules to call, the keywords some of them need, whether one is per definition
-    per_profiles: dict[frozenset[str], tuple[list[Rule], frozenset[str], bool]] = {}
-    # per (profiles, keywords present): the rules to call for a tool with those keywords
-    per_present: dict[tuple[frozenset[str], frozenset[Any]], list[Rule]] = {}
+    with paused_collector():
+        yield from _run_tool_rules(active, tools, ctx, skip, fail)
+
+
+def _run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, skip: bool,
+                    fail: str | None) -> Iterator[Diagnostic]:
+    """:func:`run_tool_rules` (``fail``: the code of :data:`FAIL_RULE_ENV`), the collector paused."""
+    per_profiles, per_present = rule_plans(active, skip)
     targets_for = ctx.targets_for
     by_definition = _ByDefinition.of_run()
-    for tool in tools:
+    for number, tool in enumerate(tools, 1):
+        if not number % COLLECT_EVERY:
+            collect_young()
         profiles = targets_for(tool)
         entry = per_profiles.get(profiles)
         if entry is None:
@@ -201,6 +248,32 @@ def run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context, 
             text = copies[_TEXT] = known_text(tool)  # what the rules joined of the first copy, for the others
             if text is not None:
                 by_definition.size += len(text[0])
+
+
+_PLANS = "run_loop.plans"
+PLANS_KEPT = 64
+"""The rule plans (:func:`rule_plans`) a run keeps: one per set of active rules, which is one per
+run, unless a caller runs the rules with several sets (then the oldest are dropped)."""
+Plans = tuple[dict[frozenset[str], tuple[list["Rule"], frozenset[str], bool]],
+              dict[tuple[frozenset[str], frozenset[Any]], list["Rule"]]]
+"""(per set of profiles: the rules to call, the keywords some of them need, whether one is per
+definition; per (profiles, keywords present): the rules to call for a tool with those keywords)."""
+
+
+def rule_plans(active: Sequence[Rule], skip: bool) -> Plans:
+    """The rule plans (:data:`Plans`) of the current run for the rules ``active`` (``skip``: see
+    :func:`run_tool_rules`), filled by :func:`run_tool_rules` as it meets tools and kept for the run
+    (:data:`~schemalint.model.RUN`): a route that checks file by file, or batch by batch, chooses
+    the rules for a set of profiles and keywords once per run, not once per file. Keyed by the
+    rules themselves (by identity) and ``skip``, so a plan never serves another set of rules."""
+    plans: dict[tuple[Any, ...], Plans] = RunContext.current.table(_PLANS, dict, RUN)
+    key = (skip, *active)
+    found = plans.get(key)
+    if found is None:
+        if len(plans) >= PLANS_KEPT:
+            plans.clear()
+        found = plans[key] = ({}, {})
+    return found
 
 
 def _definition(tool: Tool, profiles: frozenset[str], by_definition: _ByDefinition,
