@@ -149,3 +149,33 @@ def test_kept_plans_choose_as_a_fresh_choice(tmp_path: Path) -> None:
     alone = [d for f in files for d in _json(check([f], jobs=1, stream=True))]
     assert together.diagnostics
     assert sorted(_json(together), key=json.dumps) == sorted(alone, key=json.dumps)
+
+
+def test_a_catalog_cut_between_workers_is_located_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # SL005 (a name declared twice) is found by a catalog rule in the parent, the other findings by
+    # the workers, none of which sees the whole file: the parent scans its text once, for them all
+    import multiprocessing
+
+    from schemalint.engine import locate as locating
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork: the run is serial")
+    path = _catalog(tmp_path / "tools.json", 40)
+    text = Path(path).read_text()
+    tools = json.loads(text)["tools"]
+    tools[1]["name"] = tools[0]["name"]
+    Path(path).write_text(json.dumps({"tools": tools}, indent=1))
+    scans: list[int] = []
+    real = locating.locate
+
+    def counted(text: str, kind: str, pointers: Any, first_line: int | None = None) -> Any:
+        scans.append(len(text))
+        return real(text, kind, pointers, first_line)
+
+    monkeypatch.setattr(locating, "locate", counted)
+    parallel = check([path], jobs=2)
+    assert scans.count(len(Path(path).read_text())) == 1
+    codes = [d.code for d in parallel.diagnostics]
+    assert "SL005" in codes and codes.count("SL008") == 40
+    monkeypatch.setattr(locating, "locate", real)
+    assert _json(parallel) == _json(check([path], jobs=1))

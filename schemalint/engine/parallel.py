@@ -85,6 +85,13 @@ def _locate_some(found: list[Diagnostic], documents: Mapping[str, Any] | None,
     return locate_diagnostics(found, {f: documents[f] for f in wanted})
 
 
+def _cut_files(tools: Sequence[Tool], chunks: Sequence[tuple[int, int]]) -> set[str]:
+    """The files whose tools ``chunks`` (:func:`file_chunks`) share between several workers: none of
+    them locates the file's findings, and its text is scanned once, by the caller, for them all."""
+    return {tools[end].origin.file for _, end in chunks
+            if 0 < end < len(tools) and tools[end].origin.file == tools[end - 1].origin.file}
+
+
 def _work(index: int) -> tuple[list[Diagnostic], dict[int, list[Diagnostic]]]:
     from schemalint.engine.run_loop import run_catalog_rule, run_tool_rules
 
@@ -134,8 +141,9 @@ def run_rules_parallel(rules: Sequence[Any], tools: Sequence[Tool], ctx: Any, jo
                 if not rule.catalog_from_tools:
                     in_parent[i] = list(run_catalog_rule(rule, tools, ctx))
             if documents:
+                # a file cut between workers is located once, with all its findings, by the caller
                 located = iter(_locate_some([d for i in sorted(in_parent) for d in in_parent[i]], documents,
-                                            documents))
+                                            documents.keys() - _cut_files(tools, chunks)))
                 in_parent = {i: [next(located) for _ in in_parent[i]] for i in sorted(in_parent)}
             results = pending.get()
     except (OSError, RuntimeError, multiprocessing.ProcessError):
