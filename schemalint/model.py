@@ -446,10 +446,13 @@ class RunContext:
 
     def drop(self, lifetime: str = TOOL) -> None:
         """Drop the entries tied to the tools just checked; with ``lifetime`` :data:`FILE` (the
-        file's last tools were checked), also the per-file summaries."""
+        file's last tools were checked), also the per-file summaries; with :data:`RUN` (the run is
+        over), every entry."""
         self.memo.clear()
-        if lifetime == FILE:
+        if lifetime in (FILE, RUN):
             self.file_memo.clear()
+        if lifetime == RUN:
+            self.run_memo.clear()
         self.last_targets[0] = None
 
 

@@ -179,3 +179,15 @@ def test_a_catalog_cut_between_workers_is_located_once(tmp_path: Path, monkeypat
     assert "SL005" in codes and codes.count("SL008") == 40
     monkeypatch.setattr(locating, "locate", real)
     assert _json(parallel) == _json(check([path], jobs=1))
+
+
+def test_dropping_the_run_clears_every_memo() -> None:
+    from schemalint.model import FILE, RUN, TOOL
+
+    run = RunContext()
+    for lifetime in (TOOL, FILE, RUN):
+        run.table("test", dict, lifetime)["k"] = lifetime
+    run.drop(FILE)
+    assert (run.memo, run.file_memo, run.run_memo) == ({}, {}, {"test": {"k": RUN}})
+    run.drop(RUN)
+    assert (run.memo, run.file_memo, run.run_memo) == ({}, {}, {})

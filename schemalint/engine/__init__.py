@@ -49,7 +49,7 @@ from schemalint.loaders.files.sources import (
     is_typescript_source,
 )
 from schemalint.loaders.formats.json_tools import find_tools, load_document_tools  # noqa: F401  (re-exported)
-from schemalint.model import CheckResult, Diagnostic, RunContext, Tool, running
+from schemalint.model import RUN, CheckResult, Diagnostic, RunContext, Tool, running
 from schemalint.traffic.detect import distinct_declarations, holds_traffic
 
 if TYPE_CHECKING:
@@ -320,20 +320,26 @@ def check(
     run = RunContext()
     ctx = Context(targets=spec.targets, replace_targets=spec.replace, dialect=dialect, catalog=loaded.tools,
                   previous=prev, options=cfg.options, run=run)
-    with running(run):
-        active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
-                  else [r for r in rules if rule_filter.rule_enabled(r.code)])
-        # the in-memory route drives the per-file pipeline with one group: every loaded file
-        pipeline = FilePipeline(active, ctx, rule_filter, cfg)
-        raw = [*loaded.diagnostics, *prev_problems, *pipeline.check_loaded(
-            loaded.tools, loaded.documents, _in_memory_jobs(loaded, jobs))]
-    if any(is_module_source(s) for s in sources):
-        from schemalint.bridge.client import stop_workers
-
-        stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
-    settled = Checked()
+    # the collector is paused from the rules to the memo's end (run_loop.paused_collector)
     with paused_collector():
+        with running(run):
+            active = (rules_for_run(rule_filter.enabled, loaded.tools, ctx) if rules is None
+                      else [r for r in rules if rule_filter.rule_enabled(r.code)])
+            # the in-memory route drives the per-file pipeline with one group: every loaded file
+            pipeline = FilePipeline(active, ctx, rule_filter, cfg)
+            raw = [*loaded.diagnostics, *prev_problems, *pipeline.check_loaded(
+                loaded.tools, loaded.documents, _in_memory_jobs(loaded, jobs))]
+        if any(is_module_source(s) for s in sources):
+            from schemalint.bridge.client import stop_workers
+
+            stop_workers(loaded.tools)  # idle from here; a later validate call restarts one
+        settled = Checked()
         pipeline.settle(raw, loaded.tools, settled, documents=loaded.documents, sites=True)
+        # The memo is freed here by reference counting, before the collector is enabled again: left to
+        # the run's end, the objects referring to each other with the run were one heap of cycles
+        # (180,000 objects on a catalog of 19,243 tools) that a full collection traced (0.4-0.5 s)
+        # while the report was written, and resuming the collector with them alive traced them too.
+        run.drop(RUN)
     diagnostics, fingerprints = sort_found(settled.found)
     suppressed = settled.suppressed
 
@@ -494,6 +500,7 @@ def _check_streaming(sources: Sequence[str], paths: list[str], walk_diagnostics:
                 if jobs > 1 else None
             checked = in_jobs if in_jobs is not None else streaming.check_groups(
                 [(p, 0, 1) for p in paths], named, active, ctx, rule_filter, cfg, infos)
+    run.drop(RUN)  # freed by reference counting, not left to a full collection (see check)
     walk_kept, walk_suppressed = select_findings(walk_diagnostics, rule_filter)
     found = streaming.walk_problem_pairs(walk_kept, cfg) + checked.found
     diagnostics, fingerprints = streaming.sort_found(found)
