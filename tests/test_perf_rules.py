@@ -92,7 +92,7 @@ def test_sl001_valid_first_lists_the_same_errors(tmp_path: Path, monkeypatch: py
 @needs_shared
 def test_sl001_valid_first_on_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
     fast, slow = _both(monkeypatch, [str(CORPUS)], "SL001", _slow_sl001(), sl001)
-    assert len(fast) > 1000  # the corpus holds thousands of invalid schemas
+    assert len(fast) > 100  # thousands of invalid schemas, most summarised per dialect file
     assert fast == slow
 
 
