@@ -38,8 +38,14 @@ class ArrayWithoutItems(ProviderRule):
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         index = index_for(tool, ctx)
         for node in index.having("type"):
-            if not any(t.lower() == "array" for t in types_of(node.schema)) or index.is_conditional(node):
-                # Gemini spells types in capitals (ARRAY); the other providers' lower case
+            # Gemini spells types in capitals (ARRAY); the other providers' lower case
+            t = node.schema["type"]
+            if isinstance(t, str):  # the common case, without building types_of's tuple
+                if t.lower() != "array":
+                    continue
+            elif not any(name.lower() == "array" for name in types_of(node.schema)):
+                continue
+            if index.is_conditional(node):
                 continue
             items = node.schema.get("items", "<missing>")
             if items == "<missing>" and "prefixItems" not in node.schema:

@@ -13,7 +13,8 @@ message naming the JSON Schema type to use instead. A value where a schema must 
 (``"properties": {"type": "object"}``) is reported as "not a schema".
 
 Performance: the Rust ``jsonschema_rs`` validator of the metaschema (built once per
-dialect) decides validity; only failing schemas are asked for their located errors.
+dialect) decides validity first; only failing schemas are keyed in the run's verdict table and
+asked for their located errors.
 
 Source: rules/SL001-invalid-schema.md, section "Source" (the one place it is written).
 """
@@ -220,11 +221,21 @@ class InvalidSchema(Rule):
                 file_pointer=base + surrogate,
             )
             schema = json.loads(_SURROGATE.sub("\ufffd", json.dumps(schema, ensure_ascii=False, default=str)))
+        checked = False  # whether validator.is_valid(schema) already answered False
+        if surrogate is None:
+            # most schemas are valid: one native call settles them, before the key of the verdict
+            # table (an orjson encoding and a search of it) is built; only invalid ones are keyed
+            try:
+                if validator.is_valid(schema):
+                    return
+                checked = True
+            except (ValueError, TypeError, OverflowError):
+                pass  # _validated converts the schema (YAML keys, dates) or reports its depth
         key = _verdict_key(schema, tool, choice.dialect) if surrogate is None else None
         verdicts: list[Any] = ctx.run.table("SL001-verdicts", lambda: [0, {}], RUN)
         result = verdicts[1].get(key) if key is not None else None
         if result is None:
-            result = _validated(validator, schema)
+            result = _validated(validator, schema, checked)
             if result is None:
                 # a keyword's value (`type`, `enum`, `default`...) nests deeper than the native
                 # validator converts ("Recursion limit reached"); the walk above counts subschemas only
@@ -440,13 +451,14 @@ def _verdict_key(schema: Any, tool: Tool, dialect: str) -> tuple[bytes, str, boo
     return encoded, dialect, tool.origin.format in _GEMINI_FORMATS
 
 
-def _validated(validator: Any, schema: Any) -> tuple[Any, list[Any] | None] | None:
+def _validated(validator: Any, schema: Any, checked: bool = False) -> tuple[Any, list[Any] | None] | None:
     """(the schema checked, its leaf errors, or ``None`` when it is valid) by ``validator``; the schema
     checked is the JSON a provider would receive when the native validator cannot take ``schema``
     as it stands (YAML's non-string keys or dates). ``None`` when a value nests deeper than the
-    native validator converts."""
+    native validator converts. ``checked``: ``validator.is_valid(schema)`` already answered
+    ``False``, so the errors are listed without asking it again."""
     try:
-        if validator.is_valid(schema):
+        if not checked and validator.is_valid(schema):
             return schema, None
         return schema, _leaf_errors(validator.iter_errors(schema))
     except (ValueError, TypeError, OverflowError):

@@ -90,11 +90,11 @@ class UnresolvableRef(Rule):
     def _check(self, tool: Tool, root: Any, base_pointer: str, ctx: Context) -> Iterator[Diagnostic]:
         if not isinstance(root, Mapping):
             return
-        dialect = dialect_of(root, ctx.dialect, default_dialect(tool.origin.format)).dialect
         index = index_schema(root)
         refs = index.refs
         if not refs:
             return
+        dialect = dialect_of(root, ctx.dialect, default_dialect(tool.origin.format)).dialect
         found: tuple[dict[str, Any], set[str]] | None = None  # ids and anchors, collected on first need
         rid = root.get("$id", root.get("id"))
         base = urldefrag(rid)[0] if isinstance(rid, str) else ""

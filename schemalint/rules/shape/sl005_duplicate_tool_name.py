@@ -47,6 +47,55 @@ def _canonical(tool: Tool) -> str:
         return repr(tool.raw)
 
 
+_PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
+"""Files whose tools are parsed JSON or YAML values: strings, numbers, booleans, null, objects and
+arrays (YAML's dates, sets and non-string keys make orjson refuse the value, see :func:`_encoded`)."""
+
+
+def _encoded(tool: Tool) -> bytes | None:
+    """``tool.raw`` encoded by orjson with sorted keys, for a tool read from a JSON or YAML file;
+    ``None`` when orjson does not encode it as plain JSON (a subclass, a date, a dataclass, a
+    non-string key, an integer beyond 64 bits, a lone surrogate) or the tool comes from source code
+    (which may hold enums, written differently by :func:`_canonical`)."""
+    if not tool.origin.file.lower().endswith(_PARSED_SUFFIXES):
+        return None
+    import orjson
+
+    try:
+        return orjson.dumps(tool.raw, option=orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
+                            | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME)
+    except Exception:  # orjson.JSONEncodeError (a TypeError)
+        return None
+
+
+class _First:
+    """The first definition of a name met again: its orjson and :func:`_canonical` encodings,
+    each made once, when first needed."""
+
+    __slots__ = ("_canonical", "_encoded", "tool")
+
+    def __init__(self, tool: Tool) -> None:
+        self.tool = tool
+        self._encoded: bytes | bool | None = False  # False: not encoded yet
+        self._canonical: str | None = None
+
+    def same_as(self, tool: Tool) -> bool:
+        """Whether ``tool`` repeats this definition: :func:`_canonical` of both is equal. Two plain
+        JSON values have equal canonical texts exactly when their orjson encodings (sorted keys) are
+        equal, except that orjson writes NaN and infinities as ``null``: an equal pair holding
+        ``null`` (and any value orjson does not encode plainly) is compared by :func:`_canonical`."""
+        if self._encoded is False:
+            self._encoded = _encoded(self.tool)
+        mine = self._encoded
+        if isinstance(mine, bytes):
+            other = _encoded(tool)
+            if other is not None and (mine != other or b"null" not in mine):
+                return mine == other
+        if self._canonical is None:
+            self._canonical = _canonical(self.tool)
+        return self._canonical == _canonical(tool)
+
+
 class DuplicateToolName(Rule):
     """Two tools in one tools list share a name.
     """
@@ -60,7 +109,7 @@ class DuplicateToolName(Rule):
         and a digest of it (:data:`~schemalint.model.FILE` lifetime), so that a second definition in a
         later group is reported as when the file is checked whole."""
         first: dict[tuple[Any, ...], Tool] = {}
-        canonical: dict[tuple[Any, ...], str] = {}  # _canonical of the first tool of a name met again
+        canonical: dict[tuple[Any, ...], _First] = {}  # the first tool of a name met again
         earlier: dict[tuple[Any, ...], tuple[str, bytes | None]] | None = None
         if ctx.facts is not None:
             from schemalint.model import FILE
@@ -85,8 +134,8 @@ class DuplicateToolName(Rule):
                     # the first definition is compared with every later one of its name: encoded once
                     known = canonical.get(named)
                     if known is None:
-                        known = canonical[named] = _canonical(seen)
-                    identical = known == _canonical(tool)
+                        known = canonical[named] = _First(seen)
+                    identical = known.same_as(tool)
                 else:
                     identical = False
                 where = seen.origin.pointer
