@@ -377,13 +377,6 @@ _RE_PLAIN_ROLE_END = _lazy(r"\s*(?:$|[.,;:)!?]|(?:so|to|and|when|if|for)\b)")
 
 _RE_MARKED = _lazy(r"[`'\"_]|[a-z][A-Z]")
 """What a sentence needs to hold a name of a non-plain form: a quote, a code span, ``_`` or lowerCamel."""
-_RE_MAY_NAME = _lazy(r"`|([\"'])[A-Za-z_][A-Za-z0-9_]*\1|[a-z0-9]_[a-z0-9]|[a-z][0-9]*[A-Z][a-z]")
-"""What a sentence needs to hold a token :func:`_name` calls strong: a code span (a backquote), a quoted
-identifier (``"x"``, ``'x'``: the quoted alternative of :data:`_RE_TOKEN` is one), a snake_case word
-(:func:`name_shaped`'s full match holds a letter or digit, ``_``, a letter or digit) or a lowerCamel one
-(its match holds a lower-case letter, digits, an upper-case and a lower-case letter). Each is a
-substring of any such token, so a sentence with no match holds only plain-word mentions. Narrower than
-:data:`_RE_MARKED`, which an apostrophe ("don't", "user's") or a ``_`` alone passes."""
 
 
 def imperative_objects(clean: str, found: Found, property_level: bool = False, is_value: bool = False,
@@ -393,12 +386,11 @@ def imperative_objects(clean: str, found: Found, property_level: bool = False, i
     apiVersion, kind and metadata" of a resource document). ``plain``: whether plain-word mentions
     are wanted (SL202); without them a sentence with no quote, ``_`` or lowerCamel is not read."""
     has_mark = _RE_MARKED.compiled().search
-    may_name = _RE_MAY_NAME.compiled().search
-    if not plain and (has_mark(clean) is None or may_name(clean) is None):
+    if not plain and has_mark(clean) is None:
         return
     compiled = _RE_TOKEN.compiled()
     for lo, hi in sentence_spans(clean):
-        if not plain and (has_mark(clean, lo, hi) is None or may_name(clean, lo, hi) is None):
+        if not plain and has_mark(clean, lo, hi) is None:
             continue  # only plain mentions could be found here, and they are not wanted
         toks = [_Tok(m) for m in compiled.finditer(clean, lo, hi)]
         if len(toks) < 2:
