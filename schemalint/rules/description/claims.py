@@ -366,11 +366,25 @@ def _clause_start(text: str, at: int) -> int:
     return max(text.rfind(sep, 0, at) + len(sep) for sep in (". ", "; ", ": ", ", ", " - ", "\n", "! "))
 
 
-def read_type_offers(text: str) -> list[Claim]:
+_OFFER_WORDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "null": (("null",),), "array": (("list", "array"),), "object": (("object", "dict", "map"),),
+    "boolean": (("true",), ("false",)),
+}
+"""Per type of :data:`_OFFERS`, the words its pattern needs, one of each group: every match holds them
+as literal substrings (in lower case)."""
+
+
+def read_type_offers(text: str, lower: str | None = None) -> list[Claim]:
     """The JSON types ``text`` offers to send, each once: ``null``, ``array``, ``object``,
-    ``boolean`` (see :data:`_OFFERS`); never one negated or written as text."""
+    ``boolean`` (see :data:`_OFFERS`); never one negated or written as text. ``lower``: ``text`` in
+    lower case, when the caller has it. In ASCII text a pattern whose words (:data:`_OFFER_WORDS`)
+    are absent is not run: it would find nothing (outside ASCII, ``re.I`` also folds ``ſ`` onto ``s``
+    and ``ı`` onto ``i``, so every pattern runs there)."""
     out = []
+    low = (text.lower() if lower is None else lower) if text.isascii() else None
     for kind, pattern in _OFFERS:
+        if low is not None and not all(any(w in low for w in group) for group in _OFFER_WORDS[kind]):
+            continue
         for m in pattern.finditer(text):
             lo = max(text.rfind(". ", 0, m.start()), text.rfind("\n", 0, m.start()), m.start() - 60, 0)
             hi = text.find(". ", m.end())

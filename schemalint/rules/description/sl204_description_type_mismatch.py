@@ -38,7 +38,7 @@ def _offered(site: PropertySite) -> Claim | None:
         return None  # no type, or a name no dialect means a JSON type by ("any"): SL0xx's matter
         # (BFCL's "float" reads as number: types_of, so that SL314's rename changes nothing here)
     enum = schema.get("enum")
-    for claim in read_type_offers(site.description):
+    for claim in read_type_offers(site.description, site.lower):
         kind = claim.value
         if kind in types:
             continue
