@@ -332,44 +332,144 @@ def _yaml_cycle(node: Any) -> Any:
 
 _LOADERS: dict[type, type] = {}
 
+_RESOLVED: dict[str, str] = {}
+"""The tag of a plain scalar by its text, shared by every YAML parse of the run (see
+:func:`_json_data_loader`); at most :data:`_RESOLVED_MAX` texts of at most :data:`_RESOLVED_TEXT`
+characters."""
+_RESOLVED_MAX = 65_536
+_RESOLVED_TEXT = 128
+
+_GUARDED_TAGS = ("bool", "int", "float", "timestamp")
+"""The tags whose safe constructors fail with a plain Python exception (``KeyError`` for ``!!bool
+maybe``, ``ValueError`` for ``!!int zz``, ``IndexError`` for ``!!float ''``, ``AttributeError``
+for a malformed ``!!timestamp``...) rather than a ``ConstructorError``: the only ones guarded. The
+others (null, str, binary, undefined tags, and the collections, whose constructors only create an
+empty container before the node's children are built) raise nothing but YAML errors."""
+
+
+def _guarded(constructor: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``constructor`` with its plain failures turned into a ``ConstructorError`` at the node."""
+    import yaml
+
+    def construct(loader: Any, node: Any) -> Any:
+        try:
+            return constructor(loader, node)
+        except (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError) as exc:
+            text = ("not a valid value of this tag" if isinstance(exc, (AttributeError, KeyError, IndexError))
+                    else str(exc).split(";")[0])
+            raise yaml.constructor.ConstructorError(
+                None, None, f"cannot read {node.tag.rpartition(':')[2] or node.tag} "
+                f"{str(getattr(node, 'value', ''))[:40]!r}: {text}", node.start_mark) from None
+
+    return construct
+
 
 def _json_data_loader(base: type) -> type:
     """``base`` (PyYAML's safe loader) building only the JSON data model, with every failure a
     ``ConstructorError`` at the node: a scalar its tag cannot hold (``!!float notafloat``,
-    ``!!int zz``, a bad ``!!timestamp``) raises the plain ``ValueError`` or ``AttributeError``
-    of PyYAML's constructors otherwise. Timestamps become their text (``str`` of the date, what
-    a rendering printed), since JSON has no dates and a date cannot be a JSON object key."""
+    ``!!int zz``, ``!!bool maybe``, a bad ``!!timestamp``) raises the plain ``ValueError``,
+    ``KeyError`` or ``AttributeError`` of PyYAML's constructors otherwise (guarded per tag,
+    :data:`_GUARDED_TAGS`, not per node). Timestamps become their text (``str`` of the date, what
+    a rendering printed), since JSON has no dates and a date cannot be a JSON object key.
+
+    The tag of a plain scalar is looked up in :data:`_RESOLVED` before the resolver's regular
+    expressions run: with the safe loader's resolvers (no path resolvers) it depends on the
+    text alone."""
     if base in _LOADERS:
         return _LOADERS[base]
     import yaml
 
+    scalar = yaml.ScalarNode
+    resolve_by_rules = base.resolve  # type: ignore[attr-defined]
+    cache = _RESOLVED
+
     class Loader(base):
-        def construct_object(self, node: Any, deep: bool = False) -> Any:
-            try:
-                return super().construct_object(node, deep)
-            except (ValueError, TypeError, AttributeError, OverflowError) as exc:
-                text = "not a valid value of this tag" if isinstance(exc, AttributeError) else str(exc).split(";")[0]
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"cannot read {node.tag.rpartition(':')[2] or node.tag} "
-                    f"{str(getattr(node, 'value', ''))[:40]!r}: {text}", node.start_mark) from None
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if kind is scalar and implicit[0] and not self.yaml_path_resolvers:
+                tag = cache.get(value)
+                if tag is None:
+                    tag = resolve_by_rules(self, kind, value, implicit)
+                    if len(value) <= _RESOLVED_TEXT:
+                        if len(cache) >= _RESOLVED_MAX:
+                            cache.clear()
+                        cache[value] = tag
+                return tag
+            return resolve_by_rules(self, kind, value, implicit)
 
     def timestamp_text(loader: Any, node: Any) -> str:
         return str(yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node))
 
     Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp_text)
+    for name in _GUARDED_TAGS:
+        tag = f"tag:yaml.org,2002:{name}"
+        Loader.add_constructor(tag, _guarded(Loader.yaml_constructors[tag]))
     _LOADERS[base] = Loader
     return Loader
 
 
 SMALL_YAML = 4096
 """A YAML text shorter than this (so nested fewer than this many levels) is parsed on the calling
-thread's stack; a longer one, or one whose nesting reaches the recursion limit, on a big stack."""
+thread's stack; a longer one too when :func:`yaml_nesting_below` bounds its nesting by
+:data:`SHALLOW_YAML`; any other, or one whose parse reaches the recursion limit, on a big stack."""
+
+SHALLOW_YAML = 200
+"""The nesting bound below which a YAML text of any length is parsed on the calling thread's stack:
+PyYAML's pure-Python composer takes two frames a level, far below the default recursion limit of
+1,000 (libyaml's composer is C and refuses more than 1,000 levels itself)."""
+
+_LINE_BREAKS = None
+_LINE_HEAD = None
+
+
+def yaml_nesting_below(text: str, limit: int) -> bool:
+    """Whether ``text`` certainly nests YAML collections (block and flow, in every document, as
+    composed: an alias is not entered) plus merge-key chains (``<<``) fewer than ``limit`` levels
+    deep; ``False`` means "maybe not". Conservative and cheap (a few C-level scans; Python work
+    only per distinct line head), never exact.
+
+    The bound is the sum of three counts. Flow: each level needs a ``[`` or a ``{``, or is the
+    single-pair mapping inside a ``[``: ``2 * count("[") + count("{")``. Merges: each link of a
+    chain is its own merge key: ``count("<<") + count("merge")`` (an explicit ``!!merge`` tag).
+    Block (block collections never sit inside flow ones, so they are the outer part of a path):
+    nested block collections start at non-decreasing columns, equal only for a sequence that is
+    a mapping's value; one that starts a line starts at the line's indentation, and the others on
+    that line each follow a ``-``, ``?`` or ``:`` indicator of the line's leading chain
+    (``- - a: b``). So each indentation ``v`` holds at most two lines of one path, each with at
+    most ``1 + chain`` collections: ``sum over v of 2 * (1 + longest chain at v)``. Every YAML
+    line break (CR, NEL, LS, PS) counts as a newline; a byte-order mark is dropped (PyYAML does
+    not count it as a column).
+    """
+    global _LINE_BREAKS, _LINE_HEAD
+    depth = 2 * text.count("[") + text.count("{") + text.count("<<") + text.count("merge")
+    if depth >= limit:
+        return False
+    if _LINE_HEAD is None:
+        import re
+
+        _LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+        # a line's indentation, then its leading chain of block indicators, each followed by
+        # blanks or the end of the line
+        _LINE_HEAD = re.compile(r"^[ \t]*(?:[-?:](?:[ \t]+|$))*", re.MULTILINE)
+    if "\ufeff" in text:
+        text = text.replace("\ufeff", "")
+    if not text.isascii() or "\r" in text or "\x0b" in text or "\x0c" in text:
+        assert _LINE_BREAKS is not None
+        text = _LINE_BREAKS.sub("\n", text)
+    longest: dict[int, int] = {}
+    for head in set(_LINE_HEAD.findall(text)):
+        indent = len(head) - len(head.lstrip(" \t"))
+        chain = head.count("-") + head.count("?") + head.count(":")
+        if longest.get(indent, -1) < chain:
+            longest[indent] = chain
+    depth += sum(2 * (1 + chain) for chain in longest.values())
+    return depth < limit
 
 
 def _parse_yaml(doc: Document) -> None:
-    # PyYAML composes and constructs recursively: run it on a big stack, unless the text is too short
-    # to nest deeper than the calling thread's stack holds (a thread per file costs ~20% of a small parse)
-    if len(doc.text) < SMALL_YAML:
+    # PyYAML composes recursively (in Python without libyaml): run it on a big stack, unless the text
+    # cannot nest deeper than the calling thread's stack holds (a thread per file costs ~20% of a
+    # small parse). A RecursionError all the same is a retry on the big stack.
+    if len(doc.text) < SMALL_YAML or yaml_nesting_below(doc.text, SHALLOW_YAML):
         try:
             _parse_yaml_on_this_stack(doc, deep=False)
             return
