@@ -22,6 +22,7 @@ from schemalint.loaders.files.evidence import TOOL_NAME_ENDINGS as _TOOL_NAME_EN
 from schemalint.loaders.files.overlay import overlay_bytes
 from schemalint.safe_read import MAX_FILE_BYTES as MAX_FILE_BYTES  # re-exported: the bound of a source
 from schemalint.safe_read import special_kind as special_kind  # re-exported for the loaders
+from schemalint.schema.nonjson import YamlBinary, YamlSet
 
 JSON_SUFFIXES = (".json", ".snap")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -338,7 +339,11 @@ def _json_data_loader(base: type) -> type:
     ``ConstructorError`` at the node: a scalar its tag cannot hold (``!!float notafloat``,
     ``!!int zz``, a bad ``!!timestamp``) raises the plain ``ValueError`` or ``AttributeError``
     of PyYAML's constructors otherwise. Timestamps become their text (``str`` of the date, what
-    a rendering printed), since JSON has no dates and a date cannot be a JSON object key."""
+    a rendering printed), since JSON has no dates and a date cannot be a JSON object key. ``!!binary``
+    becomes its base64 text and ``!!set`` a mapping, as the types that say what they were
+    (:class:`~schemalint.schema.nonjson.YamlBinary`, :class:`~schemalint.schema.nonjson.YamlSet`):
+    JSON has neither, so SL001 reports them and ``snapshot`` and ``diff`` refuse them, but no rule
+    shows Python's ``b'...'`` or fails on bytes."""
     if base in _LOADERS:
         return _LOADERS[base]
     import yaml
@@ -356,7 +361,19 @@ def _json_data_loader(base: type) -> type:
     def timestamp_text(loader: Any, node: Any) -> str:
         return str(yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node))
 
+    def binary_text(loader: Any, node: Any) -> str:
+        # decoded only to check it (invalid base64 is a ConstructorError at the node: SL000)
+        data = yaml.constructor.SafeConstructor.construct_yaml_binary(loader, node)
+        return YamlBinary("".join(str(node.value).split()), len(data))
+
+    def set_members(loader: Any, node: Any) -> Iterator[YamlSet]:
+        members = YamlSet()
+        yield members
+        members.update(loader.construct_mapping(node))
+
     Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp_text)
+    Loader.add_constructor("tag:yaml.org,2002:binary", binary_text)
+    Loader.add_constructor("tag:yaml.org,2002:set", set_members)
     _LOADERS[base] = Loader
     return Loader
 
