@@ -174,5 +174,21 @@ def score(binary: str | list[str] | Runner, echo: bool = True) -> dict[str, Any]
     return totals
 
 
+USAGE = "usage: python tests/cases2026_score.py SCHEMALINT_BIN   (one line per case, then the totals)"
+
+
+def main(argv: list[str]) -> int:
+    """The command line: score with the binary ``argv[0]``; without one (or with ``-h``/``--help``),
+    print :data:`USAGE` (on stderr and exit 2 when the argument is missing, as argparse does)."""
+    if argv[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
+    if len(argv) != 1:
+        print(USAGE, file=sys.stderr)
+        return 2
+    score(argv[0])
+    return 0
+
+
 if __name__ == "__main__":
-    score(sys.argv[1])
+    sys.exit(main(sys.argv[1:]))

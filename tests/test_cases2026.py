@@ -6,11 +6,13 @@ printed, not asserted, until it is merged."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
 from tests.cases2026_score import CASES, MAP, score
-from tests.conftest import cli
+from tests.conftest import ROOT, cli
 
 _FORMATS = {"openai", "anthropic", "gemini", "mcp", "anthropic-request", "schema-pair", "output-pair", "mcp-session"}
 
@@ -41,3 +43,13 @@ def test_the_2026_cases_are_found_at_the_right_place(capsys: pytest.CaptureFixtu
     print(out)  # the per-case table, for the log
     assert totals["fp"] == 0, totals["fps"]
     assert totals["hit"] >= 0.9 * totals["total"], totals["misses"]
+
+
+def test_the_score_script_prints_its_usage_without_an_argument() -> None:
+    script = str(ROOT / "tests" / "cases2026_score.py")
+    missing = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=60)
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr.startswith("usage: python tests/cases2026_score.py SCHEMALINT_BIN") and \
+        "Traceback" not in missing.stderr
+    helped = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True, timeout=60)
+    assert (helped.returncode, helped.stdout.startswith("usage: "), helped.stderr) == (0, True, "")

@@ -134,13 +134,14 @@ def _tool(i: int, **extra: Any) -> dict[str, Any]:
 
 def _catalog(root: Path, changed: bool) -> Path:
     """Three files: one identical on both sides, one with an edited tool, one with NaN (which
-    orjson refuses: the loader's own reader parses it) identical on both sides."""
+    orjson refuses: the loader's own reader parses it) identical on both sides. The NaN is beside
+    the tool, not in it: a tool holding one is refused (tests/test_non_json_values.py)."""
     root.mkdir(parents=True)
     (root / "same.json").write_text(json.dumps({"tools": [_tool(0), _tool(1)]}, indent=1))
     edited = _tool(2, title="New title") if changed else _tool(2)
     (root / "sub").mkdir()
     (root / "sub" / "edited.json").write_text(json.dumps([edited, _tool(3)]))
-    (root / "nan.json").write_text('[{"name": "t4", "inputSchema": {"type": "number", "maximum": NaN}}]')
+    (root / "nan.json").write_text('{"version": NaN, "tools": [{"name": "t4", "inputSchema": {"type": "number"}}]}')
     return root
 
 

@@ -137,5 +137,5 @@ def test_sl001_on_nan_and_infinity_does_not_depend_on_what_was_imported(tmp_path
     assert before_import == after_import
     assert [p for p, _ in after_import] == ["/0/function/parameters/properties/n/minimum",
                                             "/0/function/parameters/properties/n/maximum"]
-    assert "NaN, which is not a JSON number" in after_import[0][1]
-    assert "Infinity, which is not a JSON number" in after_import[1][1]
+    assert "`minimum` is NaN, which is not a JSON value" in after_import[0][1]
+    assert "`maximum` is Infinity, which is not a JSON value" in after_import[1][1]

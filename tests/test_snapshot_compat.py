@@ -5,7 +5,9 @@ the rendering skipped its depth walk and typed the values level by level) from t
 ``tests/data/snapshot-compat/sources``: copies of six examples, and two files written for this test:
 floats the standard library and orjson spell differently (``1e-05`` / ``0.00001``, ``1e+16``),
 non-ASCII text and escapes, empty and nested containers, 64-bit integers, forty levels of nesting,
-and what orjson refuses to read or write (NaN, Infinity, a 70-bit integer, a lone surrogate).
+and what orjson refuses to read or write (a 70-bit integer, which it reads as a float, in a file that
+a lone surrogate keeps it from reading). NaN and Infinity were there too until a tool holding one was
+refused a snapshot (tests/test_non_json_values.py).
 Every byte of those files must still be the rendering, and a change of one key must still be found.
 """
 
@@ -81,7 +83,7 @@ def test_a_one_key_change_in_a_source_is_found(compat: Path) -> None:
 @pytest.mark.parametrize(("filename", "old", "new"), [
     ("floats.json", b'"minimum": 1e-05', b'"minimum": 0.00001'),  # orjson's spelling of the same float
     ("floats.json", b"1e+16", b"1e16"),
-    ("odd_numbers.json", b'"default": NaN', b'"default": null'),  # what orjson writes for NaN
+    ("odd_numbers.json", b"  1180591620717411303424", b"  1.1805916207174113e+21"),  # as orjson reads it
     ("lone_surrogate.json", b'"name": "lone_surrogate",\n  "description"',
      b'"description": "half a pair: \\ud800 here",\n  "name": "lone_surrogate",\n  "x"'),
     ("text.json", "ключ".encode(), b"\\u043a\\u043b\\u044e\\u0447"),  # the same text, ASCII-escaped

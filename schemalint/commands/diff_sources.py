@@ -15,7 +15,7 @@ import functools
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -94,6 +94,9 @@ class ParsedFiles:
         self._by_key: dict[str, tuple[str, bytes, Values]] = {}
         self._tools_by_key: dict[str, tuple[Values, list[Tool]]] = {}
         self._remember = remember
+        self._unchecked: dict[int, tuple[Values, Document]] = {}
+        """Values read by the loader's own reader (``slow()``), which may hold what JSON cannot (NaN,
+        YAML ``!!binary``...), by ``id``, with their document, until :meth:`tools` checks their tools."""
 
     def tools(self, name: str, values: Values, key: str) -> list[Tool]:
         """``tools_of_values(values, name)``: when the tools of these very ``values`` (the file
@@ -104,6 +107,9 @@ class ParsedFiles:
         if seen is not None and seen[0] is values:
             return [_in_file(tool, name) for tool in seen[1]]
         tools = tools_of_values(values, name)
+        unchecked = self._unchecked.pop(id(values), None)
+        if unchecked is not None and unchecked[0] is values:
+            refuse_non_json(tools, unchecked[1])
         if self._remember:
             self._tools_by_key.setdefault(key, (values, tools))
         return tools
@@ -114,7 +120,8 @@ class ParsedFiles:
 
         JSON is parsed with orjson straight from the bytes; anything else, and JSON orjson
         refuses (invalid UTF-8 or JSON, NaN, huge integers, deep nesting), goes through
-        ``slow()``, the loader's own reading of the file. Raises :class:`DiffError` for a
+        ``slow()``, the loader's own reading of the file, whose tools :meth:`tools` then checks for
+        values JSON cannot hold (:func:`refuse_non_json`). Raises :class:`DiffError` for a
         file that cannot be parsed, unless it was found by a walk (``explicit=False``), does not
         look like a tool file and held no tools on the other side of the diff: then it has no
         values (see :func:`parsed_values`).
@@ -134,7 +141,10 @@ class ParsedFiles:
         if values is None:
             # A file whose tools the other side read is not dropped silently when it breaks.
             held_tools = seen is not None and bool(tools_of_values(seen[2], name))
-            values = parsed_values(slow(), explicit or held_tools)
+            doc = slow()
+            values = parsed_values(doc, explicit or held_tools)
+            if values:
+                self._unchecked[id(values)] = (values, doc)
         if self._remember:
             self._by_key.setdefault(key, (kind, data, values))
         return values
@@ -163,6 +173,51 @@ def check_document(doc: Document) -> None:
         p = errors[0]
         where = f":{p.line}:{p.column}" if p.line else ""
         raise DiffError(f"{doc.path}{where}: {p.message}; cannot diff an unreadable file")
+
+
+def refuse_non_json(tools: Sequence[Tool], doc: Document) -> None:
+    """Raise :class:`DiffError` when the definition of one of ``tools`` (found in ``doc``) holds a
+    value JSON cannot hold: NaN, an infinity, YAML ``!!binary`` data or a ``!!set``
+    (:func:`~schemalint.schema.nonjson.non_json_values`). A snapshot must be JSON, and a diff
+    compares what a snapshot holds, so neither command reads such a tool; the message names the
+    file, line and column, the JSON pointer, the tool and the value (``check`` reports the same
+    value as SL001). Only the first such value is named."""
+    import orjson
+
+    from schemalint.diff.render import shown_definition
+    from schemalint.schema.nonjson import may_hold_non_json, non_json_values
+
+    for tool in tools:
+        shown = shown_definition(tool)
+        try:
+            encoded: bytes | None = orjson.dumps(shown, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
+        except (TypeError, orjson.JSONEncodeError):
+            encoded = None
+        found = non_json_values(shown, 1) if may_hold_non_json(encoded) else []
+        if not found:
+            continue
+        inner, what = found[0]
+        pointer = tool.origin.pointer + inner if isinstance(tool.raw, Mapping) else tool.origin.pointer
+        raise DiffError(f"{_located(doc, tool, pointer)}: {what} at {pointer or '/'} (tool {tool.name!r}) is not a "
+                        "JSON value: JSON has no NaN, infinities, binary data or sets, so schemalint neither "
+                        "snapshots nor compares it (in a schema, `schemalint check` reports it as SL001 "
+                        "invalid-schema); write a JSON value there")
+
+
+def _located(doc: Document, tool: Tool, pointer: str) -> str:
+    """``file:line:column`` of ``pointer`` in ``doc`` (``file`` alone when it cannot be found)."""
+    from schemalint.engine.locate import locate
+
+    text, first = doc.text, None
+    if doc.kind == "jsonl" and tool.origin.line:
+        lines = doc.text.splitlines()
+        if tool.origin.line <= len(lines):
+            text, first = lines[tool.origin.line - 1], tool.origin.line
+    try:
+        position = locate(text, "yaml" if doc.kind == "yaml" else "json", [pointer], first_line=first).get(pointer)
+    except (ValueError, RecursionError):
+        position = None
+    return f"{tool.origin.file}:{position[0]}:{position[1]}" if position else tool.origin.file
 
 
 def skip_note(name: str, message: str) -> None:

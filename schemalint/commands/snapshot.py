@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schemalint.diff.errors import DiffError, index_tools
-from schemalint.diff.render import TooDeep, render, same_snapshot_text, snapshot_filename
+from schemalint.diff.render import NotJson, TooDeep, render, same_snapshot_text, snapshot_filename
 from schemalint.model import Tool
 
 
@@ -88,17 +88,18 @@ MAX_FILE_NAME_BYTES = 255
 
 def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[str, tuple[str, str]]:
     """``{file name: (tool name, rendered text)}`` for ``tools``, by tool name; :class:`DiffError`
-    on name clashes and for a tool too deep to render (the first such tool by name).
+    on name clashes and for a tool too deep to render or holding a value JSON cannot hold (the first
+    such tool by name).
 
     The tools are rendered in the order given (the order they were parsed in, which keeps the
     encoder's reads close together in memory: by name they took half as long again).
     """
     by_name = index_tools(tools, label)
-    rendered: dict[str, str | TooDeep] = {}
+    rendered: dict[str, str | TooDeep | NotJson] = {}
     for key, tool in by_name.items():
         try:
             rendered[key] = render(tool)
-        except TooDeep as exc:
+        except (TooDeep, NotJson) as exc:
             rendered[key] = exc
     plan: dict[str, tuple[str, str]] = {}
     folded: dict[str, str] = {}
@@ -122,7 +123,7 @@ def plan_snapshots(tools: Sequence[Tool], label: str = "the sources") -> dict[st
             )
         folded[filename.casefold()] = name
         text = rendered[name]
-        if isinstance(text, TooDeep):
+        if isinstance(text, (TooDeep, NotJson)):
             raise DiffError(str(text)) from None
         plan[filename] = (name, text)
     return plan
@@ -415,7 +416,7 @@ def _renders_as(tool: Tool, text: str) -> bool:
     """Whether ``text`` is exactly the rendering of ``tool`` (``False`` when it cannot be rendered)."""
     try:
         return same_snapshot_text(text, render(tool))
-    except TooDeep:
+    except (TooDeep, NotJson):
         return False
 
 

@@ -207,6 +207,11 @@ class TooDeep(ValueError):
     """A definition nested deeper than :data:`MAX_RENDER_DEPTH` (its snapshot is refused)."""
 
 
+class NotJson(ValueError):
+    """A definition holding a value JSON cannot hold (NaN, an infinity, bytes, a set:
+    :func:`~schemalint.schema.nonjson.non_json_values`): its snapshot is refused."""
+
+
 def too_deep(tool: Tool) -> bool:
     """Whether the definition of ``tool`` nests deeper than :data:`MAX_RENDER_DEPTH`. What orjson
     can encode nests at most 254 levels: the depth is walked only when it cannot."""
@@ -223,7 +228,9 @@ def too_deep(tool: Tool) -> bool:
 def render(tool: Tool) -> str:
     """The canonical rendering of ``tool`` (the bytes a snapshot file holds, decoded).
 
-    Raises :class:`TooDeep` for a definition nested deeper than :data:`MAX_RENDER_DEPTH`.
+    Raises :class:`TooDeep` for a definition nested deeper than :data:`MAX_RENDER_DEPTH` and
+    :class:`NotJson` for one holding a value JSON cannot hold (never written as ``NaN``,
+    ``Infinity`` or Python text).
     """
     value = _shown_to_read(tool)
     try:
@@ -232,6 +239,16 @@ def render(tool: Tool) -> str:
         fast = None
     if fast is not None:  # written by orjson, which refuses to nest deeper than 254 levels
         return fast
+    # orjson refuses bytes and sets, and its null for NaN differs from the standard library's NaN:
+    # what JSON cannot hold never takes the fast path
+    from schemalint.schema.nonjson import non_json_values
+
+    found = non_json_values(value, 1)
+    if found:
+        pointer, what = found[0]
+        raise NotJson(f"tool {tool.name!r} ({tool.origin.file}): {what} at {tool.origin.pointer + pointer or '/'} "
+                      "is not a JSON value (JSON has no NaN, infinities, binary data or sets), so it is not "
+                      "snapshotted; `schemalint check` reports it as SL001 invalid-schema")
     depth = nesting_depth(value, MAX_RENDER_DEPTH)
     if depth > MAX_RENDER_DEPTH:
         raise TooDeep(f"tool {tool.name!r} ({tool.origin.file}): its definition nests more than "

@@ -66,10 +66,16 @@ def render_diff(result: DiffResult, stream: IO[str]) -> None:
 
 
 def render_shows(views: Sequence[ToolView], stream: IO[str]) -> None:
-    """Write ``show``'s JSON: the view of the one tool, or a list when several share the name."""
+    """Write ``show``'s JSON: the view of the one tool, or a list when several share the name. A NaN
+    or an infinity in a schema (YAML ``.nan``, ``.inf``) is written as the string ``"NaN"``,
+    ``"Infinity"`` or ``"-Infinity"`` (as the Python bridge sends them), never as a token no JSON
+    parser reads."""
     payload = [v.to_json() for v in views]
-    json.dump(payload[0] if len(payload) == 1 else payload, stream, indent=2, ensure_ascii=False)
-    stream.write("\n")
+    document = payload[0] if len(payload) == 1 else payload
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    if "NaN" in text or "Infinity" in text:  # maybe a bare token: read back with each as a string
+        text = json.dumps(json.loads(text, parse_constant=str), indent=2, ensure_ascii=False)
+    stream.write(text + "\n")
 
 
 def render_probe(result: ProbeResult, stream: IO[str]) -> None:

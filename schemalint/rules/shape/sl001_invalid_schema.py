@@ -31,11 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 import schemalint.schema as vocabulary
 from schemalint.loaders.files.documents import may_hold_lone_surrogates
-from schemalint.model import FILE, RUN, Diagnostic, Severity, Tool, escape_token
+from schemalint.model import FILE, RUN, Diagnostic, Severity, Tool, escape_token, split_pointer
 from schemalint.rules.base import Context, FileScreen, Rule
 from schemalint.rules.shape._common import NONSTANDARD_TYPES, STANDARD_TYPES
 from schemalint.schema.dialect import default_dialect, dialect_of, fast_validator, plainly_valid
 from schemalint.schema.index import MAX_DEPTH, index_schema, nesting_depth
+from schemalint.schema.nonjson import describe, may_hold_non_json, non_json_values
 
 if TYPE_CHECKING:
     from schemalint.rules.facts import CatalogFacts
@@ -205,7 +206,12 @@ class InvalidSchema(Rule):
         # a schema read from a file without a surrogate or an escape of one holds none (the engine
         # scans each file's text once: SURROGATES, Context.cleared)
         surrogate = None if ctx.cleared(SURROGATES, tool.origin.file) else _lone_surrogate(schema)
-        if surrogate is None and "jsonschema_rs" not in sys.modules and plainly_valid(schema, choice.dialect):
+        encoded = _encoded(schema)
+        non_json = non_json_values(schema) if may_hold_non_json(encoded) else []
+        for pointer, what in non_json:
+            yield self._non_json(tool, pointer, what, base)
+        if surrogate is None and not non_json and "jsonschema_rs" not in sys.modules \
+                and plainly_valid(schema, choice.dialect):
             # certainly valid, and the native validator is not loaded yet: a check of a few plain
             # schemas never imports and sets it up (start-up); once loaded it is the faster judge
             return
@@ -221,6 +227,7 @@ class InvalidSchema(Rule):
                 file_pointer=base + surrogate,
             )
             schema = json.loads(_SURROGATE.sub("\ufffd", json.dumps(schema, ensure_ascii=False, default=str)))
+<<<<<<< HEAD
         checked = False  # whether validator.is_valid(schema) already answered False
         if surrogate is None:
             # most schemas are valid: one native call settles them, before the key of the verdict
@@ -232,6 +239,9 @@ class InvalidSchema(Rule):
             except (ValueError, TypeError, OverflowError):
                 pass  # _validated converts the schema (YAML keys, dates) or reports its depth
         key = _verdict_key(schema, tool, choice.dialect) if surrogate is None else None
+=======
+        key = _verdict_key(encoded, tool, choice.dialect) if surrogate is None else None
+>>>>>>> hnan
         verdicts: list[Any] = ctx.run.table("SL001-verdicts", lambda: [0, {}], RUN)
         result = verdicts[1].get(key) if key is not None else None
         if result is None:
@@ -258,7 +268,7 @@ class InvalidSchema(Rule):
         if errors is None:
             return
         gemini = tool.origin.format in _GEMINI_FORMATS
-        seen: set[str] = set()
+        seen = {pointer for pointer, _ in non_json}  # reported above, naming the value
         bad_types: list[tuple[str, list[str]]] = []
         for err in errors:
             tokens = list(err.instance_path)
@@ -321,6 +331,30 @@ class InvalidSchema(Rule):
             msg += f". Non-standard types in this schema: {'; '.join(parts)}"
         hint = "; ".join(f"{json.dumps(n, ensure_ascii=False)}: {type_hint(n)}" for n in list(by_name)[:6])
         return self.diag(tool, None, msg, hint=hint, file_pointer=base + first_ptr)
+
+    def _non_json(self, tool: Tool, pointer: str, what: str, base: str) -> Diagnostic:
+        """The diagnostic for a value JSON cannot hold (:func:`~schemalint.schema.nonjson.non_json_values`)
+        at ``pointer`` (relative to the schema at ``base``)."""
+        tokens = split_pointer(pointer)
+        key = tokens[-1] if tokens else "/"
+        if len(tokens) >= 2 and tokens[-1].isdigit():
+            key = f"{tokens[-2]}[{tokens[-1]}]"  # an entry of a keyword's array, e.g. enum[1]
+        if what.startswith("a key that is "):
+            msg = f"`{key}` has {what}, which is not a JSON value: JSON object keys are strings"
+            hint = "write the key as a string"
+        elif what.startswith("binary data"):
+            msg = (f"`{key}` is {what}, which is not a JSON value: JSON has no binary type, so a JSON "
+                   "encoder refuses it (Python's json: 'Object of type bytes is not JSON serializable')")
+            hint = "write the value as a string (e.g. the base64 text without the !!binary tag)"
+        elif what.startswith("a set"):
+            msg = f"`{key}` is {what}, which is not a JSON value: JSON has no sets"
+            hint = "write the value as a list"
+        else:
+            msg = (f"`{key}` is {what}, which is not a JSON value: JSON has no NaN or infinities (RFC 8259 "
+                   "section 6), so a strict JSON parser refuses the schema, and an encoder writes null or a "
+                   "token no JSON parser reads")
+            hint = "write a finite number, or leave the keyword out (YAML's .nan and .inf are not JSON numbers)"
+        return self.diag(tool, None, msg, hint=hint, file_pointer=base + pointer)
 
     def _explain(self, tool: Tool, schema: Any, tokens: list[Any], pointer: str, err: Any, base: str,
                  dialect: str) -> Diagnostic:
@@ -432,19 +466,24 @@ _NULL_VALUE = re.compile(rb"[:,\[]null")
 _PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
 
 
-def _verdict_key(schema: Any, tool: Tool, dialect: str) -> tuple[bytes, str, bool] | None:
-    """A key equal for two schemas the metaschema check judges alike: the schema encoded by orjson in
-    key order, its dialect and whether the tool is Gemini's; ``None`` (judged on its own) for a schema
-    not read from a JSON or YAML file (a Python source may hold tuples), one orjson does not encode as
-    it stands, and one with a ``null`` value (orjson writes NaN and infinities as ``null`` too)."""
-    if not tool.origin.file.lower().endswith(_PARSED_SUFFIXES):
-        return None
+def _encoded(schema: Any) -> bytes | None:
+    """``schema`` encoded by orjson in key order, or ``None`` when orjson does not encode it as it
+    stands (bytes, sets, dates, subclasses, non-string keys, integers beyond 64 bits, deep nesting)."""
     import orjson
 
     try:
-        encoded = orjson.dumps(schema, option=orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
-                               | orjson.OPT_PASSTHROUGH_DATETIME)
+        return orjson.dumps(schema, option=orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+                            | orjson.OPT_PASSTHROUGH_DATETIME)
     except Exception:  # orjson.JSONEncodeError (a TypeError)
+        return None
+
+
+def _verdict_key(encoded: bytes | None, tool: Tool, dialect: str) -> tuple[bytes, str, bool] | None:
+    """A key equal for two schemas the metaschema check judges alike: the schema's :func:`_encoded`
+    bytes, its dialect and whether the tool is Gemini's; ``None`` (judged on its own) for a schema
+    not read from a JSON or YAML file (a Python source may hold tuples), one orjson does not encode as
+    it stands, and one with a ``null`` value (orjson writes NaN and infinities as ``null`` too)."""
+    if encoded is None or not tool.origin.file.lower().endswith(_PARSED_SUFFIXES):
         return None
     if b"null" in encoded and _NULL_VALUE.search(encoded):
         return None
@@ -465,10 +504,16 @@ def _validated(validator: Any, schema: Any, checked: bool = False) -> tuple[Any,
         if nesting_depth(schema, VALUE_DEPTH_LIMIT) > VALUE_DEPTH_LIMIT:
             return None
         # e.g. YAML gave non-string keys or dates: check the JSON the provider would receive.
-        schema = json.loads(json.dumps(schema, default=str))
+        schema = json.loads(json.dumps(schema, default=_json_default))
         if validator.is_valid(schema):
             return schema, None
         return schema, _leaf_errors(validator.iter_errors(schema))
+
+
+def _json_default(value: Any) -> str:
+    """What :func:`_validated` checks in place of a value ``json`` cannot encode: its text, or for
+    bytes and sets (reported on their own) their description, never Python's ``b'...'``."""
+    return describe(value) or str(value)
 
 
 def _leaf_errors(errors: Any) -> list[Any]:
