@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from schemalint.diff.checks import check
 from schemalint.diff.checks._common import (
     MISSING,
+    OPENAPI_30,
     SET_KEYWORDS,
     canonical,
     is_noop,
@@ -406,10 +407,14 @@ def classify_tool(old: Tool, new: Tool, strict: bool = False) -> list[Change]:
 
 
 def _dialect(tool: Tool, schema: Any) -> str:
-    """The dialect ``schema`` (a schema of ``tool``) is read in: its ``$schema``, else the default of
-    the tool's format (2020-12 for MCP, draft-07 for the others; :func:`default_dialect`)."""
+    """The dialect ``schema`` (a schema of ``tool``) is read in: OpenAPI 3.0 for a Gemini ``parameters``
+    schema (format ``gemini``, the Gemini ``Schema`` proto: ``nullable`` is a keyword there,
+    :data:`~schemalint.diff.checks._common.OPENAPI_30`); else its ``$schema``, else the default of the
+    tool's format (2020-12 for MCP, draft-07 for the others; :func:`default_dialect`)."""
     from schemalint.schema.dialect import default_dialect, dialect_of
 
+    if tool.origin.format == "gemini":
+        return OPENAPI_30
     return dialect_of(schema, None, default_dialect(tool.origin.format)).dialect
 
 

@@ -57,6 +57,12 @@ METADATA_KEYWORDS = frozenset(
 )
 ALL_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
+OPENAPI_30 = "openapi-3.0"
+"""The dialect the diff reads a Gemini ``parameters`` schema in: an OpenAPI 3.0 Schema object (the
+Gemini ``Schema`` proto), where ``nullable: true`` admits ``null`` (OpenAPI 3.0.3, "Schema Object",
+``nullable``). In JSON Schema (every other dialect) ``nullable`` is not a keyword: an unknown keyword
+is an annotation (Core 2020-12 section 6.5; draft-07 core section 4.3.1), so it changes no call."""
+
 _SMALL = 200  # largest rendered value copied into a change's before/after
 
 
@@ -319,8 +325,10 @@ def _type_name(name: str) -> str:
     return vocabulary.TYPE_ALIASES.get(lower, name)
 
 
-def types_of(schema: Any) -> frozenset[str]:
-    """The JSON types ``schema`` accepts by its ``type``/``nullable`` keywords (all when absent). A
+def types_of(schema: Any, nullable: bool = False) -> frozenset[str]:
+    """The JSON types ``schema`` accepts by its ``type`` keyword (all when absent), and by ``nullable:
+    true`` when ``nullable`` (the schema is read as OpenAPI 3.0, :data:`OPENAPI_30`; in JSON Schema the
+    keyword is an annotation and ``{"type": "string", "nullable": true}`` refuses ``null``). A
     type name is read case-insensitively (Gemini's ``STRING``) and a dataset's programming-language
     name as the JSON type it means (:data:`schemalint.schema.TYPE_ALIASES`: ``float`` is ``number``),
     as SL314's safe fix renames it."""
@@ -337,7 +345,7 @@ def types_of(schema: Any) -> frozenset[str]:
         types = set()
     if "number" in types:
         types.add("integer")
-    if schema.get("nullable") is True:
+    if nullable and schema.get("nullable") is True:
         types.add("null")
     return frozenset(types)
 
@@ -443,6 +451,8 @@ class Classifier:
         decodes the model's calls to the schema, so the model sends no key an object does not declare."""
         self.old_text, self.new_text = old_text, new_text
         self.old_dialect, self.new_dialect = old_dialect, new_dialect
+        self.old_nullable, self.new_nullable = old_dialect == OPENAPI_30, new_dialect == OPENAPI_30
+        """Whether each side reads ``nullable`` as a keyword (:data:`OPENAPI_30`), not as an annotation."""
         self.old_prefix, self.new_prefix = old_prefix, new_prefix
         self.shifted: dict[tuple[Any, ...], bool] = {}
         self.swapped: set[tuple[Any, ...]] = set()
@@ -477,6 +487,10 @@ class Classifier:
             new_dialect=self.new_dialect,
             strict=self.strict,
         )
+
+    def types(self, schema: Any, side: str) -> frozenset[str]:
+        """:func:`types_of` ``schema`` of the ``side`` (``"old"``/``"new"``) schema, read in its dialect."""
+        return types_of(schema, self.old_nullable if side == "old" else self.new_nullable)
 
     def label(self, tokens: Iterable[Any]) -> str:
         """Readable name of a schema position (see :func:`label`), prefix included."""
@@ -526,7 +540,8 @@ class Classifier:
         paths = [fine for coarse in diff_locations(self.old, self.new) for fine in refine(self.old, self.new, coarse)]
         for path in paths:
             tokens, keyword, sub = locate(path)
-            if keyword in SET_KEYWORDS or keyword in ("properties", "nullable"):
+            nullable = keyword == "nullable" and (self.old_nullable or self.new_nullable)
+            if keyword in SET_KEYWORDS or keyword == "properties" or nullable:
                 key: tuple[Any, ...] = (tokens, "type" if keyword == "nullable" else keyword)
             else:
                 key = (tokens, keyword, sub)

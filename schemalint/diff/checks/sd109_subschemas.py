@@ -209,18 +209,19 @@ def _strip_text(schema: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in schema.items() if k not in TEXT_KEYWORDS}
 
 
-def _closest(core: Any, branches: list[Any]) -> int:
-    """Index of the branch most like ``core``: same meaning, else most shared types, else keys."""
+def _closest(core: Any, branches: list[Any], nullable: bool = False) -> int:
+    """Index of the branch most like ``core``: same meaning, else most shared types, else keys
+    (``nullable``: a side is read as OpenAPI 3.0, :func:`~schemalint.diff.checks._common.types_of`)."""
     for i, b in enumerate(branches):
         if same_meaning(core, b):
             return i
-    core_types = types_of(core)
+    core_types = types_of(core, nullable)
 
     def score(item: tuple[int, Any]) -> tuple[int, int, int]:
         i, b = item
         if not isinstance(b, Mapping):
             return (-1, -1, -i)
-        shared_types = len(core_types & types_of(b)) if "type" in b or "type" in core else 0
+        shared_types = len(core_types & types_of(b, nullable)) if "type" in b or "type" in core else 0
         shared = sum(
             1
             for k, v in b.items()
@@ -249,7 +250,7 @@ def _wrap(
         olds, news = (parts, own) if wrapped_side == "new" else (own, parts)
         _match(c, olds, news, c.label(tokens))
         return
-    best = _closest(core, branches)
+    best = _closest(core, branches, c.old_nullable or c.new_nullable)
     sub_tokens = (*tokens, kw, best)
     if wrapped_side == "new":
         sub = c.nested(core, branches[best], old_prefix=tokens, new_prefix=sub_tokens)
@@ -288,9 +289,9 @@ def _flat_branches(branches: list[Any], at: tuple[Any, ...]) -> list[tuple[tuple
     return out
 
 
-def _disjoint(a: Any, b: Any) -> bool:
+def _disjoint(a: Any, b: Any, nullable: bool = False) -> bool:
     """Both branches declare types and share none (a new type is a new branch, not a changed one)."""
-    ta, tb = types_of(a), types_of(b)
+    ta, tb = types_of(a, nullable), types_of(b, nullable)
     return bool(ta) and bool(tb) and not ta & tb
 
 
@@ -336,8 +337,9 @@ def _match(
             olds.remove(hit)
             news.remove((nt, nb))
     for nt, nb in news:
-        i = _closest(nb, [b for _, b in olds]) if olds else -1
-        if i < 0 or _disjoint(olds[i][1], nb):
+        nullable = c.old_nullable or c.new_nullable
+        i = _closest(nb, [b for _, b in olds], nullable) if olds else -1
+        if i < 0 or _disjoint(olds[i][1], nb, nullable):
             c.emit("union-branch-added", nt, f"`{where}` now also accepts {fmt(nb)} (a new `{keywords[1]}` branch)",
                    after=nb)
             continue
