@@ -238,8 +238,9 @@ def _wrap(
     wrapped_side: str,
 ) -> None:
     plain, wrapped = (old_s, new_s) if wrapped_side == "new" else (new_s, old_s)
-    core = _strip_text({k: v for k, v in plain.items()})
-    rest = _strip_text({k: v for k, v in wrapped.items() if k != kw})
+    # the text keywords and `default` of both schemas are compared where they stand (SchemaClassifier)
+    core = _strip_text({k: v for k, v in plain.items() if k != "default"})
+    rest = _strip_text({k: v for k, v in wrapped.items() if k not in (kw, "default")})
     branches = [_strip_text({**rest, **b}) if isinstance(b, Mapping) else b for b in wrapped[kw]]
     types = core.get("type")
     if kw == "anyOf" and isinstance(types, list) and len(types) > 1:
@@ -252,10 +253,15 @@ def _wrap(
         return
     best = _closest(core, branches, c.old_nullable or c.new_nullable)
     sub_tokens = (*tokens, kw, best)
+    own = wrapped[kw][best]
+    # a keyword written beside the union, not in the branch, is reported where it stands
+    lift = (c.at(wrapped_side, tokens), frozenset(k for k in rest if not (isinstance(own, Mapping) and k in own)))
     if wrapped_side == "new":
         sub = c.nested(core, branches[best], old_prefix=tokens, new_prefix=sub_tokens)
+        sub.lift["new"] = lift
     else:
         sub = c.nested(branches[best], core, old_prefix=sub_tokens, new_prefix=tokens)
+        sub.lift["old"] = lift
     if not same_meaning(sub.old, sub.new):
         c.changes.extend(sub.run())
     where = c.label(tokens)
