@@ -193,16 +193,40 @@ def union_shift(c: Classifier, tokens: tuple[Any, ...], old_s: Any, new_s: Any) 
     c.shifted[tokens] = False
     if not isinstance(old_s, Mapping) or not isinstance(new_s, Mapping) or _swapped(old_s, new_s):
         return False
-    for kw in ("anyOf", "oneOf"):
-        if isinstance(new_s.get(kw), list) and kw not in old_s and new_s[kw]:
-            c.shifted[tokens] = True
-            _wrap(c, tokens, kw, old_s, new_s, wrapped_side="new")
-            return True
-        if isinstance(old_s.get(kw), list) and kw not in new_s and old_s[kw]:
-            c.shifted[tokens] = True
-            _wrap(c, tokens, kw, old_s, new_s, wrapped_side="old")
-            return True
+    for kw in ("anyOf", "oneOf", "allOf"):
+        for wrapped_side, plain, wrapped in (("new", old_s, new_s), ("old", new_s, old_s)):
+            if isinstance(wrapped.get(kw), list) and kw not in plain and wrapped[kw]:
+                c.shifted[tokens] = True
+                if not _conjunct(c, tokens, kw, plain, wrapped, wrapped_side):
+                    _wrap(c, tokens, kw, old_s, new_s, wrapped_side=wrapped_side)
+                return True
     return False
+
+
+def _bare(schema: Mapping[str, Any], drop: str) -> dict[str, Any]:
+    """``schema`` without ``drop``, its text keywords and ``default`` (compared where they stand)."""
+    return _strip_text({k: v for k, v in schema.items() if k not in (drop, "default")})
+
+
+def _conjunct(c: Classifier, tokens: tuple[Any, ...], kw: str, plain: Mapping[str, Any],
+              wrapped: Mapping[str, Any], wrapped_side: str) -> bool:
+    """An ``anyOf``/``oneOf`` of several branches written beside a schema that is otherwise unchanged
+    (``{"type": "object", ...}`` -> the same with ``"anyOf": [{"required": ["a"]}, {"required": ["b"]}]``)
+    is one more condition an instance must meet (Core 2020-12 section 10.2: the keywords of a schema
+    all apply): adding it is SD107, removing it SD207, never a branch added or removed. True when
+    that is the change (reported here). A single branch, or ``allOf``, is compared in :func:`_wrap`."""
+    branches = wrapped[kw]
+    if kw == "allOf" or len(branches) < 2 or not same_meaning(_bare(plain, kw), _bare(wrapped, kw)):
+        return False
+    where = c.label(tokens)
+    if wrapped_side == "new":
+        c.emit("constraint-tightened", (*tokens, kw), f"`{where}` must now also match one of {len(branches)} "
+               f"`{kw}` branches (a new condition beside its schema)", after=branches,
+               hint="calls valid before may be refused now")
+    else:
+        c.emit("constraint-loosened", (*tokens, kw), f"`{where}` no longer has to match one of {len(branches)} "
+               f"`{kw}` branches (a condition beside its schema was removed)", side="old", before=branches)
+    return True
 
 
 def _strip_text(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -268,7 +292,14 @@ def _wrap(
     for i, branch in enumerate(wrapped[kw]):
         if i == best:
             continue
-        if wrapped_side == "new":
+        if kw == "allOf":  # every allOf branch applies: each other one is a condition added or removed
+            if wrapped_side == "new":
+                c.emit("constraint-tightened", (*tokens, kw, i), f"`{where}` must now also match {fmt(branch)} "
+                       "(a new `allOf` condition)", after=branch, hint="calls valid before may be refused now")
+            else:
+                c.emit("constraint-loosened", (*tokens, kw, i), f"`{where}` no longer has to match "
+                       f"{fmt(branch)} (an `allOf` condition was removed)", side="old", before=branch)
+        elif wrapped_side == "new":
             c.emit("union-branch-added", (*tokens, kw, i),
                    f"`{where}` now also accepts {fmt(branch)} (a new `{kw}` branch)", after=branch)
         else:
