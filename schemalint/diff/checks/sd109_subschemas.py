@@ -5,8 +5,11 @@ A schema wrapped into ``anyOf``/``oneOf`` (``{"type": "string"}`` ->
 ``{"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]}``) is compared with its
 closest branch (here: ``minLength`` tightened) and the other branches are SD211
 (:func:`union_shift`). A subschema keyword that appears is SD107, one that disappears
-SD207, one that changes where the classifier cannot descend SD111; ``$defs`` entries are
-SD212 (what refers to them is classified where the ``$ref`` is). A ``type`` list wrapped into
+SD207, one that changes where the classifier cannot descend SD111; ``$defs`` entries added or removed
+are SD212 (what refers to them is classified where the ``$ref`` is; a change inside an entry nothing
+refers to too, :mod:`schemalint.diff.unreached`). A condition written beside an otherwise unchanged
+schema (an ``allOf`` conjunct, an ``anyOf``/``oneOf`` of several branches) is SD107 added and SD207
+removed (:func:`_conjunct`). A ``type`` list wrapped into
 ``anyOf`` is the union of one schema per type (``{"type": ["string", "number"]}`` ->
 ``{"anyOf": [{"type": "string"}, {"type": "number"}]}`` changes nothing).
 
