@@ -24,7 +24,7 @@ def _tools(keyword: str, branches: list[Any]) -> list[dict[str, Any]]:
              "inputSchema": {"type": "object", "properties": {"x": {keyword: branches}}}}]
 
 
-def _diff(tmp_path: Path, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
+def _diff(tmp_path: Path, old: Any, new: Any) -> tuple[int, dict[str, Any]]:
     (tmp_path / "old.json").write_text(json.dumps(old))
     (tmp_path / "new.json").write_text(json.dumps(new))
     proc = cli("diff", "old.json", "new.json", "--format", "json", cwd=tmp_path)
@@ -71,16 +71,20 @@ def test_a_branch_changed_with_the_keyword_is_reported_as_the_branch(tmp_path: P
 
 
 def test_a_type_beside_a_union_of_the_same_types_is_no_narrowing(tmp_path: Path) -> None:
+    """The SL314 fix for Gemini writes ``"type": "string", "nullable": true`` beside the union: in a
+    Gemini ``parameters`` schema (OpenAPI 3.0, where ``nullable`` admits null) that accepts the same
+    values. (In an MCP tool, JSON Schema, ``nullable`` is an annotation and the new ``type`` refuses
+    null: tests/test_diff_pointers.py.)"""
     union = {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "A filter, or null."}
-    old = [{"name": "pick", "description": "Picks one.",
-            "inputSchema": {"type": "object", "properties": {"x": union}}}]
+    old: Any = {"functionDeclarations": [{"name": "pick", "description": "Picks one.",
+                                          "parameters": {"type": "object", "properties": {"x": union}}}]}
     new = json.loads(json.dumps(old))
-    new[0]["inputSchema"]["properties"]["x"].update({"type": "string", "nullable": True})
+    new["functionDeclarations"][0]["parameters"]["properties"]["x"].update({"type": "string", "nullable": True})
     code, report = _diff(tmp_path, old, new)
     assert code == 0
     assert _codes(report) == ["SD212"]
     narrowed = json.loads(json.dumps(old))
-    narrowed[0]["inputSchema"]["properties"]["x"]["type"] = "string"  # null refused now: still breaking
+    narrowed["functionDeclarations"][0]["parameters"]["properties"]["x"]["type"] = "string"  # null refused now
     code, report = _diff(tmp_path, old, narrowed)
     assert code == 1 and _codes(report) == ["SD104"]
 

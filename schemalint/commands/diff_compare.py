@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from schemalint.diff.checks import check
 from schemalint.diff.checks._common import (
     MISSING,
+    OPENAPI_30,
     SET_KEYWORDS,
     canonical,
     is_noop,
@@ -40,7 +41,7 @@ from schemalint.diff.render import (
     shown_definition,
 )
 from schemalint.diff.result import Change, DiffResult, ToolDiff
-from schemalint.model import Tool, escape_token
+from schemalint.model import Tool, escape_token, unescape_token
 from schemalint.targets import TargetSpec, strict_decoded
 
 if TYPE_CHECKING:
@@ -178,7 +179,8 @@ def _compare_tools(old: Sequence[Tool], new: Sequence[Tool], old_label: str, new
                 "keep it for a deprecation period"
             )
             change = Change(
-                check("tool-removed"), name, "", f"tool `{name}` was removed", hint=hint, file=o.origin.file
+                check("tool-removed"), name, "", f"tool `{name}` was removed", hint=hint, file=o.origin.file,
+                after=MISSING, side="old",
             )
             result.tools.append(ToolDiff(name, "removed", old=o, changes=[change]))
         elif n is not None:
@@ -186,7 +188,8 @@ def _compare_tools(old: Sequence[Tool], new: Sequence[Tool], old_label: str, new
                 f"looks like a rename of `{back[name]}` (same input schema)" if name in back else None
             )
             change = Change(
-                check("tool-added"), name, "", f"new tool `{name}`", hint=added_hint, file=n.origin.file
+                check("tool-added"), name, "", f"new tool `{name}`", hint=added_hint, file=n.origin.file,
+                before=MISSING,
             )
             result.tools.append(ToolDiff(name, "added", new=n, changes=[change]))
     apply_selection(result, selection)
@@ -241,16 +244,19 @@ def byte_changes(old: Tool, new: Tool) -> list[Change]:
     keys: list[str] = []
     lists: list[str] = []
     noops: list[str] = []
-    _order_walk(shown_definition(old), shown_definition(new), "", None, keys, lists, noops)
+    shown_new = shown_definition(new)
+    _order_walk(shown_definition(old), shown_new, "", None, keys, lists, noops)
     out: list[Change] = []
     for ptr in noops:
+        gone = not _exists(shown_new, ptr)
         out.append(
             Change(
                 check("empty-keyword-changed"),
                 name,
                 ptr,
                 f"{ptr} of `{name}` was added or removed; being empty it has no effect on validation",
-                file=file,
+                file=old.origin.file if gone else file,
+                side="old" if gone else "new",
             )
         )
     if keys:
@@ -287,6 +293,20 @@ def byte_changes(old: Tool, new: Tool) -> list[Change]:
             )
         )
     return out
+
+
+def _exists(document: Any, pointer: str) -> bool:
+    """Whether the JSON pointer ``pointer`` (RFC 6901) names a value in ``document``."""
+    value = document
+    for raw in pointer.split("/")[1:]:
+        token = unescape_token(raw)
+        if isinstance(value, Mapping) and token in value:
+            value = value[token]
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return False
+    return True
 
 
 def _order_walk(
@@ -327,49 +347,63 @@ def classify_tool(old: Tool, new: Tool, strict: bool = False) -> list[Change]:
     name = new.name
     out: list[Change] = []
     base = _field_base(new)
+
+    def at(removed: bool) -> dict[str, Any]:
+        # a key only the old definition has is pointed at there (base, file and side of the old side)
+        tool = old if removed else new
+        return {"file": tool.origin.file, "side": "old" if removed else "new"}
+
+    def shown(value: Any) -> Any:
+        return MISSING if value is None else small(value)
+
     if old.description != new.description:
         delta = _word_delta(old.description or "", new.description or "")
+        gone = new.description is None
         out.append(
             Change(
                 check("description-changed"),
                 name,
-                f"{base}/description",
+                f"{_field_base(old) if gone else base}/description",
                 f"the description of tool `{name}` changed ({delta})",
                 hint="the description is part of the prompt: check it still names only parameters "
                 "the schema has",
-                file=new.origin.file,
-                before=small(old.description),
-                after=small(new.description),
+                before=shown(old.description),
+                after=shown(new.description),
+                **at(gone),
             )
         )
     vo, vn = semantic_view(old), semantic_view(new)
     if vo["title"] != vn["title"]:
+        gone = vn["title"] is None
         out.append(
             Change(
                 check("description-changed"),
                 name,
-                f"{base}/title",
+                f"{_field_base(old) if gone else base}/title",
                 f"the title of tool `{name}` changed",
-                file=new.origin.file,
-                before=small(vo["title"]),
-                after=small(vn["title"]),
+                before=shown(vo["title"]),
+                after=shown(vn["title"]),
+                **at(gone),
             )
         )
-    out.extend(_annotation_changes(name, vo["annotations"], vn["annotations"], base, new.origin.file))
+    out.extend(_annotation_changes(name, vo["annotations"], vn["annotations"], (base, new.origin.file),
+                                   (_field_base(old), old.origin.file)))
     for key in sorted(set(vo["meta"]) | set(vn["meta"])):
         a, b = vo["meta"].get(key, MISSING), vn["meta"].get(key, MISSING)
         if (a is MISSING) != (b is MISSING) or (a is not MISSING and canonical(a) != canonical(b)):
-            ptr = f"/{escape_token(key[1:])}" if key.startswith("^") else f"{base}/{escape_token(key)}"
-            verb = "added" if a is MISSING else "removed" if b is MISSING else "changed"
+            gone = b is MISSING
+            ptr = (f"/{escape_token(key[1:])}" if key.startswith("^")
+                   else f"{_field_base(old) if gone else base}/{escape_token(key)}")
+            verb = "added" if a is MISSING else "removed" if gone else "changed"
             out.append(
                 Change(
                     check("metadata-changed"),
                     name,
                     ptr,
                     f"`{key.lstrip('^')}` of tool `{name}` {verb}",
-                    file=new.origin.file,
                     before=small(a),
                     after=small(b),
+                    **at(gone),
                 )
             )
     if not same_meaning(old.advertised, new.advertised):
@@ -406,15 +440,23 @@ def classify_tool(old: Tool, new: Tool, strict: bool = False) -> list[Change]:
 
 
 def _dialect(tool: Tool, schema: Any) -> str:
-    """The dialect ``schema`` (a schema of ``tool``) is read in: its ``$schema``, else the default of
-    the tool's format (2020-12 for MCP, draft-07 for the others; :func:`default_dialect`)."""
+    """The dialect ``schema`` (a schema of ``tool``) is read in: OpenAPI 3.0 for a Gemini ``parameters``
+    schema (format ``gemini``, the Gemini ``Schema`` proto: ``nullable`` is a keyword there,
+    :data:`~schemalint.diff.checks._common.OPENAPI_30`); else its ``$schema``, else the default of the
+    tool's format (2020-12 for MCP, draft-07 for the others; :func:`default_dialect`)."""
     from schemalint.schema.dialect import default_dialect, dialect_of
 
+    if tool.origin.format == "gemini":
+        return OPENAPI_30
     return dialect_of(schema, None, default_dialect(tool.origin.format)).dialect
 
 
-def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> list[Change]:
+def _annotation_changes(name: str, old: Any, new: Any, new_at: tuple[str, str], old_at: tuple[str, str]
+                        ) -> list[Change]:
+    """The changes of the ``annotations`` objects ``old``/``new``; ``new_at``/``old_at``: each side's
+    ``(pointer of the tool's fields, file)`` (an annotation only the old side has is pointed at there)."""
     out: list[Change] = []
+    base, file = new_at
     if not isinstance(old, Mapping) or not isinstance(new, Mapping):
         if old is None or new is None:
             old = old if isinstance(old, Mapping) else {}
@@ -433,10 +475,14 @@ def _annotation_changes(name: str, old: Any, new: Any, base: str, file: str) -> 
         a, b = old.get(key, MISSING), new.get(key, MISSING)
         if a is not MISSING and b is not MISSING and canonical(a) == canonical(b):
             continue
-        ptr = f"{base}/annotations/{escape_token(key)}"
+        side = "old" if b is MISSING else "new"
+        where, in_file = old_at if b is MISSING else new_at
+        ptr = f"{where}/annotations/{escape_token(key)}"
 
-        def change(code: str, message: str, hint: str | None = None, ptr: str = ptr, a: Any = a, b: Any = b) -> Change:
-            return Change(check(code), name, ptr, message, hint=hint, file=file, before=small(a), after=small(b))
+        def change(code: str, message: str, hint: str | None = None, ptr: str = ptr, a: Any = a, b: Any = b,
+                   side: str = side, in_file: str = in_file) -> Change:
+            return Change(check(code), name, ptr, message, hint=hint, file=in_file, before=small(a), after=small(b),
+                          side=side)
 
         if key == "title":
             out.append(change("description-changed", f"the annotation title of tool `{name}` changed"))

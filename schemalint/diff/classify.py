@@ -72,6 +72,8 @@ class SchemaClassifier(Classifier):
 
     def classify(self, tokens: tuple[Any, ...], keyword: str | None, sub: Any) -> None:
         """Classify the change of ``keyword`` (``sub``) in the schema at ``tokens``."""
+        if self._unreached(tokens):
+            return
         if sd109_subschemas.flattened_union(self, tokens, keyword):
             return
         old_s, new_s = resolve(self.old, tokens), resolve(self.new, tokens)
@@ -91,6 +93,28 @@ class SchemaClassifier(Classifier):
         site = Site(self, tokens, keyword, sub, old_s, new_s, old_v, new_v)
         module = next((m for m in SCHEMA_CHECKS if m.matches(keyword)), sd107_constraints)
         module.check(site)
+
+
+    def _unreached(self, tokens: tuple[Any, ...]) -> bool:
+        """A change inside a root ``$defs`` entry that no ``$ref`` reaches on either side: one SD212 per
+        entry (:mod:`schemalint.diff.unreached`); True when ``tokens`` lie in such an entry."""
+        if self.old_prefix or self.new_prefix or len(tokens) < 2 or tokens[0] != "$defs":
+            return False
+        if not hasattr(self, "unreached"):
+            from schemalint.diff.unreached import unreached_definitions
+
+            self.unreached = (unreached_definitions(self.old), unreached_definitions(self.new))
+        name = tokens[1]
+        old_def, new_def = resolve(self.old, tokens[:2]), resolve(self.new, tokens[:2])
+        if (old_def is not MISSING and name not in self.unreached[0]) or (
+                new_def is not MISSING and name not in self.unreached[1]):
+            return False
+        if (tokens[:2], "unreached") not in self.shifted:
+            self.shifted[(tokens[:2], "unreached")] = True
+            self.emit("metadata-changed", tokens[:2], f"definition `{name}` changed, but no `$ref` reached "
+                      "from the root refers to it: it accepts and refuses nothing",
+                      side="new" if new_def is not MISSING else "old", before=old_def, after=new_def)
+        return True
 
 
 def classify_schema(old: Any, new: Any, *, old_dialect: str | None = None, new_dialect: str | None = None,

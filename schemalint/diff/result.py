@@ -12,6 +12,10 @@ from schemalint.model import Severity, Tool
 STATUSES = ("identical", "same-meaning", "changed", "added", "removed")
 """Per-tool status: identical bytes, same meaning / different bytes, changed meaning, added, removed."""
 
+ABSENT: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
+"""The value of a key that one side of a change does not have (a keyword added or removed, a tool added
+or removed): a :class:`Change`'s ``before``/``after`` is ``ABSENT`` then, and its JSON leaves the key out."""
+
 FAIL_LEVELS = ("breaking", "meaning", "bytes", "never")
 """``--fail-on`` levels: a breaking change; any change of meaning; any byte; nothing."""
 
@@ -22,8 +26,10 @@ class Change:
 
     ``pointer`` is an RFC 6901 pointer into the tool definition as rendered (e.g.
     ``/inputSchema/properties/owner``); it points into the *new* definition, or the old
-    one for something removed. ``before``/``after`` hold the values compared when they
-    are small enough to show (``None`` otherwise). ``file`` is the file of the side the
+    one for something removed: ``side`` (``"new"``/``"old"``) says which, and the pointer
+    exists in that side's rendering. ``before``/``after`` hold the values compared when they
+    are small enough to show (``None`` otherwise), :data:`ABSENT` for a side that does not have
+    the key (its JSON then has no ``before``/``after``). ``file`` is the file of the side the
     pointer points into.
     """
 
@@ -35,6 +41,7 @@ class Change:
     file: str | None = None
     before: Any = None
     after: Any = None
+    side: str = "new"
 
     @property
     def kind(self) -> str:
@@ -52,8 +59,9 @@ class Change:
         return self.check.severity
 
     def to_json(self) -> dict[str, Any]:
-        """The change as a JSON-ready dict (the ``changes`` entries of the JSON report)."""
-        return {
+        """The change as a JSON-ready dict (the ``changes`` entries of the JSON report); ``before``/
+        ``after`` are left out for a side that does not have the key (:data:`ABSENT`)."""
+        out = {
             "code": self.check.code,
             "name": self.check.name,
             "severity": self.check.severity.value,
@@ -66,6 +74,10 @@ class Change:
             "before": self.before,
             "after": self.after,
         }
+        for key in ("before", "after"):
+            if out[key] is ABSENT:
+                del out[key]
+        return out
 
 
 @dataclass

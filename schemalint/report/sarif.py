@@ -344,6 +344,7 @@ def to_sarif_diff(result: DiffResult) -> dict[str, Any]:
     a removed tool points at the working-tree path of the file that held it. Properties carry the
     change's ``kind``, ``pointer``, ``tool`` and ``before``/``after`` values.
     """
+    from schemalint.diff.result import ABSENT
     from schemalint.report.diff_locations import ChangeLocator, working_tree_path
     from schemalint.rule_docs import diff_checks
 
@@ -363,9 +364,9 @@ def to_sarif_diff(result: DiffResult) -> dict[str, Any]:
             location["logicalLocations"] = [{"name": c.tool, "kind": "function"}]
             props: dict[str, Any] = {"name": c.check.name, "kind": c.kind, "pointer": c.pointer,
                                      "tool": c.tool, "status": tool.status}
-            if c.before is not None:
+            if c.before is not None and c.before is not ABSENT:
                 props["before"] = c.before
-            if c.after is not None:
+            if c.after is not None and c.after is not ABSENT:
                 props["after"] = c.after
             results.append(_result(c.code, c.severity.value, c.message, c.hint, index, location,
                                    _change_fingerprint(c), props))

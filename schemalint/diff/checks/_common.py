@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import schemalint.schema as vocabulary
-from schemalint.diff.result import Change
+from schemalint.diff.result import ABSENT, Change
 from schemalint.model import escape_token
 
-MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
-"""Marker for a key that is absent on one side."""
+MISSING: Any = ABSENT
+"""Marker for a key that is absent on one side (a change's ``before``/``after`` then is it too)."""
 
 SET_KEYWORDS = frozenset({"required", "enum", "type"})
 """Keywords whose list value is a set: order never changes validation."""
@@ -56,6 +56,12 @@ METADATA_KEYWORDS = frozenset(
     }
 )
 ALL_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+
+OPENAPI_30 = "openapi-3.0"
+"""The dialect the diff reads a Gemini ``parameters`` schema in: an OpenAPI 3.0 Schema object (the
+Gemini ``Schema`` proto), where ``nullable: true`` admits ``null`` (OpenAPI 3.0.3, "Schema Object",
+``nullable``). In JSON Schema (every other dialect) ``nullable`` is not a keyword: an unknown keyword
+is an annotation (Core 2020-12 section 6.5; draft-07 core section 4.3.1), so it changes no call."""
 
 _SMALL = 200  # largest rendered value copied into a change's before/after
 
@@ -303,9 +309,10 @@ def label(tokens: Iterable[Any]) -> str:
 
 
 def small(value: Any) -> Any:
-    """``value`` when its JSON is short enough to show in a report, else ``None``."""
+    """``value`` when its JSON is short enough to show in a report, else ``None``; :data:`MISSING`
+    (the side has no such key) stays :data:`MISSING`, which a report leaves out."""
     if value is MISSING:
-        return None
+        return MISSING
     try:
         return value if len(canonical(value)) <= _SMALL else None
     except (TypeError, ValueError):
@@ -319,8 +326,10 @@ def _type_name(name: str) -> str:
     return vocabulary.TYPE_ALIASES.get(lower, name)
 
 
-def types_of(schema: Any) -> frozenset[str]:
-    """The JSON types ``schema`` accepts by its ``type``/``nullable`` keywords (all when absent). A
+def types_of(schema: Any, nullable: bool = False) -> frozenset[str]:
+    """The JSON types ``schema`` accepts by its ``type`` keyword (all when absent), and by ``nullable:
+    true`` when ``nullable`` (the schema is read as OpenAPI 3.0, :data:`OPENAPI_30`; in JSON Schema the
+    keyword is an annotation and ``{"type": "string", "nullable": true}`` refuses ``null``). A
     type name is read case-insensitively (Gemini's ``STRING``) and a dataset's programming-language
     name as the JSON type it means (:data:`schemalint.schema.TYPE_ALIASES`: ``float`` is ``number``),
     as SL314's safe fix renames it."""
@@ -337,7 +346,7 @@ def types_of(schema: Any) -> frozenset[str]:
         types = set()
     if "number" in types:
         types.add("integer")
-    if schema.get("nullable") is True:
+    if nullable and schema.get("nullable") is True:
         types.add("null")
     return frozenset(types)
 
@@ -436,13 +445,23 @@ class Classifier:
         old_dialect: str = "2020-12",
         new_dialect: str = "2020-12",
         strict: bool = False,
+        old_lift: tuple[tuple[Any, ...], frozenset[Any]] | None = None,
+        new_lift: tuple[tuple[Any, ...], frozenset[Any]] | None = None,
     ) -> None:
         self.old, self.new = old, new
+        self.lift = {"old": old_lift, "new": new_lift}
+        """Per side, ``(tokens, keys)`` when this side's schema is a union branch with the keywords
+        written beside the union merged in (:func:`schemalint.diff.checks.sd109_subschemas.union_shift`):
+        a change below one of ``keys`` (a keyword of the schema holding the union, not of the branch)
+        is reported at ``tokens`` (that schema, relative to the root) instead of inside the branch, so
+        that every pointer exists on the side it names."""
         self.strict = strict
         """The tool is sent to a strict target (:func:`schemalint.targets.strict_decoded`): the provider
         decodes the model's calls to the schema, so the model sends no key an object does not declare."""
         self.old_text, self.new_text = old_text, new_text
         self.old_dialect, self.new_dialect = old_dialect, new_dialect
+        self.old_nullable, self.new_nullable = old_dialect == OPENAPI_30, new_dialect == OPENAPI_30
+        """Whether each side reads ``nullable`` as a keyword (:data:`OPENAPI_30`), not as an annotation."""
         self.old_prefix, self.new_prefix = old_prefix, new_prefix
         self.shifted: dict[tuple[Any, ...], bool] = {}
         self.swapped: set[tuple[Any, ...]] = set()
@@ -469,8 +488,8 @@ class Classifier:
             old_file=self.old_file,
             new_file=self.new_file,
             what=self.what,
-            old_prefix=(*self.old_prefix, *old_prefix),
-            new_prefix=(*self.new_prefix, *new_prefix),
+            old_prefix=self.at("old", old_prefix),
+            new_prefix=self.at("new", new_prefix),
             old_text=self.old_text,
             new_text=self.new_text,
             old_dialect=self.old_dialect,
@@ -478,9 +497,22 @@ class Classifier:
             strict=self.strict,
         )
 
+    def at(self, side: str, tokens: Iterable[Any]) -> tuple[Any, ...]:
+        """Schema tokens, from the tool's root schema, of the position ``tokens`` of this classifier's
+        ``side`` (``"old"``/``"new"``) schema: its prefix, then ``tokens`` (see :attr:`lift`)."""
+        toks = tuple(tokens)
+        lift = self.lift[side]
+        if lift is not None and toks and toks[0] in lift[1]:
+            return (*lift[0], *toks)
+        return (*(self.old_prefix if side == "old" else self.new_prefix), *toks)
+
+    def types(self, schema: Any, side: str) -> frozenset[str]:
+        """:func:`types_of` ``schema`` of the ``side`` (``"old"``/``"new"``) schema, read in its dialect."""
+        return types_of(schema, self.old_nullable if side == "old" else self.new_nullable)
+
     def label(self, tokens: Iterable[Any]) -> str:
         """Readable name of a schema position (see :func:`label`), prefix included."""
-        return label((*self.new_prefix, *tokens))
+        return label(self.at("new", tokens))
 
     def emit(
         self,
@@ -500,8 +532,8 @@ class Classifier:
         chk = check(name)
         if self.what == "output":
             chk, message = as_output(chk, message)
-        base, prefix = (self.new_base, self.new_prefix) if side == "new" else (self.old_base, self.old_prefix)
-        at = (*prefix, *tokens)
+        base = self.new_base if side == "new" else self.old_base
+        at = self.at(side, tokens)
         text, dialect = (self.new_text, self.new_dialect) if side == "new" else (self.old_text, self.old_dialect)
         if text is not MISSING:
             from schemalint.diff.dialects import text_tokens
@@ -517,6 +549,7 @@ class Classifier:
                 file=self.new_file if side == "new" else self.old_file,
                 before=small(before),
                 after=small(after),
+                side=side,
             )
         )
 
@@ -526,7 +559,8 @@ class Classifier:
         paths = [fine for coarse in diff_locations(self.old, self.new) for fine in refine(self.old, self.new, coarse)]
         for path in paths:
             tokens, keyword, sub = locate(path)
-            if keyword in SET_KEYWORDS or keyword in ("properties", "nullable"):
+            nullable = keyword == "nullable" and (self.old_nullable or self.new_nullable)
+            if keyword in SET_KEYWORDS or keyword == "properties" or nullable:
                 key: tuple[Any, ...] = (tokens, "type" if keyword == "nullable" else keyword)
             else:
                 key = (tokens, keyword, sub)

@@ -28,7 +28,8 @@ def check(site: Site) -> None:
         if name in new_props and name not in old_props:
             continue  # reported as a new required property
         hint = "give it a default and keep it optional, or announce the breaking change"
-        if name in old_props and _accepts_null(new_props.get(name)) and not _accepts_null(old_props[name]):
+        if name in old_props and _accepts_null(new_props.get(name), c.new_nullable) \
+                and not _accepts_null(old_props[name], c.old_nullable):
             hint = ("made required and nullable, strict mode's form of an optional property (SL308's unsafe fix): "
                     "the model now sends null where it left the key out, so the runtime must read null as "
                     "'not given' before this ships; a call that leaves it out is refused")
@@ -53,12 +54,13 @@ def check(site: Site) -> None:
         )
 
 
-def _accepts_null(schema: Any) -> bool:
-    """Whether ``schema`` admits ``null`` by its ``type``/``nullable`` or a ``{"type": "null"}``
-    branch of its ``anyOf``/``oneOf`` (the forms SL308's fix writes)."""
+def _accepts_null(schema: Any, nullable: bool) -> bool:
+    """Whether ``schema`` admits ``null`` by its ``type`` (and ``nullable`` when ``nullable``: the side
+    is read as OpenAPI 3.0) or a ``{"type": "null"}`` branch of its ``anyOf``/``oneOf`` (the forms
+    SL308's fix writes)."""
     if not isinstance(schema, Mapping):
         return False
-    if "type" in schema or "nullable" in schema:
-        return "null" in types_of(schema)
+    if "type" in schema or (nullable and "nullable" in schema):
+        return "null" in types_of(schema, nullable)
     branches = [b for k in ("anyOf", "oneOf") for b in (schema.get(k) or []) if isinstance(b, Mapping)]
     return any(b.get("type") == "null" for b in branches)

@@ -5,8 +5,11 @@ A schema wrapped into ``anyOf``/``oneOf`` (``{"type": "string"}`` ->
 ``{"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]}``) is compared with its
 closest branch (here: ``minLength`` tightened) and the other branches are SD211
 (:func:`union_shift`). A subschema keyword that appears is SD107, one that disappears
-SD207, one that changes where the classifier cannot descend SD111; ``$defs`` entries are
-SD212 (what refers to them is classified where the ``$ref`` is). A ``type`` list wrapped into
+SD207, one that changes where the classifier cannot descend SD111; ``$defs`` entries added or removed
+are SD212 (what refers to them is classified where the ``$ref`` is; a change inside an entry nothing
+refers to too, :mod:`schemalint.diff.unreached`). A condition written beside an otherwise unchanged
+schema (an ``allOf`` conjunct, an ``anyOf``/``oneOf`` of several branches) is SD107 added and SD207
+removed (:func:`_conjunct`). A ``type`` list wrapped into
 ``anyOf`` is the union of one schema per type (``{"type": ["string", "number"]}`` ->
 ``{"anyOf": [{"type": "string"}, {"type": "number"}]}`` changes nothing).
 
@@ -193,34 +196,59 @@ def union_shift(c: Classifier, tokens: tuple[Any, ...], old_s: Any, new_s: Any) 
     c.shifted[tokens] = False
     if not isinstance(old_s, Mapping) or not isinstance(new_s, Mapping) or _swapped(old_s, new_s):
         return False
-    for kw in ("anyOf", "oneOf"):
-        if isinstance(new_s.get(kw), list) and kw not in old_s and new_s[kw]:
-            c.shifted[tokens] = True
-            _wrap(c, tokens, kw, old_s, new_s, wrapped_side="new")
-            return True
-        if isinstance(old_s.get(kw), list) and kw not in new_s and old_s[kw]:
-            c.shifted[tokens] = True
-            _wrap(c, tokens, kw, old_s, new_s, wrapped_side="old")
-            return True
+    for kw in ("anyOf", "oneOf", "allOf"):
+        for wrapped_side, plain, wrapped in (("new", old_s, new_s), ("old", new_s, old_s)):
+            if isinstance(wrapped.get(kw), list) and kw not in plain and wrapped[kw]:
+                c.shifted[tokens] = True
+                if not _conjunct(c, tokens, kw, plain, wrapped, wrapped_side):
+                    _wrap(c, tokens, kw, old_s, new_s, wrapped_side=wrapped_side)
+                return True
     return False
+
+
+def _bare(schema: Mapping[str, Any], drop: str) -> dict[str, Any]:
+    """``schema`` without ``drop``, its text keywords and ``default`` (compared where they stand)."""
+    return _strip_text({k: v for k, v in schema.items() if k not in (drop, "default")})
+
+
+def _conjunct(c: Classifier, tokens: tuple[Any, ...], kw: str, plain: Mapping[str, Any],
+              wrapped: Mapping[str, Any], wrapped_side: str) -> bool:
+    """An ``anyOf``/``oneOf`` of several branches written beside a schema that is otherwise unchanged
+    (``{"type": "object", ...}`` -> the same with ``"anyOf": [{"required": ["a"]}, {"required": ["b"]}]``)
+    is one more condition an instance must meet (Core 2020-12 section 10.2: the keywords of a schema
+    all apply): adding it is SD107, removing it SD207, never a branch added or removed. True when
+    that is the change (reported here). A single branch, or ``allOf``, is compared in :func:`_wrap`."""
+    branches = wrapped[kw]
+    if kw == "allOf" or len(branches) < 2 or not same_meaning(_bare(plain, kw), _bare(wrapped, kw)):
+        return False
+    where = c.label(tokens)
+    if wrapped_side == "new":
+        c.emit("constraint-tightened", (*tokens, kw), f"`{where}` must now also match one of {len(branches)} "
+               f"`{kw}` branches (a new condition beside its schema)", after=branches,
+               hint="calls valid before may be refused now")
+    else:
+        c.emit("constraint-loosened", (*tokens, kw), f"`{where}` no longer has to match one of {len(branches)} "
+               f"`{kw}` branches (a condition beside its schema was removed)", side="old", before=branches)
+    return True
 
 
 def _strip_text(schema: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in schema.items() if k not in TEXT_KEYWORDS}
 
 
-def _closest(core: Any, branches: list[Any]) -> int:
-    """Index of the branch most like ``core``: same meaning, else most shared types, else keys."""
+def _closest(core: Any, branches: list[Any], nullable: bool = False) -> int:
+    """Index of the branch most like ``core``: same meaning, else most shared types, else keys
+    (``nullable``: a side is read as OpenAPI 3.0, :func:`~schemalint.diff.checks._common.types_of`)."""
     for i, b in enumerate(branches):
         if same_meaning(core, b):
             return i
-    core_types = types_of(core)
+    core_types = types_of(core, nullable)
 
     def score(item: tuple[int, Any]) -> tuple[int, int, int]:
         i, b = item
         if not isinstance(b, Mapping):
             return (-1, -1, -i)
-        shared_types = len(core_types & types_of(b)) if "type" in b or "type" in core else 0
+        shared_types = len(core_types & types_of(b, nullable)) if "type" in b or "type" in core else 0
         shared = sum(
             1
             for k, v in b.items()
@@ -237,8 +265,9 @@ def _wrap(
     wrapped_side: str,
 ) -> None:
     plain, wrapped = (old_s, new_s) if wrapped_side == "new" else (new_s, old_s)
-    core = _strip_text({k: v for k, v in plain.items()})
-    rest = _strip_text({k: v for k, v in wrapped.items() if k != kw})
+    # the text keywords and `default` of both schemas are compared where they stand (SchemaClassifier)
+    core = _strip_text({k: v for k, v in plain.items() if k != "default"})
+    rest = _strip_text({k: v for k, v in wrapped.items() if k not in (kw, "default")})
     branches = [_strip_text({**rest, **b}) if isinstance(b, Mapping) else b for b in wrapped[kw]]
     types = core.get("type")
     if kw == "anyOf" and isinstance(types, list) and len(types) > 1:
@@ -249,19 +278,31 @@ def _wrap(
         olds, news = (parts, own) if wrapped_side == "new" else (own, parts)
         _match(c, olds, news, c.label(tokens))
         return
-    best = _closest(core, branches)
+    best = _closest(core, branches, c.old_nullable or c.new_nullable)
     sub_tokens = (*tokens, kw, best)
+    own = wrapped[kw][best]
+    # a keyword written beside the union, not in the branch, is reported where it stands
+    lift = (c.at(wrapped_side, tokens), frozenset(k for k in rest if not (isinstance(own, Mapping) and k in own)))
     if wrapped_side == "new":
         sub = c.nested(core, branches[best], old_prefix=tokens, new_prefix=sub_tokens)
+        sub.lift["new"] = lift
     else:
         sub = c.nested(branches[best], core, old_prefix=sub_tokens, new_prefix=tokens)
+        sub.lift["old"] = lift
     if not same_meaning(sub.old, sub.new):
         c.changes.extend(sub.run())
     where = c.label(tokens)
     for i, branch in enumerate(wrapped[kw]):
         if i == best:
             continue
-        if wrapped_side == "new":
+        if kw == "allOf":  # every allOf branch applies: each other one is a condition added or removed
+            if wrapped_side == "new":
+                c.emit("constraint-tightened", (*tokens, kw, i), f"`{where}` must now also match {fmt(branch)} "
+                       "(a new `allOf` condition)", after=branch, hint="calls valid before may be refused now")
+            else:
+                c.emit("constraint-loosened", (*tokens, kw, i), f"`{where}` no longer has to match "
+                       f"{fmt(branch)} (an `allOf` condition was removed)", side="old", before=branch)
+        elif wrapped_side == "new":
             c.emit("union-branch-added", (*tokens, kw, i),
                    f"`{where}` now also accepts {fmt(branch)} (a new `{kw}` branch)", after=branch)
         else:
@@ -288,9 +329,9 @@ def _flat_branches(branches: list[Any], at: tuple[Any, ...]) -> list[tuple[tuple
     return out
 
 
-def _disjoint(a: Any, b: Any) -> bool:
+def _disjoint(a: Any, b: Any, nullable: bool = False) -> bool:
     """Both branches declare types and share none (a new type is a new branch, not a changed one)."""
-    ta, tb = types_of(a), types_of(b)
+    ta, tb = types_of(a, nullable), types_of(b, nullable)
     return bool(ta) and bool(tb) and not ta & tb
 
 
@@ -336,8 +377,9 @@ def _match(
             olds.remove(hit)
             news.remove((nt, nb))
     for nt, nb in news:
-        i = _closest(nb, [b for _, b in olds]) if olds else -1
-        if i < 0 or _disjoint(olds[i][1], nb):
+        nullable = c.old_nullable or c.new_nullable
+        i = _closest(nb, [b for _, b in olds], nullable) if olds else -1
+        if i < 0 or _disjoint(olds[i][1], nb, nullable):
             c.emit("union-branch-added", nt, f"`{where}` now also accepts {fmt(nb)} (a new `{keywords[1]}` branch)",
                    after=nb)
             continue
