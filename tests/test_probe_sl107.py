@@ -303,8 +303,10 @@ def test_generated_probe_reports_schemas_it_cannot_generate_for() -> None:
 def test_probe_cli_text_and_json(bad_module: tuple[str, str]) -> None:
     name, root = bad_module
     # headroom: 50 generated calls take < 1 s, but on a starved CPU (two pytest-xdist workers and other
-    # load) the default 2 s budget can run out inside Fine's validator, which is then reported as a hang
-    limit = ("--time-limit", "20")
+    # load) the default 2 s budget can run out inside Fine's validator, which is then reported as a hang;
+    # so can the run's 30 s budget shared by both tools (Fine, probed last, gets what Picky left). Both
+    # are wall-clock guards; the subject here is the report, so each gets room (Picky and Fine end)
+    limit = ("--time-limit", "20", "--run-budget", "300")
     proc = run_cli_here("probe", f"{name}:Picky", f"{name}:Fine", "--python-path", root, "--format", "json", *limit)
     assert proc.returncode == 1, proc.stderr
     report = json.loads(proc.stdout)

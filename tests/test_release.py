@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import ROOT
+from tests.conftest import NODE_MISSING, ROOT
 
 pytestmark = pytest.mark.xdist_group("wheel")
 
@@ -83,6 +83,8 @@ def test_sdist_wheel_fresh_venv_smoke_test(tmp_path: Path) -> None:
     print(smoke.stdout)
     assert smoke.returncode == 0, smoke.stdout + smoke.stderr
     assert "smoke test passed" in smoke.stdout
+    if not NODE_MISSING:  # the installed wheel's Node worker read a TypeScript module (not skipped)
+        assert "ok: examples/typescript/src/schemas.ts: read through the shipped Node worker" in smoke.stdout
     assert str(fresh_site) in smoke.stdout  # the fresh environment's copy ran, not this checkout
 
 

@@ -500,21 +500,3 @@ def test_check_of_a_json_file_does_not_import_the_typescript_loader() -> None:
     assert '"diagnostics"' in proc.stdout  # the check ran
     assert proc.stderr.strip().splitlines()[-1] == "[]"
 
-
-def test_the_wheel_ships_the_node_worker(tmp_path: Path) -> None:
-    pytest.importorskip("hatchling")
-    import zipfile
-
-    out = tmp_path / "dist"
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                            "-w", str(out), str(ROOT)], capture_output=True, text=True, timeout=300)
-    assert build.returncode == 0, build.stderr
-    unpacked = tmp_path / "site"
-    with zipfile.ZipFile(next(out.glob("schemalint-*.whl"))) as zf:
-        assert "schemalint/bridge/node_worker.mjs" in zf.namelist()
-        zf.extractall(unpacked)
-    env = {**os.environ, "PYTHONPATH": str(unpacked)}
-    proc = subprocess.run([sys.executable, "-m", "schemalint", "check", str(ROOT / SCHEMAS)],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    assert "2 tool(s)" in proc.stdout
