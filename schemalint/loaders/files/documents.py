@@ -368,7 +368,6 @@ def _guarded(constructor: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any
 def _json_data_loader(base: type) -> type:
     """``base`` (PyYAML's safe loader) building only the JSON data model, with every failure a
     ``ConstructorError`` at the node: a scalar its tag cannot hold (``!!float notafloat``,
-<<<<<<< HEAD
     ``!!int zz``, ``!!bool maybe``, a bad ``!!timestamp``) raises the plain ``ValueError``,
     ``KeyError`` or ``AttributeError`` of PyYAML's constructors otherwise (guarded per tag,
     :data:`_GUARDED_TAGS`, not per node). Timestamps become their text (``str`` of the date, what
@@ -376,16 +375,11 @@ def _json_data_loader(base: type) -> type:
 
     The tag of a plain scalar is looked up in :data:`_RESOLVED` before the resolver's regular
     expressions run: with the safe loader's resolvers (no path resolvers) it depends on the
-    text alone."""
-=======
-    ``!!int zz``, a bad ``!!timestamp``) raises the plain ``ValueError`` or ``AttributeError``
-    of PyYAML's constructors otherwise. Timestamps become their text (``str`` of the date, what
-    a rendering printed), since JSON has no dates and a date cannot be a JSON object key. ``!!binary``
+    text alone. ``!!binary``
     becomes its base64 text and ``!!set`` a mapping, as the types that say what they were
     (:class:`~schemalint.schema.nonjson.YamlBinary`, :class:`~schemalint.schema.nonjson.YamlSet`):
     JSON has neither, so SL001 reports them and ``snapshot`` and ``diff`` refuse them, but no rule
-    shows Python's ``b'...'`` or fails on bytes."""
->>>>>>> hnan
+    shows Python's ``b'...'`` or fails on bytes.
     if base in _LOADERS:
         return _LOADERS[base]
     import yaml
@@ -421,14 +415,11 @@ def _json_data_loader(base: type) -> type:
         members.update(loader.construct_mapping(node))
 
     Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp_text)
-<<<<<<< HEAD
     for name in _GUARDED_TAGS:
         tag = f"tag:yaml.org,2002:{name}"
         Loader.add_constructor(tag, _guarded(Loader.yaml_constructors[tag]))
-=======
     Loader.add_constructor("tag:yaml.org,2002:binary", binary_text)
     Loader.add_constructor("tag:yaml.org,2002:set", set_members)
->>>>>>> hnan
     _LOADERS[base] = Loader
     return Loader
 

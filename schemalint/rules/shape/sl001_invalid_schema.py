@@ -227,7 +227,6 @@ class InvalidSchema(Rule):
                 file_pointer=base + surrogate,
             )
             schema = json.loads(_SURROGATE.sub("\ufffd", json.dumps(schema, ensure_ascii=False, default=str)))
-<<<<<<< HEAD
         checked = False  # whether validator.is_valid(schema) already answered False
         if surrogate is None:
             # most schemas are valid: one native call settles them, before the key of the verdict
@@ -238,10 +237,7 @@ class InvalidSchema(Rule):
                 checked = True
             except (ValueError, TypeError, OverflowError):
                 pass  # _validated converts the schema (YAML keys, dates) or reports its depth
-        key = _verdict_key(schema, tool, choice.dialect) if surrogate is None else None
-=======
         key = _verdict_key(encoded, tool, choice.dialect) if surrogate is None else None
->>>>>>> hnan
         verdicts: list[Any] = ctx.run.table("SL001-verdicts", lambda: [0, {}], RUN)
         result = verdicts[1].get(key) if key is not None else None
         if result is None:
