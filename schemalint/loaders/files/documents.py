@@ -375,11 +375,10 @@ def _json_data_loader(base: type) -> type:
 
     The tag of a plain scalar is looked up in :data:`_RESOLVED` before the resolver's regular
     expressions run: with the safe loader's resolvers (no path resolvers) it depends on the
-    text alone. ``!!binary``
-    becomes its base64 text and ``!!set`` a mapping, as the types that say what they were
+    text alone. ``!!binary`` becomes its base64 text and ``!!set`` a mapping, as the types that say what they were
     (:class:`~schemalint.schema.nonjson.YamlBinary`, :class:`~schemalint.schema.nonjson.YamlSet`):
     JSON has neither, so SL001 reports them and ``snapshot`` and ``diff`` refuse them, but no rule
-    shows Python's ``b'...'`` or fails on bytes.
+    shows Python's ``b'...'`` or fails on bytes."""
     if base in _LOADERS:
         return _LOADERS[base]
     import yaml
