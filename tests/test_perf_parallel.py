@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import math
 import os
 import subprocess
 import sys
@@ -184,7 +185,7 @@ def _imported_by_typer() -> set[str]:
     ({"a": "é"}, {"a": "\\u00e9"}),
 ])
 def test_same_rendering_agrees_with_the_rendering(old: dict[str, Any], new: dict[str, Any]) -> None:
-    from schemalint.diff.render import render, same_rendering
+    from schemalint.diff.render import NotJson, render, same_rendering
     from schemalint.model import Origin, Tool
 
     def tool(schema: dict[str, Any]) -> Tool:
@@ -192,7 +193,13 @@ def test_same_rendering_agrees_with_the_rendering(old: dict[str, Any], new: dict
                     raw={"name": "t", "description": "d", "parameters": schema})
 
     a, b = tool(old), tool(new)
-    assert same_rendering(a, b) == (render(a) == render(b))
+    try:
+        rendered_alike = render(a) == render(b)
+    except NotJson:
+        # a value JSON cannot hold is refused, never rendered: snapshot and diff refuse the tool
+        assert any(isinstance(v, float) and not math.isfinite(v) for v in (*old.values(), *new.values()))
+        return
+    assert same_rendering(a, b) == rendered_alike
 
 
 @pytest.mark.parametrize("document", [
