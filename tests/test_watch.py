@@ -81,10 +81,36 @@ def _wait_until_watching(proc: subprocess.Popen[str], timeout: float = 90) -> No
         time.sleep(0.02)
 
 
+def _stop(proc: subprocess.Popen[str], err: queue.Queue, seen: list[str], timeout: float = 30) -> int:
+    """Send Ctrl-C (SIGINT) to the watch and return its exit code. A watch still running after
+    ``timeout`` seconds fails the test with what it was doing: its signal state from /proc and the
+    Python stacks that faulthandler prints on SIGABRT (the watch runs with PYTHONFAULTHANDLER=1)."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        status = Path(f"/proc/{proc.pid}/status")
+        state = "".join(line + "\n" for line in status.read_text().splitlines()
+                        if line.startswith(("State", "Sig", "Shd", "Threads"))) if status.exists() else ""
+        proc.send_signal(signal.SIGABRT)
+        try:
+            proc.wait(timeout=10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        time.sleep(0.5)  # the reader thread drains the rest of stderr
+        while not err.empty():
+            line = err.get()
+            if line is not None:
+                seen.append(line)
+        pytest.fail(f"the watch did not stop within {timeout:g} s of its SIGINT\n{state}stderr:\n{''.join(seen)}")
+
+
 def test_a_change_to_a_watched_file_checks_again_and_ctrl_c_exits_cleanly(tmp_path: Path) -> None:
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(CLEAN))
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # faulthandler: a watch that outlives its Ctrl-C is made to print where it is (_stop)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "schemalint", "check", "tools.json", "--watch"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     err: queue.Queue = queue.Queue()
@@ -105,12 +131,7 @@ def test_a_change_to_a_watched_file_checks_again_and_ctrl_c_exits_cleanly(tmp_pa
         time.sleep(1.0)
         assert err.empty(), list(err.queue)
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            code = proc.wait(timeout=30)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+        code = _stop(proc, err, seen)
     for t in threads:
         t.join(timeout=10)
     rest = []
