@@ -162,18 +162,46 @@ def _in_tests(path: str) -> bool:
         f".{w}." in name for w in ("test", "spec", "config"))
 
 
+_EXCLUSIONS: dict[tuple[str, ...], tuple[re.Pattern[str], re.Pattern[str]] | None] = {}
+
+
+def _exclusion(patterns: Sequence[str]) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """The ``exclude`` patterns compiled once: a regular expression that matches a path (``/``
+    separated) ``pat``, ``*/pat``, ``pat/*`` or ``*/pat/*`` matches, and one that matches a path
+    component ``pat`` matches, for each pattern ``pat`` (its trailing ``/`` removed), as
+    :func:`fnmatch.fnmatch` matches them (``os.path.normcase`` applied to both sides); ``None``
+    for no pattern. Kept per tuple of patterns: a walk asks about every file it finds."""
+    key = tuple(patterns)
+    try:
+        return _EXCLUSIONS[key]
+    except KeyError:
+        pass
+    compiled = None
+    if key:
+        whole: list[str] = []
+        parts: list[str] = []
+        for pattern in key:
+            pat = pattern.rstrip("/")
+            forms = (pat, f"*/{pat}", f"{pat}/*", f"*/{pat}/*")
+            whole.extend(fnmatch.translate(os.path.normcase(form)) for form in forms)
+            parts.append(fnmatch.translate(os.path.normcase(pat)))
+        compiled = (re.compile("|".join(f"(?:{r})" for r in whole)), re.compile("|".join(f"(?:{r})" for r in parts)))
+    if len(_EXCLUSIONS) < 64:
+        _EXCLUSIONS[key] = compiled
+    return compiled
+
+
 def _excluded(path: str, patterns: Sequence[str]) -> bool:
+    """Whether ``path`` matches one of the ``exclude`` fnmatch ``patterns``, against the whole path
+    (as ``pat``, ``*/pat``, ``pat/*`` or ``*/pat/*``) or against one of its components."""
+    compiled = _exclusion(patterns)
+    if compiled is None:
+        return False
+    whole, part = compiled
     norm = path.replace(os.sep, "/")
-    parts = norm.split("/")
-    for pattern in patterns:
-        pat = pattern.rstrip("/")
-        if fnmatch.fnmatch(norm, pat) or fnmatch.fnmatch(norm, f"*/{pat}") or fnmatch.fnmatch(
-            norm, f"{pat}/*"
-        ) or fnmatch.fnmatch(norm, f"*/{pat}/*"):
-            return True
-        if any(fnmatch.fnmatch(part, pat) for part in parts):
-            return True
-    return False
+    if whole.match(os.path.normcase(norm)) is not None:
+        return True
+    return any(part.match(os.path.normcase(p)) is not None for p in norm.split("/"))
 
 
 def _walk_dir(root: str, problems: list[tuple[str, str]] | None = None,
