@@ -133,6 +133,24 @@ def test_sl203_message_names_every_gap(tmp_path: Path) -> None:
     assert "no minimum and no maximum" in d.message and "default None" not in d.message
 
 
+@pytest.mark.parametrize(("prop", "contradicts"), [
+    ({"type": INT, "description": "Rows per page, default 25."}, False),
+    ({"type": "boolean", "description": "Whether to follow links. Defaults to true."}, False),
+    ({"type": STR, "description": "Sort order. Default: 'asc'."}, False),
+    ({"type": INT, "description": "Rows per page, default 25.", "default": 50}, True),
+    ({"type": INT, "description": "Rows per page, at most 100, default 25."}, True),
+])
+def test_sl203_a_default_only_missing_from_the_schema_is_not_said_to_refuse_calls(
+        tmp_path: Path, prop: dict[str, Any], contradicts: bool) -> None:
+    """A default the schema leaves unsaid refuses nothing (information); a bound or a different
+    default in the schema can refuse or change a call (a warning), and the message says which."""
+    [d] = _run(tmp_path, "SL203", prop)
+    assert ("may be refused" in d.message) is contradicts, d.message
+    assert (d.severity.value == "info") is not contradicts
+    if not contradicts:
+        assert "schema is silent" in d.message and "`default`" in (d.hint or ""), d
+
+
 @pytest.mark.parametrize(
     ("desc", "required", "reported"),
     [

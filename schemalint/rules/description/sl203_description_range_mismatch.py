@@ -151,14 +151,22 @@ class DescriptionRangeMismatch(Rule):
               omission: bool = False) -> Diagnostic:
         """``omission``: the only problem is a stated default the schema does not declare, which
         contradicts nothing (the schema is silent): information, not a warning."""
+        if omission:  # nothing is refused: the schema only leaves the default unsaid
+            effect = ("the schema is silent, so a client or model that reads only the schema does not learn "
+                      "what leaving the property out does")
+            hint = ("declare the default in the schema (`default`) so that its readers see it, or correct the "
+                    "description")
+        else:
+            effect = ("the model is held to the schema, and a call that follows only one of them may be refused "
+                      "or behave otherwise than the text says")
+            hint = ("state the bounds and default in the schema (minimum, maximum, default) so that text and "
+                    "schema agree, or correct the description")
         return self.diag(
             tool,
             None,
             f"the description of property `{site.label}` says {', '.join(quote(q) for q in quoted)}, but its "
-            f"schema declares {' and '.join(problems)}; the model is held to the schema, and a call that "
-            "follows only one of them may be refused or behave otherwise than the text says",
-            hint="state the bounds and default in the schema (minimum, maximum, default) so that text and "
-            "schema agree, or correct the description",
+            f"schema declares {' and '.join(problems)}; {effect}",
+            hint=hint,
             severity=Severity.INFO if omission else None,
             file_pointer=tool.pointer_in_file(site.node.pointer + "/description"),
             instance_path=site.node.instance_path,
