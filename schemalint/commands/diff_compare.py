@@ -338,7 +338,7 @@ def _word_delta(old: str, new: str) -> str:
             added += j2 - j1
     if not added and not removed:
         return "whitespace only"
-    return f"{added} words added, {removed} removed"
+    return f"{added} {'word' if added == 1 else 'words'} added, {removed} removed"
 
 
 def classify_tool(old: Tool, new: Tool, strict: bool = False) -> list[Change]:

@@ -219,7 +219,11 @@ def _conjunct(c: Classifier, tokens: tuple[Any, ...], kw: str, plain: Mapping[st
     all apply): adding it is SD107, removing it SD207, never a branch added or removed. True when
     that is the change (reported here). A single branch, or ``allOf``, is compared in :func:`_wrap`."""
     branches = wrapped[kw]
-    if kw == "allOf" or len(branches) < 2 or not same_meaning(_bare(plain, kw), _bare(wrapped, kw)):
+    if kw == "allOf" or len(branches) < 2:
+        return False
+    plain_bare, beside = _bare(plain, kw), _bare(wrapped, kw)
+    unchanged = same_meaning(plain_bare, beside)
+    if not unchanged and not (beside and all(_condition(b) for b in branches)):
         return False
     where = c.label(tokens)
     if wrapped_side == "new":
@@ -229,7 +233,43 @@ def _conjunct(c: Classifier, tokens: tuple[Any, ...], kw: str, plain: Mapping[st
     else:
         c.emit("constraint-loosened", (*tokens, kw), f"`{where}` no longer has to match one of {len(branches)} "
                f"`{kw}` branches (a condition beside its schema was removed)", side="old", before=branches)
+    if not unchanged:  # the schema beside the union changed too: compared as any schema is
+        old, new = (plain_bare, beside) if wrapped_side == "new" else (beside, plain_bare)
+        sub = c.nested(old, new, old_prefix=tokens, new_prefix=tokens)
+        c.changes.extend(sub.run())
     return True
+
+
+_SHAPING = frozenset({"type", "properties", "patternProperties", "additionalProperties", "items", "prefixItems",
+                      "$ref", "enum", "const", "anyOf", "oneOf", "allOf"})
+"""Keywords that say what a value is, not only which values of it are allowed (:func:`_condition`)."""
+
+
+def _condition(branch: Any) -> bool:
+    """Whether the union branch ``branch`` only narrows the schema written beside its union
+    (``{"required": ["body"]}``, ``{"minProperties": 1}``, ``{"not": ...}``) and defines no shape of
+    its own (no ``type``, ``properties``, ``$ref``, ``enum``, ... of :data:`_SHAPING`): a union of
+    such branches is a condition on that schema, never alternatives to it."""
+    if not isinstance(branch, Mapping):
+        return False
+    own = _strip_text(branch)
+    return bool(own) and not any(k in _SHAPING for k in own)
+
+
+def _conjoined(beside: Mapping[str, Any], branch: Mapping[str, Any]) -> dict[str, Any]:
+    """The schema a value meets when it matches both ``beside`` (the keywords written next to a
+    union) and the union's ``branch`` (Core 2020-12 section 10.2: the keywords of a schema all
+    apply): their ``required`` names together and their ``properties`` together; for any other
+    keyword both write, the branch's (the nearer one, compared as it stands)."""
+    merged = {**beside, **branch}
+    required = [*beside.get("required", ()), *branch.get("required", ())] if isinstance(
+        beside.get("required", []), list) and isinstance(branch.get("required", []), list) else None
+    if required is not None and "required" in beside and "required" in branch:
+        merged["required"] = list(dict.fromkeys(required))
+    props_beside, props_branch = beside.get("properties"), branch.get("properties")
+    if isinstance(props_beside, Mapping) and isinstance(props_branch, Mapping):
+        merged["properties"] = {**props_beside, **props_branch}
+    return merged
 
 
 def _strip_text(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -268,7 +308,7 @@ def _wrap(
     # the text keywords and `default` of both schemas are compared where they stand (SchemaClassifier)
     core = _strip_text({k: v for k, v in plain.items() if k != "default"})
     rest = _strip_text({k: v for k, v in wrapped.items() if k not in (kw, "default")})
-    branches = [_strip_text({**rest, **b}) if isinstance(b, Mapping) else b for b in wrapped[kw]]
+    branches = [_strip_text(_conjoined(rest, b)) if isinstance(b, Mapping) else b for b in wrapped[kw]]
     types = core.get("type")
     if kw == "anyOf" and isinstance(types, list) and len(types) > 1:
         # {"type": ["string", "number"]} is {"anyOf": [{"type": "string"}, {"type": "number"}]}: one
