@@ -132,3 +132,64 @@ def test_type_offer_screen_on_the_corpus(corpus_texts: set[Text], monkeypatch: p
     texts = {t[0] for t in corpus_texts}
     assert sum(1 for t in texts if claims.read_type_offers(t)) > 100
     assert _type_offer_disagreements(texts, monkeypatch) == []
+
+
+def _corpus_sentences(texts: set[Text]) -> list[str]:
+    from schemalint.rules.description.mentions.imperatives import sentence_spans
+
+    return sorted({t[0][lo:hi] for t in texts for lo, hi in sentence_spans(t[0])})
+
+
+def _tokens(sentence: str) -> list[Any]:
+    from schemalint.rules.description.mentions import imperatives
+
+    return [imperatives._Tok(m) for m in imperatives._RE_TOKEN.compiled().finditer(sentence)]
+
+
+def test_later_verb_screen_on_the_corpus_and_the_suite(corpus_texts: set[Text],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verb finder skips its per-token pass in a sentence with no clause-initial verb, no lead word
+    and none of the words a later verb follows (:data:`~.imperatives._LATER_VERB_AFTER`): on every
+    sentence of the corpus and of the paraphrase suite it finds what the full pass finds."""
+    from schemalint.rules.description.mentions import imperatives
+
+    sentences = [
+        *_corpus_sentences(corpus_texts | _suite_texts()),
+        "Always include `x`.", "You must pass `x`.", "Remember to include `x`.", "Try by passing `x`.",
+        "Get it and put `x` there.", "Quickly send `x`.", "Tickets, then pass `x`.", "It will return `About`.",
+    ]
+    screened = {s: imperatives._verbs(_tokens(s)) for s in sentences}
+    with monkeypatch.context() as m:
+        m.setattr(imperatives, "_SCREEN_LATER", False)
+        full = {s: imperatives._verbs(_tokens(s)) for s in sentences}
+    assert [s for s in sentences if screened[s] != full[s]] == []
+    # both sides of the screen are exercised: sentences it skips, and later verbs the pass finds
+    skipped = [s for s in sentences if not full[s][1] and not any(imperatives._lead(t) for t in _tokens(s))
+               and imperatives._LATER_VERB_AFTER.isdisjoint(t.low for t in _tokens(s))]
+    assert len(skipped) > 1000
+    assert sum(1 for s in sentences if set(full[s][0]) - set(full[s][1])) > 300
+
+
+def test_sentences_without_verbs_are_remembered_exactly(corpus_texts: set[Text]) -> None:
+    """A sentence in which no verb was found is not read again in the run (:data:`~.imperatives._IDLE`):
+    every description of the corpus gives the same mentions when each is read in a fresh run as when
+    all were read before in one run (the table full of other descriptions' sentences)."""
+    from schemalint.model import RunContext, running
+    from schemalint.rules.description.mentions import imperatives
+
+    texts = sorted(corpus_texts)
+
+    def read(t: Text) -> list[Mention]:
+        return extract_mentions(t[0], is_value=t[1], property_level=t[2], level=t[3], plain=True)
+
+    fresh = []
+    for t in texts:
+        with running(RunContext()):
+            fresh.append(read(t))
+    with running(RunContext()) as run:
+        for t in reversed(texts):
+            read(t)
+        idle = run.table(imperatives._IDLE, set, "run")
+        assert len(idle) > 3000  # the table is used
+        assert [read(t) for t in texts] == fresh
+    assert sum(1 for f in fresh if f) > 1000
