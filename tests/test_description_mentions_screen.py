@@ -193,3 +193,68 @@ def test_sentences_without_verbs_are_remembered_exactly(corpus_texts: set[Text])
         assert len(idle) > 3000  # the table is used
         assert [read(t) for t in texts] == fresh
     assert sum(1 for f in fresh if f) > 1000
+
+
+@pytest.mark.parametrize(("text", "names", "want", "unscreened"), [
+    ("Create it. Include mode.", frozenset(), [], ["mode"]),
+    ("Create it. Include mode.", frozenset({"mode"}), ["mode"], ["mode"]),
+    ("Create it. Include mode.", frozenset({"other"}), [], ["mode"]),
+    ("Create it. Then set dry2Run too.", frozenset(), ["dry2Run"], ["dry2Run"]),
+    ("Create it. Then set `dry` too.", frozenset(), ["dry"], ["dry"]),
+])
+def test_plain_name_screen_edges(text: str, names: frozenset[str], want: list[str], unscreened: list[str]) -> None:
+    """With ``plain_names``, a sentence that can hold only plain mentions is read only when it holds
+    one of the names; a name of another form (lowerCamel with a digit, a code span) is still found."""
+    assert [m.token for m in extract_mentions(text, plain=True, plain_names=names)] == want
+    assert [m.token for m in extract_mentions(text, plain=True)] == unscreened
+
+
+def test_plain_name_screen_keeps_a_plain_mention_of_another_definition() -> None:
+    """SL202 reports a plain mention of a name another definition declares, screen or no screen."""
+    from schemalint.loaders.formats.json_tools import find_tools
+    from schemalint.model import RunContext, running
+    from schemalint.rules.base import Context
+    from schemalint.rules.description import mentions
+
+    def raw(props: list[str]) -> dict[str, Any]:
+        return {"name": "t", "description": "Find things. Include mode. Pass `a`.", "parameters": {
+            "type": "object", "properties": {p: {"type": "string"} for p in props}}}
+
+    tools = [*find_tools([raw(["a"])], "one.json"), *find_tools([raw(["a", "mode"])], "two.json")]
+    with running(RunContext()):
+        found = list(mentions._analyse(tools[0], Context(catalog=tools)))
+    assert [(f.mention.token, f.mention.plain, f.removed_in) for f in found] == [
+        ("mode", True, "another definition of `t` (two.json)")]
+
+
+def test_plain_name_screen_on_the_corpus(corpus_loaded: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SL201/SL202 read the sentences of plain words only for the names a plain mention can be reported
+    for (:func:`~schemalint.rules.description.mentions._plain_names`): every corpus tool gets the findings
+    of the unscreened analysis, and the screen does skip sentences."""
+    from schemalint.model import RunContext, running
+    from schemalint.rules.base import Context
+    from schemalint.rules.description import mentions
+    from schemalint.rules.description.mentions import imperatives
+
+    tools = corpus_loaded.tools
+    ctx = Context(catalog=tools)
+    read = [0]
+    verbs = imperatives._verbs
+
+    def counted(*args: Any) -> Any:
+        read[0] += 1
+        return verbs(*args)
+
+    def findings() -> tuple[list[list[Any]], int]:
+        read[0] = 0
+        with running(RunContext()), monkeypatch.context() as m:
+            m.setattr(imperatives, "_verbs", counted)
+            return [list(mentions._analyse(t, ctx)) for t in tools], read[0]
+
+    screened, fewer = findings()
+    with monkeypatch.context() as m:
+        m.setattr(imperatives, "_SCREEN_PLAIN", False)
+        full, more = findings()
+    assert screened == full
+    assert sum(len(found) for found in full) > 30
+    assert more - fewer > 1000, (more, fewer)

@@ -409,23 +409,36 @@ _IDLE_LIMIT = 100_000
 
 _RE_MARKED = _lazy(r"[`'\"_]|[a-z][A-Z]")
 """What a sentence needs to hold a name of a non-plain form: a quote, a code span, ``_`` or lowerCamel."""
+_RE_STRONG = _lazy(r"[`'\"_]|[a-z][A-Z]|[a-z][0-9]+[A-Z]")
+"""What every token that :func:`_name` calls ``"strong"`` holds: a quote, a backquote, ``_`` (snake_case)
+or a lower-case letter before an upper-case one, digits between them or not (:func:`name_shaped`:
+``dryRun``, ``dry2Run``). A sentence without it yields only plain mentions."""
+_SCREEN_PLAIN = True
+"""Whether :func:`imperative_objects` reads only the sentences that may hold a wanted mention when
+``plain_names`` is given (a switch for the test that compares both ways)."""
 
 
 def imperative_objects(clean: str, found: Found, property_level: bool = False, is_value: bool = False,
-                       plain: bool = True) -> None:
+                       plain: bool = True, plain_names: frozenset[str] | None = None) -> None:
     """The objects of every instruction in ``clean`` (see the module docstring). ``is_value``: the
     text describes a string or a free-form object, whose unquoted names are its content ("Include
     apiVersion, kind and metadata" of a resource document). ``plain``: whether plain-word mentions
-    are wanted (SL202); without them a sentence with no quote, ``_`` or lowerCamel is not read."""
+    are wanted (SL202); without them a sentence with no quote, ``_`` or lowerCamel is not read.
+    ``plain_names`` (with ``plain``): the only names whose plain mentions are wanted; a sentence
+    that can hold no other kind of mention (:data:`_RE_STRONG`) and holds none of these names is
+    not read (``None``: every plain mention is wanted)."""
     has_mark = _RE_MARKED.compiled().search
     if not plain and has_mark(clean) is None:
         return
+    strong = _RE_STRONG.compiled().search if plain and plain_names is not None and _SCREEN_PLAIN else None
     compiled = _RE_TOKEN.compiled()
     idle: set[str] = RunContext.current.table(_IDLE, set, RUN)
     for lo, hi in sentence_spans(clean):
         if not plain and has_mark(clean, lo, hi) is None:
             continue  # only plain mentions could be found here, and they are not wanted
         sentence = clean[lo:hi]
+        if strong is not None and strong(sentence) is None and not any(n in sentence for n in plain_names or ()):
+            continue  # only plain mentions could be found here, and none of a wanted name
         if sentence in idle:
             continue
         toks = [_Tok(m) for m in compiled.finditer(clean, lo, hi)]
