@@ -132,3 +132,129 @@ def test_type_offer_screen_on_the_corpus(corpus_texts: set[Text], monkeypatch: p
     texts = {t[0] for t in corpus_texts}
     assert sum(1 for t in texts if claims.read_type_offers(t)) > 100
     assert _type_offer_disagreements(texts, monkeypatch) == []
+
+
+def _corpus_sentences(texts: set[Text]) -> list[str]:
+    from schemalint.rules.description.mentions.imperatives import sentence_spans
+
+    return sorted({t[0][lo:hi] for t in texts for lo, hi in sentence_spans(t[0])})
+
+
+def _tokens(sentence: str) -> list[Any]:
+    from schemalint.rules.description.mentions import imperatives
+
+    return [imperatives._Tok(m) for m in imperatives._RE_TOKEN.compiled().finditer(sentence)]
+
+
+def test_later_verb_screen_on_the_corpus_and_the_suite(corpus_texts: set[Text],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verb finder skips its per-token pass in a sentence with no clause-initial verb, no lead word
+    and none of the words a later verb follows (:data:`~.imperatives._LATER_VERB_AFTER`): on every
+    sentence of the corpus and of the paraphrase suite it finds what the full pass finds."""
+    from schemalint.rules.description.mentions import imperatives
+
+    sentences = [
+        *_corpus_sentences(corpus_texts | _suite_texts()),
+        "Always include `x`.", "You must pass `x`.", "Remember to include `x`.", "Try by passing `x`.",
+        "Get it and put `x` there.", "Quickly send `x`.", "Tickets, then pass `x`.", "It will return `About`.",
+    ]
+    screened = {s: imperatives._verbs(_tokens(s)) for s in sentences}
+    with monkeypatch.context() as m:
+        m.setattr(imperatives, "_SCREEN_LATER", False)
+        full = {s: imperatives._verbs(_tokens(s)) for s in sentences}
+    assert [s for s in sentences if screened[s] != full[s]] == []
+    # both sides of the screen are exercised: sentences it skips, and later verbs the pass finds
+    skipped = [s for s in sentences if not full[s][1] and not any(imperatives._lead(t) for t in _tokens(s))
+               and imperatives._LATER_VERB_AFTER.isdisjoint(t.low for t in _tokens(s))]
+    assert len(skipped) > 1000
+    assert sum(1 for s in sentences if set(full[s][0]) - set(full[s][1])) > 300
+
+
+def test_sentences_without_verbs_are_remembered_exactly(corpus_texts: set[Text]) -> None:
+    """A sentence in which no verb was found is not read again in the run (:data:`~.imperatives._IDLE`):
+    every description of the corpus gives the same mentions when each is read in a fresh run as when
+    all were read before in one run (the table full of other descriptions' sentences)."""
+    from schemalint.model import RunContext, running
+    from schemalint.rules.description.mentions import imperatives
+
+    texts = sorted(corpus_texts)
+
+    def read(t: Text) -> list[Mention]:
+        return extract_mentions(t[0], is_value=t[1], property_level=t[2], level=t[3], plain=True)
+
+    fresh = []
+    for t in texts:
+        with running(RunContext()):
+            fresh.append(read(t))
+    with running(RunContext()) as run:
+        for t in reversed(texts):
+            read(t)
+        idle = run.table(imperatives._IDLE, set, "run")
+        assert len(idle) > 3000  # the table is used
+        assert [read(t) for t in texts] == fresh
+    assert sum(1 for f in fresh if f) > 1000
+
+
+@pytest.mark.parametrize(("text", "names", "want", "unscreened"), [
+    ("Create it. Include mode.", frozenset(), [], ["mode"]),
+    ("Create it. Include mode.", frozenset({"mode"}), ["mode"], ["mode"]),
+    ("Create it. Include mode.", frozenset({"other"}), [], ["mode"]),
+    ("Create it. Then set dry2Run too.", frozenset(), ["dry2Run"], ["dry2Run"]),
+    ("Create it. Then set `dry` too.", frozenset(), ["dry"], ["dry"]),
+])
+def test_plain_name_screen_edges(text: str, names: frozenset[str], want: list[str], unscreened: list[str]) -> None:
+    """With ``plain_names``, a sentence that can hold only plain mentions is read only when it holds
+    one of the names; a name of another form (lowerCamel with a digit, a code span) is still found."""
+    assert [m.token for m in extract_mentions(text, plain=True, plain_names=names)] == want
+    assert [m.token for m in extract_mentions(text, plain=True)] == unscreened
+
+
+def test_plain_name_screen_keeps_a_plain_mention_of_another_definition() -> None:
+    """SL202 reports a plain mention of a name another definition declares, screen or no screen."""
+    from schemalint.loaders.formats.json_tools import find_tools
+    from schemalint.model import RunContext, running
+    from schemalint.rules.base import Context
+    from schemalint.rules.description import mentions
+
+    def raw(props: list[str]) -> dict[str, Any]:
+        return {"name": "t", "description": "Find things. Include mode. Pass `a`.", "parameters": {
+            "type": "object", "properties": {p: {"type": "string"} for p in props}}}
+
+    tools = [*find_tools([raw(["a"])], "one.json"), *find_tools([raw(["a", "mode"])], "two.json")]
+    with running(RunContext()):
+        found = list(mentions._analyse(tools[0], Context(catalog=tools)))
+    assert [(f.mention.token, f.mention.plain, f.removed_in) for f in found] == [
+        ("mode", True, "another definition of `t` (two.json)")]
+
+
+def test_plain_name_screen_on_the_corpus(corpus_loaded: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SL201/SL202 read the sentences of plain words only for the names a plain mention can be reported
+    for (:func:`~schemalint.rules.description.mentions._plain_names`): every corpus tool gets the findings
+    of the unscreened analysis, and the screen does skip sentences."""
+    from schemalint.model import RunContext, running
+    from schemalint.rules.base import Context
+    from schemalint.rules.description import mentions
+    from schemalint.rules.description.mentions import imperatives
+
+    tools = corpus_loaded.tools
+    ctx = Context(catalog=tools)
+    read = [0]
+    verbs = imperatives._verbs
+
+    def counted(*args: Any) -> Any:
+        read[0] += 1
+        return verbs(*args)
+
+    def findings() -> tuple[list[list[Any]], int]:
+        read[0] = 0
+        with running(RunContext()), monkeypatch.context() as m:
+            m.setattr(imperatives, "_verbs", counted)
+            return [list(mentions._analyse(t, ctx)) for t in tools], read[0]
+
+    screened, fewer = findings()
+    with monkeypatch.context() as m:
+        m.setattr(imperatives, "_SCREEN_PLAIN", False)
+        full, more = findings()
+    assert screened == full
+    assert sum(len(found) for found in full) > 30
+    assert more - fewer > 1000, (more, fewer)
