@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from schemalint.api import check
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
 from schemalint.schema import dialect
-from schemalint.schema.nonjson import YamlBinary, YamlSet, non_json_values
+from schemalint.schema.nonjson import YamlBinary, YamlSet, has_null_value, non_json_values
 from tests.conftest import CORPUS, examples, needs_shared
 
 
@@ -226,3 +227,30 @@ def test_run_loop_asks_a_rule_that_overrides_sharing(tmp_path: Path) -> None:
     assert shared.calls == [files[0]]  # the base shares_definition: the first copy only
     assert unshared.calls == [files[0], files[1]]  # b.json is checked on its own, c and d share a's
     assert [d.file for d in one.diagnostics] == [d.file for d in two.diagnostics] == files
+
+
+# ---------------------------------------------------------------------------- a null value in an encoding
+
+_NULL_PATTERN = re.compile(rb"[:,\[]null")
+"""What :func:`has_null_value` replaces: the pattern the run loop and SL001 searched with."""
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(_VALUES, st.integers(0, 12), st.integers(0, 12))
+def test_null_value_search_is_the_pattern_search(value: Any, start: int, cut: int) -> None:
+    import orjson
+
+    encoded = orjson.dumps([value, "null", {"k": "[null"}, None][: 1 + cut % 4])
+    end = max(len(encoded) - cut, 0)
+    assert has_null_value(encoded, start, end) == bool(_NULL_PATTERN.search(encoded, start, end))
+    assert has_null_value(encoded) == bool(_NULL_PATTERN.search(encoded))
+
+
+@pytest.mark.parametrize("text", [b"", b"null", b"[null]", b'{"a":null}', b'["null"]', b'{"a":"x:null"}',
+                                  b"[1,null]", b'[{},null]', b'{"nullable":true}', b'[{"a":1},null]'])
+def test_null_value_search_on_edge_encodings(text: bytes) -> None:
+    for start in range(0, 3):
+        for end in (None, len(text), max(len(text) - 1, 0), max(len(text) - 6, 0)):
+            found = _NULL_PATTERN.search(text, start) if end is None else _NULL_PATTERN.search(text, start, end)
+            expected = found is not None
+            assert has_null_value(text, start, end) == expected, (text, start, end)

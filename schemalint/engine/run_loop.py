@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -21,6 +20,7 @@ from schemalint.model import RUN, Diagnostic, Origin, RunContext, Severity, Tool
 from schemalint.rules.base import FAIL_RULE_ENV, INTERNAL_ERROR
 from schemalint.rules.tool_text import known_text, seed_text
 from schemalint.schema.index import index_schema
+from schemalint.schema.nonjson import has_null_value
 
 if TYPE_CHECKING:
     from schemalint.rules.base import Context, Rule
@@ -332,8 +332,6 @@ def _present(tool: Tool, wanted: frozenset[str], copies: dict[Any, Any] | None, 
 
 _PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
 """Files whose tools are parsed JSON or YAML: plain values (no tuples, no objects of a Python source)."""
-_NULL_VALUE = re.compile(rb"[:,\[]null")
-"""A ``null`` value in orjson's compact encoding: orjson writes NaN and infinities as ``null`` too."""
 _ENCODE = 0
 _PARSED_FILES: dict[str, bool] = {}
 """Whether each file name seen ends with one of :data:`_PARSED_SUFFIXES` (a catalog's tools share a few files)."""
@@ -375,7 +373,7 @@ def definition_key(tool: Tool, profiles: frozenset[str]) -> tuple[Any, ...] | No
                                option=_ENCODE)
     except Exception:  # orjson.JSONEncodeError (a TypeError)
         return None
-    if b"null" in encoded and _NULL_VALUE.search(encoded, 1, len(encoded) - 1 - (tool.output_schema is None) * 5):
+    if has_null_value(encoded, 1, len(encoded) - 1 - (tool.output_schema is None) * 5):
         return None  # ([raw, advertised, null]: the last null is the absent output schema)
     return (tool.name, tool.description, tool.origin.format, tool.schema_path, tool.schema_view, profiles, inside,
             encoded)

@@ -36,7 +36,7 @@ from schemalint.rules.base import Context, FileScreen, Rule
 from schemalint.rules.shape._common import NONSTANDARD_TYPES, STANDARD_TYPES
 from schemalint.schema.dialect import default_dialect, dialect_of, fast_validator, plainly_valid
 from schemalint.schema.index import MAX_DEPTH, index_schema, nesting_depth
-from schemalint.schema.nonjson import describe, may_hold_non_json, non_json_values
+from schemalint.schema.nonjson import describe, has_null_value, may_hold_non_json, non_json_values
 
 if TYPE_CHECKING:
     from schemalint.rules.facts import CatalogFacts
@@ -468,7 +468,6 @@ def _new_verdicts() -> list[Any]:
 _VERDICTS_BYTES = 8 * 1024 * 1024
 """Bytes of encoded schemas whose verdicts a run keeps (then it starts over): an invalid schema's
 verdict holds the schema and its errors."""
-_NULL_VALUE = re.compile(rb"[:,\[]null")
 _PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
 
 
@@ -491,7 +490,7 @@ def _verdict_key(encoded: bytes | None, tool: Tool, dialect: str) -> tuple[bytes
     it stands, and one with a ``null`` value (orjson writes NaN and infinities as ``null`` too)."""
     if encoded is None or not tool.origin.file.lower().endswith(_PARSED_SUFFIXES):
         return None
-    if b"null" in encoded and _NULL_VALUE.search(encoded):
+    if has_null_value(encoded):
         return None
     return encoded, dialect, tool.origin.format in _GEMINI_FORMATS
 
