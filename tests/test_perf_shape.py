@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 
 import schemalint.rules.shape.sl001_invalid_schema as sl001
 from schemalint.api import check
+from schemalint.loaders.files.documents import may_hold_lone_surrogates
 from schemalint.model import Diagnostic, Severity, Tool
 from schemalint.rules.base import Context, Rule
+from schemalint.rules.poisoning.chars import INVISIBLE_CLASS, may_hold_invisibles
 from schemalint.schema import dialect
 from schemalint.schema.nonjson import YamlBinary, YamlSet, has_null_value, non_json_values
 from tests.conftest import CORPUS, examples, needs_shared
@@ -254,3 +256,45 @@ def test_null_value_search_on_edge_encodings(text: bytes) -> None:
             found = _NULL_PATTERN.search(text, start) if end is None else _NULL_PATTERN.search(text, start, end)
             expected = found is not None
             assert has_null_value(text, start, end) == expected, (text, start, end)
+
+
+# ---------------------------------------------------------------------------- the file screens of SL001 and SL501
+
+_OLD_SURROGATES = re.compile("[\ud800-\udfff]|\\\\(?:u|U0000)[dD][89abcdefABCDEF]")
+"""The pattern SL001's file screen searched a file's whole text with."""
+
+
+def _old_invisibles(text: str) -> bool:
+    """SL501's file screen as first written: the character class searched in the whole text."""
+    if re.search(f"[{INVISIBLE_CLASS}]", text):
+        return True
+    escaped = re.compile(r"\\u(?:200[b-f]|206[0-9]|202[a-e]|2060|feff|db40)"
+                         r"|\\U(?:0000200[b-f]|0000206[0-9]|0000202[a-e]|0000feff|000e00)", re.I)
+    return escaped.search(text) is not None
+
+
+_FRAGMENTS = st.sampled_from([
+    "a", "{", '"', " ", "\n", "\\", "\\u", "\\U", "\\U0000", "d8", "D9", "db40", "dc41", "Dfff", "200b", "feff",
+    "\ud800", "\udc00", "\udfff", "\ud7ff", "\ue000", "\u200a", "\u200b", "\u200f", "\u2010", "\u2029", "\u202a",
+    "\u202e", "\u202f", "\u205f", "\u2060", "\u2061", "\u2065", "\u2066", "\u2069", "\u206a", "\ufefe", "\ufeff",
+    "\uffff", "\U000dffff", "\U000e0000", "\U000e0041", "\U000e007f", "\U000e0080", "\U000f0000", "é", "—", "“",
+    "漢", "\U0001f600", "\u00e2\u0080\u008b",
+])
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(st.lists(_FRAGMENTS, max_size=12))
+def test_file_screens_find_what_their_patterns_found(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert may_hold_lone_surrogates(text) == (_OLD_SURROGATES.search(text) is not None)
+    assert may_hold_invisibles(text) == _old_invisibles(text)
+
+
+def test_file_screens_on_a_long_text() -> None:
+    filler = "x" * 70_000 + "é"  # non-ASCII: the encoded route
+    for needle, surrogate, invisible in [("", False, False), ("\udc01", True, False), ("\\uDBFF", True, False),
+                                         ("\U000e0061", False, True), ("\u2068", False, True),
+                                         ("\\u2068", False, True), ("\u2067\ud801", True, True)]:
+        text = filler + needle + filler
+        assert may_hold_lone_surrogates(text) is surrogate, needle
+        assert may_hold_invisibles(text) is invisible, needle
