@@ -459,15 +459,17 @@ def _lone_surrogate(schema: Any) -> str | None:
 
 
 _VALID: tuple[Any, None] = (None, None)
+_VERDICTS_BYTES = 8 * 1024 * 1024
+"""Bytes of encoded schemas whose verdicts a run keeps (then it starts over): an invalid schema's
+verdict holds the schema and its errors."""
 
 
 def _new_verdicts() -> list[Any]:
     """The run's verdict table: [bytes of the keys kept, {:func:`_verdict_key`: (schema checked,
     errors or None, and once read, :func:`_reading`)}]."""
     return [0, {}]
-_VERDICTS_BYTES = 8 * 1024 * 1024
-"""Bytes of encoded schemas whose verdicts a run keeps (then it starts over): an invalid schema's
-verdict holds the schema and its errors."""
+
+
 _PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
 
 
