@@ -437,7 +437,7 @@ class RunContext:
     def table(self, purpose: str, factory: Callable[[], Any], lifetime: str = TOOL) -> Any:
         """The run's table for ``purpose`` (a dict, an ``OrderedDict``, a slot list ...), made with
         ``factory()`` on first use and kept for ``lifetime`` (:meth:`store`)."""
-        memo = self.store(lifetime)
+        memo = self.memo if lifetime == TOOL else self.store(lifetime)  # the common case without a call
         try:
             return memo[purpose]
         except KeyError:

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from schemalint.model import RUN, Diagnostic, Origin, RunContext, Severity, Tool, running
 from schemalint.rules.base import FAIL_RULE_ENV, INTERNAL_ERROR
 from schemalint.rules.tool_text import known_text, seed_text
 from schemalint.schema.index import index_schema
+from schemalint.schema.nonjson import has_null_value
 
 if TYPE_CHECKING:
     from schemalint.rules.base import Context, Rule
@@ -194,8 +194,9 @@ def _run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context,
                      and (not skip or r.checks_tools())]
             wanted = frozenset().union(*[r.keywords for r in rules if r.keywords is not None]) if skip \
                 else frozenset()
-            entry = per_profiles[profiles] = (rules, wanted, skip and any(r.per_definition for r in rules))
-        rules, wanted, keyed = entry
+            entry = per_profiles[profiles] = (_steps(rules), wanted,
+                                              skip and any(r.per_definition for r in rules))
+        steps, wanted, keyed = entry
         # this definition's findings, by rule (and its keywords present, its joined descriptions)
         origin, copies, first = _definition(tool, profiles, by_definition) if keyed and by_definition.keying \
             else (tool.origin, None, True)
@@ -203,22 +204,22 @@ def _run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context,
             present = _present(tool, wanted, copies, first)
             chosen = per_present.get((profiles, present))
             if chosen is None:
-                chosen = per_present[(profiles, present)] = [
-                    r for r in rules if r.keywords is None or not r.keywords.isdisjoint(present)]
-            rules = chosen
+                chosen = per_present[(profiles, present)] = tuple(
+                    s for s in steps if s.rule.keywords is None or not s.rule.keywords.isdisjoint(present))
+            steps = chosen
         view = tool.schema_view
-        for rule in rules:
+        for rule, check, per_definition, shares in steps:
             try:
                 if fail and rule.code == fail:
                     raise _InjectedFault(f"{FAIL_RULE_ENV}={fail}")
-                if copies is not None and rule.per_definition and rule.shares_definition(tool, ctx):
+                if copies is not None and per_definition and (shares is None or shares(tool, ctx)):
                     if not first:
                         held = copies.get(rule, _ABSENT)
                         if held is not None and held is not _ABSENT:
                             if held:
                                 yield from _moved(held, origin, tool.origin)
                             continue
-                    found = rule.check_tool(tool, ctx)
+                    found = check(tool, ctx)
                     if found is _NOTHING:
                         if first:
                             copies[rule] = ()
@@ -233,7 +234,7 @@ def _run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context,
                         copies[rule] = tuple(collected) if _movable(collected, tool.origin) else None
                     yield from collected
                     continue
-                found = rule.check_tool(tool, ctx)
+                found = check(tool, ctx)
                 if found is _NOTHING:
                     continue
                 yield from (relocate(tool, found) if view else found)
@@ -250,14 +251,36 @@ def _run_tool_rules(active: Sequence[Rule], tools: Sequence[Tool], ctx: Context,
                 by_definition.size += len(text[0])
 
 
+class _Step(NamedTuple):
+    """How the run loop calls one rule (:func:`_steps`), read once per plan instead of once per tool
+    and rule: ``check`` is the rule's bound ``check_tool``, ``per_definition`` its
+    :attr:`Rule.per_definition`, and ``shares`` its bound ``shares_definition`` when the rule
+    overrides it, ``None`` when it is :meth:`Rule.shares_definition` (always true: not called)."""
+
+    rule: Rule
+    check: Any
+    per_definition: bool
+    shares: Any
+
+
+def _steps(rules: Sequence[Rule]) -> tuple[_Step, ...]:
+    """The :class:`_Step` of each of ``rules``, in order."""
+    from schemalint.rules.base import Rule
+
+    return tuple(_Step(r, r.check_tool, bool(r.per_definition),
+                       None if getattr(type(r), "shares_definition", None) is Rule.shares_definition
+                       else r.shares_definition)
+                 for r in rules)
+
+
 _PLANS = "run_loop.plans"
 PLANS_KEPT = 64
 """The rule plans (:func:`rule_plans`) a run keeps: one per set of active rules, which is one per
 run, unless a caller runs the rules with several sets (then the oldest are dropped)."""
-Plans = tuple[dict[frozenset[str], tuple[list["Rule"], frozenset[str], bool]],
-              dict[tuple[frozenset[str], frozenset[Any]], list["Rule"]]]
-"""(per set of profiles: the rules to call, the keywords some of them need, whether one is per
-definition; per (profiles, keywords present): the rules to call for a tool with those keywords)."""
+Plans = tuple[dict[frozenset[str], tuple[tuple["_Step", ...], frozenset[str], bool]],
+              dict[tuple[frozenset[str], frozenset[Any]], tuple["_Step", ...]]]
+"""(per set of profiles: the rules to call (:class:`_Step`), the keywords some of them need, whether one
+is per definition; per (profiles, keywords present): the rules to call for a tool with those keywords)."""
 
 
 def rule_plans(active: Sequence[Rule], skip: bool) -> Plans:
@@ -309,9 +332,9 @@ def _present(tool: Tool, wanted: frozenset[str], copies: dict[Any, Any] | None, 
 
 _PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
 """Files whose tools are parsed JSON or YAML: plain values (no tuples, no objects of a Python source)."""
-_NULL_VALUE = re.compile(rb"[:,\[]null")
-"""A ``null`` value in orjson's compact encoding: orjson writes NaN and infinities as ``null`` too."""
 _ENCODE = 0
+_PARSED_FILES: dict[str, bool] = {}
+"""Whether each file name seen ends with one of :data:`_PARSED_SUFFIXES` (a catalog's tools share a few files)."""
 
 
 def definition_key(tool: Tool, profiles: frozenset[str]) -> tuple[Any, ...] | None:
@@ -327,7 +350,16 @@ def definition_key(tool: Tool, profiles: frozenset[str]) -> tuple[Any, ...] | No
     writes NaN and infinities, which JSON's fallback parser and YAML read, as ``null`` too). Never raises."""
     global _ENCODE
     raw = tool.raw
-    if tool.runtime is not None or type(raw) is not dict or not tool.origin.file.lower().endswith(_PARSED_SUFFIXES):
+    if tool.runtime is not None or type(raw) is not dict:
+        return None
+    file = tool.origin.file
+    parsed = _PARSED_FILES.get(file)
+    if parsed is None:
+        parsed = file.lower().endswith(_PARSED_SUFFIXES)
+        if len(_PARSED_FILES) >= 4096:
+            _PARSED_FILES.clear()
+        _PARSED_FILES[file] = parsed
+    if not parsed:
         return None
     import orjson
 
@@ -341,7 +373,7 @@ def definition_key(tool: Tool, profiles: frozenset[str]) -> tuple[Any, ...] | No
                                option=_ENCODE)
     except Exception:  # orjson.JSONEncodeError (a TypeError)
         return None
-    if b"null" in encoded and _NULL_VALUE.search(encoded, 1, len(encoded) - 1 - (tool.output_schema is None) * 5):
+    if has_null_value(encoded, 1, len(encoded) - 1 - (tool.output_schema is None) * 5):
         return None  # ([raw, advertised, null]: the last null is the absent output schema)
     return (tool.name, tool.description, tool.origin.format, tool.schema_path, tool.schema_view, profiles, inside,
             encoded)

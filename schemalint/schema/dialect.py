@@ -41,9 +41,23 @@ def default_dialect(fmt: str | None) -> str:
     """The dialect of a schema without ``$schema`` in a tool of format ``fmt`` (``Origin.format``):
     :data:`MCP_DIALECT` for MCP tools (:data:`schemalint.targets.MCP_FORMATS`), else
     :data:`DEFAULT_DIALECT`."""
+    formats = _MCP_FORMATS
+    if formats is None:
+        formats = _mcp_formats()
+    return MCP_DIALECT if fmt in formats else DEFAULT_DIALECT
+
+
+_MCP_FORMATS: frozenset[str] | None = None
+""":data:`schemalint.targets.MCP_FORMATS`, imported on the first :func:`default_dialect` (an import
+statement inside it cost a module lookup per schema checked)."""
+
+
+def _mcp_formats() -> frozenset[str]:
+    global _MCP_FORMATS
     from schemalint.targets import MCP_FORMATS
 
-    return MCP_DIALECT if fmt in MCP_FORMATS else DEFAULT_DIALECT
+    _MCP_FORMATS = MCP_FORMATS
+    return MCP_FORMATS
 
 
 META_SCHEMA_IDS: dict[str, str] = {
@@ -121,8 +135,28 @@ def dialect_of(schema: Any, override: str | None = None, default: str = DEFAULT_
     :func:`default_dialect`) applies when it is absent. Never raises: an unknown ``$schema`` or
     override gives ``unknown=True`` and the default dialect.
     """
-    declared = schema.get("$schema") if isinstance(schema, Mapping) else None
+    declared = schema.get("$schema") if type(schema) is dict or isinstance(schema, Mapping) else None
     declared = declared if isinstance(declared, str) else None
+    if declared is not None and type(declared) is not str:
+        return _choose(declared, override, default)  # a subclass of str (YamlBinary ...): not kept
+    key = (declared, override, default)
+    found = _CHOICES.get(key)
+    if found is None:
+        found = _choose(declared, override, default)
+        if len(_CHOICES) >= _CHOICES_KEPT:
+            _CHOICES.clear()
+        _CHOICES[key] = found
+    return found
+
+
+_CHOICES: dict[tuple[str | None, str | None, str], DialectChoice] = {}
+""":func:`dialect_of`'s answers by (declared ``$schema``, override, default): a choice depends on these
+strings alone and is frozen, so one instance serves every schema that declares the same."""
+_CHOICES_KEPT = 1024
+
+
+def _choose(declared: str | None, override: str | None, default: str) -> DialectChoice:
+    """:func:`dialect_of` for the root's ``$schema`` string ``declared`` (``None``: absent or not a string)."""
     if override:
         chosen = normalize_dialect(override)
         if chosen is not None:

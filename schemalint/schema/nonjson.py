@@ -77,6 +77,18 @@ def may_hold_non_json(encoded: bytes | None) -> bool:
                                    or encoded.startswith(b"null"))
 
 
+def has_null_value(encoded: bytes, start: int = 0, end: int | None = None) -> bool:
+    """Whether the compact JSON ``encoded`` (orjson's, which writes NaN and the infinities as ``null``
+    too) holds a ``null`` value within ``encoded[start:end]``: a ``null`` right after ``:``, ``,`` or
+    ``[`` (what the pattern ``[:,\\[]null`` finds, searched for as three substrings, which costs a
+    fraction of the pattern's byte-by-byte scan)."""
+    if end is None:
+        end = len(encoded)
+    find = encoded.find
+    return find(b"null", start, end) != -1 and (
+        find(b":null", start, end) != -1 or find(b",null", start, end) != -1 or find(b"[null", start, end) != -1)
+
+
 def non_json_values(value: Any, limit: int = 100) -> list[tuple[str, str]]:
     """``[(pointer, description)]`` of the values inside ``value`` that JSON cannot hold
     (:func:`describe`), in document order, at most ``limit``. ``pointer`` is an RFC 6901 JSON

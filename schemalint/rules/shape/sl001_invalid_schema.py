@@ -36,7 +36,7 @@ from schemalint.rules.base import Context, FileScreen, Rule
 from schemalint.rules.shape._common import NONSTANDARD_TYPES, STANDARD_TYPES
 from schemalint.schema.dialect import default_dialect, dialect_of, fast_validator, plainly_valid
 from schemalint.schema.index import MAX_DEPTH, index_schema, nesting_depth
-from schemalint.schema.nonjson import describe, may_hold_non_json, non_json_values
+from schemalint.schema.nonjson import describe, has_null_value, may_hold_non_json, non_json_values
 
 if TYPE_CHECKING:
     from schemalint.rules.facts import CatalogFacts
@@ -46,6 +46,8 @@ SURROGATES = FileScreen("lone surrogates", may_hold_lone_surrogates)
 escape of one in any string (:func:`~schemalint.loaders.files.documents.may_hold_lone_surrogates`)."""
 
 _GEMINI_FORMATS = ("gemini",)
+_DIALECT_FILES = "SL001-dialect-files"
+"""The key, in the run's per-file memo, of :meth:`InvalidSchema._dialect_files`."""
 
 VALUE_DEPTH_LIMIT = 200
 """Deepest nesting (objects and arrays, counted from the schema's root) whose metaschema errors
@@ -152,7 +154,9 @@ class InvalidSchema(Rule):
         """Files of ``ctx.catalog`` whose every schema's root is ``"type": "dict"`` (or another
         non-standard spelling of object), with at least two such tools: a dialect, not a slip.
         Kept in the run's memo (``ctx.memo``) until :meth:`check_catalog` reports them."""
-        files: dict[str, _DialectFile] = ctx.memo("SL001-dialect-files", lambda: self._find_dialect_files(ctx), FILE)
+        files: dict[str, _DialectFile] | None = ctx.run.file_memo.get(_DIALECT_FILES)  # asked twice per tool
+        if files is None:
+            files = ctx.memo(_DIALECT_FILES, lambda: self._find_dialect_files(ctx), FILE)
         return files
 
     @staticmethod
@@ -207,7 +211,7 @@ class InvalidSchema(Rule):
         # scans each file's text once: SURROGATES, Context.cleared)
         surrogate = None if ctx.cleared(SURROGATES, tool.origin.file) else _lone_surrogate(schema)
         encoded = _encoded(schema)
-        non_json = non_json_values(schema) if may_hold_non_json(encoded) else []
+        non_json = _non_json(schema, encoded)
         for pointer, what in non_json:
             yield self._non_json(tool, pointer, what, base)
         if surrogate is None and not non_json and "jsonschema_rs" not in sys.modules \
@@ -238,8 +242,8 @@ class InvalidSchema(Rule):
             except (ValueError, TypeError, OverflowError):
                 pass  # _validated converts the schema (YAML keys, dates) or reports its depth
         key = _verdict_key(encoded, tool, choice.dialect) if surrogate is None else None
-        verdicts: list[Any] = ctx.run.table("SL001-verdicts", lambda: [0, {}], RUN)
-        result = verdicts[1].get(key) if key is not None else None
+        verdicts: list[Any] = ctx.run.table("SL001-verdicts", _new_verdicts, RUN)
+        result: tuple[Any, ...] | None = verdicts[1].get(key) if key is not None else None
         if result is None:
             result = _validated(validator, schema, checked)
             if result is None:
@@ -260,22 +264,22 @@ class InvalidSchema(Rule):
                 if verdicts[0] > _VERDICTS_BYTES:
                     verdicts[0], verdicts[1] = len(key[0]), {}
                 verdicts[1][key] = result
-        schema, errors = result
+        schema, errors = result[0], result[1]
         if errors is None:
             return
-        gemini = tool.origin.format in _GEMINI_FORMATS
-        seen = {pointer for pointer, _ in non_json}  # reported above, naming the value
+        if len(result) > 2:
+            reading = result[2]
+        else:
+            reading = _reading(schema, errors, tool.origin.format in _GEMINI_FORMATS,
+                               {pointer for pointer, _ in non_json})  # reported above, naming the value
+            if key is not None and verdicts[1].get(key) is result:
+                # a keyed schema holds no null value, so no value JSON cannot hold (non_json is
+                # empty): its reading is the same for every tool with that key
+                verdicts[1][key] = (schema, errors, reading)
         bad_types: list[tuple[str, list[str]]] = []
-        for err in errors:
-            tokens = list(err.instance_path)
-            pointer = "".join("/" + escape_token(t) for t in tokens)
-            if pointer in seen:
-                continue
-            seen.add(pointer)
-            names = _nonstandard_types(schema, tokens, gemini)
+        for tokens, pointer, names, err in reading:
             if names is not None:
-                if names:
-                    bad_types.append((pointer, names))
+                bad_types.append((pointer, names))
                 continue
             yield self._explain(tool, schema, tokens, pointer, err, base, choice.dialect)
         if bad_types:
@@ -288,7 +292,7 @@ class InvalidSchema(Rule):
 
     def check_catalog(self, tools: Sequence[Tool], ctx: Context) -> Iterator[Diagnostic]:
         """One diagnostic per file written wholly in a non-standard type dialect (BFCL style)."""
-        files: dict[str, _DialectFile] | None = ctx.run.file_memo.pop("SL001-dialect-files", None)
+        files: dict[str, _DialectFile] | None = ctx.run.file_memo.pop(_DIALECT_FILES, None)
         if files is None:
             return
         for file, info in files.items():
@@ -458,7 +462,14 @@ _VALID: tuple[Any, None] = (None, None)
 _VERDICTS_BYTES = 8 * 1024 * 1024
 """Bytes of encoded schemas whose verdicts a run keeps (then it starts over): an invalid schema's
 verdict holds the schema and its errors."""
-_NULL_VALUE = re.compile(rb"[:,\[]null")
+
+
+def _new_verdicts() -> list[Any]:
+    """The run's verdict table: [bytes of the keys kept, {:func:`_verdict_key`: (schema checked,
+    errors or None, and once read, :func:`_reading`)}]."""
+    return [0, {}]
+
+
 _PARSED_SUFFIXES = (".json", ".snap", ".jsonl", ".ndjson", ".yaml", ".yml")
 
 
@@ -481,7 +492,7 @@ def _verdict_key(encoded: bytes | None, tool: Tool, dialect: str) -> tuple[bytes
     it stands, and one with a ``null`` value (orjson writes NaN and infinities as ``null`` too)."""
     if encoded is None or not tool.origin.file.lower().endswith(_PARSED_SUFFIXES):
         return None
-    if b"null" in encoded and _NULL_VALUE.search(encoded):
+    if has_null_value(encoded):
         return None
     return encoded, dialect, tool.origin.format in _GEMINI_FORMATS
 
@@ -506,6 +517,49 @@ def _validated(validator: Any, schema: Any, checked: bool = False) -> tuple[Any,
         return schema, _leaf_errors(validator.iter_errors(schema))
 
 
+def _reading(schema: Any, errors: list[Any], gemini: bool, seen: set[str],
+             ) -> list[tuple[list[Any], str, list[str] | None, Any]]:
+    """What :meth:`InvalidSchema._check` reports of a schema's metaschema ``errors`` (:func:`_leaf_errors`),
+    in order: ``(tokens of the error's pointer, that pointer, the non-standard type names there or
+    None, the error)``; ``names`` is given for an error at a ``type`` keyword that names non-standard
+    types (:func:`_nonstandard_types`), and such an error whose names are all fine for the format is left
+    out, as is a second error at one pointer and one at a pointer in ``seen`` (already reported). The
+    same for two schemas of one :func:`_verdict_key` whose ``seen`` is empty, so it is kept with
+    their verdict."""
+    seen = set(seen)
+    out: list[tuple[list[Any], str, list[str] | None, Any]] = []
+    for err in errors:
+        tokens = list(err.instance_path)
+        pointer = "".join("/" + escape_token(t) for t in tokens)
+        if pointer in seen:
+            continue
+        seen.add(pointer)
+        names = _nonstandard_types(schema, tokens, gemini)
+        if names is not None:
+            if names:
+                out.append((tokens, pointer, names, err))
+            continue
+        out.append((tokens, pointer, None, err))
+    return out
+
+
+def _non_json(schema: Any, encoded: bytes | None) -> list[tuple[str, str]]:
+    """:func:`~schemalint.schema.nonjson.non_json_values` of ``schema``, whose :func:`_encoded` is
+    ``encoded``: a schema orjson encoded without a bare ``null`` holds none (:func:`may_hold_non_json`);
+    one it encoded holds only plain JSON types (orjson refuses bytes, sets, subclasses, non-string
+    keys), so only a NaN or an infinity can be there, and ``json.dumps`` with ``allow_nan=False``
+    (in C) proves there is none before the walk in Python."""
+    if not may_hold_non_json(encoded):
+        return []
+    if encoded is not None:
+        try:
+            json.dumps(schema, allow_nan=False)
+            return []
+        except Exception:  # ValueError: a NaN or an infinity (or anything else: walk)
+            pass
+    return non_json_values(schema)
+
+
 def _json_default(value: Any) -> str:
     """What :func:`_validated` checks in place of a value ``json`` cannot encode: its text, or for
     bytes and sets (reported on their own) their description, never Python's ``b'...'``."""
@@ -524,9 +578,15 @@ def _leaf_errors(errors: Any) -> list[Any]:
             else None
         if context:
             depth = len(list(err.instance_path))
-            branches = [list(b) for b in context if b]
-            best = max(branches, key=lambda b: max(len(list(e.instance_path)) for e in b), default=[])
-            if best and max(len(list(e.instance_path)) for e in best) > depth:
+            best: list[Any] = []
+            deepest = -1
+            for b in context:
+                if b:
+                    branch = list(b)
+                    reach = max([len(list(e.instance_path)) for e in branch])
+                    if reach > deepest:  # the first of the deepest, as max() chooses
+                        best, deepest = branch, reach
+            if best and deepest > depth:
                 stack.extend(best[::-1])
                 continue
         out.append(err)
