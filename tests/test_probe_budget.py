@@ -100,10 +100,12 @@ def test_the_loaders_probes_share_a_load_budget(tmp_path: Path) -> None:
     import sys
 
     (tmp_path / "slow_tools.py").write_text(SLOW)
-    env = {**os.environ, "SCHEMALINT_LOAD_PROBE_BUDGET": "0.6"}
+    # the subject is the probe budget, not start-up: the worker's import gets room on a loaded machine
+    env = {**os.environ, "SCHEMALINT_LOAD_PROBE_BUDGET": "0.6", "SCHEMALINT_IMPORT_TIME_LIMIT": "60"}
     proc = subprocess.run([sys.executable, "-m", "schemalint", "check", "slow_tools:TOOLS", "--python-path",
                            str(tmp_path), "--format", "json", "--select", "SL000"],
                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert proc.returncode in (0, 1) and proc.stdout, proc.stderr
     report = json.loads(proc.stdout)
     assert report["summary"]["tools"] == 12, proc.stderr
     cut = [d for d in report["diagnostics"] if d["code"] == "SL000" and d.get("kind") == "unchecked"]
