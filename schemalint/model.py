@@ -511,3 +511,26 @@ def split_pointer(pointer: str) -> list[str]:
     if "~" not in pointer:  # nothing to unescape (the common case)
         return pointer[1:].split("/")
     return [unescape_token(t) for t in pointer[1:].split("/")]
+
+
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
+"""What :func:`resolve` returns for a pointer that names nothing."""
+
+
+def resolve(document: Any, pointer: str) -> Any:
+    """The value at the RFC 6901 ``pointer`` in ``document`` (parsed JSON: dicts, lists,
+    scalars), or :data:`MISSING` when it names nothing (never raises; a malformed pointer
+    without its leading ``/`` raises ``ValueError``, as :func:`split_pointer` does)."""
+    node = document
+    for token in split_pointer(pointer):
+        if isinstance(node, dict):
+            if token not in node:
+                return MISSING
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                return MISSING
+            node = node[int(token)]
+        else:
+            return MISSING
+    return node

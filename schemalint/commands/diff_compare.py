@@ -41,7 +41,7 @@ from schemalint.diff.render import (
     shown_definition,
 )
 from schemalint.diff.result import Change, DiffResult, ToolDiff
-from schemalint.model import Tool, escape_token, unescape_token
+from schemalint.model import Tool, escape_token, resolve
 from schemalint.targets import TargetSpec, strict_decoded
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ def byte_changes(old: Tool, new: Tool) -> list[Change]:
     _order_walk(shown_definition(old), shown_new, "", None, keys, lists, noops)
     out: list[Change] = []
     for ptr in noops:
-        gone = not _exists(shown_new, ptr)
+        gone = resolve(shown_new, ptr) is MISSING
         out.append(
             Change(
                 check("empty-keyword-changed"),
@@ -293,20 +293,6 @@ def byte_changes(old: Tool, new: Tool) -> list[Change]:
             )
         )
     return out
-
-
-def _exists(document: Any, pointer: str) -> bool:
-    """Whether the JSON pointer ``pointer`` (RFC 6901) names a value in ``document``."""
-    value = document
-    for raw in pointer.split("/")[1:]:
-        token = unescape_token(raw)
-        if isinstance(value, Mapping) and token in value:
-            value = value[token]
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-            value = value[int(token)]
-        else:
-            return False
-    return True
 
 
 def _order_walk(

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemalint.diff.checks import KINDS, SECURITY, DiffCheck
-from schemalint.model import Severity, Tool
+from schemalint.model import MISSING, Severity, Tool
 
 STATUSES = ("identical", "same-meaning", "changed", "added", "removed")
 """Per-tool status: identical bytes, same meaning / different bytes, changed meaning, added, removed."""
 
-ABSENT: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
+ABSENT: Any = MISSING
 """The value of a key that one side of a change does not have (a keyword added or removed, a tool added
 or removed): a :class:`Change`'s ``before``/``after`` is ``ABSENT`` then, and its JSON leaves the key out."""
 

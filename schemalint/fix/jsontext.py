@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from schemalint.rules.fixes import Op, Taken, parent, split_pointer
+from schemalint.model import split_pointer
+from schemalint.rules.fixes import Op, Taken, parent
 
 
 class FixError(Exception):

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from schemalint.fix.jsontext import FixError
-from schemalint.rules.fixes import Op, Taken, parent, split_pointer
+from schemalint.model import split_pointer
+from schemalint.rules.fixes import Op, Taken, parent
 
 
 def _yaml() -> Any:

@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from schemalint.model import MISSING, resolve, split_pointer, unescape_token
+from schemalint.model import join_pointer as join
 from schemalint.rules.lazy_re import lazy_re
 from schemalint.schema import TYPE_ALIASES
 from schemalint.schema.unions import branches_disjoint
@@ -84,45 +86,12 @@ class Fix:
     the hint of such a diagnostic."""
 
 
-MISSING: Any = object()
-"""What :func:`resolve` returns for a pointer that names nothing."""
-
-
-def split_pointer(pointer: str) -> list[str]:
-    """The unescaped reference tokens of an RFC 6901 pointer (``""`` -> ``[]``)."""
-    if not pointer:
-        return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
-
-
-def join(pointer: str, *tokens: str | int) -> str:
-    """``pointer`` extended by ``tokens`` (escaped)."""
-    return pointer + "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
-
-
 def parent(pointer: str) -> tuple[str, str]:
     """``(parent pointer, last token unescaped)``; raises ``ValueError`` for the root pointer."""
     if not pointer:
         raise ValueError("the root has no parent")
     head, _, last = pointer.rpartition("/")
-    return head, last.replace("~1", "/").replace("~0", "~")
-
-
-def resolve(document: Any, pointer: str) -> Any:
-    """The value at ``pointer`` in ``document``, or :data:`MISSING` (never raises)."""
-    node = document
-    for token in split_pointer(pointer):
-        if isinstance(node, dict):
-            if token not in node:
-                return MISSING
-            node = node[token]
-        elif isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node):
-                return MISSING
-            node = node[int(token)]
-        else:
-            return MISSING
-    return node
+    return head, unescape_token(last)
 
 
 ANNOTATIONS = frozenset({
