@@ -49,6 +49,7 @@ def test_every_format_reports_a_repeated_finding_once_with_its_copies(tmp_path: 
     assert "1 diagnostic(s) (1 warning); 3 more in repeated copies of a tool" in text.stdout
     assert text.stdout.count("SL006 invalid-tool-name") == 1
 
+
     lines = cli("check", path, "--format", "jsonl").stdout.splitlines()
     assert [json.loads(line) for line in lines] == report["diagnostics"]
 
@@ -107,3 +108,14 @@ def test_bfcl_reports_each_fault_once() -> None:
     keys = Counter((d["code"], d["tool"], d["message"], d["pointer"].split("/", 3)[-1])
                    for d in report["diagnostics"])
     assert max(keys.values()) == 1
+
+
+def test_the_summary_counts_severities_most_severe_first() -> None:
+    """Alphabetical order put info before warning; the summary reads error, warning, info."""
+    from schemalint.model import Diagnostic, Severity
+    from schemalint.report.copies import severity_counts
+
+    found = [Diagnostic(code="SL001", name="n", severity=sev, tool="t", file="f", pointer="", message="m")
+             for sev in (Severity.INFO, Severity.WARNING, Severity.ERROR, Severity.INFO)]
+    assert severity_counts(found) == "1 error, 1 warning, 2 info"
+    assert severity_counts([]) == ""

@@ -78,6 +78,16 @@ def copies_count(diagnostics: Any) -> int:
     return sum(len(d.copies) for d in diagnostics)
 
 
+def severity_counts(diagnostics: Any) -> str:
+    """``212 error, 2520 warning, 688 info``: the entries of ``diagnostics`` per severity, most
+    severe first (a severity none has is left out); ``""`` when there are none."""
+    by_sev: dict[str, int] = {}
+    for d in diagnostics:
+        by_sev[d.severity.value] = by_sev.get(d.severity.value, 0) + 1
+    order = {"error": 0, "warning": 1, "info": 2}
+    return ", ".join(f"{n} {s}" for s, n in sorted(by_sev.items(), key=lambda kv: (order.get(kv[0], 3), kv[0])))
+
+
 def copies_line(d: Diagnostic, limit: int = 8) -> str:
     """``also in N other copies of this tool: line 12, line 40, ...`` (the first ``limit`` places;
     a place without a line is named by its pointer); ``""`` when ``d`` has no copies."""

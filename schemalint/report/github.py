@@ -203,10 +203,9 @@ def render(result: CheckResult, stream: IO[str], **_: object) -> None:
     summary line and the notes; append the job summary when ``$GITHUB_STEP_SUMMARY`` is set."""
     items = [_check_item(d) for d in result.diagnostics]
     left_out = write_items(items, stream)
-    by_sev: dict[str, int] = {}
-    for d in result.diagnostics:
-        by_sev[d.severity.value] = by_sev.get(d.severity.value, 0) + 1
-    detail = ", ".join(f"{n} {s}" for s, n in sorted(by_sev.items()))
+    from schemalint.report.copies import severity_counts
+
+    detail = severity_counts(result.diagnostics)
     repeats = sum(len(d.copies) for d in result.diagnostics)
     totals = (f"{result.files} file(s), {result.tools} tool(s), "
               f"{len(result.diagnostics)} diagnostic(s)" + (f" ({detail})" if detail else "")

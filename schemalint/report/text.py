@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import groupby
 from typing import IO, TYPE_CHECKING, Any
 
-from schemalint.report.copies import copies_count, copies_line
+from schemalint.report.copies import copies_count, copies_line, severity_counts
 from schemalint.textsafe import visible
 
 if TYPE_CHECKING:
@@ -50,17 +50,15 @@ def _lines(result: CheckResult, st: Callable[[str, str | None], str]) -> Iterato
                     yield "      hint: " + st(d.hint, None), "green"
                 if d.copies:
                     yield "      " + st(copies_line(d), None), "dim"
-    by_sev: dict[str, int] = {}
-    for d in result.diagnostics:
-        by_sev[d.severity.value] = by_sev.get(d.severity.value, 0) + 1
     if result.diagnostics:
         yield "", None
+    detail = severity_counts(result.diagnostics)
     yield (f"{st(str(result.files), 'bold')} file(s), {st(str(result.tools), 'bold')} tool(s), "
            f"{st(str(len(result.diagnostics)), 'bold')} diagnostic(s)"
-           + (" (" + ", ".join(f"{n} {s}" for s, n in sorted(by_sev.items())) + ")" if by_sev else "")
+           + (f" ({detail})" if detail else "")
            + (f"; {repeats} more in repeated copies of a tool" if (repeats := copies_count(result.diagnostics))
               else "")
-           + f" in {result.elapsed:.2f} s"), None
+           + f"; checked in {result.elapsed:.2f} s"), None
     counts = result.counts_by_code()
     if counts:
         yield "by code: " + st(", ".join(f"{code} {n}" for code, n in counts.items()), None), None
