@@ -17,7 +17,8 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { evaluator, findSites, mayHoldInlineTools, relativeUrl } from "./inline_tools.mjs";
 
@@ -158,6 +159,27 @@ function resolvePackage(name, subpath, fromDir) {
 }
 
 const packageCache = new Map();
+
+// A package whose entry is one large CommonJS file (typescript's lib/typescript.js, 9 MB), loaded
+// with require(): import() would first scan the whole text for its export names (Node's
+// cjs-module-lexer), 0.4 s of a 1.6 s listing that reads inline tools. Null when the package is
+// not found, or its entry is not CommonJS (the caller then imports it).
+function requirePackage(name, fromDir) {
+  const found = resolvePackage(name, "", fromDir);
+  if (found === null || !/\.c?js$/.test(found.url)) return null;
+  // tsx turns source maps on, and Node then measures every line of a loaded file for one (0.06 s
+  // for typescript.js, which has none).
+  const maps = process.sourceMapsEnabled === true;
+  try {
+    if (maps) process.setSourceMapsEnabled(false);
+    const file = fileURLToPath(found.url);
+    return { ns: createRequire(file)(file), ...found };
+  } catch {
+    return null;  // an ES module with a .js name (ERR_REQUIRE_ESM), or a failing entry: import() says why
+  } finally {
+    if (maps) process.setSourceMapsEnabled(true);
+  }
+}
 
 async function importPackage(name, subpath, fromDir) {
   const found = resolvePackage(name, subpath, fromDir);
@@ -1397,7 +1419,7 @@ async function importFrom(file, spec) {
 // The project's TypeScript compiler API (typescript 5.x and earlier; TypeScript 7's native
 // compiler has none), or {missing: why}.
 async function typeScriptApi(dir) {
-  const found = await importPackage("typescript", "", dir).catch(() => null);
+  const found = requirePackage("typescript", dir) ?? await importPackage("typescript", "", dir).catch(() => null);
   const api = [found?.ns, found?.ns?.default].find((ns) => typeof ns?.createSourceFile === "function");
   if (api) return { api };
   return { missing: found === null ? "the project has no typescript package"
