@@ -8,6 +8,7 @@ Next.js-shaped projects written here. Skips without Node or the example's node_m
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -281,3 +282,26 @@ def test_a_module_whose_default_export_builds_the_tools_says_how_to_read_them(ap
     assert diag["code"] == "SL000" and diag["severity"] == "warning"
     assert "schemalint check toolkit.ts:default" in diag["message"]
     assert [t.name for t in load_in(app, "toolkit.ts:default").tools] == ["create_customer"]
+
+
+def test_a_typescript_package_that_is_an_es_module_is_imported(tmp_path: Path) -> None:
+    # The worker require()s a CommonJS compiler API (typescript's own entry: no scan of its 9 MB
+    # for export names); an entry that is an ES module under a .js name fails require() (on Node
+    # 20.19+, which can require() an ES module, through its top-level await) and must still be
+    # read through import().
+    if not (TS_EXAMPLE / "node_modules" / "typescript").is_dir():
+        pytest.skip("examples/typescript has no typescript package (run `npm ci --prefix examples/typescript`)")
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true}\n')
+    _packages(tmp_path, leave_out=("typescript",))
+    wrapper = tmp_path / "node_modules" / "typescript"
+    wrapper.mkdir()
+    real = (TS_EXAMPLE / "node_modules" / "typescript" / "lib" / "typescript.js").resolve()
+    (wrapper / "package.json").write_text(
+        '{"name": "typescript", "version": "5.0.0-esm", "type": "module", "main": "./index.js"}\n')
+    (wrapper / "index.js").write_text(f'import ts from {json.dumps(real.as_uri())};\nawait null;\nexport default ts;\n')
+    (tmp_path / "route.ts").write_text(
+        'import { streamText } from "ai";\nimport { z } from "zod";\nexport async function POST() {\n'
+        '  return streamText({ tools: { ping: { description: "Ping", parameters: z.object({}) } } });\n}\n')
+    loaded = load_in(tmp_path, "route.ts")
+    assert [t.name for t in loaded.tools] == ["ping"]
+    assert not loaded.diagnostics

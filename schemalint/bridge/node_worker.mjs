@@ -175,7 +175,7 @@ function requirePackage(name, fromDir) {
     const file = fileURLToPath(found.url);
     return { ns: createRequire(file)(file), ...found };
   } catch {
-    return null;  // an ES module with a .js name (ERR_REQUIRE_ESM), or a failing entry: import() says why
+    return null;  // an ES module (before Node 20.19, or with top-level await), or a failing entry: import() says why
   } finally {
     if (maps) process.setSourceMapsEnabled(true);
   }
