@@ -305,3 +305,29 @@ def test_a_typescript_package_that_is_an_es_module_is_imported(tmp_path: Path) -
     loaded = load_in(tmp_path, "route.ts")
     assert [t.name for t in loaded.tools] == ["ping"]
     assert not loaded.diagnostics
+
+
+def test_only_the_mcp_server_packages_a_module_names_are_imported_before_it(tmp_path: Path) -> None:
+    # Registrations are watched by importing the MCP server packages before the module; one the
+    # module never names is not imported (fastmcp with mcp-proxy cost 1 s of a 2 s check of an
+    # SDK 1 server in the example project). A stub fastmcp records whether it was imported.
+    if not (TS_EXAMPLE / "node_modules" / "@modelcontextprotocol").is_dir():
+        pytest.skip("examples/typescript has no MCP SDK (run `npm ci --prefix examples/typescript`)")
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true, "type": "module"}\n')
+    _packages(tmp_path, leave_out=("fastmcp",))
+    stub, mark = tmp_path / "node_modules" / "fastmcp", tmp_path / "fastmcp-imported"
+    stub.mkdir()
+    (stub / "package.json").write_text('{"name": "fastmcp", "version": "0.0.0", "main": "index.js"}\n')
+    (stub / "index.js").write_text(f'require("node:fs").writeFileSync({json.dumps(str(mark))}, "yes");\n'
+                                   "exports.FastMCP = class FastMCP {};\n")
+    (tmp_path / "sdk.ts").write_text(
+        'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\n'
+        'const server = new McpServer({ name: "s", version: "1.0.0" });\n'
+        'server.registerTool("ping", { description: "Ping", inputSchema: { id: z.string() } }, '
+        "async () => ({ content: [] }));\n")
+    loaded = load_in(tmp_path, "sdk.ts")
+    assert [(t.name, t.origin.line) for t in loaded.tools] == [("ping", 4)]
+    assert not mark.exists()
+    (tmp_path / "fast.ts").write_text('import { FastMCP } from "fastmcp";\nexport const kind = typeof FastMCP;\n')
+    load_in(tmp_path, "fast.ts")
+    assert mark.read_text() == "yes"  # named: imported before the module (the stub holds no tool)

@@ -160,6 +160,28 @@ function resolvePackage(name, subpath, fromDir) {
 
 const packageCache = new Map();
 
+// `fn()` (awaited when it returns a promise) with Node's source maps off: tsx turns them on, and
+// Node then reads the map of every file a package loads and measures each of its lines (0.06 s for
+// typescript.js alone). A package's own frames need no mapping; the project's modules, imported
+// later, are still mapped to their TypeScript lines.
+function withoutSourceMaps(fn) {
+  const maps = process.sourceMapsEnabled === true;
+  if (!maps) return fn();
+  process.setSourceMapsEnabled(false);
+  let result;
+  try {
+    result = fn();
+  } catch (err) {
+    process.setSourceMapsEnabled(true);
+    throw err;
+  }
+  if (!(result instanceof Promise)) {
+    process.setSourceMapsEnabled(true);
+    return result;
+  }
+  return result.finally(() => process.setSourceMapsEnabled(true));
+}
+
 // A package whose entry is one large CommonJS file (typescript's lib/typescript.js, 9 MB), loaded
 // with require(): import() would first scan the whole text for its export names (Node's
 // cjs-module-lexer), 0.4 s of a 1.6 s listing that reads inline tools. Null when the package is
@@ -167,17 +189,11 @@ const packageCache = new Map();
 function requirePackage(name, fromDir) {
   const found = resolvePackage(name, "", fromDir);
   if (found === null || !/\.c?js$/.test(found.url)) return null;
-  // tsx turns source maps on, and Node then measures every line of a loaded file for one (0.06 s
-  // for typescript.js, which has none).
-  const maps = process.sourceMapsEnabled === true;
   try {
-    if (maps) process.setSourceMapsEnabled(false);
     const file = fileURLToPath(found.url);
-    return { ns: createRequire(file)(file), ...found };
+    return withoutSourceMaps(() => ({ ns: createRequire(file)(file), ...found }));
   } catch {
     return null;  // an ES module (before Node 20.19, or with top-level await), or a failing entry: import() says why
-  } finally {
-    if (maps) process.setSourceMapsEnabled(true);
   }
 }
 
@@ -370,26 +386,38 @@ function callerOf(stack) {
   return null;
 }
 
-// Whether importing `file` may create an MCP server: its text, or that of a local file it imports,
-// names @modelcontextprotocol/sdk, or it imports through a path alias (`@/lib/x`, `~/x`, `#x`),
-// which is not followed. Only then is the SDK imported before the module to watch registrations
-// (importing the SDK costs about as much as importing the AI SDK: docs/typescript.md, "Start-up").
-function mayUseMcpSdk(file) {
+// The MCP server packages whose registrations must be watched before `file` is imported: those
+// its text, or that of a local file it imports, names (@modelcontextprotocol/sdk, the SDK 2's
+// @modelcontextprotocol/server, fastmcp), or all of them when it imports through a path alias
+// (`@/lib/x`, `~/x`, `#x`), which is not followed. Empty: the SDKs are not imported (importing one
+// costs about as much as importing the AI SDK: docs/typescript.md, "Start-up"; fastmcp, with
+// mcp-proxy, about 1 s).
+function mcpPackagesNamed(file) {
+  const named = new Set();
   for (const f of moduleFiles(file, 60)) {
     const text = readText(f);
     if (!text) continue;
-    if (text.includes("@modelcontextprotocol/sdk") || text.includes("@modelcontextprotocol/server")) return true;
-    if (/from\s*["']fastmcp["']/.test(text)) return true;
-    if (/(?:from|import|require\()\s*["'](?:@\/|~\/|#)/.test(text)) return true;
+    if (text.includes("@modelcontextprotocol/sdk")) named.add(SDK_1);
+    if (text.includes("@modelcontextprotocol/server")) named.add(SDK_2);
+    if (/from\s*["']fastmcp["']|require\(\s*["']fastmcp["']/.test(text)) named.add(FASTMCP);
+    if (/(?:from|import|require\()\s*["'](?:@\/|~\/|#)/.test(text)) return new Set(MCP_PACKAGES);
+    if (named.size === MCP_PACKAGES.length) break;
   }
-  return false;
+  return named;
 }
 
-async function watchRegistrations(dir) {
-  // The MCP TypeScript SDK 1 (@modelcontextprotocol/sdk) and 2 (@modelcontextprotocol/server).
-  await watchSdk(await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", dir).catch(() => null));
-  await watchSdk(await importPackage("@modelcontextprotocol/server", "", dir).catch(() => null));
-  await watchFastMcp(await importPackage("fastmcp", "", dir).catch(() => null));
+const SDK_1 = "@modelcontextprotocol/sdk", SDK_2 = "@modelcontextprotocol/server", FASTMCP = "fastmcp";
+const MCP_PACKAGES = [SDK_1, SDK_2, FASTMCP];
+
+// Wraps the registering methods of each MCP server package of `packages` (default: all) that the
+// project in `dir` has, before the module that may use it is imported.
+async function watchRegistrations(dir, packages = MCP_PACKAGES) {
+  const wanted = new Set(packages);
+  await withoutSourceMaps(async () => {
+    if (wanted.has(SDK_1)) await watchSdk(await importPackage(SDK_1, "server/mcp.js", dir).catch(() => null));
+    if (wanted.has(SDK_2)) await watchSdk(await importPackage(SDK_2, "", dir).catch(() => null));
+    if (wanted.has(FASTMCP)) await watchFastMcp(await importPackage(FASTMCP, "", dir).catch(() => null));
+  });
 }
 
 // FastMCP for TypeScript (the `fastmcp` package, punkpeye/fastmcp): `server.addTool({name,
@@ -1013,7 +1041,7 @@ async function callFactory(fn) {
 // apply), or stand-ins when that throws a TypeError. The server, when it registered a tool; else null.
 async function registrarServer(fn, dir) {
   if (fn.length > 4) return null;
-  await watchRegistrations(dir);
+  await watchRegistrations(dir, [SDK_1, SDK_2]);
   const sdk = (await importPackage("@modelcontextprotocol/sdk", "server/mcp.js", dir).catch(() => null))
     ?? (await importPackage("@modelcontextprotocol/server", "", dir).catch(() => null));
   const McpServer = sdk?.ns?.McpServer;
@@ -1217,7 +1245,8 @@ async function load(state, request) {
   await enableTypeScript(request);
   phases.typescript_loader = since(t);
   t = process.uptime();
-  if (mayUseMcpSdk(file)) await watchRegistrations(path.dirname(file));
+  const named = mcpPackagesNamed(file);
+  if (named.size) await watchRegistrations(path.dirname(file), named);
   phases.mcp_sdk_watch = since(t);
   const before = [createdServers.length, createdFastMcp.length];
   let ns;
