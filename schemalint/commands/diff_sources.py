@@ -134,8 +134,10 @@ class ParsedFiles:
         if kind == "json" and not data.startswith(b"\xef\xbb\xbf"):
             import orjson
 
+            from schemalint.loaders.files.documents import may_hold_huge_integer
+
             try:
-                values = [(None, orjson.loads(data))]
+                values = None if may_hold_huge_integer(data) else [(None, orjson.loads(data))]
             except orjson.JSONDecodeError:
                 values = None
         if values is None:
