@@ -473,13 +473,16 @@ class Classifier:
         self.old_file, self.new_file = old_file, new_file
         self.what = what
         self.changes: list[Change] = []
+        self.roots: tuple[Any, Any] = (old, new)
+        """The tool's whole old and new schemas (for a :meth:`nested` classifier, its parent's), which
+        ``old_prefix``/``new_prefix`` lead into."""
 
     def nested(
         self, old: Any, new: Any, *, old_prefix: tuple[Any, ...], new_prefix: tuple[Any, ...]
     ) -> Classifier:
         """A classifier of the sub-schemas ``old``/``new`` found at ``old_prefix``/``new_prefix``
         (relative to this classifier's schemas), reporting into the same tool and files."""
-        return type(self)(
+        sub = type(self)(
             old,
             new,
             tool=self.tool,
@@ -496,6 +499,8 @@ class Classifier:
             new_dialect=self.new_dialect,
             strict=self.strict,
         )
+        sub.roots = self.roots
+        return sub
 
     def at(self, side: str, tokens: Iterable[Any]) -> tuple[Any, ...]:
         """Schema tokens, from the tool's root schema, of the position ``tokens`` of this classifier's
