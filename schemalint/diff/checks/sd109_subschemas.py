@@ -44,6 +44,7 @@ from schemalint.diff.checks._common import (
     same_meaning,
     types_of,
 )
+from schemalint.diff.checks._subsume import admits
 from schemalint.schema.unions import branches_disjoint
 
 _REFUSED_HINT = "calls that matched only this branch are refused now"
@@ -345,6 +346,10 @@ def _wrap(
         elif wrapped_side == "new":
             c.emit("union-branch-added", (*tokens, kw, i),
                    f"`{where}` now also accepts {fmt(branch)} (a new `{kw}` branch)", after=branch)
+        elif admits(core, branches[i]):
+            c.emit("constraint-loosened", (*tokens, kw, i),
+                   f"`{kw}` branch {i} of `{where}` was removed, but the schema left admits every value it "
+                   f"admitted ({fmt(branch)}; its `{kw}` was reduced to one schema)", side="old", before=branch)
         else:
             c.emit("union-branch-removed", (*tokens, kw, i),
                    f"`{where}` no longer accepts {fmt(branch)} (its `{kw}` was reduced to one schema)",
@@ -410,7 +415,8 @@ def _match(
 ) -> None:
     """Report the difference between two sets of ``anyOf`` branches (each with its schema tokens):
     equal branches match wherever they sit, a changed one is compared with its closest old one, the
-    rest is SD211 / SD109."""
+    rest is SD211 / SD109 (or SD207 for a removed branch that a branch left admits: :func:`admits`)."""
+    news_all = list(news)
     for nt, nb in list(news):  # equal branches match wherever they sit
         hit = next((o for o in olds if same_meaning(o[1], nb)), None)
         if hit is not None:
@@ -425,7 +431,12 @@ def _match(
             continue
         ot, ob = olds.pop(i)
         c.changes.extend(c.nested(ob, nb, old_prefix=ot, new_prefix=nt).run())
+    kept = [nb for _, nb in news_all]
     for ot, ob in olds:
+        if any(admits(nb, ob) for nb in kept):
+            c.emit("constraint-loosened", ot, f"an `{keywords[0]}` branch of `{where}` was removed, but a branch "
+                   f"left admits every value it admitted ({fmt(ob)})", side="old", before=ob)
+            continue
         c.emit("union-branch-removed", ot, f"`{where}` no longer accepts {fmt(ob)} "
                f"({'an' if keywords[0] == 'anyOf' else 'a'} `{keywords[0]}` branch was removed)",
                side="old", before=ob, hint=_REFUSED_HINT)

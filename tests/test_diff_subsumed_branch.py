@@ -1,0 +1,72 @@
+"""A union branch removed while the schema left admits all it admitted is SD207, not SD109.
+
+``{"anyOf": [{"type": "string"}, {"type": "string", "maxLength": 5}]}`` reduced to
+``{"type": "string"}`` refuses no call; it was reported as a breaking SD109 "no longer accepts".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schemalint.diff.checks._subsume import admits
+from tests.conftest import cli_json
+
+
+@pytest.mark.parametrize(("wider", "narrower"), [
+    ({"type": "string"}, {"type": "string", "maxLength": 5}),
+    ({"type": "number"}, {"type": "integer", "minimum": 0}),
+    ({"type": ["string", "null"]}, {"type": "null"}),
+    ({"type": "object", "required": ["a"]}, {"type": "object", "required": ["a", "b"]}),
+    ({"enum": ["a", "b", "c"]}, {"enum": ["b"], "description": "only b"}),
+    ({}, {"type": "string"}),
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False},
+     {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False, "minProperties": 1}),
+])
+def test_admits_what_follows_keyword_by_keyword(wider: Any, narrower: Any) -> None:
+    assert admits(wider, narrower)
+
+
+@pytest.mark.parametrize(("wider", "narrower"), [
+    ({"type": "string"}, {"type": "null"}),
+    ({"type": "integer"}, {"type": "number"}),
+    ({"type": "string", "maxLength": 5}, {"type": "string"}),
+    ({"type": "object", "required": ["a", "b"]}, {"type": "object", "required": ["a"]}),
+    ({"enum": ["a"]}, {"enum": ["a", "b"]}),
+    ({"type": "string"}, {"description": "anything"}),  # the narrower one has no type: it admits more
+    # additionalProperties depends on its siblings: the narrower one's patternProperties admit x-keys
+    ({"type": "object", "properties": {"a": {}}, "additionalProperties": False},
+     {"type": "object", "properties": {"a": {}}, "patternProperties": {"^x-": {}}, "additionalProperties": False}),
+    (False, {"type": "string"}),
+])
+def test_refuses_what_it_cannot_show(wider: Any, narrower: Any) -> None:
+    assert not admits(wider, narrower)
+
+
+def _changes(tmp_path: Path, old: Any, new: Any) -> list[tuple[str, str]]:
+    for name, prop in (("old.json", old), ("new.json", new)):
+        (tmp_path / name).write_text(json.dumps([{"name": "find", "description": "Find items.", "inputSchema": {
+            "type": "object", "properties": {"q": prop}}}]))
+    _, report = cli_json("diff", "old.json", "new.json", "--fail-on", "never", cwd=tmp_path)
+    [tool] = report["tools"]
+    return [(c["code"], c["pointer"]) for c in tool["changes"]]
+
+
+def test_a_union_reduced_to_a_schema_that_admits_the_dropped_branch_is_compatible(tmp_path: Path) -> None:
+    old = {"anyOf": [{"type": "string"}, {"type": "string", "maxLength": 5}]}
+    assert _changes(tmp_path, old, {"type": "string"}) == [("SD207", "/inputSchema/properties/q/anyOf/1")]
+
+
+def test_a_union_reduced_to_a_schema_that_refuses_the_dropped_branch_is_breaking(tmp_path: Path) -> None:
+    old = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    assert _changes(tmp_path, old, {"type": "string"}) == [("SD109", "/inputSchema/properties/q/anyOf/1")]
+
+
+def test_a_branch_dropped_beside_one_that_admits_it_is_compatible(tmp_path: Path) -> None:
+    old = {"anyOf": [{"anyOf": [{"type": "string"}, {"type": "string", "format": "uri"}]}, {"type": "null"}]}
+    new = {"anyOf": [{"anyOf": [{"type": "string"}]}, {"type": "null"}]}
+    codes = _changes(tmp_path, old, new)
+    assert [code for code, _ in codes] == ["SD207"], codes
