@@ -29,8 +29,18 @@ def test_the_screen_lets_ordinary_documents_through() -> None:
     assert not may_hold_huge_integer(text) and not may_hold_huge_integer(text.encode())
     assert loads_json(text)["maximum"] == 10**18 - 1
     assert loads_json("9223372036854775807") == 2**63 - 1  # 19 digits: screened, read alike
-    # a long run of digits in a string only sends the text to the slower parser, with the same result
+    # a long run of digits in a string (an id) is no number
+    assert not may_hold_huge_integer('{"id": "12345678901234567890123"}')
+    assert not may_hold_huge_integer('{"a": "say \\"hi\\"",\n "id": "x 12345678901234567890123"}')
     assert loads_json('{"id": "12345678901234567890123"}') == {"id": "12345678901234567890123"}
+
+
+def test_the_screen_counts_quotes_on_the_line_and_is_unsure_after_an_escaped_backslash() -> None:
+    assert may_hold_huge_integer('{"a": "x", "n": 12345678901234567890123}')
+    assert may_hold_huge_integer('{"a": "say \\"hi\\"", "n": 12345678901234567890123}')
+    assert may_hold_huge_integer('{"a": "C:\\\\", "n": "12345678901234567890123"}')  # unsure: yes
+    # unsure costs a walk of the parsed value, which finds no whole float that large here
+    assert loads_json('{"a": "C:\\\\", "n": "12345678901234567890123"}')["n"] == "12345678901234567890123"
 
 
 def _tool(bound: int) -> str:

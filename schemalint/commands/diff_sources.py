@@ -134,10 +134,11 @@ class ParsedFiles:
         if kind == "json" and not data.startswith(b"\xef\xbb\xbf"):
             import orjson
 
-            from schemalint.loaders.files.documents import may_hold_huge_integer
+            from schemalint.loaders.files.documents import misread_huge_integer
 
             try:
-                values = None if may_hold_huge_integer(data) else [(None, orjson.loads(data))]
+                parsed = orjson.loads(data)
+                values = None if misread_huge_integer(data, parsed) else [(None, parsed)]
             except orjson.JSONDecodeError:
                 values = None
         if values is None:
