@@ -70,3 +70,19 @@ def test_a_branch_dropped_beside_one_that_admits_it_is_compatible(tmp_path: Path
     new = {"anyOf": [{"anyOf": [{"type": "string"}]}, {"type": "null"}]}
     codes = _changes(tmp_path, old, new)
     assert [code for code, _ in codes] == ["SD207"], codes
+
+
+def test_a_branch_removed_from_the_middle_is_that_branch_not_every_later_one(tmp_path: Path) -> None:
+    # compared by position, [string, integer, null] -> [string, null] said branch 1 changed type to
+    # null (SD108) and branch 2 was removed; it is branch 1, integer, that is gone
+    old = {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}
+    assert _changes(tmp_path, old, {"anyOf": [{"type": "string"}, {"type": "null"}]}) == [
+        ("SD109", "/inputSchema/properties/q/anyOf/1")]
+    assert _changes(tmp_path, {"anyOf": [{"type": "string"}, {"type": "null"}]}, old) == [
+        ("SD211", "/inputSchema/properties/q/anyOf/1")]
+
+
+def test_a_one_of_branch_removed_from_the_middle_is_matched_too(tmp_path: Path) -> None:
+    old = {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 5}, {"type": "null"}]}
+    new = {"oneOf": [{"type": "string"}, {"type": "null"}]}
+    assert _changes(tmp_path, old, new) == [("SD207", "/inputSchema/properties/q/oneOf/1")]

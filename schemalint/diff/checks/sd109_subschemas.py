@@ -381,31 +381,39 @@ def _disjoint(a: Any, b: Any, nullable: bool = False) -> bool:
 
 
 def flattened_union(c: Classifier, tokens: tuple[Any, ...], keyword: str | None) -> bool:
-    """Compare the ``anyOf`` enclosing a change (at ``tokens``, of ``keyword``) branch by branch with
-    nested pure unions spliced in, when either side nests one; True when the change lies in such a
-    union (it is then reported here, once per union position, remembered in ``c.flattened``)."""
-    ends = [i for i, t in enumerate(tokens) if t == "anyOf"]
-    if keyword == "anyOf":
-        ends.append(len(tokens))
-    for end in ends:
+    """Compare the ``anyOf``/``oneOf`` enclosing a change (at ``tokens``, of ``keyword``) branch by
+    branch, as a set, when either side nests a pure ``anyOf`` (spliced in) or the two lists differ in
+    length (a branch added or removed: comparing by position would call every later branch changed);
+    True when the change lies in such a union (it is then reported here, once per union position,
+    remembered in ``c.flattened``)."""
+    ends = [(i, t) for i, t in enumerate(tokens) if t in ("anyOf", "oneOf")]
+    if keyword in ("anyOf", "oneOf"):
+        ends.append((len(tokens), keyword))
+    for end, kw in ends:
         at = tokens[:end]
-        if at not in c.flattened:
-            c.flattened[at] = _compare_flat(c, at)
-        if c.flattened[at]:
+        key = (*at, kw)
+        if key not in c.flattened:
+            c.flattened[key] = _compare_flat(c, at, kw)
+        if c.flattened[key]:
             return True
     return False
 
 
-def _compare_flat(c: Classifier, at: tuple[Any, ...]) -> bool:
+def _compare_flat(c: Classifier, at: tuple[Any, ...], kw: str) -> bool:
     old_s, new_s = resolve(c.old, at), resolve(c.new, at)
     if not isinstance(old_s, Mapping) or not isinstance(new_s, Mapping):
         return False
-    old_l, new_l = old_s.get("anyOf"), new_s.get("anyOf")
+    old_l, new_l = old_s.get(kw), new_s.get(kw)
     if not isinstance(old_l, list) or not isinstance(new_l, list):
         return False
-    if not any(_pure_union(b) for b in (*old_l, *new_l)):
+    nested = kw == "anyOf" and any(_pure_union(b) for b in (*old_l, *new_l))
+    if not nested and len(old_l) == len(new_l):
         return False
-    _match(c, _flat_branches(old_l, (*at, "anyOf")), _flat_branches(new_l, (*at, "anyOf")), c.label(at))
+    if kw == "anyOf":
+        olds, news = _flat_branches(old_l, (*at, kw)), _flat_branches(new_l, (*at, kw))
+    else:
+        olds, news = [((*at, kw, i), b) for i, b in enumerate(old_l)], [((*at, kw, i), b) for i, b in enumerate(new_l)]
+    _match(c, olds, news, c.label(at), (kw, kw))
     return True
 
 
