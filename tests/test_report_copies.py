@@ -119,3 +119,11 @@ def test_the_summary_counts_severities_most_severe_first() -> None:
              for sev in (Severity.INFO, Severity.WARNING, Severity.ERROR, Severity.INFO)]
     assert severity_counts(found) == "1 error, 1 warning, 2 info"
     assert severity_counts([]) == ""
+
+
+def test_statistics_count_every_copy_and_say_so(tmp_path: Path) -> None:
+    """``--statistics`` counts each copy (as the exit code and the baseline see them); the summary
+    folds them, and stderr says why the two numbers differ."""
+    proc = cli("check", str(_dataset(tmp_path)), "--statistics")
+    assert proc.stdout.split() == ["4", "SL006", "invalid-tool-name", "warning"]
+    assert "include 3 finding(s) in repeated copies of a tool" in proc.stderr

@@ -261,6 +261,11 @@ def _report(result: Any, fixing: FixRequest | None, output_format: str, *, stati
         return code
     if statistics:
         write_statistics(result.diagnostics, output_format, sys.stdout)
+        from schemalint.report.copies import copies_count, fold_copies
+
+        if repeats := copies_count(fold_copies(result).diagnostics):
+            typer.echo(f"schemalint: these counts include {repeats} finding(s) in repeated copies of a tool, "
+                       "which the report folds into the first copy's entry", err=True)
     else:
         from schemalint.report import write_report
 
