@@ -56,6 +56,19 @@ def test_a_condition_union_beside_a_changed_property_reports_both(tmp_path: Path
     assert changes == [("SD102", "/inputSchema/properties/thread"), ("SD107", "/inputSchema/anyOf")]
 
 
+def test_a_property_change_beside_a_new_condition_union_is_reported_once(tmp_path: Path) -> None:
+    # the rest of the schema is compared in a nested classifier, and the walk reaches the changed
+    # property by its own location too: each change was reported twice (both ways, anyOf and oneOf)
+    plain = {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "string"}}}
+    narrowed = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}}
+    for kw in ("anyOf", "oneOf"):
+        conditioned = {**narrowed, kw: [{"required": ["a"]}, {"required": ["b"]}]}
+        _code, changes = _diff(tmp_path, plain, conditioned)
+        assert changes == [("SD104", "/inputSchema/properties/a/type"), ("SD107", f"/inputSchema/{kw}")]
+        _code, changes = _diff(tmp_path, conditioned, plain)
+        assert changes == [("SD204", "/inputSchema/properties/a/type"), ("SD207", f"/inputSchema/{kw}")]
+
+
 def test_required_beside_a_union_of_shapes_adds_to_each_branch(tmp_path: Path) -> None:
     by_text = {"properties": {"text": {"type": "string"}}, "required": ["text"]}
     by_emoji = {"properties": {"emoji": {"type": "string"}}, "required": ["emoji"]}

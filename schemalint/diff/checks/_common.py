@@ -573,6 +573,17 @@ class Classifier:
                 continue
             seen.add(key)
             self.classify(tokens, keyword, sub)
+        # A comparison that covers a whole schema (a condition written beside it, compared with the
+        # rest in a nested classifier) can reach a change the walk also reaches by its own location:
+        # the same change at the same place is reported once.
+        reported: set[tuple[Any, ...]] = set()
+        unique: list[Change] = []
+        for change in self.changes:
+            key = (change.check.code, change.pointer, change.message, change.side, change.file)
+            if key not in reported:
+                reported.add(key)
+                unique.append(change)
+        self.changes[:] = unique
         return self.changes
 
     def classify(self, tokens: tuple[Any, ...], keyword: str | None, sub: Any) -> None:
