@@ -347,13 +347,19 @@ def _wrap(
             c.emit("union-branch-added", (*tokens, kw, i),
                    f"`{where}` now also accepts {fmt(branch)} (a new `{kw}` branch)", after=branch)
         elif admits(core, branches[i]):
-            c.emit("constraint-loosened", (*tokens, kw, i),
-                   f"`{kw}` branch {i} of `{where}` was removed, but the schema left admits every value it "
-                   f"admitted ({fmt(branch)}; its `{kw}` was reduced to one schema)", side="old", before=branch)
+            if kw == "oneOf":  # an anyOf branch the schema left admits changes nothing: no change
+                c.emit("constraint-loosened", (*tokens, kw, i), _ONE_OF_OVERLAP.format(where=where, branch=fmt(branch)),
+                       side="old", before=branch)
         else:
             c.emit("union-branch-removed", (*tokens, kw, i),
                    f"`{where}` no longer accepts {fmt(branch)} (its `{kw}` was reduced to one schema)",
                    side="old", before=branch, hint=_REFUSED_HINT)
+
+
+_ONE_OF_OVERLAP = ("a `oneOf` branch of `{where}` was removed ({branch}) that the schema left also admits: a value "
+                   "matching both was refused (`oneOf` admits a value matching exactly one branch) and is accepted now")
+"""SD207 for a ``oneOf`` branch removed whose values what is left admits (:func:`admits`); the same
+removal from an ``anyOf`` changes no accepted value and is no change (the tool is then same-meaning)."""
 
 
 def _pure_union(branch: Any) -> bool:
@@ -442,8 +448,9 @@ def _match(
     kept = [nb for _, nb in news_all]
     for ot, ob in olds:
         if any(admits(nb, ob) for nb in kept):
-            c.emit("constraint-loosened", ot, f"an `{keywords[0]}` branch of `{where}` was removed, but a branch "
-                   f"left admits every value it admitted ({fmt(ob)})", side="old", before=ob)
+            if keywords[0] == "oneOf":  # an anyOf branch another one admits changes nothing: no change
+                c.emit("constraint-loosened", ot, _ONE_OF_OVERLAP.format(where=where, branch=fmt(ob)), side="old",
+                       before=ob)
             continue
         c.emit("union-branch-removed", ot, f"`{where}` no longer accepts {fmt(ob)} "
                f"({'an' if keywords[0] == 'anyOf' else 'a'} `{keywords[0]}` branch was removed)",
