@@ -92,3 +92,18 @@ def test_a_one_of_branch_removed_from_the_middle_is_matched_too(tmp_path: Path) 
     old = {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 5}, {"type": "null"}]}
     new = {"oneOf": [{"type": "string"}, {"type": "null"}]}
     assert _changes(tmp_path, old, new) == [("SD207", "/inputSchema/properties/q/oneOf/1")]
+
+
+def test_a_new_one_of_branch_that_overlaps_another_is_breaking(tmp_path: Path) -> None:
+    # integers were accepted by the number branch; with an integer branch beside it they match two
+    # branches, and oneOf refuses them
+    old = {"oneOf": [{"type": "number"}, {"type": "string"}]}
+    new = {"oneOf": [{"type": "number"}, {"type": "string"}, {"type": "integer"}]}
+    assert _changes(tmp_path, old, new) == [("SD107", "/inputSchema/properties/q/oneOf/2")]
+    assert _changes(tmp_path, {"type": "number"}, {"oneOf": [{"type": "number"}, {"type": "integer"}]}) == [
+        ("SD107", "/inputSchema/properties/q/oneOf/1")]
+    # an exclusive branch only adds values; in an anyOf, a branch another admits adds none
+    assert _changes(tmp_path, old, {"oneOf": [*old["oneOf"], {"type": "null"}]}) == [
+        ("SD211", "/inputSchema/properties/q/oneOf/2")]
+    assert _changes(tmp_path, {"anyOf": old["oneOf"]}, {"anyOf": new["oneOf"]}) == []
+    assert _changes(tmp_path, {"type": "number"}, {"anyOf": [{"type": "number"}, {"type": "integer"}]}) == []

@@ -344,6 +344,17 @@ def _wrap(
                 c.emit("constraint-loosened", (*tokens, kw, i), f"`{where}` no longer has to match "
                        f"{fmt(branch)} (an `allOf` condition was removed)", side="old", before=branch)
         elif wrapped_side == "new":
+            if kw == "anyOf" and any(k != i and admits(other, branches[i]) for k, other in enumerate(branches)):
+                continue  # another branch admits all it admits: no value is added
+            overlap = next((k for k, other in enumerate(branches) if k != i
+                            and (admits(other, branches[i]) or admits(branches[i], other))), None) \
+                if kw == "oneOf" else None
+            if overlap is not None:
+                c.emit("constraint-tightened", (*tokens, kw, i), f"`{where}` has a new `oneOf` branch {fmt(branch)} "
+                       f"that overlaps branch {overlap} ({fmt(wrapped[kw][overlap])}): a value matching both is "
+                       "refused now (`oneOf` admits a value matching exactly one branch)", after=branch,
+                       hint="make the branches exclusive, or use `anyOf`")
+                continue
             c.emit("union-branch-added", (*tokens, kw, i),
                    f"`{where}` now also accepts {fmt(branch)} (a new `{kw}` branch)", after=branch)
         elif admits(core, branches[i]):
@@ -440,6 +451,16 @@ def _match(
         nullable = c.old_nullable or c.new_nullable
         i = _closest(nb, [b for _, b in olds], nullable) if olds else -1
         if i < 0 or _disjoint(olds[i][1], nb, nullable):
+            if keywords[1] == "anyOf" and any(t != nt and admits(other, nb) for t, other in news_all):
+                continue  # another branch admits all it admits: no value is added
+            overlap = next((k for k, (t, other) in enumerate(news_all) if t != nt
+                            and (admits(other, nb) or admits(nb, other))), None) if keywords[1] == "oneOf" else None
+            if overlap is not None:
+                c.emit("constraint-tightened", nt, f"`{where}` has a new `oneOf` branch {fmt(nb)} that overlaps "
+                       f"branch {overlap} ({fmt(news_all[overlap][1])}): a value matching both is refused now "
+                       "(`oneOf` admits a value matching exactly one branch)", after=nb,
+                       hint="make the branches exclusive, or use `anyOf`")
+                continue
             c.emit("union-branch-added", nt, f"`{where}` now also accepts {fmt(nb)} (a new `{keywords[1]}` branch)",
                    after=nb)
             continue
