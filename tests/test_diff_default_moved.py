@@ -38,10 +38,13 @@ def test_a_default_moved_out_of_a_branch_is_one_change_where_it_now_stands(tmp_p
     assert change["message"] == "default of `size` moved out of its `anyOf` branch 0, unchanged (10)"
 
 
-def test_a_default_moved_and_changed_is_still_two_changes(tmp_path: Path) -> None:
+def test_a_default_moved_and_changed_is_one_change_with_both_values(tmp_path: Path) -> None:
     changed = {"anyOf": [{"type": "integer", "minimum": 1, "default": 20}, {"type": "null"}]}
-    messages = sorted(c["message"] for c in _diff(tmp_path, PLAIN, changed))
-    assert messages == ["default of `size(anyOf 0)` changed: absent -> 20", "default of `size` changed: 10 -> absent"]
+    [change] = _diff(tmp_path, PLAIN, changed)
+    assert change["pointer"] == "/inputSchema/properties/size/anyOf/0/default"
+    assert change["message"] == "default of `size` moved into its `anyOf` branch 0 and changed: 10 -> 20"
+    [back] = _diff(tmp_path, changed, PLAIN)
+    assert back["message"] == "default of `size` moved out of its `anyOf` branch 0 and changed: 20 -> 10"
 
 
 def test_a_default_kept_beside_a_new_union_is_not_a_move(tmp_path: Path) -> None:

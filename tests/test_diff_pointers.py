@@ -148,11 +148,11 @@ def test_a_schema_that_becomes_a_union_is_reported_at_pointers_that_exist(
         # a default moved unchanged into a branch is reported once, where it now stands (in the branch)
         x_after = doc_b[0]["inputSchema"]["properties"]["x"]
         branches = x_after.get("anyOf", x_after.get("oneOf", []))
-        moved_in = after == "absent" and any(b.get("default", "absent") == before != "absent" for b in branches)
+        moved_in = after == "absent" != before and any("default" in b for b in branches)
         assert len(at_top) == (before != after and not moved_in)
         if moved_in:
-            assert [c["message"] for c in report["changes"] if c["code"] == "SD210"] == [
-                f'default of `x` moved into its `anyOf` branch 0, unchanged ("{before}")']
+            [moved] = [c["message"] for c in report["changes"] if c["code"] == "SD210"]
+            assert moved.startswith("default of `x` moved into its `anyOf` branch 0"), moved
 
 
 def test_tool_level_removals_point_into_the_old_side(tmp_path: Path) -> None:

@@ -2,9 +2,10 @@
 
 A default does not constrain calls, but a model that omits the key now gets another value.
 
-A default moved, unchanged, between a schema and one branch of its ``anyOf``/``oneOf`` (a property
-made nullable by wrapping it in a union, its default going into the first branch; or the reverse) is
-one change, reported at the side that holds it after the move, not a removal and an addition.
+A default moved between a schema and one branch of its ``anyOf``/``oneOf`` (a property made
+nullable by wrapping it in a union, its default going into the first branch; or the reverse),
+unchanged or changed on the way, is one change, reported at the side that holds it after the move,
+not a removal and an addition.
 """
 
 from __future__ import annotations
@@ -37,14 +38,10 @@ def _default(schema: Any) -> Any:
     return schema.get("default", MISSING) if isinstance(schema, Mapping) else MISSING
 
 
-def _same(a: Any, b: Any) -> bool:
-    return a is not MISSING and b is not MISSING and canonical(a) == canonical(b)
-
-
 def _moved(site: Site) -> str | None:
-    """The message of a default moved unchanged between a schema and one of its union's branches
-    when ``site`` is the half that reports it (the side holding the default after the move), ``""``
-    when it is the other half, ``None`` when the change is no such move."""
+    """The message of a default moved between a schema and one of its union's branches (unchanged,
+    or changed on the way) when ``site`` is the half that reports it (the side holding the default
+    after the move), ``""`` when it is the other half, ``None`` when the change is no such move."""
     c = site.c
     old_root, new_root = c.roots
     for prefix in (c.new_prefix, c.old_prefix):  # the site's position in the whole schema, per side
@@ -54,9 +51,9 @@ def _moved(site: Site) -> str | None:
         holder = tokens[:-2]  # the site is a branch's default; the schema with the union is `holder`
         old_h, new_h = resolve(old_root, holder), resolve(new_root, holder)
         branch = f"`{tokens[-2]}` branch {tokens[-1]}"
-        if site.old_v is MISSING and _same(_default(old_h), site.new_v) and _default(new_h) is MISSING:
-            return f"default of `{label(holder)}` moved into its {branch}, unchanged ({fmt(site.new_v)})"
-        if site.new_v is MISSING and _same(_default(new_h), site.old_v) and _default(old_h) is MISSING:
+        if site.old_v is MISSING and _default(old_h) is not MISSING and _default(new_h) is MISSING:
+            return f"default of `{label(holder)}` moved into its {branch}{_how(_default(old_h), site.new_v)}"
+        if site.new_v is MISSING and _default(new_h) is not MISSING and _default(old_h) is MISSING:
             return ""
         return None
     tokens = site.tokens
@@ -65,12 +62,19 @@ def _moved(site: Site) -> str | None:
         if site.new_v is MISSING and isinstance(new_b, list):
             for i, branch in enumerate(new_b):
                 old_branch = old_b[i] if isinstance(old_b, list) and i < len(old_b) else None
-                if _same(_default(branch), site.old_v) and _default(old_branch) is MISSING:
+                if _default(branch) is not MISSING and _default(old_branch) is MISSING:
                     return ""
         if site.old_v is MISSING and isinstance(old_b, list):
             for i, branch in enumerate(old_b):
                 new_branch = new_b[i] if isinstance(new_b, list) and i < len(new_b) else None
-                if _same(_default(branch), site.new_v) and _default(new_branch) is MISSING:
-                    return (f"default of `{site.where}` moved out of its `{union}` branch {i}, unchanged "
-                            f"({fmt(site.new_v)})")
+                if _default(branch) is not MISSING and _default(new_branch) is MISSING:
+                    return f"default of `{site.where}` moved out of its `{union}` branch {i}" \
+                           f"{_how(_default(branch), site.new_v)}"
     return None
+
+
+def _how(before: Any, after: Any) -> str:
+    """``, unchanged ("a")`` or `` and changed: "a" -> "b"``."""
+    if canonical(before) == canonical(after):
+        return f", unchanged ({fmt(after)})"
+    return f" and changed: {fmt(before)} -> {fmt(after)}"
