@@ -201,3 +201,15 @@ def test_every_corpus_pointer_exists_on_its_side() -> None:
                 assert _resolves(shown_definition(side), c.pointer), (a.name, b.name, c)
                 checked += 1
     assert checked > 1000
+
+
+def test_a_description_inside_the_branch_a_schema_is_wrapped_into_is_seen(tmp_path: Path) -> None:
+    """A schema wrapped into a union whose kept branch carries its own description: the model reads
+    that text, so it is SD301 at the branch (the branch was compared with its text left out)."""
+    plain = {"type": "string"}
+    wrapped = {"oneOf": [{"type": "string", "description": "The user's login"}, {"type": "integer"}]}
+    (fwd, back) = _both_ways(tmp_path, _mcp(plain), _mcp(wrapped))
+    assert _codes(fwd[1]) == [("SD211", "/inputSchema/properties/x/oneOf/1"),
+                              ("SD301", "/inputSchema/properties/x/oneOf/0/description")]
+    assert _codes(back[1]) == [("SD109", "/inputSchema/properties/x/oneOf/1"),
+                               ("SD301", "/inputSchema/properties/x/oneOf/0/description")]

@@ -332,6 +332,10 @@ def _wrap(
         sub.lift["old"] = lift
     if not same_meaning(sub.old, sub.new):
         c.changes.extend(sub.run())
+    if isinstance(own, Mapping):  # text the branch holds itself is text the other side lacks there
+        for text_kw in TEXT_KEYWORDS:
+            if text_kw in own:
+                c.classify(sub_tokens, text_kw, None)
     where = c.label(tokens)
     for i, branch in enumerate(wrapped[kw]):
         if i == best:
