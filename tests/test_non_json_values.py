@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import cli
+from tests.conftest import cli, cli_json
 
 TOOLS = """\
 - name: get_weather
@@ -259,3 +259,17 @@ def test_show_json_writes_no_bare_nan(tools: Path) -> None:
     text = json.dumps(view)
     assert '"NaN"' in text and '"Infinity"' in text and '"-Infinity"' in text and "aGVsbG8=" in text
     assert not PYTHON_BYTES.search(proc.stdout)
+
+
+def test_a_number_beyond_a_double_is_named_as_such(tmp_path: Path) -> None:
+    # 1e400 is a JSON number literal, which every 64-bit float reader makes an infinity: the message
+    # must not only say "JSON has no infinities" about a file that holds none as written
+    (tmp_path / "tools.json").write_text(
+        '[{"name": "t", "description": "d", "inputSchema": {"type": "object", '
+        '"properties": {"x": {"type": "number", "maximum": 1e400}}}}]')
+    code, report = cli_json("check", "tools.json", "--select", "SL001", cwd=tmp_path)
+    assert code == 1
+    [diag] = report["diagnostics"]
+    assert "beyond a 64-bit float's range, such as 1e400" in diag["message"]
+    proc = cli("diff", "tools.json", "tools.json", cwd=tmp_path)
+    assert proc.returncode == 2 and "beyond a 64-bit float's range, such as 1e400" in proc.stderr

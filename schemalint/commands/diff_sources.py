@@ -188,7 +188,7 @@ def refuse_non_json(tools: Sequence[Tool], doc: Document) -> None:
     import orjson
 
     from schemalint.diff.render import shown_definition
-    from schemalint.schema.nonjson import may_hold_non_json, non_json_values
+    from schemalint.schema.nonjson import may_hold_non_json, non_json_values, why_not_json
 
     for tool in tools:
         shown = shown_definition(tool)
@@ -202,7 +202,7 @@ def refuse_non_json(tools: Sequence[Tool], doc: Document) -> None:
         inner, what = found[0]
         pointer = tool.origin.pointer + inner if isinstance(tool.raw, Mapping) else tool.origin.pointer
         raise DiffError(f"{_located(doc, tool, pointer)}: {what} at {pointer or '/'} (tool {tool.name!r}) is not a "
-                        "JSON value: JSON has no NaN, infinities, binary data or sets, so schemalint neither "
+                        f"JSON value: {why_not_json(what)}, so schemalint neither "
                         "snapshots nor compares it (in a schema, `schemalint check` reports it as SL001 "
                         "invalid-schema); write a JSON value there")
 

@@ -241,13 +241,13 @@ def render(tool: Tool) -> str:
         return fast
     # orjson refuses bytes and sets, and its null for NaN differs from the standard library's NaN:
     # what JSON cannot hold never takes the fast path
-    from schemalint.schema.nonjson import non_json_values
+    from schemalint.schema.nonjson import non_json_values, why_not_json
 
     found = non_json_values(value, 1)
     if found:
         pointer, what = found[0]
         raise NotJson(f"tool {tool.name!r} ({tool.origin.file}): {what} at {tool.origin.pointer + pointer or '/'} "
-                      "is not a JSON value (JSON has no NaN, infinities, binary data or sets), so it is not "
+                      f"is not a JSON value ({why_not_json(what)}), so it is not "
                       "snapshotted; `schemalint check` reports it as SL001 invalid-schema")
     depth = nesting_depth(value, MAX_RENDER_DEPTH)
     if depth > MAX_RENDER_DEPTH:

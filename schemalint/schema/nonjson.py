@@ -65,6 +65,21 @@ def describe(value: Any) -> str | None:
     return None
 
 
+def why_not_json(what: str) -> str:
+    """Why the value :func:`describe` named ``what`` is no JSON value, for a message: JSON (RFC 8259)
+    has no NaN, no infinities (and a number literal beyond a 64-bit float's range, such as
+    ``1e400``, which RFC 8259 section 6 leaves to each implementation, is read as one), no binary
+    data and no sets."""
+    if what.endswith("Infinity"):
+        return ("JSON has no infinities (RFC 8259 section 6), and a number beyond a 64-bit float's range, "
+                "such as 1e400, is read as one")
+    if what == "NaN":
+        return "JSON has no NaN (RFC 8259 section 6)"
+    if what.startswith("binary data"):
+        return "JSON has no binary type"
+    return "JSON has no sets"
+
+
 def may_hold_non_json(encoded: bytes | None) -> bool:
     """Whether a value whose orjson encoding is ``encoded`` (``None``: orjson refused to encode it)
     may hold what :func:`non_json_values` finds. orjson refuses bytes and sets (and, encoding with

@@ -352,7 +352,9 @@ class InvalidSchema(Rule):
         else:
             msg = (f"`{key}` is {what}, which is not a JSON value: JSON has no NaN or infinities (RFC 8259 "
                    "section 6), so a strict JSON parser refuses the schema, and an encoder writes null or a "
-                   "token no JSON parser reads")
+                   "token no JSON parser reads"
+                   + ("; a number beyond a 64-bit float's range, such as 1e400, is read as an infinity"
+                      if what.endswith("Infinity") else ""))
             hint = "write a finite number, or leave the keyword out (YAML's .nan and .inf are not JSON numbers)"
         return self.diag(tool, None, msg, hint=hint, file_pointer=base + pointer)
 
