@@ -8,6 +8,7 @@ that it accepts more. Any other changed value cannot be proven wider: SD107.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -42,7 +43,79 @@ def _const(site: Site) -> None:
                     before=site.old_v, after=site.new_v)
 
 
+_NUMERIC_BOUNDS = {"minimum": ("minimum", "exclusiveMinimum"), "exclusiveMinimum": ("minimum", "exclusiveMinimum"),
+                   "maximum": ("maximum", "exclusiveMaximum"), "exclusiveMaximum": ("maximum", "exclusiveMaximum")}
+"""The inclusive and exclusive keyword of each numeric bound (draft-06 and later: both numbers)."""
+
+
+def _effective(schema: Any, inclusive: str, exclusive: str, lower: bool) -> Any:
+    """The bound ``schema``'s ``inclusive``/``exclusive`` keywords set together, as ``(value,
+    is_exclusive)`` (for an integer-only schema, the inclusive whole-number bound: ``exclusiveMaximum:
+    11`` is ``maximum: 10``); ``None`` without one; :data:`MISSING` when it cannot be judged (a boolean
+    draft-04 flag, a value that is not a number)."""
+    if not isinstance(schema, dict):
+        return MISSING
+    found = []
+    for key, excl in ((inclusive, False), (exclusive, True)):
+        value = schema.get(key, MISSING)
+        if value is MISSING:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            return MISSING
+        found.append((value, excl))
+    if not found:
+        return None
+    if schema.get("type") == "integer" and all(math.isfinite(v) for v, _ in found):
+        if lower:
+            found = [((math.floor(v) + 1) if e else math.ceil(v), False) for v, e in found]
+        else:
+            found = [((math.ceil(v) - 1) if e else math.floor(v), False) for v, e in found]
+    if lower:  # the strictest: the largest value; at a tie, the exclusive one
+        return max(found, key=lambda b: (b[0], b[1]))
+    return min(found, key=lambda b: (b[0], not b[1]))
+
+
+def _shown(bound: Any, lower: bool) -> str:
+    if bound is None:
+        return "none"
+    op = (">" if bound[1] else ">=") if lower else ("<" if bound[1] else "<=")
+    return f"{op} {fmt(bound[0])}"
+
+
+def _numeric_bound(site: Site) -> bool:
+    """Compare the numeric bound ``site`` belongs to as one bound (its inclusive and exclusive
+    keywords together, whole numbers for an integer); True when that settled the site: the bound is
+    the same (no change: ``exclusiveMaximum: 11`` and ``maximum: 10`` of an integer), or both keywords
+    take part (reported once, at the first of them)."""
+    inclusive, exclusive = _NUMERIC_BOUNDS[site.keyword]
+    lower = site.keyword in LOWER_BOUNDS
+    before = _effective(site.old_s, inclusive, exclusive, lower)
+    after = _effective(site.new_s, inclusive, exclusive, lower)
+    if before is MISSING or after is MISSING:
+        return False
+    if before == after:
+        return True
+    present = {k for side in (site.old_s, site.new_s) if isinstance(side, dict)
+               for k in (inclusive, exclusive) if k in side}
+    if len(present) < 2:
+        return False  # one keyword alone: compared as any bound
+    key = (site.tokens, "numeric-bound", inclusive)
+    if key in site.c.shifted:
+        return True
+    site.c.shifted[key] = True
+    if before is None or after is None:
+        tighter = before is None
+    else:
+        tighter = (after > before) if lower else (after[0] < before[0] or (after[0] == before[0] and after[1]))
+    site.report("constraint-tightened" if tighter else "constraint-loosened",
+                f"{'lower' if lower else 'upper'} bound of `{site.where}`: {_shown(before, lower)} -> "
+                f"{_shown(after, lower)}", hint=_TIGHTER_HINT if tighter else None)
+    return True
+
+
 def _bound(site: Site) -> None:
+    if site.keyword in _NUMERIC_BOUNDS and _numeric_bound(site):
+        return
     old_v, new_v = site.old_v, site.new_v
     num = (int, float)
     lower = site.keyword in LOWER_BOUNDS
