@@ -107,3 +107,14 @@ def test_a_new_one_of_branch_that_overlaps_another_is_breaking(tmp_path: Path) -
         ("SD211", "/inputSchema/properties/q/oneOf/2")]
     assert _changes(tmp_path, {"anyOf": old["oneOf"]}, {"anyOf": new["oneOf"]}) == []
     assert _changes(tmp_path, {"type": "number"}, {"anyOf": [{"type": "number"}, {"type": "integer"}]}) == []
+
+
+def test_reordered_branches_are_matched_wherever_they_sit(tmp_path: Path) -> None:
+    # by position, swapping two branches read as both changing type (two breaking SD108) and the
+    # bound moving between them
+    old = {"anyOf": [{"type": "string", "maxLength": 5}, {"type": "integer"}]}
+    assert _changes(tmp_path, old, {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 5}]}) == []
+    assert _changes(tmp_path, old, {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 6}]}) == [
+        ("SD207", "/inputSchema/properties/q/anyOf/1/maxLength")]
+    one_of = {"oneOf": [{"type": "string"}, {"type": "null"}]}
+    assert _changes(tmp_path, one_of, {"oneOf": [{"type": "null"}, {"type": "string"}]}) == []

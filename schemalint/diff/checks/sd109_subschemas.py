@@ -403,8 +403,9 @@ def _disjoint(a: Any, b: Any, nullable: bool = False) -> bool:
 
 def flattened_union(c: Classifier, tokens: tuple[Any, ...], keyword: str | None) -> bool:
     """Compare the ``anyOf``/``oneOf`` enclosing a change (at ``tokens``, of ``keyword``) branch by
-    branch, as a set, when either side nests a pure ``anyOf`` (spliced in) or the two lists differ in
-    length (a branch added or removed: comparing by position would call every later branch changed);
+    branch, as a set, when either side nests a pure ``anyOf`` (spliced in), the two lists differ in
+    length (a branch added or removed) or a branch moved (:func:`_aligned`): comparing by position
+    would call every later branch changed;
     True when the change lies in such a union (it is then reported here, once per union position,
     remembered in ``c.flattened``)."""
     ends = [(i, t) for i, t in enumerate(tokens) if t in ("anyOf", "oneOf")]
@@ -428,13 +429,25 @@ def _compare_flat(c: Classifier, at: tuple[Any, ...], kw: str) -> bool:
     if not isinstance(old_l, list) or not isinstance(new_l, list):
         return False
     nested = kw == "anyOf" and any(_pure_union(b) for b in (*old_l, *new_l))
-    if not nested and len(old_l) == len(new_l):
+    if not nested and len(old_l) == len(new_l) and _aligned(old_l, new_l):
         return False
     if kw == "anyOf":
         olds, news = _flat_branches(old_l, (*at, kw)), _flat_branches(new_l, (*at, kw))
     else:
         olds, news = [((*at, kw, i), b) for i, b in enumerate(old_l)], [((*at, kw, i), b) for i, b in enumerate(new_l)]
     _match(c, olds, news, c.label(at), (kw, kw))
+    return True
+
+
+def _aligned(old_l: list[Any], new_l: list[Any]) -> bool:
+    """Whether comparing the branches of two unions of one length position by position is right:
+    no branch of one list equals (in meaning) a branch at another position of the other, so none
+    was moved. A branch that did move (``[A, B]`` -> ``[B, A]``, or ``[A, B]`` -> ``[B', A]``) makes
+    the lists be matched as sets; by position every branch after it would read as changed."""
+    for i, old_b in enumerate(old_l):
+        for j, new_b in enumerate(new_l):
+            if i != j and same_meaning(old_b, new_b):
+                return False
     return True
 
 
