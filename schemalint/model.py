@@ -63,6 +63,10 @@ class Origin:
     the line of its ``class``/``def`` there; ``None`` for tool files (``file`` is the path) and
     where no file is known (a server over stdio). They are where a report points a reader,
     never part of what is snapshotted, compared or grouped (rules group by ``file``/``line``).
+    ``listed_by``: for a tool listed from a TypeScript or JavaScript module's MCP server, the npm
+    package whose ``tools/list`` wrote its JSON schemas (``@modelcontextprotocol/sdk``,
+    ``@modelcontextprotocol/server``, ``fastmcp``), so that a rule can tell what the tool's author
+    wrote from what the library adds (SL330); ``None`` elsewhere. Not compared either.
     """
 
     file: str
@@ -71,6 +75,7 @@ class Origin:
     line: int | None = None
     path: str | None = field(default=None, compare=False)
     path_line: int | None = field(default=None, compare=False)
+    listed_by: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

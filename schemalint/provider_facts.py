@@ -205,6 +205,13 @@ FACTS: tuple[Fact, ...] = (
          "items: false beside it to every element, refusing every result that holds the tuple "
          "('boolean schema is false')", ("prefixItems", "items: false"), "OBS",
          "https://github.com/ScriptedAlchemy/agent-bundle/issues/563", "2026-09-04"),
+    Fact("mcp-ts-sdk.lists-draft07", "MCP TypeScript SDK 1 (@modelcontextprotocol/sdk)", "McpServer tools/list",
+         "1.29.0 to 1.32.2", "tools/list converts every zod schema without a target, so each inputSchema and "
+         "outputSchema declares draft-07; SDK 2 (@modelcontextprotocol/server 2.4.0) lists 2020-12",
+         "draft-07", "SDK", "https://github.com/modelcontextprotocol/typescript-sdk/issues/2084", "2026-12-03"),
+    Fact("fastmcp-ts.lists-draft07", "FastMCP (TypeScript, fastmcp)", "FastMCP tools/list", "4.3.2 (xsschema 0.4.4)",
+         "tools/list converts each tool's parameters with xsschema's toJsonSchema, whose zod 4 target is draft-07",
+         "draft-07", "SDK", "https://github.com/moeru-ai/xsai", "2026-12-03"),
     Fact("mcp.unknown-schema-id", "MCP clients", "inputSchema / outputSchema", "2026",
          "a $schema that is no meta-schema's id is fetched by some clients; a failed fetch dropped "
          "most of a server's tools", "fetch", "OBS",

@@ -531,7 +531,7 @@ async function fastMcpServerTools(state, server, ctx) {
     out.push(wire(ctx, {
       handle, name, description: tool.description ?? null, advertised,
       runtime: runtime ?? (handle ? { input: advertised, output: null } : null),
-      origin: origin(ctx, fastMcpLine(ctx, name, where), "mcp-server"), raw, output_schema: null,
+      origin: origin(ctx, fastMcpLine(ctx, name, where), "mcp-server", "fastmcp"), raw, output_schema: null,
     }));
   }
   return out;
@@ -813,7 +813,7 @@ async function mcpServerTools(state, server, label, ctx) {
         return result.success ? null : result.error;
       });
     }
-    out.push(listedMcpTool(ctx, server, tool, handle, runtime));
+    out.push(listedMcpTool(ctx, server, tool, handle, runtime, "@modelcontextprotocol/sdk"));
   }
   return out;
 }
@@ -826,24 +826,24 @@ async function mcpSdk2Tools(state, server, label, ctx) {
     const validator = schema ? sdk2Validator(schema, ctx) : null;
     const handle = validator ? state.handle(validator) : null;
     const runtime = schema && isZod(schema) ? await zodRuntime(schema, ctx, tool.name) : null;
-    out.push(listedMcpTool(ctx, server, tool, handle, runtime));
+    out.push(listedMcpTool(ctx, server, tool, handle, runtime, "@modelcontextprotocol/server"));
   }
   return out;
 }
 
 // One listed MCP tool (SDK 1 or 2) on the wire: located at its registration when the source showed
-// it, else by its name in the module.
-function listedMcpTool(ctx, server, tool, handle, runtime) {
+// it, else by its name in the module. `listedBy`: the package whose tools/list wrote the schemas.
+function listedMcpTool(ctx, server, tool, handle, runtime, listedBy) {
   const where = registrations.get(server)?.get(tool.name) ?? locate(ctx.file, mcpPatterns(tool.name));
   return wire(ctx, {
     handle, name: tool.name, description: tool.description ?? null, advertised: tool.inputSchema ?? null,
     runtime: runtime ?? (handle ? { input: tool.inputSchema ?? null, output: null } : null),
-    origin: origin(ctx, where, "mcp-server"), raw: tool, output_schema: tool.outputSchema ?? null,
+    origin: origin(ctx, where, "mcp-server", listedBy), raw: tool, output_schema: tool.outputSchema ?? null,
   });
 }
 
-function origin(ctx, where, format) {
-  return { file: where.file, pointer: "", format, line: where.line };
+function origin(ctx, where, format, listedBy = null) {
+  return { file: where.file, pointer: "", format, line: where.line, listed_by: listedBy };
 }
 
 // A tool's runtime `output` is the output-mode rendering of its *input* schema; beside an advertised

@@ -204,7 +204,8 @@ def _count_left(diagnostics: Sequence[Diagnostic], texts: dict[str, str], outcom
     from schemalint.fix.jsontext import FixError
     from schemalint.fix.plan import plan_edits
 
-    outcome.code_left = sum(1 for d in diagnostics if fix_of(d.code) is not None
+    outcome.code_left = sum(1 for d in diagnostics if (fix := fix_of(d.code)) is not None
+                            and (fix.unfixable is None or not fix.unfixable(d))
                             and (kind_of(d.file) is None or not os.path.isfile(d.file)))
     if unsafe:
         return

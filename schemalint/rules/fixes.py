@@ -84,6 +84,10 @@ class Fix:
     """What to change instead when the tool is defined in code, which ``--fix`` never rewrites:
     ``{"python": ..., "typescript": ...}`` (a Pydantic model, a zod schema); ``--fix`` adds it to
     the hint of such a diagnostic."""
+    unfixable: Callable[[Diagnostic], bool] | None = field(default=None, compare=False)
+    """Whether a finding of the rule is one that no edit of the tool's definition fixes, such as a
+    ``$schema`` a server library writes into every tool it lists (SL330): never counted as fixable.
+    ``None``: every finding may be."""
 
 
 def parent(pointer: str) -> tuple[str, str]:

@@ -8,7 +8,11 @@ For the root ``$schema`` of ``inputSchema`` and ``outputSchema``:
 - a loose spelling of a meta-schema id (``http://json-schema.org/draft-07/schema`` without ``#``,
   ``https://`` for draft-07): a warning naming the dialect it was checked as;
 - an exact id of a dialect other than 2020-12: a warning, for revisions 2025-11-25 and later
-  (2025-06-18 states no dialect).
+  (2025-06-18 states no dialect). Where a server library wrote that ``$schema`` into every tool it
+  lists (:attr:`~schemalint.model.Origin.listed_by`: the TypeScript SDK 1, fastmcp), the warning is
+  given once per module and dialect, at the first such tool, naming the library, the schema roles
+  and the tools: their authors cannot change it tool by tool (rows ``mcp-ts-sdk.lists-draft07``,
+  ``fastmcp-ts.lists-draft07``).
 
 And, in an ``outputSchema`` read as 2020-12, a tuple closed with ``items: false`` beside
 ``prefixItems`` (zod 4's rendering of ``z.tuple``): a warning, every revision. Row
@@ -24,13 +28,18 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from schemalint.model import Tool
+from schemalint.model import FILE, Tool
+from schemalint.provider_facts import fact
 from schemalint.rules.base import Context
 from schemalint.rules.fixes import SAFE, Fix, exact_schema_id
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W
 from schemalint.rules.provider._mcp import named, revisions_for
 from schemalint.schema.dialect import MCP_DIALECT, META_SCHEMA_IDS, dialect_of
 from schemalint.schema.index import index_schema
+
+LIBRARY_WROTE = "tools/list writes that `$schema`"
+"""What the message of a declared-dialect warning on a ``$schema`` a server library wrote says: no
+edit of a tool's definition fixes it (``Fix.unfixable``)."""
 
 
 class McpSchemaDialect(ProviderRule):
@@ -40,17 +49,19 @@ class McpSchemaDialect(ProviderRule):
     # docs/fix.md; the page's "## Fix" says the same at length
     fix = Fix(SAFE, "a loose meta-schema id becomes the exact id of the dialect the schema was already read as, and "
               "a tuple's `items: false` becomes the `maxItems` that says the same in 2020-12; an unknown id or "
-              "another dialect has no fix", exact_schema_id)
+              "another dialect has no fix", exact_schema_id, unfixable=lambda d: LIBRARY_WROTE in d.message)
     keywords = frozenset({"$schema", "prefixItems"})  # a declared $schema, a 2020-12 tuple (Rule.keywords)
-    facts = ("mcp.default-dialect", "mcp.draft07-refused", "mcp.unknown-schema-id", "mcp.draft07-tuple-reading")
+    facts = ("mcp.default-dialect", "mcp.draft07-refused", "mcp.unknown-schema-id", "mcp.draft07-tuple-reading",
+             "mcp-ts-sdk.lists-draft07", "fastmcp-ts.lists-draft07")
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         revisions = revisions_for(tool, ctx)
-        yield from self._one(tool.advertised, tool.schema_pointer, "inputSchema", revisions)
+        yield from self._one(tool, tool.advertised, tool.schema_pointer, "inputSchema", revisions)
         if tool.output_schema is not None:
-            yield from self._one(tool.output_schema, tool.origin.pointer + "/outputSchema", "outputSchema",
+            yield from self._one(tool, tool.output_schema, tool.origin.pointer + "/outputSchema", "outputSchema",
                                  revisions)
             yield from self._closed_tuples(tool.output_schema, tool.origin.pointer + "/outputSchema", revisions)
+        yield from self._library_written(tool, revisions, ctx)
 
     def _closed_tuples(self, schema: Any, base: str, revisions: tuple[str, ...]) -> Iterator[ProfileFault]:
         """``prefixItems`` + ``items: false`` in an output schema read as 2020-12 (row
@@ -74,7 +85,7 @@ class McpSchemaDialect(ProviderRule):
                 file_pointer=f"{base}{node.pointer}/items",
             )
 
-    def _one(self, schema: Any, base: str, what: str, revisions: tuple[str, ...]) -> Iterator[ProfileFault]:
+    def _one(self, tool: Tool, schema: Any, base: str, what: str, revisions: tuple[str, ...]) -> Iterator[ProfileFault]:
         if not isinstance(schema, Mapping) or not isinstance(schema.get("$schema"), str):
             return
         choice = dialect_of(schema, None, MCP_DIALECT)
@@ -100,14 +111,107 @@ class McpSchemaDialect(ProviderRule):
                 f'write the exact id "{META_SCHEMA_IDS[choice.dialect]}", or remove `$schema`',
                 file_pointer=at,
             )
-        newer = tuple(r for r in revisions if r >= "2025-11-25")
-        if choice.dialect != MCP_DIALECT and newer:
+        newer = _newer(revisions)
+        if choice.dialect == MCP_DIALECT or not newer or tool.origin.listed_by is not None:
+            return  # a library's $schema is said once for its tools (_library_written)
+        yield ProfileFault(
+            "mcp", W, None, "declared",
+            f"the {what} declares {choice.dialect}; MCP's default dialect is {MCP_DIALECT}, and clients "
+            "whose validator knows only 2020-12 refuse the tool (\"JSON Schema declares an unsupported "
+            f"dialect\") ({named(newer)})",
+            "generate the schema as 2020-12 (zod 4 toJSONSchema's default, pydantic's) and drop the "
+            "draft-07 `$schema`",
+            file_pointer=at,
+        )
+
+    def _library_written(self, tool: Tool, revisions: tuple[str, ...], ctx: Context) -> Iterator[ProfileFault]:
+        """The declared-dialect warning for the tools of ``tool``'s file that its server library
+        (:attr:`~schemalint.model.Origin.listed_by`) wrote so: one per dialect, at the first such
+        tool in catalog order (its first schema that declares it), naming the library, the schema
+        roles and the tools (rows ``mcp-ts-sdk.lists-draft07``, ``fastmcp-ts.lists-draft07``)."""
+        library = tool.origin.listed_by
+        newer = _newer(revisions)
+        if library is None or not newer:
+            return
+        mine = _declared_by_role(tool)
+        if not mine:
+            return
+        groups = ctx.memo(("SL330 written alike", tool.origin.file, library),
+                          lambda: _written_alike(tool, ctx.catalog, ctx), FILE)
+        if not any(t is tool for tools, _ in groups.values() for t in tools):
+            groups = _written_alike(tool, (tool,), ctx)  # a tool checked without its catalog
+        for dialect, (tools, roles) in groups.items():
+            own = [role for role, d in mine if d == dialect]
+            if not own or tools[0] is not tool:
+                continue  # said at the first
+            role = own[0]
+            shown = " and ".join(r for r in ("inputSchema", "outputSchema") if r in roles)
             yield ProfileFault(
                 "mcp", W, None, "declared",
-                f"the {what} declares {choice.dialect}; MCP's default dialect is {MCP_DIALECT}, and clients "
-                "whose validator knows only 2020-12 refuse the tool (\"JSON Schema declares an unsupported "
-                f"dialect\") ({named(newer)})",
-                "generate the schema as 2020-12 (zod 4 toJSONSchema's default, pydantic's) and drop the "
-                "draft-07 `$schema`",
-                file_pointer=at,
+                f"this server's {shown} declare{'s' if ' and ' not in shown else ''} {dialect}: {library}'s "
+                f"{LIBRARY_WROTE} into every schema it converts, here in {_tools_named(tools)}, reported once "
+                f"at the first; MCP's default dialect is {MCP_DIALECT}, and clients whose validator knows only "
+                f"2020-12 refuse these tools (\"JSON Schema declares an unsupported dialect\") ({named(newer)})",
+                _library_hint(library, dialect),
+                file_pointer=tool.schema_pointer + "/$schema" if role == "inputSchema"
+                else tool.origin.pointer + "/outputSchema/$schema",
             )
+
+
+def _declared_by_role(tool: Tool) -> list[tuple[str, str]]:
+    """``[(role, dialect)]``: the schemas of ``tool`` (``inputSchema``, then ``outputSchema``) whose
+    exact or loosely spelled ``$schema`` names a known dialect other than MCP's default."""
+    out = []
+    for role, schema in (("inputSchema", tool.advertised), ("outputSchema", tool.output_schema)):
+        if isinstance(schema, Mapping) and isinstance(schema.get("$schema"), str):
+            declared = dialect_of(schema, None, MCP_DIALECT)
+            if not declared.unknown and declared.dialect != MCP_DIALECT:
+                out.append((role, declared.dialect))
+    return out
+
+
+def _written_alike(tool: Tool, catalog: Iterable[Tool], ctx: Context) -> dict[str, tuple[list[Tool], set[str]]]:
+    """Per declared dialect, the tools of ``catalog`` in ``tool``'s file listed by its library that
+    declare it and are checked for a revision that makes 2020-12 the default, in catalog order,
+    with the schema roles that declare it."""
+    by_dialect: dict[str, tuple[list[Tool], set[str]]] = {}
+    origin = tool.origin
+    for other in catalog:
+        if other.origin.file != origin.file or other.origin.listed_by != origin.listed_by:
+            continue
+        declared = _declared_by_role(other)
+        if not declared or not _newer(revisions_for(other, ctx)):
+            continue
+        for role, dialect in declared:
+            tools, roles = by_dialect.setdefault(dialect, ([], set()))
+            if not tools or tools[-1] is not other:
+                tools.append(other)
+            roles.add(role)
+    return by_dialect
+
+
+def _newer(revisions: tuple[str, ...]) -> tuple[str, ...]:
+    """The revisions that make 2020-12 the default dialect (2025-11-25 and later, SEP-1613)."""
+    return tuple(r for r in revisions if r >= "2025-11-25")
+
+
+def _tools_named(group: tuple[Tool, ...], shown: int = 3) -> str:
+    """``"5 tools (`a`, `b`, `c` and 2 more)"``; ``"1 tool (`a`)"``."""
+    names = ", ".join(f"`{t.name}`" for t in group[:shown])
+    more = f" and {len(group) - shown} more" if len(group) > shown else ""
+    return f"{len(group)} tool{'s' if len(group) != 1 else ''} ({names}{more})"
+
+
+def _library_hint(library: str, dialect: str) -> str:
+    """What the author of a tool whose ``$schema`` ``library`` wrote can do (rows
+    ``mcp-ts-sdk.lists-draft07``, ``fastmcp-ts.lists-draft07``)."""
+    if library == "@modelcontextprotocol/sdk":
+        row = fact("mcp-ts-sdk.lists-draft07")
+        return (f"no `registerTool` argument changes what SDK 1 writes ({row.source}); the TypeScript SDK 2 "
+                "(`@modelcontextprotocol/server`) lists zod schemas as 2020-12. Until the server moves or SDK 1 "
+                "is fixed, keep this warning in a baseline (`check --write-baseline`)")
+    if library == "fastmcp":
+        return (f"the tools cannot change this: fastmcp converts parameters with xsschema, whose zod target is "
+                f"{dialect}; keep this warning in a baseline (`check --write-baseline`) until fastmcp lists 2020-12")
+    return (f"the `$schema` comes from {library}, not from the tools' definitions: a version of {library} that "
+            "lists 2020-12 removes it; until then keep this warning in a baseline (`check --write-baseline`)")
