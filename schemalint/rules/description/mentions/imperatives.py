@@ -499,7 +499,8 @@ def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: 
     elif toks[k].kind == "word" and k + 1 < n and toks[k + 1].kind == "word" and toks[k + 1].low not in _CLOSED \
             and toks[k + 1].low not in _PLAIN_OBJECT_END and not _PARAM_NOUN_RE.fullmatch(toks[k + 1].low):
         return  # "List all arXiv categories": a name-shaped word that modifies a noun
-    if _possessed(toks, k) or (toks[k].kind in ("code", "quoted") and _alternatives(toks, k)):
+    if _possessed(toks, k) or (toks[k].kind in ("code", "quoted") and (
+            _alternatives(toks, k) or _alternatives_with_purposes(toks, k))):
         return
     items = [k]
     first_strong = _name(toks[k]) == "strong"
@@ -521,7 +522,7 @@ def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: 
         k = j
     if first_strong:
         coordinated = _coordinated_object(toks, items[-1] + 1)
-        if coordinated is not None:
+        if coordinated is not None or (coordinated := _gapped_object(toks, items[-1] + 1)) is not None:
             items.append(coordinated)
     demote = _permission(toks, v)
     for k in items:
@@ -571,6 +572,41 @@ def _coordinated_object(toks: list[_Tok], start: int) -> int | None:
     return None
 
 
+_GAP_FOLLOWERS = _words("to for as with in when")
+
+
+def _gapped_object(toks: list[_Tok], start: int) -> int | None:
+    """A second object of the same verb after a comma, the verb left out ("Use `state` to filter
+    by state, and `per_page` to set the page size"; "Set the `mode` field, or `log_level` for the
+    verbosity"): within fourteen words of the first object, ", and"/", or" and then a quoted,
+    identifier-shaped name (snake_case, camelCase; after at most "the"), which ends the sentence or
+    is followed by what follows such an object ("to", "for", "as", "with", "in", "when"). Any other
+    comma, another quoted name first or another punctuation mark ends the search: what follows
+    there is a clause of its own."""
+    n = len(toks)
+    for j in range(start, min(n, start + 14)):
+        t = toks[j]
+        if t.kind in ("code", "quoted") or (t.kind == "punct" and t.word not in ",-"):
+            return None
+        if t.word != ",":
+            continue
+        q = j + 1
+        if q >= n or toks[q].low not in ("and", "or"):
+            return None
+        q += 1
+        if q < n and toks[q].low == "the":
+            q += 1
+        if q >= n or toks[q].kind not in ("code", "quoted") or not _is_identifier_like(toks[q].word) \
+                or _possessed(toks, q) or _alternatives(toks, q):
+            return None  # an ordinary word there is as often a value ("`asc` for ..., or `desc` for ...")
+        after = toks[q + 1] if q + 1 < n else None
+        if after is None or (after.kind == "punct" and after.word in ".;") or (
+                after.kind == "word" and after.low in _GAP_FOLLOWERS):
+            return q
+        return None
+    return None
+
+
 _PARAM_NOUN_RE = _lazy(r"(?:parameter|argument|param|arg|field|option|flag|key|property|input)s?")
 _LIST_GLUE = frozenset((",", "and", "or", "the", "&", "a", "an", "/"))
 
@@ -591,6 +627,34 @@ def _alternatives(toks: list[_Tok], k: int) -> bool:
     if k >= 2 and toks[k - 1].low in ("or", "/") and toks[k - 2].kind in ("code", "quoted"):
         return _alternatives(toks, k - 2)
     return ors > 0 and len(group) > 1 and not any(_is_identifier_like(toks[g].word) for g in group)
+
+
+def _alternatives_with_purposes(toks: list[_Tok], k: int) -> bool:
+    """The quoted ordinary word at ``k`` is the first of alternatives each given with what it is
+    for ("use `asc` for ascending order, or `desc` for descending order"; "pass 'metric' for
+    Celsius, 'imperial' for Fahrenheit, or 'standard' for Kelvin"): the next quoted word in the
+    clause, within fourteen words, is an ordinary word too and stands after "or" (each one before
+    it after a comma). Values to choose from, not names; an identifier-shaped word is never one."""
+    if _is_identifier_like(toks[k].word):
+        return False
+    n = len(toks)
+    j = k + 1
+    limit = k + 15
+    while j < min(n, limit):
+        t = toks[j]
+        if t.kind == "punct" and t.word not in ",-":
+            return False
+        if t.kind in ("code", "quoted"):
+            if _is_identifier_like(t.word):
+                return False
+            before = toks[j - 1].low
+            if before == "or":
+                return True
+            if before != ",":
+                return False
+            limit = j + 15  # a list of alternatives: look on from this one
+        j += 1
+    return False
 
 
 def _roles(clean: str, toks: list[_Tok], v: int, found: Found, property_level: bool) -> None:
