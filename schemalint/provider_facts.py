@@ -210,7 +210,8 @@ FACTS: tuple[Fact, ...] = (
          "outputSchema declares draft-07; SDK 2 (@modelcontextprotocol/server 2.4.0) lists 2020-12",
          "draft-07", "SDK", "https://github.com/modelcontextprotocol/typescript-sdk/issues/2084", "2026-12-03"),
     Fact("fastmcp-ts.lists-draft07", "FastMCP (TypeScript, fastmcp)", "FastMCP tools/list", "4.3.2 (xsschema 0.4.4)",
-         "tools/list converts each tool's parameters with xsschema's toJsonSchema, whose zod 4 target is draft-07",
+         "tools/list converts each tool's parameters with xsschema's toJsonSchema: draft-07 for zod 3, and for zod 4 "
+         "from xsschema 0.4 (0.3.0-beta.3 gave zod 4's default, 2020-12)",
          "draft-07", "SDK", "https://github.com/moeru-ai/xsai", "2026-12-03"),
     Fact("mcp.unknown-schema-id", "MCP clients", "inputSchema / outputSchema", "2026",
          "a $schema that is no meta-schema's id is fetched by some clients; a failed fetch dropped "

@@ -85,7 +85,8 @@ def test_an_sdk1_server_gets_one_warning_naming_its_tools(project: Path) -> None
     code, report = run_json_here("check", "server.ts:server", cwd=project)
     assert code == 0, report  # warnings only
     (found,) = _sl330(report)
-    assert (found["tool"], found["pointer"], found["severity"]) == ("add_note", "/$schema", "warning")
+    # about the module, at the first tool's registration: no tool, no pointer
+    assert (found["tool"], found["pointer"], found["line"], found["severity"]) == (None, "", 6, "warning")
     assert ("this server's inputSchema and outputSchema declare draft-07: @modelcontextprotocol/sdk's "
             "tools/list writes") in found["message"]
     # list_tags declares it in its outputSchema only; it is one of the tools all the same
@@ -97,12 +98,27 @@ def test_an_sdk1_server_gets_one_warning_naming_its_tools(project: Path) -> None
 
 
 @needs_node
+def test_its_baseline_entry_outlives_a_tool_added_first(project: Path) -> None:
+    (project / "server.ts").write_text(SDK1_SERVER)
+    proc = run_cli_here("check", "server.ts:server", "--write-baseline", "base.json", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    (entry,) = [e for e in json.loads((project / "base.json").read_text())["entries"] if e["code"] == "SL330"]
+    assert entry["tool"] is None
+    (project / "server.ts").write_text(SDK1_SERVER.replace(
+        'for (const name of', 'server.registerTool("aa_first", { description: "Runs first.", inputSchema: '
+        '{ q: z.string() } }, async () => ({ content: [] }));\nfor (const name of'))
+    code, report = run_json_here("check", "server.ts:server", "--baseline", "base.json", "--fail-on", "warning",
+                                 cwd=project)
+    assert code == 0 and _sl330(report) == [], report
+
+
+@needs_node
 def test_fastmcp_is_named_and_sdk2_writes_no_draft07(project: Path) -> None:
     (project / "fast.ts").write_text(FASTMCP_SERVER)
     (project / "sdk2.ts").write_text(SDK2_SERVER)
     _, fast = run_json_here("check", "fast.ts", cwd=project)
     (only,) = _sl330(fast)
-    assert only["tool"] == "add_note"
+    assert (only["tool"], only["line"]) == (None, 5)
     assert "fastmcp's tools/list writes" in only["message"] and "2 tools (`add_note`, `find_notes`)" in only["message"]
     assert "xsschema" in only["hint"]
     if (TS_EXAMPLE / "node_modules" / "@modelcontextprotocol" / "server").is_dir():
@@ -125,9 +141,9 @@ def test_the_same_schemas_in_a_json_file_keep_a_fixable_warning_per_tool(tmp_pat
     assert "SL330 x3" in proc.stderr, proc.stderr
 
 
-def _listed(name: str, file: str, schema: dict, library: str | None = "@modelcontextprotocol/sdk") -> Tool:
+def _listed(name: str, file: str, schema: dict, line: int, library: str | None = "@modelcontextprotocol/sdk") -> Tool:
     return Tool(name=name, description="Runs.", advertised=schema,
-                origin=Origin(file, "", "mcp-server", 1, listed_by=library))
+                origin=Origin(file, "", "mcp-server", line, listed_by=library))
 
 
 def test_grouping_is_per_file_library_and_dialect() -> None:
@@ -136,12 +152,13 @@ def test_grouping_is_per_file_library_and_dialect() -> None:
     at its first tool."""
     d7 = {"$schema": DRAFT07, "type": "object"}
     d6 = {"$schema": "http://json-schema.org/draft-06/schema#", "type": "object"}
-    tools = [_listed("a1", "a.ts", d7), _listed("a2", "a.ts", d7), _listed("a3", "a.ts", d6),
-             _listed("b1", "b.ts", d7), _listed("own", "b.ts", d7, library=None), _listed("b2", "b.ts", d7),
-             _listed("new", "b.ts", {"type": "object"})]
+    tools = [_listed("a1", "a.ts", d7, 1), _listed("a2", "a.ts", d7, 2), _listed("a3", "a.ts", d6, 3),
+             _listed("b1", "b.ts", d7, 4), _listed("own", "b.ts", d7, 5, library=None), _listed("b2", "b.ts", d7, 6),
+             _listed("new", "b.ts", {"type": "object"}, 7)]
     tools[-1] = dataclasses.replace(tools[-1], output_schema=d7)
     found = list(run_rules([McpSchemaDialect()], tools, Context(catalog=tools)))
-    assert [(d.tool, d.file) for d in found] == [("a1", "a.ts"), ("a3", "a.ts"), ("b1", "b.ts"), ("own", "b.ts")]
+    assert [(d.tool, d.file, d.line) for d in found] == [
+        (None, "a.ts", 1), (None, "a.ts", 3), (None, "b.ts", 4), ("own", "b.ts", 5)]
     assert "here in 2 tools (`a1`, `a2`)" in found[0].message and "server's inputSchema declares" in found[0].message
     assert "inputSchema and outputSchema declare draft-07" in found[2].message
     assert "here in 3 tools (`b1`, `b2`, `new`)" in found[2].message
@@ -149,4 +166,4 @@ def test_grouping_is_per_file_library_and_dialect() -> None:
     assert "writes that `$schema`" not in found[3].message
     # a tool checked on its own (no catalog) is its own group
     (alone,) = run_rules([McpSchemaDialect()], tools[1:2], Context())
-    assert alone.tool == "a2" and "here in 1 tool (`a2`)" in alone.message
+    assert alone.line == 2 and "here in 1 tool (`a2`)" in alone.message

@@ -203,7 +203,8 @@ def test_a_typescript_mcp_server_is_listed_through_the_sdks_in_memory_client() -
     # (MCP 2025-11-25; tests/test_sl330_library_written.py)
     assert [(d["code"], d["tool"], d["instance_path"]) for d in report["diagnostics"] if d["code"] != "SL330"] == [
         ("SL101", "render_report", "/layout")]
-    assert [d["tool"] for d in report["diagnostics"] if d["code"] == "SL330"] == ["render_report"]
+    assert [(d["tool"], d["line"]) for d in report["diagnostics"] if d["code"] == "SL330"] == [
+        (None, render.origin.line)]
 
 
 def test_an_mcp_server_connected_to_stdio_at_import_is_still_listed(project: Path) -> None:

@@ -24,11 +24,12 @@ same shape in an ``inputSchema`` is not reported: no client was seen validating 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from schemalint.model import FILE, Tool
+from schemalint.model import FILE, Diagnostic, Tool
 from schemalint.provider_facts import fact
 from schemalint.rules.base import Context
 from schemalint.rules.fixes import SAFE, Fix, exact_schema_id
@@ -53,6 +54,16 @@ class McpSchemaDialect(ProviderRule):
     keywords = frozenset({"$schema", "prefixItems"})  # a declared $schema, a 2020-12 tuple (Rule.keywords)
     facts = ("mcp.default-dialect", "mcp.draft07-refused", "mcp.unknown-schema-id", "mcp.draft07-tuple-reading",
              "mcp-ts-sdk.lists-draft07", "fastmcp-ts.lists-draft07")
+
+    def check_tool(self, tool: Tool, ctx: Context) -> Iterable[Diagnostic]:
+        """:meth:`ProviderRule.check_tool`, with the warning about a library's ``$schema`` made a
+        finding about the module (no tool, no pointer): it speaks for every tool the library
+        listed, and a baseline entry keeps matching it when tools are added, renamed or moved."""
+        found = super().check_tool(tool, ctx)
+        if tool.origin.listed_by is None:
+            return found
+        return [dataclasses.replace(d, tool=None, pointer=tool.origin.pointer) if LIBRARY_WROTE in d.message else d
+                for d in found]
 
     def findings(self, tool: Tool, targets: tuple[str, ...], ctx: Context) -> Iterable[ProfileFault]:
         revisions = revisions_for(tool, ctx)
@@ -150,7 +161,7 @@ class McpSchemaDialect(ProviderRule):
                 "mcp", W, None, "declared",
                 f"this server's {shown} declare{'s' if ' and ' not in shown else ''} {dialect}: {library}'s "
                 f"{LIBRARY_WROTE} into every schema it converts, here in {_tools_named(tools)}, reported once "
-                f"at the first; MCP's default dialect is {MCP_DIALECT}, and clients whose validator knows only "
+                f"for the module; MCP's default dialect is {MCP_DIALECT}, and clients whose validator knows only "
                 f"2020-12 refuse these tools (\"JSON Schema declares an unsupported dialect\") ({named(newer)})",
                 _library_hint(library, dialect),
                 file_pointer=tool.schema_pointer + "/$schema" if role == "inputSchema"
@@ -205,13 +216,16 @@ def _tools_named(group: tuple[Tool, ...], shown: int = 3) -> str:
 def _library_hint(library: str, dialect: str) -> str:
     """What the author of a tool whose ``$schema`` ``library`` wrote can do (rows
     ``mcp-ts-sdk.lists-draft07``, ``fastmcp-ts.lists-draft07``)."""
+    baseline = "or keep this one warning in a baseline (`check --write-baseline`; it names the module, not a tool)"
     if library == "@modelcontextprotocol/sdk":
         row = fact("mcp-ts-sdk.lists-draft07")
-        return (f"no `registerTool` argument changes what SDK 1 writes ({row.source}); the TypeScript SDK 2 "
-                "(`@modelcontextprotocol/server`) lists zod schemas as 2020-12. Until the server moves or SDK 1 "
-                "is fixed, keep this warning in a baseline (`check --write-baseline`)")
+        return (f"no `registerTool` argument changes what SDK 1 writes ({row.source}). The TypeScript SDK 2 "
+                "(`@modelcontextprotocol/server`) lists zod schemas as 2020-12; an SDK 1 server can wrap its "
+                "tools/list handler and drop `$schema` from schemas that read the same in 2020-12 (zod objects "
+                f"without tuples do); {baseline}")
     if library == "fastmcp":
-        return (f"the tools cannot change this: fastmcp converts parameters with xsschema, whose zod target is "
-                f"{dialect}; keep this warning in a baseline (`check --write-baseline`) until fastmcp lists 2020-12")
+        return ("the tools' definitions do not write this: fastmcp converts parameters with xsschema, which gives "
+                f"{dialect} for zod 3 and, from xsschema 0.4, for zod 4 too (0.3 gave zod 4's 2020-12); drop "
+                f"`$schema` in the server's tools/list answer where the schemas read the same in 2020-12, {baseline}")
     return (f"the `$schema` comes from {library}, not from the tools' definitions: a version of {library} that "
-            "lists 2020-12 removes it; until then keep this warning in a baseline (`check --write-baseline`)")
+            f"lists 2020-12 removes it; {baseline}")
