@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from schemalint.model import Severity, Tool
 from schemalint.rules.base import Context
 from schemalint.rules.provider._common import E, ProfileFault, ProviderRule, W, ptr_key
+from schemalint.rules.shape._common import root_composition_hint
 
 _BY_TARGET: dict[str, tuple[tuple[str, ...], Severity]] = {
     "openai": (("anyOf", "oneOf", "allOf", "enum", "not", "const"), E),
@@ -53,7 +54,8 @@ class RootComposition(ProviderRule):
                     yield ProfileFault(
                         target, sev, ptr_key("", key), key,
                         "a conditional (`if`" + (f" with {branches}" if branches else "") + ") at the root of "
-                        "inputSchema is outside the MCP 2025-11-25 typed shape (allowed from 2026-07-28); "
+                        "inputSchema is outside the typed shape of MCP 2025-06-18 and 2025-11-25 (allowed "
+                        "from 2026-07-28); "
                         f"{DROPPED_BY_CLAUDE_CODE}, so the model never sees it",
                         "declare what `then`/`else` require as optional properties of the root object, say "
                         "the condition in the description (\"`b` is required when `a` is `x`\"), and check it "
@@ -62,22 +64,13 @@ class RootComposition(ProviderRule):
                     continue
                 if target == "mcp":
                     msg = (
-                        f"`{key}` at the root of inputSchema is outside the MCP 2025-11-25 typed shape "
-                        "(allowed from 2026-07-28); clients that forward it to OpenAI or Anthropic get "
-                        f"the whole request refused, and {DROPPED_BY_CLAUDE_CODE}"
+                        f"`{key}` at the root of inputSchema is outside the typed shape of MCP 2025-06-18 and "
+                        "2025-11-25 (allowed from 2026-07-28); clients that forward it to OpenAI or Anthropic "
+                        f"get the whole request refused, and {DROPPED_BY_CLAUDE_CODE}"
                     )
                 else:
                     msg = (
                         f'`{key}` at the root of the parameters schema is refused ("not have '
                         f"'{key}' at the top level\"); one such tool fails the whole request"
                     )
-                yield ProfileFault(
-                    target,
-                    sev,
-                    ptr_key("", key),
-                    key,
-                    msg,
-                    "flatten the alternatives: one root object whose properties are the union of the "
-                    "branches' properties (branch-specific ones optional), and state the either/or rule "
-                    "in the description; validate it in the tool",
-                )
+                yield ProfileFault(target, sev, ptr_key("", key), key, msg, root_composition_hint(key))

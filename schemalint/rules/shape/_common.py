@@ -119,3 +119,21 @@ def wrapped_schema_key(schema: object) -> str | None:
     if isinstance(inner, Mapping) and ("type" in inner or isinstance(inner.get("properties"), Mapping)):
         return keys[0]
     return None
+
+
+def root_composition_hint(key: str) -> str:
+    """How to write what a root ``key`` (``anyOf``, ``oneOf``, ``allOf``, ``not``, ``enum``,
+    ``const``) says without it, the object's rule then stated in the description and checked by
+    the tool; shared by SL002 (a bare union at the root) and SL305 (root composition)."""
+    if key == "allOf":
+        return ("merge the `allOf` branches into the root object: every branch's `properties` and "
+                "`required` at the root, and a rule no property can carry said in the description and "
+                "checked in the tool")
+    if key == "not":
+        return ("drop the root `not` and say what it excludes in the description (\"do not send both `a` "
+                "and `b`\"); check it in the tool")
+    if key in ("enum", "const"):
+        return f"drop the root `{key}`: describe the accepted objects with `properties` and `required`"
+    return ("flatten the alternatives: one root object whose properties are the union of the "
+            "branches' properties (branch-specific ones optional), and state the either/or rule "
+            "in the description; validate it in the tool")

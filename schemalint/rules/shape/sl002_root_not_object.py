@@ -49,6 +49,7 @@ from schemalint.rules.shape._common import (
     NONSTANDARD_TYPES,
     foreign_schema_keys,
     has_schema_key,
+    root_composition_hint,
     wrapped_schema_key,
 )
 
@@ -137,9 +138,8 @@ class RootNotObject(Rule):
                 msg = (f"the root of `{key}` is a bare `{unions[0]}` with no `type: object`; clients that "
                        "require an object root (MCP TypeScript SDK, Claude Code, OpenAI) drop the tool or "
                        "refuse the request")
-                hint = (f'add "type": "object" at the root and move the shared properties there; express '
-                        f"the alternatives with `required` inside the `{unions[0]}` branches or with "
-                        "if/then/else (Anthropic and OpenAI also refuse a root anyOf/oneOf/allOf)")
+                hint = ('add "type": "object" at the root; ' + root_composition_hint(unions[0])
+                        + " (Anthropic and OpenAI refuse a root anyOf/oneOf/allOf even beside `type`: SL305)")
             elif not schema:
                 who = ("MCP clients reject it (\"expected 'object' at inputSchema.type\"), so the server's "
                        "whole tools/list can fail" if fmt == "mcp" else
