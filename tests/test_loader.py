@@ -152,11 +152,21 @@ def test_the_modules_note_names_a_module_that_is_not_a_test_or_a_config(tmp_path
         (tmp_path / rel).write_text("export {};\n")
     note = modules_hint(str(tmp_path))
     assert note is not None and note.startswith(f"{tmp_path} holds 7 TypeScript/JavaScript module(s)"), note
-    assert note.endswith(f"e.g. schemalint check '{tmp_path}/**/*.js' or {tmp_path}/index.js:EXPORT"), note
+    assert note.endswith(f"e.g. schemalint check '{tmp_path}/**/*.js', or {tmp_path}/index.js (every export; "
+                         f"{tmp_path}/index.js:EXPORT for one)"), note
     for rel in ("index.js", "cli.js", "app.config.ts"):  # only tests left: one of them is still named
         (tmp_path / rel).unlink()
     note = modules_hint(str(tmp_path))
-    assert note is not None and note.endswith(f"{tmp_path}/tests/testserver/index.ts:EXPORT"), note
+    assert note is not None and note.endswith(f"{tmp_path}/tests/testserver/index.ts:EXPORT for one)"), note
+    # beside modules that are not tests, the glob leaves the tests out
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "server.ts").write_text("export {};\n")
+    (tmp_path / "src" / "server.test.ts").write_text("export {};\n")
+    note = modules_hint(str(tmp_path))
+    assert note is not None and (f"schemalint check '{tmp_path}/**/*.ts' --exclude '*.spec.ts' --exclude "
+                                 "'*.test.ts' --exclude 'tests' "
+                                 "(a test module imported outside its runner") in note, note
+    assert note.endswith(f"or {tmp_path}/src/server.ts (every export; {tmp_path}/src/server.ts:EXPORT for one)"), note
 
 
 def test_the_modules_note_prefers_a_module_that_defines_tools_by_whole_words(tmp_path: Path) -> None:
@@ -174,7 +184,8 @@ def test_the_modules_note_prefers_a_module_that_defines_tools_by_whole_words(tmp
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     note = modules_hint(str(tmp_path))
-    assert note is not None and note.endswith(f"or {tmp_path}/src/stdio.ts:EXPORT"), note
+    assert note is not None and note.endswith(
+        f"or {tmp_path}/src/stdio.ts (every export; {tmp_path}/src/stdio.ts:EXPORT for one)"), note
 
 
 def test_a_command_line_spec_is_not_a_docker_registry_tool(tmp_path: Path) -> None:

@@ -228,7 +228,8 @@ def test_a_directory_of_modules_says_how_to_name_them(esm: Path) -> None:
     assert report["summary"]["notes"] == [
         "no tool definitions found in src/",
         "src/ holds 1 TypeScript/JavaScript module(s), which are read only when named (a module is never imported "
-        "implicitly): e.g. schemalint check 'src/**/*.ts' or src/server.ts:EXPORT"]
+        "implicitly): e.g. schemalint check 'src/**/*.ts', or src/server.ts (every export; src/server.ts:EXPORT "
+        "for one)"]
     (esm / "src" / "server.ts").unlink()
     code, report = cli_json("check", "src", cwd=esm)
     assert report["summary"]["notes"] == ["no tool definitions found in src"]  # a declaration file is no module

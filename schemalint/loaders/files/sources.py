@@ -119,8 +119,24 @@ def typescript_hint(directory: str, exclude: Sequence[str] = (), limit: int = 10
     root = directory.rstrip("/" + os.sep) or directory
     pattern = f"{root}/**/*{suffix}".replace(os.sep, "/")
     named = example.replace(os.sep, "/")
+    tests = sorted({_test_exclusion(p, suffix) for p in found if p.endswith(suffix) and _in_tests(p)}) \
+        if len(likely) < len(found) else []
+    excludes = "".join(f" --exclude '{x}'" for x in tests[:4])
+    why = " (a test module imported outside its runner can fail and stop the run)" if excludes else ""
     return (f"{directory} holds {len(found)} TypeScript/JavaScript module(s), which are read only when named (a module "
-            f"is never imported implicitly): e.g. schemalint check '{pattern}' or {named}:EXPORT")
+            f"is never imported implicitly): e.g. schemalint check '{pattern}'{excludes}{why}, or {named} (every "
+            f"export; {named}:EXPORT for one)")
+
+
+def _test_exclusion(path: str, suffix: str) -> str:
+    """The ``--exclude`` pattern that leaves out the test module ``path`` (:func:`_in_tests`) and
+    its like: ``*.test.ts`` for a name that says so, else the name of its test folder."""
+    parts = path.replace(os.sep, "/").split("/")
+    name = parts[-1].lower()
+    for word in ("test", "spec", "config"):
+        if f".{word}." in name:
+            return f"*.{word}{suffix}"
+    return next((p for p in parts[:-1] if p.lower() in _TEST_DIRS), parts[-1])
 
 
 _TOOL_CALLS = re.compile(
