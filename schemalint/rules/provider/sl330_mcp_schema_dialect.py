@@ -130,8 +130,10 @@ class McpSchemaDialect(ProviderRule):
             f"the {what} declares {choice.dialect}; MCP's default dialect is {MCP_DIALECT}, and clients "
             "whose validator knows only 2020-12 refuse the tool (\"JSON Schema declares an unsupported "
             f"dialect\") ({named(newer)})",
-            "generate the schema as 2020-12 (zod 4 toJSONSchema's default, pydantic's) and drop the "
-            "draft-07 `$schema`",
+            f"generate the schema as 2020-12 (zod 4 toJSONSchema's default, pydantic's) and drop the "
+            f"{choice.dialect} `$schema`. A server library may write it into every tool (the MCP TypeScript SDK 1 "
+            "does, typescript-sdk#2084; SDK 2 lists 2020-12): `schemalint check` on the server's module says "
+            "so once, with what changes it",
             file_pointer=at,
         )
 
