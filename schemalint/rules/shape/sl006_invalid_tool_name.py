@@ -24,6 +24,12 @@ silent on a name SL006 reports (:func:`reports_name`), so one bad name is one di
 Option ``pattern`` (``[tool.schemalint.options.SL006] pattern = "..."``)
 replaces the patterns with one regular expression of your own.
 
+An MCP name that passes both patterns but is too long for the name a host makes of it is a
+warning too: Claude Code calls an MCP tool ``mcp__<server>__<name>`` and the API refuses a
+name over 64 characters, so a name over 56 fails whatever the server is called (issue reports
+of January to March 2026; the rule page's "Source"). Option ``mcp_server_name`` (the name users
+give the server in their client configuration) makes the check exact for that name.
+
 Source: rules/SL006-invalid-tool-name.md, section "Source" (the one place it is written).
 """
 
@@ -51,6 +57,10 @@ ANTHROPIC = NamePattern(re.compile(r"^[a-zA-Z0-9_-]{1,128}$"), "Anthropic", Seve
 """Anthropic's server limit is 128 characters (provider-facts row ``anthropic.tool-name``, observed)."""
 GEMINI = NamePattern(re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$"), "Gemini", Severity.ERROR)
 MCP = NamePattern(re.compile(r"^[A-Za-z0-9._-]{1,128}$"), "the MCP specification (SHOULD)", Severity.WARNING)
+
+HOST_PREFIX, HOST_SEPARATOR, HOST_NAME_LIMIT = "mcp__", "__", 64
+"""How Claude Code names an MCP tool (``mcp__<server>__<tool>``; a plugin's server adds
+``plugin_<plugin>_`` before the server) and the tool-name length the API then enforces."""
 
 PROFILE_PATTERNS: dict[str, NamePattern] = {
     "openai": PORTABLE, "openai-strict": PORTABLE, "anthropic": ANTHROPIC, "anthropic-strict": ANTHROPIC,
@@ -96,6 +106,7 @@ class InvalidToolName(Rule):
 
     options: ClassVar[Mapping[str, Any]] = {
         "pattern": "",
+        "mcp_server_name": "",
     }
     regex_options: ClassVar[frozenset[str]] = frozenset({"pattern"})
     """Options that hold a regular expression: the configuration refuses one that
@@ -155,3 +166,31 @@ class InvalidToolName(Rule):
                 "tool to OpenAI or Anthropic is refused (they require ^[a-zA-Z0-9_-]{1,64}$)",
                 hint=f"rename it, e.g. {suggest(name)!r}", severity=Severity.WARNING, file_pointer=where,
             )
+            return
+        if tool.origin.format in ("mcp", "mcp-server", "docker-arguments") and PORTABLE.regex.match(name):
+            yield from self._host_prefixed(tool, name, ctx)
+
+    def _host_prefixed(self, tool: Tool, name: str, ctx: Context) -> Iterator[Diagnostic]:
+        """An MCP name that Claude Code's ``mcp__<server>__`` prefix takes over 64 characters: with
+        any server name when it is over 56 characters, or with the configured ``mcp_server_name``."""
+        server = self.option(ctx, "mcp_server_name")
+        server = server if isinstance(server, str) and server else ""
+        full = len(HOST_PREFIX) + max(len(server), 1) + len(HOST_SEPARATOR) + len(name)
+        if full <= HOST_NAME_LIMIT:
+            return
+        if server:
+            made = f"`{HOST_PREFIX}{server}{HOST_SEPARATOR}{name}`, {full} characters"
+        else:
+            made = (f"`{HOST_PREFIX}<server>{HOST_SEPARATOR}{name}`, over {HOST_NAME_LIMIT} characters whatever "
+                    "the server is called")
+        room = HOST_NAME_LIMIT - len(HOST_PREFIX) - len(HOST_SEPARATOR) - max(len(server), 1)
+        yield self.diag(
+            tool, None,
+            f"tool name {name!r} is {len(name)} characters: valid for MCP, but Claude Code calls the tool "
+            f"{made}, and the API refuses a tool name over {HOST_NAME_LIMIT} (\"String should have at most 64 "
+            "characters\"), which fails every request or the tool search that holds it",
+            hint=f"keep MCP tool names to {room} characters or fewer"
+            + (f" with the server named {server!r}" if server else " (fewer with a longer server name; set the "
+               "SL006 option `mcp_server_name` to check against the name users give the server)"),
+            severity=Severity.WARNING, file_pointer=tool.field_pointer("name"),
+        )
