@@ -76,7 +76,7 @@ def test_every_option_a_rule_reads_is_declared() -> None:
         code = "SL" + path.name[2:5]
         used = _option_calls(path)
         assert used <= declared.get(code, set()), f"{path.name} reads undeclared options {used - declared[code]}"
-    assert declared["SL302"] == {"max_length"} and declared["SL006"] == {"pattern"}
+    assert declared["SL302"] == {"max_length"} and declared["SL006"] == {"pattern", "mcp_server_name"}
 
 
 @pytest.mark.parametrize("value", ["draft-99", "latest"])
