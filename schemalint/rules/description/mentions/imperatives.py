@@ -520,10 +520,8 @@ def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: 
             break
         items.append(j)
         k = j
-    if first_strong:
-        coordinated = _coordinated_object(toks, items[-1] + 1)
-        if coordinated is not None or (coordinated := _gapped_object(toks, items[-1] + 1)) is not None:
-            items.append(coordinated)
+    if first_strong and (second := _second_object(toks, items[-1] + 1)) is not None:
+        items.append(second)
     demote = _permission(toks, v)
     for k in items:
         if not _add(clean, toks[k], "imperative", found, property_level, demote=demote):
@@ -547,6 +545,13 @@ def _permission(toks: list[_Tok], v: int) -> bool:
     if p >= 1 and toks[p].low in _PERMISSION_MODALS and toks[p - 1].low == "you":
         return True
     return p >= 1 and toks[p].low == "to" and toks[p - 1].low in _PERMISSION_ADJECTIVES
+
+
+def _second_object(toks: list[_Tok], start: int) -> int | None:
+    """A second object of the verb after the first one's own words: joined by "and"/"or"
+    (:func:`_coordinated_object`), or after a comma with the verb left out (:func:`_gapped_object`)."""
+    found = _coordinated_object(toks, start)
+    return found if found is not None else _gapped_object(toks, start)
 
 
 def _coordinated_object(toks: list[_Tok], start: int) -> int | None:
