@@ -151,28 +151,30 @@ def test_tool_prefilters_on_the_corpus(corpus_loaded: Any) -> None:
 
 def _kind_filters() -> list[tuple[str, object, object]]:
     """(name, pattern, "may match" test over the lower-cased ASCII text) of each kind's pre-filter."""
-    from schemalint.rules.description.mentions import _NOUN_WORDS
+    from schemalint.rules.description.mentions import _LABEL_WORDS, _NEED_WORDS, _NOUN_WORDS, _WITH_KEYS_WORDS
     from schemalint.rules.description.mentions.arglists import _HEADER_WORDS
+    from schemalint.rules.description.mentions.forms import _RE_LABEL
+    from schemalint.rules.description.mentions.needs import _RE_NEEDS, _RE_WITH_KEYS
     from schemalint.rules.description.mentions.patterns import _ARG_HEADER, _RE_NOUN_ANY, _RE_PASSIVE
-    from schemalint.rules.description.mentions.phrases import _BE, _IS_ARE, _MODALS, _PARTICIPLES, _REQUIRED
-    from schemalint.rules.description.mentions.text import _lacks, _lacks_words, _words_of_ascii
-
-    def passive(low: str) -> bool:
-        words = _words_of_ascii(low)
-        return not ((_lacks_words(words, _REQUIRED) or _lacks_words(words, _IS_ARE)) and (
-            _lacks_words(words, _BE) or _lacks_words(words, _PARTICIPLES) or _lacks_words(words, _MODALS)))
+    from schemalint.rules.description.mentions.phrases import may_be_given
+    from schemalint.rules.description.mentions.text import _lacks, _words_of_ascii
 
     return [
-        ("passive", _RE_PASSIVE, passive),
+        ("passive", _RE_PASSIVE, lambda low: may_be_given(_words_of_ascii(low))),
         ("header", _ARG_HEADER, lambda low: not _lacks(low, _HEADER_WORDS)),
         ("noun", _RE_NOUN_ANY, lambda low: not _lacks(low, _NOUN_WORDS)),
+        ("label", _RE_LABEL, lambda low: ":" in low and not _lacks(low, _LABEL_WORDS)),
+        ("needs", _RE_NEEDS, lambda low: not _lacks(low, _NEED_WORDS)),
+        ("with keys", _RE_WITH_KEYS, lambda low: not _lacks(low, _WITH_KEYS_WORDS) and not _lacks(low, ("with",))),
     ]
 
 
 _KIND_PIECES = ["must", "Must", " be ", "BE", "specified", "Given", "is", " are ", "also", "Required", "pass", "data",
                 "SET", "fill", " in", "populate", "Args", "arguments", "Parameters", "params", "Input", "kwargs",
                 "field", "Key", "propert", "option", "flag", ":", "\n", " ", "\t", "x", "_y", "  ", "needs", " to",
-                "explained", "#", "-", "should", "Can", "may", "HAS", "have", "need", " is ", "Are"]
+                "explained", "#", "-", "should", "Can", "may", "HAS", "have", "need", " is ", "Are", "Defaults",
+                "default", "optional", "MANDATORY", "Requires", "expects", "with", "With ", "keys", "Fields",
+                "properties", "**", "Optional args", "Inputs"]
 
 
 @settings(max_examples=examples(600), deadline=None)

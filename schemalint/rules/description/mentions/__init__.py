@@ -56,6 +56,7 @@ from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.imperatives import _NOT_NAME_AFTER, imperative_objects
 from schemalint.rules.description.mentions.near_misses import _near_miss_table, _near_misses
 from schemalint.rules.description.mentions.nearest import NEAREST_FUZZY_LIMIT, nearest
+from schemalint.rules.description.mentions.needs import keys_named, needs
 from schemalint.rules.description.mentions.patterns import (
     _FENCE,
     _OTHER_THING,
@@ -171,6 +172,12 @@ def _html_code_spans(text: str) -> str:
     return _RE_HTML_CODE.sub(lambda m: "     `" + m.group(1) + "`      ", text)
 
 
+_NEED_WORDS = ("requires", "needs", "expects")
+"""The words of :data:`~.needs._RE_NEEDS` (one of them is in every match), and below of
+:data:`~.needs._RE_WITH_KEYS` (with "with") and of :data:`~.forms._RE_LABEL`."""
+_WITH_KEYS_WORDS = ("key", "field", "propert", "attribute", "member", "entr")
+_LABEL_WORDS = ("required", "optional", "param", "arg", "input")
+"""The words every label of :func:`~.forms.label_lists` holds."""
 _NOUN_WORDS = ("param", "arg", "field", "option", "flag", "key", "propert", "input")
 """The words of :data:`~.patterns._RE_NOUN_ANY`."""
 
@@ -184,16 +191,20 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
     if level and ("(" in clean or ":" in clean):
         name_lists(clean, level, found)
     must_be_given(clean, found, words)
+    if not property_level and not _lacks(low, _NEED_WORDS):
+        needs(clean, found)
+    if not is_value and not _lacks(low, _WITH_KEYS_WORDS) and not _lacks(low, ("with",)):
+        keys_named(clean, found)
     if "`" in clean:
         backticked(clean, found, property_level)
         if not is_value:
             conditions(clean, found)
         if not is_value:
             code_assignments(clean, found)
-    if (": " in clean or ":\t" in clean) and ("`" in clean or "'" in clean or '"' in clean):
-        if not is_value:
-            colon_names(clean, found)
-        label_lists(clean, found)
+    if (": " in clean or ":\t" in clean) and ("`" in clean or "'" in clean or '"' in clean) and not is_value:
+        colon_names(clean, found)
+    if ":" in clean and not _lacks(low, _LABEL_WORDS):
+        label_lists(clean, found, property_level)
     if "|" in clean:
         tables(clean, found)
     if not is_value and "=" in clean:

@@ -14,9 +14,12 @@ from schemalint.rules.description.mentions.text import (
 )
 
 _RE_HANDED_OVER = re.compile(
-    r"(?:\b(?:use|set|pass|send|add|specify|try|with)|\bdefaults?\s*:|\be\.g\.,?)\s+"
+    r"(?:\b(?:use|using|set|setting|pass|passing|send|sending|add|adding|specify|specifying|try|with|"
+    r"supply|supplying|provide|providing|give|giving|include|including|accepts?|takes?)|\bdefaults?\s*:|"
+    r"\be\.g\.,?)\s+(?:also\s+)?"
     r"(?:[A-Za-z_]\w*=[^\s,;]+,?\s+){0,4}$", re.I)
-"""What hands a plain ``word=value`` over as an argument: "Use order=asc", "Defaults: limit=50, since=1h"."""
+"""What hands a plain ``word=value`` over as an argument: "Use order=asc", "by passing state=open", "also
+accepts since=2024-01-01", "Defaults: limit=50, since=1h"."""
 
 
 def _instructed(clean: str, at: int, tok: str) -> bool:

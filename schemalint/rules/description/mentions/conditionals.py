@@ -43,13 +43,32 @@ _RE_ABOUT_THIS_CALL = _lazy(
 clause about someone else ("GitHub rejects the merge when `mergeable_state` is `blocked`")."""
 
 
+_RE_REFUSED_BEFORE = _lazy(
+    r"\b(?:fails?|errors?(?:\s+out)?|rejects?(?:\s+(?:the|a)\s+(?:call|request))?|throws?(?:\s+an?\s+\w+)?|"
+    r"raises?(?:\s+an?\s+\w+)?|(?:returns?|answers?|responds?(?:\s+with)?|gives?|sends?\s+back)\s+(?:an?\s+)?(?:(?:HTTP\s+)?4(?:00|22)|error|validation\s+error)(?:\s+\w+)?)"
+    r"(?:\s*\([^)\n]{0,30}\))?\s*$",
+    re.I,
+)
+"""What refuses the call just before a condition on a missing name ("Fails when `x` is absent", "Returns
+400 if `x` is missing"; of the statuses only 400 and 422: a 404 is about a thing that does not
+exist): the name is one the call must carry, even in a sentence that says "returns"."""
+_RE_MISSING_AFTER = _lazy(
+    r"(?:not\s+(?:set|given|provided|specified|passed|supplied)|missing|absent|omitted|empty|null)\b"
+    r"(?!\s+(?:from|in|on|at)\b)", re.I)
+
+
 def conditions(clean: str, found: Found) -> None:
-    """Names whose value a condition tests, outside sentences about the result or about paging."""
+    """Names whose value a condition tests, outside sentences about the result or about paging; in
+    any sentence, a name whose absence refuses the call (:data:`_RE_REFUSED_BEFORE`)."""
     for m in _RE_CONDITION.finditer(clean):
+        head = max(clean.rfind(". ", 0, m.start()) + 1, clean.rfind("\n", 0, m.start()) + 1, 0)
+        if _RE_REFUSED_BEFORE.search(clean, head, m.start()) and _RE_MISSING_AFTER.search(
+                clean, m.end(2) + len(m.group(1)), m.end() + 4):
+            found.add(m.group(2), m.start(2), m.end(2), "conditional")
+            continue
         sent = _sentence(clean, m.start(), m.end())
         if _OUTPUT_WORDS.search(sent) or _RE_PAGING.search(sent):
             continue
-        head = max(clean.rfind(". ", 0, m.start()) + 1, clean.rfind("\n", 0, m.start()) + 1, 0)
         if not _RE_ABOUT_THIS_CALL.search(clean[head : m.start()]):
             continue
         found.add(m.group(2), m.start(2), m.end(2), "conditional")

@@ -16,6 +16,7 @@ import re
 
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import _OUTPUT_WORDS, _lazy
+from schemalint.rules.description.mentions.text import key_shaped
 
 
 def _about_result(clean: str, start: int) -> bool:
@@ -27,11 +28,25 @@ def _about_result(clean: str, start: int) -> bool:
 _RE_CODE_ASSIGN = _lazy(r"(?<!`)`([A-Za-z_][A-Za-z0-9_]*)(?:\s*=\s*|:\s+)([^`\n]{1,60})`(?!`)")
 _RE_COLON = _lazy(r"(?<![\w`])([`'\"])([A-Za-z_][A-Za-z0-9_]*)\1:[ \t]+(?=[\w`'\"\[{-])")
 _RE_LABEL = _lazy(
-    r"(?:^|(?<=[.;\n])|(?<=\.\s))[ \t]*(?:[-*•]\s*)?(?:\*\*)?(?:(?:required|optional)"
-    r"(?:\s+(?:arguments|parameters|params|args|inputs|fields|keys))?|(?:arguments|parameters|params|args|inputs))"
-    r"(?:\*\*)?\s*:[ \t]*",
+    r"(?:^|(?<=[.;\n])|(?<=\.\s))[ \t]*(?:[-*•]\s*)?(?:\*\*|__)?(?:(?:required|optional)"
+    r"(?:\s+(?:arguments?|parameters?|params?|args?|inputs?|fields?|keys?))?|(?:arguments|parameters|params|args|inputs))"
+    r"(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*",
     re.I | re.M)
 _RE_LABEL_ITEM = _lazy(r"\s*(?:,\s*|\s+and\s+|\s+or\s+)?(`{1,2}|'|\")([A-Za-z_][A-Za-z0-9_]*)\1")
+_RE_BARE_RUN = _lazy(
+    r"((?:[A-Za-z_][A-Za-z0-9_]*|[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?:[ \t]*\([^()\n]{1,40}\))?)"
+    r"(?:[ \t]*(?:,[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t]+(?:and|or)[ \t]+)"
+    r"(?:[A-Za-z_][A-Za-z0-9_]*|[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?:[ \t]*\([^()\n]{1,40}\))?)*"
+    r"[ \t]*(?=$|[.;\n])",
+    re.M)
+"""A label's whole run of unquoted names up to the end of its sentence or line: names (snake_case,
+camelCase, kebab-case or plain words) joined by commas, "and" or "or", each with at most a short
+parenthesis ("(required)", "(default 10)"), and nothing else. Prose after the label ("Required: the
+repository owner") is not such a run."""
+_RE_BARE_NAME = _lazy(r"([A-Za-z_][A-Za-z0-9_]*|[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?:[ \t]*\([^()\n]*\))?")
+_NOT_A_NAME = frozenset(("and", "or", "none", "yes", "no", "true", "false", "null", "all", "any", "nothing", "n",
+                         "see", "below", "above", "optional", "required", "same", "as", "the", "a", "an"))
+"""Words that close a label's run without being names ("Optional: none", "Required: see below")."""
 _RE_TABLE_HEAD = _lazy(
     r"^[ \t]*\|\s*\**\s*(?:parameter|param|argument|arg|name|field|key|option|input|property)s?(?:\s+name)?\s*\**\s*\|"
     r".*\n[ \t]*\|[\s:|-]+\|[ \t]*$", re.I | re.M)
@@ -61,16 +76,35 @@ def colon_names(clean: str, found: Found) -> None:
         found.add(m.group(2), m.start(2), m.end(2), "colon")
 
 
-def label_lists(clean: str, found: Found) -> None:
-    """``label-list``: the quoted names after "Required arguments:", "Optional:" ..."""
+def label_lists(clean: str, found: Found, property_level: bool = False) -> None:
+    """``label-list``: the names after a label that says they are arguments ("Required arguments:
+    `a`, `b`", "**Optional:** `max_tokens` caps ...", "Required: owner, repo, head"). Quoted names
+    are read as long as they follow one another. Unquoted names are read only in a tool's
+    description, when the label's whole run up to the end of its sentence is names
+    (:data:`_RE_BARE_RUN`), and only two or more of them or one that is shaped like a key
+    (snake_case, camelCase, kebab-case): "Optional: verbose." is as often a value."""
     for m in _RE_LABEL.finditer(clean):
         pos = m.end()
+        quoted = False
         while True:
             item = _RE_LABEL_ITEM.match(clean, pos)
             if item is None:
                 break
+            quoted = True
             found.add(item.group(2), item.start(2), item.end(2), "label-list")
             pos = item.end()
+        if quoted or property_level:
+            continue
+        run = _RE_BARE_RUN.match(clean, pos)
+        if run is None or run.end() == pos:
+            continue
+        names = [n for n in _RE_BARE_NAME.finditer(clean, pos, run.end()) if n.group(1).lower() not in ("and", "or")]
+        if any(n.group(1).lower() in _NOT_A_NAME for n in names):
+            continue
+        if len(names) < 2 and not (names and key_shaped(names[0].group(1))):
+            continue
+        for n in names:
+            found.add(n.group(1), n.start(1), n.end(1), "label-list-word")
 
 
 def tables(clean: str, found: Found) -> None:

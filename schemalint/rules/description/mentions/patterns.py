@@ -141,7 +141,8 @@ _RE_VALUE_AFTER = _lazy(
 )
 _RE_PASSIVE = _lazy(
     r"\s+(?:(?:must|should|can|may|needs?\s+to|has\s+to|have\s+to)\s+(?:also\s+)?be\s+"
-    r"(?:specified|provided|set|given|supplied|passed|included)|(?:is|are)\s+(?:also\s+)?required)\b",
+    r"(?:specified|provided|set|given|supplied|passed|included)|(?:is|are)\s+(?:also\s+)?(?:required|optional|mandatory)|"
+    r"defaults?\s+to)\b",
     re.I,
 )
 _RE_TOKEN_BEFORE = _lazy(rf"(`{{1,2}}|'|\"|)({KEBAB}|{IDENT})\1\s*$")
@@ -201,7 +202,7 @@ _RE_COND_SUFFIX = _lazy(
 )
 _RE_QWORD = _lazy(r"'\w+'")
 _RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?(?:\*\*)?\w+(?:\*\*)?(?:\s*\([^)\n]*\))?\s*(?::|—|–|->|=>)|:param|@param|"
-                    r"<code>", re.M)
+                    r"<code>|(?i:\b(?:required|optional|param|arg|input)\w*(?:\s+\w+)?(?:\*\*|__)?\s*:)", re.M)
 _RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
 _RE_UPPER_OR_DIGIT = _lazy(r"[A-Z0-9]")
 _RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9@<>—–|]")

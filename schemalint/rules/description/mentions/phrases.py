@@ -46,21 +46,38 @@ _PARTICIPLES = frozenset((b"specified", b"provided", b"set", b"given", b"supplie
 """The participles of :data:`~.patterns._RE_PASSIVE` ("must be specified"), which also needs "be" and a
 modal (:data:`_MODALS`); its other form needs "required" and "is" or "are" (all whole words: the
 pattern has white space before each and white space or ``\\b`` after)."""
-_REQUIRED = frozenset((b"required",))
+_REQUIRED = frozenset((b"required", b"optional", b"mandatory"))
+_DEFAULTS = frozenset((b"defaults", b"default"))
+_RE_LEAVE_OR_DEFAULT = re.compile(r"optional|mandatory|default", re.I)
+"""The phrases of :func:`must_be_given` that a result's fields share with arguments ("`x` is optional",
+"`x` defaults to 0"): not read in a sentence about the result."""
+_TO = frozenset((b"to",))
 _BE = frozenset((b"be",))
 _MODALS = frozenset((b"must", b"should", b"can", b"may", b"need", b"needs", b"has", b"have"))
 _IS_ARE = frozenset((b"is", b"are"))
 
 
+def may_be_given(words: frozenset[bytes] | None) -> bool:
+    """Whether a text whose whole words are ``words`` (:func:`~.text._words_of_ascii`, ``None`` for
+    a text that is not ASCII) may hold a match of :data:`~.patterns._RE_PASSIVE` (exact: each of its
+    forms needs these words)."""
+    return not ((_lacks_words(words, _REQUIRED) or _lacks_words(words, _IS_ARE)) and (
+        _lacks_words(words, _BE) or _lacks_words(words, _PARTICIPLES) or _lacks_words(words, _MODALS)) and (
+        _lacks_words(words, _DEFAULTS) or _lacks_words(words, _TO)))
+
+
 def must_be_given(clean: str, found: Found, words: frozenset[bytes] | None = None) -> None:
-    """"x_y [and x_z] must be specified / are required": the names before a passive phrase
-    (``words``: the whole words of ``clean`` when it is ASCII, :func:`~.text._words_of_ascii`; a
-    text with neither "is"/"are" and "required" nor a modal, "be" and a participle is not scanned)."""
-    if (_lacks_words(words, _REQUIRED) or _lacks_words(words, _IS_ARE)) and (
-            _lacks_words(words, _BE) or _lacks_words(words, _PARTICIPLES) or _lacks_words(words, _MODALS)):
+    """"x_y [and x_z] must be specified / are required / is optional / defaults to 30": the names
+    before a phrase that speaks of a value the caller gives or leaves out (``words``: the whole words
+    of ``clean`` when it is ASCII, :func:`~.text._words_of_ascii`; a text with neither "is"/"are"
+    and "required"/"optional"/"mandatory", nor a modal, "be" and a participle, nor "default(s)" and
+    "to" is not scanned)."""
+    if not may_be_given(words):
         return
     for m in _RE_PASSIVE.finditer(clean):
         pos = m.start()
+        if _RE_LEAVE_OR_DEFAULT.search(m.group()) and _OUTPUT_WORDS.search(_sentence(clean, m.start(), m.end())):
+            continue  # "the response's `status` defaults to active": a field of the result
         while True:
             t = _RE_TOKEN_BEFORE.search(clean, max(0, pos - 80), pos)
             if not t:

@@ -57,6 +57,11 @@ def _lacks_words(words: frozenset[bytes] | None, wanted: frozenset[bytes]) -> bo
     return words is not None and wanted.isdisjoint(words)
 
 
+def key_shaped(word: str) -> bool:
+    """kebab-case (``dry-run``) or :func:`_is_identifier_like`: a word shaped like a key."""
+    return "-" in word.strip("-") or _is_identifier_like(word)
+
+
 def _is_identifier_like(tok: str) -> bool:
     """snake_case, camelCase, or letters+digits: not an ordinary English word."""
     if "_" in tok.strip("_"):

@@ -1,0 +1,73 @@
+"""Names the call is said to need, without an instruction to the model:
+
+``needs``      "Requires an `org_id`", "Needs project_key to find the board", "Expects `sinceDate`":
+               a third-person "requires"/"needs"/"expects" (the tool's, said of the call) whose
+               object is shaped like a key: snake_case, camelCase, kebab-case, or an identifier
+               with digits, quoted or not. An ordinary word there ("Requires `jq`", "needs the
+               `repo` scope") is a program, a permission or a value as often as a parameter;
+``with-keys``  "Input is a JSON object with keys `city` and `units`": the names after "with
+               keys/fields/properties" in a sentence about what the call is given, never in one
+               about the result.
+
+Both are at most a warning (:mod:`.strengths`: forms not yet measured on the corpus).
+"""
+
+from __future__ import annotations
+
+import re
+
+from schemalint.rules.description.mentions.found import Found
+from schemalint.rules.description.mentions.imperatives import _NOT_NAME_AFTER
+from schemalint.rules.description.mentions.patterns import (
+    _INPUT_WORDS,
+    _OTHER_THING,
+    _OUTPUT_WORDS,
+    IDENT,
+    KEBAB,
+    _lazy,
+)
+from schemalint.rules.description.mentions.text import _sentence, key_shaped
+
+_NAME = rf"(?:(`{{1,2}}|'|\")({KEBAB}|{IDENT})\1|({KEBAB}|{IDENT}))"
+_RE_NEEDS = _lazy(rf"\b(?:[Rr]equires|[Nn]eeds|[Ee]xpects)\s+(?:(?:an?|the|your|its|one)\s+)?{_NAME}")
+_RE_WITH_KEYS = _lazy(r"\bwith\s+(?:the\s+)?(?:keys?|fields?|properties|attributes|members|entries)\s+", re.I)
+_RE_KEY_ITEM = _lazy(rf"(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*){_NAME}")
+_RE_INPUT_NOUN = _lazy(r"\b(?:input|inputs|arguments?|body|request)\b", re.I)
+_RE_NOT_NAME_AFTER = _lazy(r"\s*(?:`|'|\")?\s*(?:scopes?|permissions?|roles?|to\s+be)\b", re.I)
+"""What makes the needed thing something else than a key: "`repo` scope", "`jq` to be installed"."""
+
+
+def needs(clean: str, found: Found) -> None:
+    """``needs``: a key-shaped name the call "requires", "needs" or "expects", outside sentences about
+    the result."""
+    for m in _RE_NEEDS.finditer(clean):
+        tok = m.group(2) or m.group(3)
+        end = m.end()
+        if not key_shaped(tok) or _RE_NOT_NAME_AFTER.match(clean, end) or _NOT_NAME_AFTER.match(clean, end) \
+                or _OTHER_THING.match(clean, end):
+            continue
+        if _OUTPUT_WORDS.search(_sentence(clean, m.start(), end)):
+            continue
+        at = m.start(2) if m.group(2) else m.start(3)
+        found.add(tok, at, at + len(tok), "needs")
+
+
+def keys_named(clean: str, found: Found) -> None:
+    """``with-keys``: the names after "with keys"/"with fields"/"with properties" in a sentence about
+    what the call is given (:data:`~.patterns._INPUT_WORDS`, or "input", "arguments", "body",
+    "request"), not about the result; unquoted, only names shaped like keys."""
+    for m in _RE_WITH_KEYS.finditer(clean):
+        sent = _sentence(clean, m.start(), m.end())
+        if _OUTPUT_WORDS.search(sent) or not (_INPUT_WORDS.search(sent) or _RE_INPUT_NOUN.search(sent)):
+            continue
+        pos = m.end()
+        while True:
+            item = _RE_KEY_ITEM.match(clean, pos)
+            if item is None:
+                break
+            tok = item.group(2) or item.group(3)
+            if item.group(3) and not key_shaped(tok):
+                break
+            at = item.start(2) if item.group(2) else item.start(3)
+            found.add(tok, at, at + len(tok), "with-keys")
+            pos = item.end()
