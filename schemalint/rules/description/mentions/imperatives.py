@@ -82,11 +82,13 @@ _ROLE_PREPS = _words("as in into under via through with using")
 """Prepositions whose object names the slot a value goes in ("as `repo`", "in the `x` field")."""
 _INFINITIVE_HOSTS = _words(
     "remember sure want need needs able have has how order used going like prefer try forget careful "
-    "certain free")
-"""Words after which "to" opens an infinitive instruction ("remember to include", "be sure to set"):
+    "certain free necessary required mandatory important essential obligatory needed")
+"""Words after which "to" opens an infinitive instruction ("remember to include", "be sure to set", "it
+is necessary to give"):
 the grammar of "to + verb", limited to the hosts that make it an instruction to the caller."""
 
-_RE_TOKEN = _lazy(r"(`{1,2})([^`\n]{1,80})\1|([\"'])([A-Za-z_][A-Za-z0-9_]*)\3(?!\w)|([A-Za-z_][\w'’-]*)|(\S)")
+_RE_TOKEN = _lazy(r"(`{1,2})([^`\n]{1,80})\1|([\"'])([A-Za-z_][A-Za-z0-9_]*(?:-[a-z][a-z0-9]*)*)\3(?!\w)|"
+                  r"([A-Za-z_][\w'’-]*)|(\S)")
 _RE_IDENT_FULL = _lazy(rf"{IDENT}|{KEBAB}")
 """A name in a code span: an identifier, or a kebab-case name (``dry-run``)."""
 _RE_CODE_SPAN = _lazy(r"(`{1,2})[^`\n]+?\1")
@@ -151,6 +153,12 @@ def _base_shaped(word: str) -> bool:
     if low.endswith("ly") and not low.endswith("ply"):
         return False  # an adverb ("Quickly ..."); "apply", "supply", "reply" are verbs
     return not (low.endswith("s") and not low.endswith(("ss", "us", "is")))
+
+
+def _verb_shaped(low: str) -> bool:
+    """A lower-case word that may be a verb after a modal or "to": letters, or hyphenated parts
+    starting with a letter ("re-run", "base64-encode"); not a key (``dry_run``) or a number."""
+    return low.isalpha() or ("-" in low and low[:1].isalpha() and low.replace("-", "").isalnum())
 
 
 def _lead(tok: _Tok) -> bool:
@@ -259,7 +267,7 @@ def _verbs(toks: list[_Tok], initial_only: bool = False) -> tuple[list[int], lis
         after_modal = pl in _MODALS or pl == "you" or (pl == "to" and p > 0 and toks[p - 1].low in _INFINITIVE_HOSTS)
         if pl in _FUTURE and (p == 0 or toks[p - 1].low != "you"):
             after_modal = False  # "This endpoint will return the `About` info": what the tool does
-        if after_modal and low not in _CLOSED and low.isalpha() and not low.endswith("ed"):
+        if after_modal and low not in _CLOSED and _verb_shaped(low) and not low.endswith("ed"):
             out.append(j)  # "you must pass", "remember to include"
         elif low.endswith("ing") and len(low) > 4 and (pl == "by" or p in out):
             out.append(j)  # "by passing in", "prefer sending"
@@ -490,6 +498,7 @@ def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: 
         k += 1
     if k >= n:
         return
+    k = _named_in_parentheses(toks, k)
     if content and toks[k].kind == "word" and not (k + 1 < n and _PARAM_NOUN_RE.fullmatch(toks[k + 1].low)):
         return  # an unquoted name in the description of a string or free-form object: its content
     if toks[k].kind == "word" and not name_shaped(toks[k].word):
@@ -526,6 +535,18 @@ def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: 
     for k in items:
         if not _add(clean, toks[k], "imperative", found, property_level, demote=demote):
             return
+
+
+def _named_in_parentheses(toks: list[_Tok], k: int) -> int:
+    """The object's key when the noun at ``k`` is followed by it in parentheses ("Give the maximum
+    depth (`max_depth`)", "the page size (pageSize)"): a quoted name or a word shaped like a key,
+    alone between the parentheses; else ``k``."""
+    if k + 3 < len(toks) and toks[k].kind == "word" and not name_shaped(toks[k].word) and toks[k + 1].word == "(" \
+            and toks[k + 3].word == ")":
+        inner = toks[k + 2]
+        if (inner.kind in ("code", "quoted") and inner.ident) or (inner.kind == "word" and name_shaped(inner.word)):
+            return k + 2
+    return k
 
 
 _PERMISSION_MODALS = _words("may can could might")
