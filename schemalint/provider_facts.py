@@ -187,6 +187,12 @@ FACTS: tuple[Fact, ...] = (
     Fact("mcp.output-any-root", "MCP", "outputSchema", "2026-07-28",
          "outputSchema may be any JSON Schema 2020-12 (SEP-2106)", ("2026-07-28",), "SPEC",
          f"{_MCP_SPEC}/2026-07-28/server/tools.mdx", "2026-08-22"),
+    Fact("mcp-clients.output-root-object", "MCP clients (Claude Code, Cursor)", "tools/list outputSchema",
+         "2025 to 2026-05",
+         "clients still validating tools/list against the 2025 revisions leave out every tool whose outputSchema root "
+         "is not type object (Claude Code loaded 7 of 19 tools: 'outputSchema.type expected \"object\"'; Cursor "
+         "listed none of a Go SDK server's array-output tools, modelcontextprotocol/go-sdk#310)",
+         ("2025-06-18", "2025-11-25"), "OBS", "https://github.com/Wynelson94/longhand/issues/10", "2026-05-22"),
     Fact("mcp.header-types", "MCP", "inputSchema x-mcp-header", "2026-07-28",
          "x-mcp-header may mark only properties of these types, reachable through properties alone "
          "(SEP-2243)", ("integer", "string", "boolean"), "SPEC",

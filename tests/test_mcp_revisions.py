@@ -52,7 +52,8 @@ def test_revision_decides_the_output_root_and_the_header_rules(tmp_path: Path) -
     def codes(*targets: str) -> list[str]:
         return sorted(d.code for d in check([src], targets=list(targets), select=["SL331", "SL332"]).diagnostics)
 
-    assert codes() == ["SL332"]                      # latest: any output root; x-mcp-header applies
+    assert codes() == ["SL331", "SL332"]             # latest: any output root, but clients of 2025 drop it
+    assert [d.severity.value for d in check([src], select=["SL331"]).diagnostics] == ["warning"]
     assert codes("=mcp@2025-11-25") == ["SL331"]     # 2025-11-25: object root; no x-mcp-header yet
     assert codes("mcp@2025-06-18") == ["SL331"]     # the revision named replaces the latest
     assert codes("mcp", "mcp@2025-06-18") == ["SL331", "SL332"]  # both revisions
@@ -158,7 +159,8 @@ def test_the_revision_is_a_configuration_key_too(tmp_path: Path) -> None:
     assert diag["code"] == "SL331" and "MCP 2025-11-25" in diag["message"]
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["mcp"]\n', encoding="utf-8")
     latest = run_cli_here("check", "tools.json", "--select", "SL331", "--format", "json", cwd=tmp_path)
-    assert latest.returncode == 0 and json.loads(latest.stdout)["diagnostics"] == []
+    (warned,) = json.loads(latest.stdout)["diagnostics"]
+    assert latest.returncode == 0 and warned["severity"] == "warning" and "Claude Code" in warned["message"]
     (tmp_path / "pyproject.toml").write_text('[tool.schemalint]\ntarget = ["mcp@2024-01-01"]\n', encoding="utf-8")
     bad = run_cli_here("check", "tools.json", cwd=tmp_path)
     assert bad.returncode == 2 and "target" in bad.stderr and "mcp@2024-01-01" in bad.stderr
