@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from schemalint.model import Diagnostic, Severity, Tool
+from schemalint.model import Diagnostic, Severity, Tool, join_pointer
 from schemalint.rules.base import Context, Rule
 from schemalint.rules.shape._common import (
     ENVELOPE_NAMES,
@@ -77,6 +77,8 @@ class ForeignSchemaKey(Rule):
                             "this `inputSchema` is an MCP-style schema without the `json` wrapper, so Bedrock "
                             "refuses it", file_pointer=tool.field_pointer("inputSchema"),
                             hint='wrap it: "inputSchema": {"json": {...}}')
+        if fmt == "openai-chat":
+            yield from self._beside_function(tool)
         wrapped = wrapped_schema_key(tool.advertised)
         if wrapped is not None and isinstance(tool.advertised, Mapping):
             yield self.diag(
@@ -85,3 +87,32 @@ class ForeignSchemaKey(Rule):
                 f"provider reads a schema with no `type` and no `properties`, a tool without arguments",
                 hint=f"put the schema that `{wrapped}` holds directly under {_OWN_NAME[fmt]}",
             )
+
+    def _beside_function(self, tool: Tool) -> Iterator[Diagnostic]:
+        """Fields of the function definition written beside ``function`` in a Chat Completions tool,
+        where no reader of that shape looks: a schema key (the tool is read without arguments, or
+        with the schema inside ``function`` when there is one) and ``strict`` (strict mode stays off)."""
+        wrapper = tool.raw if isinstance(tool.raw, Mapping) else {}
+        inside = tool.fields
+        for key in wrapper:
+            if key in SCHEMA_KEYS:
+                if "parameters" in inside:
+                    message = (f"`{key}` sits beside `function`, where {ENVELOPE_NAMES['openai-chat']} has no such "
+                               "field: the provider refuses the unknown field or ignores it, and the schema inside "
+                               "`function` is the one the model sees")
+                    severity: Severity | None = Severity.WARNING
+                    hint = "remove it: the schema inside `function` is the one that counts"
+                else:
+                    message = (f"`{key}` sits beside `function` instead of inside it: readers of "
+                               f"{ENVELOPE_NAMES['openai-chat']} take the schema from `function.parameters` only, "
+                               "so the tool is read without arguments (the model calls it with `{}`) or the "
+                               "unknown field is refused")
+                    severity = None
+                    hint = "move it into `function` as `parameters`"
+                yield self.diag(tool, None, message, severity=severity,
+                                file_pointer=join_pointer(tool.origin.pointer, key), hint=hint)
+            elif key == "strict" and "strict" not in inside:
+                yield self.diag(tool, None, "`strict` sits beside `function` instead of inside it: the provider "
+                                "reads `function.strict`, so strict mode stays off (or the unknown field is refused)",
+                                severity=Severity.WARNING, file_pointer=join_pointer(tool.origin.pointer, key),
+                                hint="move it into `function`")
