@@ -29,6 +29,8 @@ warning too: Claude Code calls an MCP tool ``mcp__<server>__<name>`` and the API
 name over 64 characters, so a name over 56 fails whatever the server is called (issue reports
 of January to March 2026; the rule page's "Source"). Option ``mcp_server_name`` (the name users
 give the server in their client configuration) makes the check exact for that name.
+An Anthropic tool with ``defer_loading`` (tool search) and a name over 64 characters is an error:
+the search returns it as a ``tool_reference``, whose name the API limits to 64.
 
 Source: rules/SL006-invalid-tool-name.md, section "Source" (the one place it is written).
 """
@@ -169,6 +171,16 @@ class InvalidToolName(Rule):
             return
         if tool.origin.format in ("mcp", "mcp-server", "docker-arguments") and PORTABLE.regex.match(name):
             yield from self._host_prefixed(tool, name, ctx)
+        elif home is ANTHROPIC and len(name) > HOST_NAME_LIMIT and tool.fields.get("defer_loading") is True:
+            yield self.diag(
+                tool, None,
+                f"tool name {name!r} is {len(name)} characters: the Messages API accepts it in `tools`, but this "
+                "tool has `defer_loading`, and the tool search hands it back as a `tool_reference` whose name the "
+                f"API limits to {HOST_NAME_LIMIT} (\"String should have at most 64 characters\"), so the request "
+                "that loads it fails",
+                hint=f"keep deferred tool names to {HOST_NAME_LIMIT} characters, e.g. {name[:HOST_NAME_LIMIT]!r}",
+                file_pointer=tool.field_pointer("name"),
+            )
 
     def _host_prefixed(self, tool: Tool, name: str, ctx: Context) -> Iterator[Diagnostic]:
         """An MCP name that Claude Code's ``mcp__<server>__`` prefix takes over 64 characters: with
