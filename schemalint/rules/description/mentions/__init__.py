@@ -48,6 +48,7 @@ from schemalint.rules.description.definitions import definition_key, same_defini
 from schemalint.rules.description.mentions.arglists import arg_sections, name_lists
 from schemalint.rules.description.mentions.assignments import assignments
 from schemalint.rules.description.mentions.backticks import backticked
+from schemalint.rules.description.mentions.commands import takes_command_text, written_in_command
 from schemalint.rules.description.mentions.conditionals import conditions
 from schemalint.rules.description.mentions.deflists import definition_lists
 from schemalint.rules.description.mentions.examples import call_examples, json_examples, literal_examples
@@ -644,6 +645,7 @@ def _analyse(
     known: set[str] | None = None
     removed = None
     reported: set[tuple[str, str]] = set()
+    commands: bool | None = None
     table = _near_miss_table(sites)
     spelled = dict(table)
     forbid = bool(_FORBID_EXTRAS & set(getattr(ctx, "targets", ()) or ()))
@@ -676,6 +678,11 @@ def _analyse(
             strength = strength_of(mention.kind)
             if where is None and (mention.plain or strength == "plain"):
                 continue
+            if where is None and written_in_command(mention.kind, tok):
+                if commands is None:
+                    commands = takes_command_text(tool.advertised)
+                if commands:
+                    continue  # "Use `git` to commit" in a shell tool: a word of the command, not a key
             if where is None and sibling_owner(site.text, mention.start, mention.end, tok, tool.name, catalog_names,
                                                lambda name: _catalog_properties(ctx, name)):
                 continue  # another tool's parameter, in a paragraph that names that tool
