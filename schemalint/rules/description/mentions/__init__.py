@@ -14,6 +14,9 @@ form counts is measured, :mod:`.strengths` and docs/descriptions.md):
 ``assign``      ``x_y=value`` outside URLs, not after "if/when", not in another tool's call;
 ``code-assign``, ``colon``  `` `name: value` `` in a code span, a quoted ``'name': value``;
 ``arglist``     entries of ``Args:``/``Parameters:`` sections, ``:param x:``, ``this_tool(x=...)``;
+``signature``   names of this tool's call written as a signature (``Usage: this_tool(a, b[, c])``,
+                ``thisTool(a: string, b?: number)``), or of its call spelled in another case or
+                with a host's prefix (``mcp__srv__this_tool(x=1)``);
 ``label-list``, ``table``  "Required arguments: `a`, `b`", a Markdown table headed "Parameter";
 ``json``, ``json-instruction``  keys of a JSON argument example (with a declared key, or handed
                 over by an instruction);
@@ -27,8 +30,9 @@ sections in every spelling, values, names of other things, and text that is most
 Which names are *known* (and so never reported) is decided in :func:`analyse`.
 
 Where each kind is found (one module per kind; this module is the driver and the analysis):
-:mod:`.examples` (``arglist`` calls of this tool, ``json``), :mod:`.arglists` (``arglist``
-sections, ``list``), :mod:`.deflists` (``deflist``), :mod:`.phrases` (``phrase``),
+:mod:`.examples` (``arglist`` calls of this tool, ``json``), :mod:`.signatures` (``signature``),
+:mod:`.arglists` (``arglist`` sections, ``list``), :mod:`.deflists` (``deflist``),
+:mod:`.phrases` (``phrase``),
 :mod:`.imperatives` (``imperative``, ``role``, ``plain``), :mod:`.backticks` (``backtick``),
 :mod:`.assignments` (``assign``), :mod:`.forms`
 (``code-assign``, ``colon``, ``label-list``, ``table``), :mod:`.near_misses` (``nearmiss``: another
@@ -138,7 +142,7 @@ def extract_mentions(
         text = _html_code_spans(text)
     found = Found(tool_name, tool_names)
     if tool_name:
-        call_examples(text, found)
+        call_examples(text, found, level)
     if level and not property_level and '{"' in text.replace('{ "', '{"'):
         json_examples(text, level, found)
     if level and not property_level and not is_value and ("{" in text or "```" in text):

@@ -17,6 +17,7 @@ from schemalint.rules.description.mentions.patterns import (
     _SPHINX,
     IDENT,
 )
+from schemalint.rules.description.mentions.signatures import own_spellings
 from schemalint.rules.description.mentions.text import (
     _lacks,
     _sentence,
@@ -108,6 +109,20 @@ _RE_ACCEPTS_LIST = re.compile(
 """``Accepts: address, country_code, language.``: a labelled list of bare names (read as ``list``)."""
 
 
+_RE_CALLEE = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)$")
+
+
+def _another_call(clean: str, at: int, found: Found) -> bool:
+    """Whether the "(" at ``at`` opens a call of another function (``client.listRepos(org, perPage)``,
+    ``re.search(pattern, string)``): a name glued to it that is not one of this tool's spellings
+    (:func:`~.signatures.own_spellings`, whose calls :mod:`.examples` reads)."""
+    callee = _RE_CALLEE.search(clean, max(0, at - 80), at)
+    if callee is None:
+        return False
+    name = callee.group(1)
+    return name.rsplit(".", 1)[-1] not in own_spellings(found.tool_name, found.tool_names) or "." in name
+
+
 def name_lists(clean: str, level: Sequence[str], found: Found) -> None:
     """``(perPage, after)``: a parenthesised list of 2-8 bare names, or one after a label such as
     "Accepts:" (``Accepts: address, country_code, language``), one of them declared at ``level``,
@@ -116,6 +131,8 @@ def name_lists(clean: str, level: Sequence[str], found: Found) -> None:
     if ":" in clean:
         matches += _RE_ACCEPTS_LIST.finditer(clean)
     for m in matches:
+        if m.group(0).startswith("(") and _another_call(clean, m.start(), found):
+            continue
         items = [x.strip() for x in re.split(r",|\s+(?:and|or)\s+", m.group(1).strip())]
         if not (2 <= len(items) <= 8) or not all(_RE_IDENT_FULL.fullmatch(x) for x in items):
             continue

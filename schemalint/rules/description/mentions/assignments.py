@@ -28,6 +28,10 @@ def _instructed(clean: str, at: int, tok: str) -> bool:
         _RE_HANDED_OVER.search(clean, max(0, at - 80), at) is not None)
 
 
+_RE_ANNOTATED = re.compile(r"[(,]\s*[A-Za-z_]\w*\s*\??\s*:\s*$")
+"""A parameter's name and colon before the word: the word is its type (``f(opts: QueryOpts = None)``)."""
+
+
 def assignments(clean: str, found: Found) -> None:
     """Identifier-like names written as ``name=value`` that read as an instruction to pass them."""
     for m in _RE_ASSIGN.finditer(clean):
@@ -37,6 +41,8 @@ def assignments(clean: str, found: Found) -> None:
         if _after_other_tool(clean, m.start(), found.tool_names, found.tool_name):
             continue
         if _RE_COND_BEFORE.search(clean[max(0, m.start() - 30) : m.start()]):
+            continue
+        if _RE_ANNOTATED.search(clean, max(0, m.start() - 60), m.start()):
             continue
         if _assignment_is_value(clean, m, found.tool_name):
             continue

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import _OUTPUT_WORDS, _RE_JSON_OBJ, _RE_KWARG, IDENT, KEBAB
+from schemalint.rules.description.mentions.signatures import flatten, own_calls, signature_names
 
 _RE_STRING = re.compile(r'"[^"\n]*"|\'[^\'\n]*\'')
 _RE_COLON_ARG = re.compile(rf"(?:^|,)\s*({IDENT})\s*:(?!:)")
@@ -24,49 +25,48 @@ def _named_arguments(inside: str) -> list[tuple[str, int, int]]:
     body = inside.strip()
     if body.startswith("{") and body.endswith("}"):
         lo = inside.index("{") + 1
-        flat = _flatten(inside[lo : inside.rindex("}")])
+        flat = flatten(inside[lo : inside.rindex("}")])
         found = [*_RE_COLON_ARG.finditer(flat), *_RE_SHORTHAND.finditer(flat)]
         return [(m.group(1), lo + m.start(1), lo + m.end(1)) for m in found]
-    return [(m.group(1), m.start(1), m.end(1)) for m in _RE_COLON_ARG.finditer(_flatten(inside))]
+    return [(m.group(1), m.start(1), m.end(1)) for m in _RE_COLON_ARG.finditer(flatten(inside))]
 
 
-def _flatten(text: str) -> str:
-    """``text`` with whatever sits inside brackets blanked (offsets kept): only its top level remains."""
-    out, depth = [], 0
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        out.append(ch if depth == 0 or (depth == 1 and ch in "([{") else " ")
-        if ch in ")]}" and depth:
-            depth -= 1
-    return "".join(out)
-
-
-def call_examples(text: str, found: Found) -> None:
+def call_examples(text: str, found: Found, level: Sequence[str] = ()) -> None:
     """Named arguments of call examples of this very tool, also inside code fences:
     ``this_tool(a=1, b="x")``, ``this_tool(a: 1)``, ``this_tool({ a: 1, b })`` (at most 20 calls,
-    2,000 characters each)."""
-    tool_name = found.tool_name
-    at = text.find(tool_name)
-    calls = 0
-    while at != -1 and calls < 20:
-        open_at = at + len(tool_name)
-        while open_at < len(text) and text[open_at] in " \t":
-            open_at += 1
-        before = text[at - 1] if at else " "
-        if open_at < len(text) and text[open_at] == "(" and not (before.isalnum() or before in "_."):
-            depth, i = 1, open_at + 1
-            calls += 1
-            while i < len(text) and depth and i - open_at < 2000:
-                depth += {"(": 1, ")": -1}.get(text[i], 0)
-                i += 1
-            base = open_at + 1
-            inside = _RE_STRING.sub(lambda q: " " * len(q.group(0)), text[base : i - 1])
-            for k in _RE_KWARG.finditer(inside):
-                found.add(k.group(1), base + k.start(1), base + k.end(1), "arglist")
-            for name, lo, hi in _named_arguments(inside):
-                found.add(name, base + lo, base + hi, "arglist")
-        at = text.find(tool_name, at + 1)
+    2,000 characters each), read as ``arglist``; and as ``signature`` (:mod:`.signatures`) the names of
+    a call written as a signature (``Usage: this_tool(a, b[, c])``, ``thisTool(a: string, b?: number)``)
+    and every argument of a call spelled in another case or with a host's prefix. ``level``: the
+    names declared where the text speaks. A keyword after a type (``limit: int = 100``) is not one."""
+    for at, open_at, exact in own_calls(text, found.tool_name, found.tool_names):
+        i, depth = open_at + 1, 1
+        while i < len(text) and depth and i - open_at < 2000:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        base = open_at + 1
+        raw = text[base : i - 1]
+        inside = _RE_STRING.sub(lambda q: " " * len(q.group(0)), raw)
+        kind = "arglist" if exact else "signature"
+        typed = _typed_spans(inside)
+        for k in _RE_KWARG.finditer(inside):
+            if not any(lo < k.start(1) < hi for lo, hi in typed):
+                found.add(k.group(1), base + k.start(1), base + k.end(1), kind)
+        for name, lo, hi in _named_arguments(inside):
+            found.add(name, base + lo, base + hi, kind)
+        if exact and open_at != at + len(found.tool_name):
+            continue  # "fetch_page (deprecated)": a remark in parentheses, not a signature
+        line_before = text[text.rfind("\n", 0, at) + 1 : at]
+        for name, lo, hi in signature_names(raw, line_before, level):
+            found.add(name, base + lo, base + hi, "signature")
+
+
+_RE_TYPE_AFTER = re.compile(rf"(?:^|,)\s*{IDENT}\s*\??\s*:(?!:)[^,=]*")
+
+
+def _typed_spans(inside: str) -> list[tuple[int, int]]:
+    """Spans of the type annotations at the top level of a call's parentheses (``int`` in ``limit:
+    int = 100``): a word there before ``=`` is a type, not a keyword argument."""
+    return [(m.start(), m.end()) for m in _RE_TYPE_AFTER.finditer(flatten(inside))]
 
 
 _RE_KEY_BEFORE = re.compile(r"[\"']([A-Za-z_][\w.-]*)[\"']\s*:\s*\[?\s*(?:\{[^{}]*\}\s*,\s*)*$")
