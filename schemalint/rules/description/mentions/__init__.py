@@ -21,7 +21,9 @@ form counts is measured, :mod:`.strengths` and docs/descriptions.md):
 ``json``, ``json-instruction``  keys of a JSON argument example (with a declared key, or handed
                 over by an instruction);
 ``list``        a parenthesised list of bare names next to a declared one;
-``deflist``     entries of a definition list (``**x**: ...``, ``x — ...``, ``x -> ...``) with a declared one.
+``deflist``     entries of a definition list (``**x**: ...``, ``x — ...``, ``x -> ...``, ``x → ...``) with a
+                declared one, of ``<param name="x">`` tags or of a run "Fields: x — ...; y — ..." with
+                mostly declared ones.
 
 Never counted: URLs, words inside fenced code blocks (except a call to this very tool), result
 sections in every spelling, values, names of other things, and text that is mostly non-Latin
@@ -31,8 +33,8 @@ Which names are *known* (and so never reported) is decided in :func:`analyse`.
 
 Where each kind is found (one module per kind; this module is the driver and the analysis):
 :mod:`.examples` (``arglist`` calls of this tool, ``json``), :mod:`.signatures` (``signature``),
-:mod:`.arglists` (``arglist`` sections, ``list``), :mod:`.deflists` (``deflist``),
-:mod:`.phrases` (``phrase``),
+:mod:`.arglists` (``arglist`` sections, ``list``), :mod:`.deflists` (``deflist`` lines),
+:mod:`.listings` (``deflist`` tags and runs), :mod:`.phrases` (``phrase``),
 :mod:`.imperatives` (``imperative``, ``role``, ``plain``), :mod:`.backticks` (``backtick``),
 :mod:`.assignments` (``assign``), :mod:`.forms`
 (``code-assign``, ``colon``, ``label-list``, ``table``), :mod:`.near_misses` (``nearmiss``: another
@@ -59,6 +61,7 @@ from schemalint.rules.description.mentions.examples import call_examples, json_e
 from schemalint.rules.description.mentions.forms import code_assignments, colon_names, label_lists, tables
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.imperatives import _NOT_NAME_AFTER, imperative_objects
+from schemalint.rules.description.mentions.listings import labelled_runs, param_tags
 from schemalint.rules.description.mentions.near_misses import _near_miss_table, _near_misses
 from schemalint.rules.description.mentions.nearest import NEAREST_FUZZY_LIMIT, nearest
 from schemalint.rules.description.mentions.needs import keys_named, needs
@@ -152,8 +155,13 @@ def extract_mentions(
     latin = not _mostly_non_latin(clean)
     low = clean.lower() if clean.isascii() else None  # for the kinds' exact pre-filters (text._lacks)
     arg_sections(clean, is_value, found, low)
-    if level and not property_level and not is_value and "\n" in clean:
-        definition_lists(clean, level, found)
+    if level and not property_level and not is_value:
+        if "\n" in clean:
+            definition_lists(clean, level, found)
+        if "<" in clean:
+            param_tags(clean, level, found)
+        if ":" in clean and not _lacks(low, _RUN_LABEL_WORDS):
+            labelled_runs(clean, level, found)
     if latin and not _lacks(low, _NOUN_WORDS) and _RE_NOUN_ANY.search(clean):
         the_parameter(clean, found)
     if not latin and ("`" in clean or "「" in clean or "'" in clean or '"' in clean or "“" in clean):
@@ -183,6 +191,10 @@ _NEED_WORDS = ("requires", "needs", "expects")
 _WITH_KEYS_WORDS = ("key", "field", "propert", "attribute", "member", "entr")
 _LABEL_WORDS = ("required", "optional", "param", "arg", "input")
 """The words every label of :func:`~.forms.label_lists` holds."""
+_RUN_LABEL_WORDS = ("field", "param", "arg", "input", "option", "key")
+"""What every label :func:`~.listings.labelled_runs` reads holds."""
+
+
 _NOUN_WORDS = ("param", "arg", "field", "option", "flag", "key", "propert", "input")
 """The words of :data:`~.patterns._RE_NOUN_ANY`."""
 

@@ -106,9 +106,9 @@ _RESERVED = {
     "by",
     "if",
 }
-_OTHER_THING = _lazy(
+_OTHER_THING = _lazy(  # "the `x` tool", "`x` type": another thing; not an attribute (`type="string"`)
     r"\s*(?:`|'|\")?\s*(?:tool|function|command|endpoint|method|api|resource|prompt|"
-    r"class|module|package|library|file|table|column|view|type|enum|event|header)s?\b",
+    r"class|module|package|library|file|table|column|view|type|enum|event|header)s?\b(?!\s*=)",
     re.I,
 )
 _URL = _lazy(r"(?:https?|ftp|file|wss?)://\S+|www\.\S+", re.I)
@@ -201,8 +201,11 @@ _RE_COND_SUFFIX = _lazy(
     r"\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.-]+)\s*\)?\s+(?:or|and|OR|AND)\s+\(?\s*[A-Za-z_]\w*\s*(?:!?=|<>|<|>|\bin\b|\bis\b)"
 )
 _RE_QWORD = _lazy(r"'\w+'")
-_RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?(?:\*\*)?\w+(?:\*\*)?(?:\s*\([^)\n]*\))?\s*(?::|—|–|->|=>)|:param|@param|"
-                    r"<code>|(?i:\b(?:required|optional|param|arg|input)\w*(?:\s+\w+)?(?:\*\*|__)?\s*:)", re.M)
+_RE_ARGLINE = _lazy(r"^[ \t]*(?:[-*•]\s*)?(?:\*\*)?\w+(?:\*\*)?(?:\s*\([^)\n]*\))?\s*(?::|—|–|->|=>|→|-\s)|"
+                    r":param|@param|<code>|<(?:param|parameter|arg|argument|field|input|property)\b|"
+                    r"\b(?:fields|parameters|params|arguments|args|inputs|options|keys)\W{0,4}:\W{0,4}\w+\W{0,3}\s*"
+                    r"(?:\([^)\n]*\)\s*)?(?::|—|–|->|=>|→|-\s)|\b(?:required|optional|param|arg|input)\w*(?:\s+\w+)?(?:\*\*|__)?\s*:",
+                    re.M | re.I)
 _RE_CAMEL_DIGIT = _lazy(r"[a-z][A-Z]|[A-Za-z]\d")
 _RE_UPPER_OR_DIGIT = _lazy(r"[A-Z0-9]")
-_RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9@<>—–|]")
+_RE_TRIGGER = _lazy(r"[`\"{=_':A-Z0-9@<>—–|→-]")

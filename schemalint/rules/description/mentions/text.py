@@ -323,7 +323,7 @@ _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "E.g.", "I.e.")
 """Abbreviations whose final period does not end a sentence."""
 
 
-_TRIGGER_FIRST = frozenset("`\"{=_':@<>—–|")
+_TRIGGER_FIRST = frozenset("`\"{=_':@<>—–|→-")
 
 
 def _any_might_mention(texts: list[str]) -> bool:
@@ -345,7 +345,8 @@ def _marked(text: str) -> bool:
     if "`" in text or '"' in text or "{" in text or "=" in text or "_" in text:
         return True
     return ("'" in text and _RE_QWORD.search(text) is not None) or "\n|" in text or (
-        (":" in text or "—" in text or "–" in text or ">" in text or "@" in text or "<" in text)
+        (":" in text or "—" in text or "–" in text or ">" in text or "@" in text or "<" in text or "→" in text
+         or "-" in text)
         and _RE_ARGLINE.search(text) is not None)
 
 
