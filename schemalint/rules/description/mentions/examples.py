@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from schemalint.rules.description.mentions.found import Found
-from schemalint.rules.description.mentions.patterns import _OUTPUT_WORDS, _RE_JSON_OBJ, _RE_KWARG, IDENT, KEBAB
+from schemalint.rules.description.mentions.patterns import (
+    _OUTPUT_WORDS,
+    _RE_JSON_OBJ,
+    _RE_JSON_START,
+    _RE_KWARG,
+    IDENT,
+    KEBAB,
+)
 from schemalint.rules.description.mentions.signatures import flatten, own_calls, signature_names
 
 _RE_STRING = re.compile(r'"[^"\n]*"|\'[^\'\n]*\'')
@@ -74,18 +82,55 @@ _ARGUMENT_KEYS = frozenset(("arguments", "args", "input", "inputs", "parameters"
 """The keys whose value is a call's argument object (``"arguments": {...}``)."""
 
 
+class _Span:
+    """Where a JSON object was read in a text (the part of :class:`re.Match` the readers use)."""
+
+    __slots__ = ("_end", "_start")
+
+    def __init__(self, start: int, end: int) -> None:
+        self._start, self._end = start, end
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+
+_JSON_EXAMPLE_LIMIT = 2000
+"""Characters a JSON example may span (longer ones are data, not an example of a call)."""
+
+
+def _json_objects(text: str) -> Iterator[tuple[_Span, dict[str, Any]]]:
+    """Every outermost JSON object of ``text`` that starts with a key (``{"a": ...}``), nested
+    objects and all (``{"method": "POST", "headers": {...}}``), at most :data:`_JSON_EXAMPLE_LIMIT`
+    characters long, with where it is; objects inside one already read are its values."""
+    decode = json.JSONDecoder().raw_decode
+    after = 0
+    for m in _RE_JSON_START.compiled().finditer(text):
+        if m.start() < after:
+            continue
+        try:
+            obj, end = decode(text[m.start() : m.start() + _JSON_EXAMPLE_LIMIT])
+        except ValueError:
+            flat = _RE_JSON_OBJ.compiled().match(text, m.start())  # an object cut by the limit: its flat head
+            if flat is None:
+                continue
+            try:
+                obj, end = json.loads(flat.group(0)), flat.end() - m.start()
+            except ValueError:
+                continue
+        if isinstance(obj, dict) and obj:
+            after = m.start() + end
+            yield _Span(m.start(), after), obj
+
+
 def json_examples(text: str, level: Sequence[str], found: Found) -> None:
     """Keys of JSON argument examples ``{"action": "x", "other": 1}`` that use at least one
     declared key (``level``), or that an instruction hands over ("Send {"limit": 50}"), unless the
     line before speaks about output or the object is the value of another key (``"schedule": {...}``,
     an item of ``"pages": [{...}]``; ``"arguments": {...}`` is the call's own)."""
-    for m in _RE_JSON_OBJ.finditer(text):
-        try:
-            obj = json.loads(m.group(0))
-        except ValueError:
-            continue
-        if not isinstance(obj, dict) or not obj:
-            continue
+    for m, obj in _json_objects(text):
         key_before = _RE_KEY_BEFORE.search(text, max(0, m.start() - 60), m.start())
         if key_before is not None and key_before.group(1).lower() not in _ARGUMENT_KEYS:
             continue  # {"schedule": {"text": ...}}: the value of a key, its keys are that value's own

@@ -171,6 +171,7 @@ _RE_FORMAT_BEFORE = _lazy(
 )
 _RE_IDENT = _lazy(IDENT)
 _RE_JSON_OBJ = _lazy(r"\{\s*\"[^{}]{0,2000}\}")
+_RE_JSON_START = _lazy(r"\{\s*\"")
 _NON_LATIN = _lazy(r"[^\W\d_\u0000-\u024f]")
 _LATIN = _lazy(r"[A-Za-z\u00c0-\u024f]")
 _RE_COND_BEFORE = _lazy(
