@@ -174,7 +174,7 @@ _KIND_PIECES = ["must", "Must", " be ", "BE", "specified", "Given", "is", " are 
                 "field", "Key", "propert", "option", "flag", ":", "\n", " ", "\t", "x", "_y", "  ", "needs", " to",
                 "explained", "#", "-", "should", "Can", "may", "HAS", "have", "need", " is ", "Are", "Defaults",
                 "default", "optional", "MANDATORY", "Requires", "expects", "with", "With ", "keys", "Fields",
-                "properties", "**", "Optional args", "Inputs"]
+                "properties", "**", "Optional args", "Inputs", "Accepts", "takes"]
 
 
 @settings(max_examples=examples(600), deadline=None)

@@ -185,7 +185,7 @@ def _html_code_spans(text: str) -> str:
     return _RE_HTML_CODE.sub(lambda m: "     `" + m.group(1) + "`      ", text)
 
 
-_NEED_WORDS = ("requires", "needs", "expects")
+_NEED_WORDS = ("requires", "needs", "expects", "accepts", "takes")
 """The words of :data:`~.needs._RE_NEEDS` (one of them is in every match), and below of
 :data:`~.needs._RE_WITH_KEYS` (with "with") and of :data:`~.forms._RE_LABEL`."""
 _WITH_KEYS_WORDS = ("key", "field", "propert", "attribute", "member", "entr")

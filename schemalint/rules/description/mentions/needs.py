@@ -4,7 +4,10 @@
                a third-person "requires"/"needs"/"expects" (the tool's, said of the call) whose
                object is shaped like a key: snake_case, camelCase, kebab-case, or an identifier
                with digits, quoted or not. An ordinary word there ("Requires `jq`", "needs the
-               `repo` scope") is a program, a permission or a value as often as a parameter;
+               `repo` scope") is a program, a permission or a value as often as a parameter, so it
+               counts only quoted and followed by its role: a purpose ("Accepts `filter` to narrow
+               results") or a second key ("Requires `workspace` in addition to `project`"); with
+               "accepts"/"takes", whose object is as often a value, so does a key-shaped name;
 ``with-keys``  "Input is a JSON object with keys `city` and `units`": the names after "with
                keys/fields/properties" in a sentence about what the call is given, never in one
                about the result.
@@ -29,7 +32,16 @@ from schemalint.rules.description.mentions.patterns import (
 from schemalint.rules.description.mentions.text import _sentence, key_shaped
 
 _NAME = rf"(?:(`{{1,2}}|'|\")({KEBAB}|{IDENT})\1|({KEBAB}|{IDENT}))"
-_RE_NEEDS = _lazy(rf"\b(?:[Rr]equires|[Nn]eeds|[Ee]xpects)\s+(?:(?:an?|the|your|its|one)\s+)?{_NAME}")
+_RE_NEEDS = _lazy(
+    rf"\b(?:[Rr]equires|[Nn]eeds|[Ee]xpects|[Aa]ccepts|[Tt]akes)\s+(?:(?:an?|the|your|its|one)\s+)?{_NAME}")
+_RE_ROLE_AFTER = _lazy(r"\s*(?:\((?!\s*(?:e\.g|i\.e|default))[^()\n]{1,40}\)\s*)?"
+                       r"(?:to\s+[a-z]+|in\s+addition\s+to|as\s+well\s+as)\b")
+"""What marks a plain code-span word as a key of the call after such a verb: a purpose ("Accepts
+`filter` to narrow results") or a second key beside it ("Requires `workspace` (its slug) in
+addition to `project`"), after an aside in parentheses at most."""
+_RE_ALTERNATIVE_AFTER = _lazy(r"\s*(?:,\s*|\s+or\s+|\s*/\s*)[`'\"]")
+_ALSO_VALUES = ("accepts", "takes")
+"""Verbs whose object is as often a value ("Accepts `json` or `csv`"): only a name with a role after it."""
 _RE_WITH_KEYS = _lazy(r"\bwith\s+(?:the\s+)?(?:keys?|fields?|properties|attributes|members|entries)\s+", re.I)
 _RE_KEY_ITEM = _lazy(rf"(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*){_NAME}")
 _RE_INPUT_NOUN = _lazy(r"\b(?:input|inputs|arguments?|body|request)\b", re.I)
@@ -43,8 +55,14 @@ def needs(clean: str, found: Found) -> None:
     for m in _RE_NEEDS.finditer(clean):
         tok = m.group(2) or m.group(3)
         end = m.end()
-        if not key_shaped(tok) or _RE_NOT_NAME_AFTER.match(clean, end) or _NOT_NAME_AFTER.match(clean, end) \
-                or _OTHER_THING.match(clean, end):
+        if _RE_ALTERNATIVE_AFTER.match(clean, end):
+            continue  # "Accepts `json` or `csv`": values
+        role = _RE_ROLE_AFTER.match(clean, end) is not None
+        if not role and (not key_shaped(tok) or m.group(0)[:7].lower().startswith(_ALSO_VALUES)):
+            continue
+        if role and not (m.group(1) or key_shaped(tok)):
+            continue  # an unquoted plain word: "Takes time to finish"
+        if _RE_NOT_NAME_AFTER.match(clean, end) or _NOT_NAME_AFTER.match(clean, end) or _OTHER_THING.match(clean, end):
             continue
         if _OUTPUT_WORDS.search(_sentence(clean, m.start(), end)):
             continue
