@@ -499,6 +499,8 @@ def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: 
     if k >= n:
         return
     k = _named_in_parentheses(toks, k)
+    if k > v + 2 and _OUTPUT_WORDS.search(" ".join(t.word for t in toks[v + 1 : k])):
+        return  # "Chaque résultat contient `prix`": a statement about the result, the first word no verb
     if content and toks[k].kind == "word" and not (k + 1 < n and _PARAM_NOUN_RE.fullmatch(toks[k + 1].low)):
         return  # an unquoted name in the description of a string or free-form object: its content
     if toks[k].kind == "word" and not name_shaped(toks[k].word):

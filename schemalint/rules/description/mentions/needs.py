@@ -31,15 +31,23 @@ from schemalint.rules.description.mentions.patterns import (
 )
 from schemalint.rules.description.mentions.text import _sentence, key_shaped
 
-_NAME = rf"(?:(`{{1,2}}|'|\")({KEBAB}|{IDENT})\1|({KEBAB}|{IDENT}))"
+_NAME = rf"(?:(?P<q>`{{1,2}}|'|\")(?P<quoted>{KEBAB}|{IDENT})(?P=q)|(?P<bare>{KEBAB}|{IDENT}))"
 _RE_NEEDS = _lazy(
-    rf"\b(?:[Rr]equires|[Nn]eeds|[Ee]xpects|[Aa]ccepts|[Tt]akes)\s+(?:(?:an?|the|your|its|one)\s+)?{_NAME}")
-_RE_ROLE_AFTER = _lazy(r"\s*(?:\((?!\s*(?:e\.g|i\.e|default))[^()\n]{1,40}\)\s*)?"
-                       r"(?:to\s+[a-z]+|in\s+addition\s+to|as\s+well\s+as)\b")
+    rf"\b(?:[Rr]equires|[Nn]eeds|[Ee]xpects|[Aa]ccepts|[Tt]akes)\s+(?:(?:an?|the|your|its|one)\s+)?"
+    rf"(?:(?P<adjective>optional|required|mandatory)\s+)?{_NAME}")
+_ASIDE = r"\((?!\s*(?:e\.g|i\.e|default|defaults|optional|recommended))[^()\n]{1,60}\)"
+_RE_ROLE_AFTER = _lazy(rf"\s*(?:{_ASIDE}\s*)?(?:to\s+[a-z]+|in\s+addition\s+to|as\s+well\s+as)\b|\s*{_ASIDE}|"
+                       r",\s+(?:an?|the)\s+[A-Za-z]+")
+_RE_MORE_KEYS = _lazy(rf"\s*(?:{_ASIDE}\s*)?(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?(?P<q>`{{1,2}}|'|\")"
+                      rf"(?P<quoted>{KEBAB}|{IDENT})(?P=q)")
+"""A further quoted key joined to the needed one by "and" or a comma ("Accepts `input` (the question)
+and `top_k` (how many)")."""
 """What marks a plain code-span word as a key of the call after such a verb: a purpose ("Accepts
-`filter` to narrow results") or a second key beside it ("Requires `workspace` (its slug) in
-addition to `project`"), after an aside in parentheses at most."""
-_RE_ALTERNATIVE_AFTER = _lazy(r"\s*(?:,\s*|\s+or\s+|\s*/\s*)[`'\"]")
+`filter` to narrow results"), a second key beside it ("Requires `workspace` (its slug) in
+addition to `project`"), an aside in parentheses that says what it is ("Accepts `input` (the
+question)"; not "(default)", "(e.g. ...)") or an appositive (", an ISO timestamp"). "optional"
+or "required" before the name marks it too ("Accepts an optional `timezone`")."""
+_RE_ALTERNATIVE_AFTER = _lazy(r"\s*(?:\([^()\n]{0,60}\)\s*)?(?:,\s*|\s+or\s+|\s*/\s*)[`'\"]")
 _ALSO_VALUES = ("accepts", "takes")
 """Verbs whose object is as often a value ("Accepts `json` or `csv`"): only a name with a role after it."""
 _RE_WITH_KEYS = _lazy(r"\bwith\s+(?:the\s+)?(?:keys?|fields?|properties|attributes|members|entries)\s+", re.I)
@@ -50,24 +58,29 @@ _RE_NOT_NAME_AFTER = _lazy(r"\s*(?:`|'|\")?\s*(?:scopes?|permissions?|roles?|to\
 
 
 def needs(clean: str, found: Found) -> None:
-    """``needs``: a key-shaped name the call "requires", "needs" or "expects", outside sentences about
-    the result."""
+    """``needs``: a name the call "requires", "needs", "expects", "accepts" or "takes" (see the module
+    docstring), unless its clause speaks about the result before it."""
     for m in _RE_NEEDS.finditer(clean):
-        tok = m.group(2) or m.group(3)
+        tok = m.group("quoted") or m.group("bare")
         end = m.end()
         if _RE_ALTERNATIVE_AFTER.match(clean, end):
             continue  # "Accepts `json` or `csv`": values
-        role = _RE_ROLE_AFTER.match(clean, end) is not None
+        role = m.group("adjective") is not None or _RE_ROLE_AFTER.match(clean, end) is not None
         if not role and (not key_shaped(tok) or m.group(0)[:7].lower().startswith(_ALSO_VALUES)):
             continue
-        if role and not (m.group(1) or key_shaped(tok)):
+        if role and not (m.group("quoted") or key_shaped(tok)):
             continue  # an unquoted plain word: "Takes time to finish"
         if _RE_NOT_NAME_AFTER.match(clean, end) or _NOT_NAME_AFTER.match(clean, end) or _OTHER_THING.match(clean, end):
             continue
-        if _OUTPUT_WORDS.search(_sentence(clean, m.start(), end)):
-            continue
-        at = m.start(2) if m.group(2) else m.start(3)
+        head = max(clean.rfind(". ", 0, m.start()), clean.rfind("\n", 0, m.start()), clean.rfind(";", 0, m.start()))
+        if _OUTPUT_WORDS.search(clean, head + 1, end):
+            continue  # "Each item of the response requires `id`"; a later clause about the result is its own
+        at = m.start("quoted") if m.group("quoted") else m.start("bare")
         found.add(tok, at, at + len(tok), "needs")
+        more = _RE_MORE_KEYS.match(clean, end)
+        while more is not None:
+            found.add(more.group("quoted"), more.start("quoted"), more.end("quoted"), "needs")
+            more = _RE_MORE_KEYS.match(clean, more.end())
 
 
 def keys_named(clean: str, found: Found) -> None:
@@ -83,9 +96,9 @@ def keys_named(clean: str, found: Found) -> None:
             item = _RE_KEY_ITEM.match(clean, pos)
             if item is None:
                 break
-            tok = item.group(2) or item.group(3)
-            if item.group(3) and not key_shaped(tok):
+            tok = item.group("quoted") or item.group("bare")
+            if item.group("bare") and not key_shaped(tok):
                 break
-            at = item.start(2) if item.group(2) else item.start(3)
+            at = item.start("quoted") if item.group("quoted") else item.start("bare")
             found.add(tok, at, at + len(tok), "with-keys")
             pos = item.end()

@@ -181,9 +181,16 @@ _OUTPUT_WORDS = _lazy(
     r"\b(?:returns?|returned|response|responses|outputs?|contains?|includes|"
     r"each\s+(?:entry|item|object|record|element|result)|yields?|shows?|"
     r"whose|has\s+the|payload|gives\s+back|comes?\s+back|"
-    r"results?\s+(?:lists?|gives?|has|have|holds?|carr(?:y|ies)|shows?))\b",
+    r"results?\s+(?:lists?|gives?|has|have|holds?|carr(?:y|ies)|shows?)|"
+    # the same in French, Spanish, Portuguese, Italian and German descriptions
+    r"retourne|renvoie|contient|r\u00e9sultats?|r\u00e9ponse|devuelve|retorna|contiene|respuesta|"
+    r"resultados?|cont\u00e9m|resposta|restituisce|risultat[oi]|risposta|liefert|enth\u00e4lt|"
+    r"ergebnis(?:se)?|antwort)\b",
     re.I,
 )
+"""Words of a sentence about the result, not about the call (English, and the commonest words for
+"returns", "contains", "result" and "response" in French, Spanish, Portuguese, Italian and German:
+"Chaque r\u00e9sultat contient `prix`" names a result field)."""
 _OUTPUT_HEADER = _lazy(
     r"^[ \t]*(?:#+\s*)?(?:[-*•]\s*)?(?:\*\*|__)?(?:(?:example|sample)\s+)?(?:responses?|outputs?|results?|returns?|"
     r"return\s+values?|yields?)(?:\s+(?:fields?|format|example|shape|schema|values?|body))?(?:\s*\([^)\n]{0,40}\))?"

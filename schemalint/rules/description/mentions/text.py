@@ -286,6 +286,14 @@ def _inside_other_call(text: str, start: int, tool_name: str) -> bool:
     return False
 
 
+_RE_CONFIGURED_AFTER = re.compile(
+    r"\S*\s+(?:(?:is|are)\s+)?(?:(?:set|configured|fixed|defined|hard-?coded)\s+)?(?:in|by|via|through|from)\s+"
+    r"(?:its|the|a|your|our)?\s*(?:config(?:uration)?|settings?|environment|server(?:'s)?\s+config(?:uration)?|"
+    r"\.env|config\s+file)\b", re.I)
+"""What says a ``key=value`` is set somewhere else than in the call: "set in its configuration",
+"configured in the environment", "from the config file"."""
+
+
 def _assignment_is_value(text: str, m: re.Match[str], tool_name: str) -> bool:
     """``x=value`` that is not an instruction to pass ``x``: a shorthand value string
     (``A=string,B={...}``), a condition on a record's state (``(x = 'a' or x = 'b')``), or a
@@ -295,6 +303,8 @@ def _assignment_is_value(text: str, m: re.Match[str], tool_name: str) -> bool:
         return True  # a later key of a shorthand run A=1,B=2
     if _RE_SHORTHAND_NEXT.match(text, end) or _RE_TYPE_PLACEHOLDER.match(text, end):
         return True
+    if _RE_CONFIGURED_AFTER.match(text, end):
+        return True  # "similarity_top_k=3 set in its configuration": a setting, not an argument
     eq = text.find("=", m.end(1))
     spaced = 0 < eq < len(text) - 1 and text[eq - 1] == " " and text[eq + 1] == " "
     if spaced and (
