@@ -9,7 +9,9 @@ form counts is measured, :mod:`.strengths` and docs/descriptions.md):
 ``role``        a name in a role slot of such an instruction ("as `x`", "in the `x` field");
 ``plain``       an ordinary word in either place (trusted by SL202 alone);
 ``backtick``    a backticked identifier in a sentence about parameters;
-``conditional`` a backticked name whose value a condition tests ("if `x` is true", :mod:`.conditionals`);
+``conditional`` a backticked name whose value a condition tests ("if `x` is true", :mod:`.conditionals`), and
+                in any form of a key the name a parameter is said to depend on ("Only used when
+                auth_type is 'basic'", "Ignored unless `recursive` is set");
 ``phrase``      "the x_y parameter/argument/option/flag", "x_y [and x_z] must be specified";
 ``assign``      ``x_y=value`` outside URLs, not after "if/when", not in another tool's call;
 ``code-assign``, ``colon``  `` `name: value` `` in a code span, a quoted ``'name': value``;
@@ -36,6 +38,8 @@ Where each kind is found (one module per kind; this module is the driver and the
 :mod:`.arglists` (``arglist`` sections, ``list``), :mod:`.deflists` (``deflist`` lines),
 :mod:`.listings` (``deflist`` tags and runs), :mod:`.phrases` (``phrase``),
 :mod:`.imperatives` (``imperative``, ``role``, ``plain``), :mod:`.backticks` (``backtick``),
+:mod:`.conditionals` (``conditional``; with :mod:`.relations`, what the readings of a relation between
+two parameters share),
 :mod:`.assignments` (``assign``), :mod:`.forms`
 (``code-assign``, ``colon``, ``label-list``, ``table``), :mod:`.near_misses` (``nearmiss``: another
 spelling of a declared name); :mod:`.sites` reads the schema side (declared names, the
@@ -55,7 +59,7 @@ from schemalint.rules.description.mentions.arglists import arg_sections, name_li
 from schemalint.rules.description.mentions.assignments import assignments
 from schemalint.rules.description.mentions.backticks import backticked
 from schemalint.rules.description.mentions.commands import takes_command_text, written_in_command
-from schemalint.rules.description.mentions.conditionals import conditions
+from schemalint.rules.description.mentions.conditionals import conditions, dependencies
 from schemalint.rules.description.mentions.deflists import definition_lists
 from schemalint.rules.description.mentions.examples import call_examples, json_examples, literal_examples
 from schemalint.rules.description.mentions.forms import code_assignments, colon_names, label_lists, tables
@@ -212,6 +216,7 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
         needs(clean, found)
     if not is_value and not _lacks(low, _WITH_KEYS_WORDS) and not _lacks(low, ("with",)):
         keys_named(clean, found)
+    dependencies(clean, found, property_level, level, words)
     if "`" in clean:
         backticked(clean, found, property_level)
         if not is_value:
@@ -537,6 +542,13 @@ _RE_REQUIREMENT = _lazy(r"\s+(?:must|should|has\s+to|needs\s+to)\s+(?:not\s+)?be
 """A requirement put on the value the model sends ("The file_path must be absolute")."""
 
 
+_RELATION_KINDS = ("conditional", "pairing")
+"""The forms that read a relation between two parameters ("Only used when `x` is ...", "Must differ from
+`x`"). A name they read that spells a declared one another way is left to the near-miss pass, whose
+severity follows how the name is written (quoted, or a plain word in prose): the relation forms, not
+yet measured, do not override it."""
+
+
 _FORBID_EXTRAS = {"openai-strict"}
 """Provider targets that refuse undeclared keys whatever the schema says (strict mode)."""
 
@@ -691,6 +703,8 @@ def _analyse(
             if removed is None:
                 removed = _removed_sources(tool, ctx)
             where = next((label for label, names in removed if tok in names), None)
+            if where is None and tok in spelled and mention.kind.startswith(_RELATION_KINDS):
+                continue  # another spelling of a declared name: the near-miss pass reports it, by how it is written
             strength = strength_of(mention.kind)
             if where is None and (mention.plain or strength == "plain"):
                 continue
