@@ -12,6 +12,8 @@ form counts is measured, :mod:`.strengths` and docs/descriptions.md):
 ``conditional`` a backticked name whose value a condition tests ("if `x` is true", :mod:`.conditionals`), and
                 in any form of a key the name a parameter is said to depend on ("Only used when
                 auth_type is 'basic'", "Ignored unless `recursive` is set");
+``pairing``     a name a parameter is said to go with, exclude, need or be compared with ("Must be
+                later than `start_date`", "Cannot be combined with 'offset'", "Requires `x`", :mod:`.pairings`);
 ``phrase``      "the x_y parameter/argument/option/flag", "x_y [and x_z] must be specified";
 ``assign``      ``x_y=value`` outside URLs, not after "if/when", not in another tool's call;
 ``code-assign``, ``colon``  `` `name: value` `` in a code span, a quoted ``'name': value``;
@@ -38,8 +40,8 @@ Where each kind is found (one module per kind; this module is the driver and the
 :mod:`.arglists` (``arglist`` sections, ``list``), :mod:`.deflists` (``deflist`` lines),
 :mod:`.listings` (``deflist`` tags and runs), :mod:`.phrases` (``phrase``),
 :mod:`.imperatives` (``imperative``, ``role``, ``plain``), :mod:`.backticks` (``backtick``),
-:mod:`.conditionals` (``conditional``; with :mod:`.relations`, what the readings of a relation between
-two parameters share),
+:mod:`.conditionals` (``conditional``), :mod:`.pairings` (``pairing``; with :mod:`.relations`, what the
+readings of a relation between two parameters share),
 :mod:`.assignments` (``assign``), :mod:`.forms`
 (``code-assign``, ``colon``, ``label-list``, ``table``), :mod:`.near_misses` (``nearmiss``: another
 spelling of a declared name); :mod:`.sites` reads the schema side (declared names, the
@@ -69,6 +71,7 @@ from schemalint.rules.description.mentions.listings import labelled_runs, param_
 from schemalint.rules.description.mentions.near_misses import _near_miss_table, _near_misses
 from schemalint.rules.description.mentions.nearest import NEAREST_FUZZY_LIMIT, nearest
 from schemalint.rules.description.mentions.needs import keys_named, needs
+from schemalint.rules.description.mentions.pairings import pairings
 from schemalint.rules.description.mentions.patterns import (
     _FENCE,
     _OTHER_THING,
@@ -217,6 +220,7 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
     if not is_value and not _lacks(low, _WITH_KEYS_WORDS) and not _lacks(low, ("with",)):
         keys_named(clean, found)
     dependencies(clean, found, property_level, level, words)
+    pairings(clean, found, property_level, level, words)
     if "`" in clean:
         backticked(clean, found, property_level)
         if not is_value:

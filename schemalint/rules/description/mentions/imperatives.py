@@ -76,8 +76,9 @@ _AVOIDANCE = _words("avoid avoids avoiding refrain refraining stop stopping ceas
 usage of `cd`"): a negation in a verb, so neither they nor an "-ing" verb they govern ask for a name."""
 _EXAMPLE_LEADS = _words("such including e.g e.g. like namely")
 """Words that open a list of examples: what follows "or"/"and" in it is an item, not a verb."""
-_PARTICLES = _words("in over out back along on up down it them through")
-"""Words that may follow the verb before its object ("pass in a `where` clause", "give it `depth`")."""
+_PARTICLES = _words("in over out back along together on up down it them through")
+"""Words that may follow the verb before its object ("pass in a `where` clause", "give it `depth`") or
+before a role preposition ("use together with `page_size`")."""
 _ROLE_PREPS = _words("as in into under via through with using")
 """Prepositions whose object names the slot a value goes in ("as `repo`", "in the `x` field")."""
 _INFINITIVE_HOSTS = _words(

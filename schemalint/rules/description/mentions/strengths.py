@@ -35,6 +35,7 @@ FORM_STRENGTH: dict[str, str] = {
     "needs": "warning",                 # 0 in the corpus, 1 of 1 in ../shared/repos (2026-12-03): until measured
     "with-keys": "warning",             # 0 in the corpus (2026-12-03): at most a warning until measured
     "signature": "warning",             # 0 in the corpus (new): at most a warning until measured
+    "pairing": "warning",               # new: at most a warning until measured
 }
 """How SL201 reports each form of mention (see :func:`strength_of`)."""
 
