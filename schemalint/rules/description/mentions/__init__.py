@@ -656,6 +656,24 @@ def _no_site(tool: Tool, plain_wanted: bool) -> bool:
         tool_text(tool))
 
 
+def _not_a_key_of_this_call(tool: Tool, ctx: Any, site: Site, mention: Mention, strength: str,
+                            spelled: Mapping[str, str], catalog_names: frozenset[str]) -> bool:
+    """Whether ``mention`` (of a name no earlier revision or runtime removed; ``strength``: its form's
+    :func:`strength_of`) is not reported as an undeclared key of ``tool``: another spelling of a
+    declared name in a relation (the near-miss pass reports it, by how it is written), a plain
+    mention, a program in a tool that takes a command line, or another tool's parameter in a
+    paragraph that names that tool."""
+    tok = mention.token
+    if tok in spelled and mention.kind.startswith(_RELATION_KINDS):
+        return True
+    if mention.plain or strength == "plain":
+        return True
+    if written_in_command(mention.kind, tok) and takes_command_text(tool.advertised):
+        return True  # "Use `git` to commit" in a shell tool: a word of the command, not a key
+    return sibling_owner(site.text, mention.start, mention.end, tok, tool.name, catalog_names,
+                         lambda name: _catalog_properties(ctx, name)) is not None
+
+
 def _analyse(
     tool: Tool, ctx: Any, used: list[tuple[bool, list[Site]]] | None = None,
     info: tuple[Mapping[str, Sequence[Tool | Definition]], frozenset[str]] | None = None,
@@ -677,7 +695,6 @@ def _analyse(
     known: set[str] | None = None
     removed = None
     reported: set[tuple[str, str]] = set()
-    commands: bool | None = None
     table = _near_miss_table(sites)
     spelled = dict(table)
     forbid = bool(_FORBID_EXTRAS & set(getattr(ctx, "targets", ()) or ()))
@@ -707,19 +724,9 @@ def _analyse(
             if removed is None:
                 removed = _removed_sources(tool, ctx)
             where = next((label for label, names in removed if tok in names), None)
-            if where is None and tok in spelled and mention.kind.startswith(_RELATION_KINDS):
-                continue  # another spelling of a declared name: the near-miss pass reports it, by how it is written
             strength = strength_of(mention.kind)
-            if where is None and (mention.plain or strength == "plain"):
+            if where is None and _not_a_key_of_this_call(tool, ctx, site, mention, strength, spelled, catalog_names):
                 continue
-            if where is None and written_in_command(mention.kind, tok):
-                if commands is None:
-                    commands = takes_command_text(tool.advertised)
-                if commands:
-                    continue  # "Use `git` to commit" in a shell tool: a word of the command, not a key
-            if where is None and sibling_owner(site.text, mention.start, mention.end, tok, tool.name, catalog_names,
-                                               lambda name: _catalog_properties(ctx, name)):
-                continue  # another tool's parameter, in a paragraph that names that tool
             reported.add((site.file_pointer, tok))
             at = Severity.WARNING if strength == "warning" and where is None else sev
             yield AbsentMention(site, mention, at, where, spelled.get(tok) if where is None else None)
