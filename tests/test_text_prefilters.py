@@ -151,13 +151,19 @@ def test_tool_prefilters_on_the_corpus(corpus_loaded: Any) -> None:
 
 def _kind_filters() -> list[tuple[str, object, object]]:
     """(name, pattern, "may match" test over the lower-cased ASCII text) of each kind's pre-filter."""
-    from schemalint.rules.description.mentions import _LABEL_WORDS, _NEED_WORDS, _NOUN_WORDS, _WITH_KEYS_WORDS
+    from schemalint.rules.description.mentions import (
+        _LABEL_WORDS,
+        _NEED_WORDS,
+        _NOUN_WORDS,
+        _PASSIVE_ROLE_WORDS,
+        _WITH_KEYS_WORDS,
+    )
     from schemalint.rules.description.mentions.arglists import _HEADER_WORDS
     from schemalint.rules.description.mentions.forms import _RE_LABEL
-    from schemalint.rules.description.mentions.needs import _RE_NEEDS, _RE_WITH_KEYS
+    from schemalint.rules.description.mentions.needs import _RE_NEEDS, _RE_PASSIVE_ROLE, _RE_WITH_KEYS
     from schemalint.rules.description.mentions.patterns import _ARG_HEADER, _RE_NOUN_ANY, _RE_PASSIVE
     from schemalint.rules.description.mentions.phrases import may_be_given
-    from schemalint.rules.description.mentions.text import _lacks, _words_of_ascii
+    from schemalint.rules.description.mentions.text import _lacks, _lacks_words, _words_of_ascii
 
     return [
         ("passive", _RE_PASSIVE, lambda low: may_be_given(_words_of_ascii(low))),
@@ -166,6 +172,7 @@ def _kind_filters() -> list[tuple[str, object, object]]:
         ("label", _RE_LABEL, lambda low: ":" in low and not _lacks(low, _LABEL_WORDS)),
         ("needs", _RE_NEEDS, lambda low: not _lacks(low, _NEED_WORDS)),
         ("with keys", _RE_WITH_KEYS, lambda low: not _lacks(low, _WITH_KEYS_WORDS) and not _lacks(low, ("with",))),
+        ("passive role", _RE_PASSIVE_ROLE, lambda low: not _lacks_words(_words_of_ascii(low), _PASSIVE_ROLE_WORDS)),
     ]
 
 
@@ -174,7 +181,8 @@ _KIND_PIECES = ["must", "Must", " be ", "BE", "specified", "Given", "is", " are 
                 "field", "Key", "propert", "option", "flag", ":", "\n", " ", "\t", "x", "_y", "  ", "needs", " to",
                 "explained", "#", "-", "should", "Can", "may", "HAS", "have", "need", " is ", "Are", "Defaults",
                 "default", "optional", "MANDATORY", "Requires", "expects", "with", "With ", "keys", "Fields",
-                "properties", "**", "Optional args", "Inputs", "Accepts", "takes"]
+                "properties", "**", "Optional args", "Inputs", "Accepts", "takes",
+                "passed", "Given", " via ", " through ", "`q`"]
 
 
 @settings(max_examples=examples(600), deadline=None)

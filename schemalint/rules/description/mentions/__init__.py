@@ -70,7 +70,7 @@ from schemalint.rules.description.mentions.imperatives import _NOT_NAME_AFTER, i
 from schemalint.rules.description.mentions.listings import labelled_runs, param_tags
 from schemalint.rules.description.mentions.near_misses import _near_miss_table, _near_misses
 from schemalint.rules.description.mentions.nearest import NEAREST_FUZZY_LIMIT, nearest
-from schemalint.rules.description.mentions.needs import keys_named, needs
+from schemalint.rules.description.mentions.needs import keys_named, needs, passive_roles
 from schemalint.rules.description.mentions.pairings import pairings
 from schemalint.rules.description.mentions.patterns import (
     _FENCE,
@@ -100,6 +100,7 @@ from schemalint.rules.description.mentions.text import (
     _blank_output_sections,
     _joined_might_mention,
     _lacks,
+    _lacks_words,
     _might_mention,
     _mostly_non_latin,
     _sentence,
@@ -192,6 +193,9 @@ def _html_code_spans(text: str) -> str:
     return _RE_HTML_CODE.sub(lambda m: "     `" + m.group(1) + "`      ", text)
 
 
+_PASSIVE_ROLE_WORDS = frozenset((b"passed", b"given", b"specified", b"set", b"provided", b"sent", b"supplied",
+                                 b"selected", b"chosen", b"controlled"))
+"""The participles of :data:`~.needs._RE_PASSIVE_ROLE`, one of which is a whole word of every match."""
 _NEED_WORDS = ("requires", "needs", "expects", "accepts", "takes")
 """The words of :data:`~.needs._RE_NEEDS` (one of them is in every match), and below of
 :data:`~.needs._RE_WITH_KEYS` (with "with") and of :data:`~.forms._RE_LABEL`."""
@@ -219,6 +223,8 @@ def _latin_kinds(clean: str, *, is_value: bool, property_level: bool, level: Seq
         needs(clean, found)
     if not is_value and not _lacks(low, _WITH_KEYS_WORDS) and not _lacks(low, ("with",)):
         keys_named(clean, found)
+    if not _lacks_words(words, _PASSIVE_ROLE_WORDS):
+        passive_roles(clean, found)
     dependencies(clean, found, property_level, level, words)
     pairings(clean, found, property_level, level, words)
     if "`" in clean:

@@ -151,16 +151,18 @@ def json_examples(text: str, level: Sequence[str], found: Found) -> None:
                 found.add(k, at, at + len(k), kind)
 
 
-_RE_JS_OBJ = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_]*\s*:[^{}\n]{0,400}\}")
-_RE_JS_KEY = re.compile(rf"(?:^|[{{,]\s*)({IDENT})\s*:(?!:)")
+_RE_JS_OBJ = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_]*\??\s*:[^{}\n]{0,400}\}")
+_RE_JS_KEY = re.compile(rf"(?:^|[{{,;]\s*)({IDENT})\??\s*:(?!:)")
+"""A key of an object literal or of a TypeScript object type (``{ path: string; force?: boolean }``)."""
 _RE_YAML_BLOCK = re.compile(r"```(?:ya?ml)?[ \t]*\n((?:[ \t]*[A-Za-z_][\w-]*:[^\n]*\n)+)[ \t]*```")
 _RE_YAML_KEY = re.compile(rf"(?m)^({IDENT}):(?:[ \t]|$)")
 
 
 def literal_examples(text: str, level: Sequence[str], found: Found) -> None:
     """Keys of argument examples written as a JavaScript object literal (``{ texts: [...], dimensions:
-    256 }``) or as a YAML block in a code fence, when at least one key is declared at ``level`` and
-    the line before does not speak about output: the ``json`` form in other spellings."""
+    256 }``), a TypeScript object type (``{ path: string; createDirs?: boolean }``) or as a YAML
+    block in a code fence, when at least one key is declared at ``level`` and the line before does
+    not speak about output: the ``json`` form in other spellings."""
     spans: list[tuple[int, list[re.Match[str]]]] = []
     for m in _RE_JS_OBJ.finditer(text) if "{" in text else ():
         body = _RE_STRING.sub(lambda q: " " * len(q.group(0)), m.group(0))

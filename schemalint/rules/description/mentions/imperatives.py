@@ -708,7 +708,22 @@ def _roles(clean: str, toks: list[_Tok], v: int, found: Found, property_level: b
             return  # "under its `data` key and the encoding under `encoding`": inside another value
         if toks[j].word[:1].isupper():
             continue  # "with a mock `BulkByScrollResponse`": a type or a class, not a key
-        _add(clean, toks[j], "role", found, property_level)
+        if _add(clean, toks[j], "role", found, property_level) and toks[j].kind in ("code", "quoted"):
+            _more_roles(clean, toks, j + 1, found, property_level)
+
+
+def _more_roles(clean: str, toks: list[_Tok], q: int, found: Found, property_level: bool) -> None:
+    """Further quoted names joined by "and" or a comma to a name in a role slot ("call this tool with
+    `table` and `where_clause`"): the same slot's. "or" joins alternatives, which may be values."""
+    n = len(toks)
+    while q < n and toks[q].word in (",", "and"):
+        r = q
+        while r < n and toks[r].word in (",", "and"):
+            r += 1
+        if r >= n or toks[r].kind not in ("code", "quoted") or not _add(clean, toks[r], "role", found,
+                                                                         property_level):
+            return
+        q = r + 1
 
 
 def instruction_before(text: str, pos: int) -> bool:

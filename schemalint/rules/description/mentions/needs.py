@@ -12,7 +12,11 @@
                keys/fields/properties" in a sentence about what the call is given, never in one
                about the result.
 
-Both are at most a warning (:mod:`.strengths`: forms not yet measured on the corpus).
+``role-passive`` "Extra headers are passed through `extra_headers`", "Page size is set via pageSize": the
+               slot a passive "is/are passed/given/set/specified ... in/via/through/with/as" names,
+               quoted or shaped like a key, in a clause that does not speak about the result.
+
+All are at most a warning (:mod:`.strengths`: forms not yet measured on the corpus).
 """
 
 from __future__ import annotations
@@ -102,3 +106,30 @@ def keys_named(clean: str, found: Found) -> None:
             at = item.start("quoted") if item.group("quoted") else item.start("bare")
             found.add(tok, at, at + len(tok), "with-keys")
             pos = item.end()
+
+
+_RE_PASSIVE_ROLE = _lazy(
+    r"\b(?:is|are)\s+(?:(?:also|then|optionally|instead)\s+)?(?:passed|given|specified|set|provided|sent|supplied|"
+    rf"selected|chosen|controlled)\s+(?:in|via|through|with|using|as|by)\s+(?:the\s+)?{_NAME}", re.I)
+
+
+_CHANNELS = frozenset(("stdin", "stdout", "stderr", "argv", "env", "environ", "headers", "cookies", "body"))
+"""Where a process or a request carries a value, not a key of the call ("passed through `stdin`")."""
+
+
+def passive_roles(clean: str, found: Found) -> None:
+    """``role-passive``: the name a passive sentence says a value is given through ("Extra headers
+    are passed through `extra_headers`"), quoted or shaped like a key, unless its clause speaks
+    about the result before it."""
+    for m in _RE_PASSIVE_ROLE.finditer(clean):
+        tok = m.group("quoted") or m.group("bare")
+        if not (m.group("quoted") or key_shaped(tok)) or tok[:1].isupper() or tok.lower() in _CHANNELS:
+            continue
+        end = m.end()
+        if _NOT_NAME_AFTER.match(clean, end) or _OTHER_THING.match(clean, end):
+            continue
+        head = max(clean.rfind(". ", 0, m.start()), clean.rfind("\n", 0, m.start()), clean.rfind(";", 0, m.start()))
+        if _OUTPUT_WORDS.search(clean, head + 1, end):
+            continue
+        at = m.start("quoted") if m.group("quoted") else m.start("bare")
+        found.add(tok, at, at + len(tok), "role-passive")

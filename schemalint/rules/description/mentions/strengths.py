@@ -33,6 +33,7 @@ FORM_STRENGTH: dict[str, str] = {
     "deflist": "warning",               # 0 in the corpus (2026-12-02): at most a warning until measured
     "conditional": "warning",           # 0 in the corpus (2026-12-02): at most a warning until measured
     "needs": "warning",                 # 0 in the corpus, 1 of 1 in ../shared/repos (2026-12-03): until measured
+    "role-passive": "warning",          # 0 in the corpus (2026-12-03): at most a warning until measured
     "with-keys": "warning",             # 0 in the corpus (2026-12-03): at most a warning until measured
     "signature": "warning",             # 0 in the corpus (new): at most a warning until measured
     "pairing": "warning",               # new: at most a warning until measured
