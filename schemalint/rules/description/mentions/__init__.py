@@ -52,6 +52,7 @@ description strings and their levels), :mod:`.nearest` the "did you mean" hint, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -248,6 +249,10 @@ _RE_OWNER_WITH = _lazy(r"`([^`\n]{1,60})`(?:\s+[A-Za-z]+){0,2}\s+with\s+(?:an?\s
 `changeTracking` format with `modes: [...]`"."""
 
 
+_RE_THINGS_WITH = _lazy(r"\b[A-Za-z]{3,}s\s+with\s*$")
+"""A plural noun before "with": what follows names those things' fields ("segments with `fault: true`")."""
+
+
 _RE_WITH_BEFORE = _lazy(r"\bwith\s+(?:(?:a|an|the|its|their)\s+)?[`'\"]?$")
 
 
@@ -259,6 +264,9 @@ def _another_thing(text: str, mention: Mention, tool_names: frozenset[str] | set
         return True
     if mention.kind.startswith("backtick") and _NOT_NAME_AFTER.match(rest):
         return True  # "add a `changeTracking` format": a value of some kind, named by the noun after it
+    if mention.kind.startswith("code-assign") and _RE_THINGS_WITH.search(text, max(0, mention.start - 40),
+                                                                          mention.start - 1):
+        return True  # "segments with `fault: true`": a field of those things, not of the call
     owner = _RE_OWNER_WITH.search(text, max(0, mention.start - 80), mention.start)
     if owner is not None and owner.group(1) != tool_name and mention.kind.startswith(
             ("code-assign", "colon", "backtick", "phrase")):
@@ -662,6 +670,64 @@ def _no_site(tool: Tool, plain_wanted: bool) -> bool:
         tool_text(tool))
 
 
+def _free_form_key(schema: Any, text: str, mention: Mention) -> bool:
+    """Whether ``mention`` names a key of a free-form object property that ``schema`` declares at
+    its root (an object, or a union with one, that declares no ``properties`` and does not close
+    itself): the name is a key written in that property's example value in ``text``
+    (``parameters={"cluster": ...}``, ``"options": {"cluster": ...}``), or it stands in the lines
+    that describe that property (``target_resource: ...`` and its indented continuation). The tool
+    takes such names inside the object, not as keys of the call."""
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(props, Mapping):
+        return False
+    for name, sub in props.items():
+        if not isinstance(name, str) or not _free_form(sub) or name not in text:
+            continue
+        if mention.token in _example_keys(text, name) or _in_entry_of(text, name, mention.start):
+            return True
+    return False
+
+
+def _example_keys(text: str, name: str) -> set[str]:
+    """The quoted keys inside every bracketed value written for ``name`` in ``text`` (``name={...}``,
+    ``name: {...}``, ``"name": [{...}]``)."""
+    keys: set[str] = set()
+    for m in re.finditer(rf"(?<![\w-])[\"']?{re.escape(name)}[\"']?\s*[=:]\s*([{{\[])", text):
+        depth, end = 0, m.start(1)
+        for end in range(m.start(1), min(len(text), m.start(1) + 4000)):
+            depth += text[end] in "{["
+            depth -= text[end] in "}]"
+            if depth == 0:
+                break
+        keys.update(re.findall(r"[\"']([A-Za-z_][\w-]*)[\"']\s*:", text[m.start(1) : end + 1]))
+    return keys
+
+
+def _in_entry_of(text: str, name: str, at: int) -> bool:
+    """Whether ``at`` lies in the lines describing ``name`` in a list of arguments: after a line
+    ``name: ...`` (bulleted, quoted or bold or not) and only in its more indented continuation lines."""
+    entry = None
+    for m in re.finditer(rf"^([ \t]*)(?:[-*•]\s*)?[`*]*{re.escape(name)}[`*]*\s*(?:\([^)\n]*\))?\s*:", text[:at],
+                         re.M):
+        entry = m
+    if entry is None:
+        return False
+    indent = len(entry.group(1))
+    line_end = text.find("\n", entry.end())
+    if line_end == -1 or at <= line_end:
+        return True
+    return all(len(line) - len(line.lstrip()) > indent for line in text[line_end + 1 : at].split("\n") if line.strip())
+
+
+def _free_form(sub: Any) -> bool:
+    """An object subschema (or a union with one) without ``properties`` that leaves other keys open."""
+    if not isinstance(sub, Mapping):
+        return False
+    branches = [b for key in ("anyOf", "oneOf") for b in (sub.get(key) or ()) if isinstance(b, Mapping)] or [sub]
+    return any((b.get("type") == "object" or (b.get("type") is None and "additionalProperties" in b))
+               and not b.get("properties") and b.get("additionalProperties", True) is not False for b in branches)
+
+
 def _not_a_key_of_this_call(tool: Tool, ctx: Any, site: Site, mention: Mention, strength: str,
                             spelled: Mapping[str, str], catalog_names: frozenset[str]) -> bool:
     """Whether ``mention`` (of a name no earlier revision or runtime removed; ``strength``: its form's
@@ -676,6 +742,8 @@ def _not_a_key_of_this_call(tool: Tool, ctx: Any, site: Site, mention: Mention, 
         return True
     if written_in_command(mention.kind, tok) and takes_command_text(tool.advertised):
         return True  # "Use `git` to commit" in a shell tool: a word of the command, not a key
+    if site.of_tool and _free_form_key(tool.advertised, site.text, mention):
+        return True  # "parameters={"ecs_cluster_name": ...}": a key of the free-form object, not of the call
     return sibling_owner(site.text, mention.start, mention.end, tok, tool.name, catalog_names,
                          lambda name: _catalog_properties(ctx, name)) is not None
 

@@ -88,6 +88,12 @@ _NAMING_KEYS = frozenset(("name", "key", "field", "param", "parameter"))
 _RE_NAMED_VALUE = re.compile(rf"\s*[`'\"]?({IDENT})[`'\"]?\s*$")
 
 
+_LABEL_WORDS = frozenset(("required", "optional", "example", "examples", "note", "notes", "returns", "usage",
+                          "see", "also", "tip", "tips", "warning"))
+"""Words that label a line of an ``Args:`` section rather than name a parameter ("- Required: x",
+"- Example: ..."); not "description", "type" or "default", which are parameters' names too."""
+
+
 def _add_entries(entries: list[tuple[str, int, int, str, int]], found: Found) -> None:
     """Record the entries of the ``Args:`` sections. Where one naming key repeats (``- name: q``,
     ``- name: per_page``: OpenAPI's parameter objects), the parameters are its values, not the key."""
@@ -95,6 +101,8 @@ def _add_entries(entries: list[tuple[str, int, int, str, int]], found: Found) ->
     for token, *_ in entries:
         counts[token] = counts.get(token, 0) + 1
     for token, start, end, line, after in entries:
+        if token.lower() in _LABEL_WORDS:
+            continue  # "- Required: cluster (...)": a label before the entry, read by forms.label_lists
         if token.lower() in _NAMING_KEYS and counts[token] > 1:
             value = _RE_NAMED_VALUE.match(line, after - 1 if line[after - 1 : after] != " " else after)
             if value is not None:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from schemalint.rules.description.mentions.found import Found
 from schemalint.rules.description.mentions.patterns import (
     _OUTPUT_WORDS,
@@ -11,12 +13,20 @@ from schemalint.rules.description.mentions.patterns import (
     _RE_STRONG_NOUN,
     _RE_VALUE_AFTER,
     _RE_VALUE_BEFORE,
+    _lazy,
 )
 from schemalint.rules.description.mentions.text import (
     _is_identifier_like,
     _sentence,
     _value_shaped,
 )
+
+_RE_SERVER_STARTED = _lazy(
+    r"\b(?:server|process|daemon|service|binary|cli|command\s+line)\b[^.;\n]{0,60}\b(?:run|runs|started|start|"
+    r"launched|launch|invoked|configured|enabled|installed)\b|\b(?:start|run|launch)\s+(?:the\s+)?(?:mcp\s+)?server\b",
+    re.I)
+"""A sentence about how the server is started ("The server must be run with `--allow-write`", "start
+the server with `--read-only`"): a flag there is the server's option, not the call's parameter."""
 
 
 def backticked(clean: str, found: Found, property_level: bool = False) -> None:
@@ -36,6 +46,8 @@ def backticked(clean: str, found: Found, property_level: bool = False) -> None:
         sent = _sentence(clean, m.start(), m.end())
         if not _RE_STRONG_NOUN.search(sent) or _OUTPUT_WORDS.search(sent):
             continue
+        if flag and _RE_SERVER_STARTED.search(sent):
+            continue  # "The server must be run with the `--allow-write` flag": the server's, not the call's
         before = clean[max(0, m.start() - 12) : m.start()]
         after = clean[m.end() : m.end() + 30]
         if _RE_VALUE_BEFORE.search(before) or _RE_VALUE_AFTER.match(after):

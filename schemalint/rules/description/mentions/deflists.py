@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 
 from schemalint.rules.description.mentions.found import Found
-from schemalint.rules.description.mentions.patterns import IDENT
+from schemalint.rules.description.mentions.patterns import _OUTPUT_WORDS, IDENT
 
 _ENTRY = re.compile(
     rf"^[ \t]*(?:[-*•+◦▪]\s+|\d{{1,2}}[.)]\s+)?(?:\*\*|__|`)?({IDENT})(?:\*\*|__|`)?"
@@ -51,7 +51,7 @@ def definition_lists(clean: str, level: Sequence[str], found: Found) -> None:
         elif m is not None and indent > block_indent:
             pass  # a nested entry (a key of an object parameter, an example): not this list's
         elif not (block and indent > block_indent and line.strip()):  # a continuation keeps it
-            if not (block and _values_header(clean, block[0][1], declared)):
+            if not (block and (_values_header(clean, block[0][1], declared) or _result_header(clean, block[0][1]))):
                 close_block(block, declared, found, strict)
             block = [] if m is None else [(m.group(1), pos + m.start(1), pos + m.end(1))]
             strict = m is not None and _dashed(m)
@@ -62,6 +62,18 @@ def definition_lists(clean: str, level: Sequence[str], found: Found) -> None:
 _RE_VALUES_WORDS = re.compile(  # what a header of a parameter's values says besides its name
     r"\b(?:values?|one\s+of|can\s+be|choices?|accepted|supported|allowed|possible|options?|kinds?|modes?|types?)\b",
     re.I)
+
+
+def _result_header(clean: str, start: int) -> bool:
+    """Whether the nearest non-blank line before the block starting at ``start`` ends with ":" and speaks
+    about the result ("Each deployment in the response has these fields:"): the list is the result's."""
+    line_start = clean.rfind("\n", 0, start) + 1
+    head = ""
+    while line_start > 0 and not head:
+        above = clean.rfind("\n", 0, line_start - 1) + 1
+        head = clean[above : line_start - 1].strip().strip("*_#` ")
+        line_start = above
+    return head.endswith(":") and _OUTPUT_WORDS.search(head) is not None
 
 
 def _values_header(clean: str, start: int, declared: set[str]) -> bool:

@@ -70,10 +70,23 @@ def colon_names(clean: str, found: Found) -> None:
             continue
         if _about_result(clean, m.start()):
             continue
-        opened = clean.rfind("{", max(0, m.start() - 400), m.start())
-        if opened != -1 and clean.find("}", opened, m.start()) == -1:
+        if _inside_braces(clean, m.start()):
             continue  # a key inside a JSON object: the ``json`` form's, or a value's own key
+        if clean[max(0, m.start() - 1) : m.start()] == "=":
+            continue  # `filter="slow": ...`: the value of an assignment, glossed
         found.add(m.group(2), m.start(2), m.end(2), "colon")
+
+
+_BRACE_REACH = 2000
+"""Characters before a name in which :func:`_inside_braces` looks for an opening brace."""
+
+
+def _inside_braces(clean: str, at: int) -> bool:
+    """Whether ``at`` lies inside an object literal opened in the :data:`_BRACE_REACH` characters
+    before it (more ``{`` than ``}`` there): also in nested objects and in examples whose lines
+    carry a comment marker ("#   \"day\": 1")."""
+    window = clean[max(0, at - _BRACE_REACH) : at]
+    return "{" in window and window.count("{") > window.count("}")
 
 
 def label_lists(clean: str, found: Found, property_level: bool = False) -> None:

@@ -6,6 +6,9 @@ from schemalint.rules.description.mentions.records import Mention
 from schemalint.rules.description.mentions.strengths import rank
 from schemalint.rules.description.mentions.text import _ok_token
 
+_TOOL_SUFFIXES = ("_tool", "Tool")
+"""How a name says it is a tool of its own (``deploy_webapp_tool``, ``searchTool``)."""
+
 
 class Found:
     """Mentions by token, first found first; a *plain* mention gives way to a later non-plain one, and
@@ -21,8 +24,8 @@ class Found:
 
     def add(self, tok: str, start: int, end: int, kind: str, plain: bool = False) -> None:
         """Record ``tok`` at ``text[start:end]`` as a mention of ``kind`` (see the package docstring)."""
-        if tok == self.tool_name or tok in self.tool_names or not _ok_token(tok):
-            return
+        if tok == self.tool_name or tok in self.tool_names or not _ok_token(tok) or tok.endswith(_TOOL_SUFFIXES):
+            return  # a tool ("use the deploy_webapp_tool"), never a parameter
         old = self.by_token.get(tok)
         if old is None or (old.plain and not plain) or (old.plain == plain and rank(kind) > rank(old.kind)):
             self.by_token[tok] = Mention(tok, start, end, kind, plain)

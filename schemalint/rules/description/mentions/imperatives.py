@@ -177,12 +177,31 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     for m in _RE_SENTENCE_END.finditer(text):
         if code and m.group(0) != "\n" and any(lo < m.start() < hi for lo, hi in code):
             continue  # "`alreadySubmitted: true`": a colon or a dot inside a code span ends nothing
+        if m.group(0) == "\n" and _wrapped(text, m.start()):
+            continue  # a docstring's prose wrapped at a line's end goes on: "A response\nmay include `x`"
         if m.start() > pos:
             spans.append((pos, m.start()))
         pos = m.end()
     if pos < len(text):
         spans.append((pos, len(text)))
     return spans
+
+
+_RE_WRAPPED_NEXT = _lazy(r"[ \t]*[a-z]")
+_WRAP_WIDTH = 40
+"""Characters a line of prose has at least when it was wrapped (shorter lines are list items or labels)."""
+
+
+def _wrapped(text: str, nl: int) -> bool:
+    """Whether the line break at ``nl`` wraps a sentence: the line before is prose of at least
+    :data:`_WRAP_WIDTH` characters that ends without a mark ending a clause, and the next line goes
+    on with a lower-case word. Hard-wrapped docstrings (Python MCP servers) otherwise cut "A
+    multi-region response\nmay also include `region_errors`" into an instruction."""
+    start = text.rfind("\n", 0, nl) + 1
+    line = text[start:nl].strip()
+    if len(line) < _WRAP_WIDTH or line[-1:] in ".:;!?,)]}`\"'" or line[:1] in "-*•#|>0123456789":
+        return False
+    return _RE_WRAPPED_NEXT.compiled().match(text, nl + 1) is not None
 
 
 def _clause_verb(toks: list[_Tok], i: int) -> int | None:
@@ -254,6 +273,8 @@ def _verbs(toks: list[_Tok], initial_only: bool = False) -> tuple[list[int], lis
         while p >= 0 and leads[p]:
             p -= 1
         if lead and _base_shaped(t.word) and not _subject(toks, j):
+            if p >= 0 and _OUTPUT_WORDS.search(" ".join(t.word for t in toks[: p + 1])):
+                continue  # "A response may also include `x`": a statement about the result
             if not any(lows[q] in _NEGATIONS for q in range(p + 1, j)) or low in _LEAVE_OUT:
                 out.append(j)
             continue
@@ -268,6 +289,8 @@ def _verbs(toks: list[_Tok], initial_only: bool = False) -> tuple[list[int], lis
         after_modal = pl in _MODALS or pl == "you" or (pl == "to" and p > 0 and toks[p - 1].low in _INFINITIVE_HOSTS)
         if pl in _FUTURE and (p == 0 or toks[p - 1].low != "you"):
             after_modal = False  # "This endpoint will return the `About` info": what the tool does
+        elif after_modal and pl in _MODALS and _OUTPUT_WORDS.search(" ".join(t.word for t in toks[:p])):
+            after_modal = False  # "A multi-region response may also include `region_errors`": the result's
         if after_modal and low not in _CLOSED and _verb_shaped(low) and not low.endswith("ed"):
             out.append(j)  # "you must pass", "remember to include"
         elif low.endswith("ing") and len(low) > 4 and (pl == "by" or p in out):
@@ -462,10 +485,19 @@ def imperative_objects(clean: str, found: Found, property_level: bool = False, i
             # a plain-word object only after a clause's first word that is marked as a verb by what
             # follows it ("Supply a short name"), or at the end of a tool description's clause ("Set mode.")
             plain_ok = v in initial and (_marked(toks, v) or not property_level)
+            if toks[v].low in _PRESENTING:
+                continue  # "report remainingAmount": what the tool gave back, told to the user
             _object(clean, toks, v, found, property_level, plain_ok, property_level and is_value)
         marked = [v for v in verbs if _marked(toks, v)]
         if marked:
             _roles(clean, toks, marked[0], found, property_level)
+
+
+_PRESENTING = _words(
+    "report show display present tell explain summarize summarise highlight surface relay print describe")
+"""Verbs of telling the user something: their object is what the tool gave back ("report remainingAmount",
+"show the user `total_cost`"), not a key of the call. "mention" and "quote" are left out: "Mention the
+`ticket_id` when closing" asks for a key as often."""
 
 
 def _object(clean: str, toks: list[_Tok], v: int, found: Found, property_level: bool, plain_ok: bool = True,

@@ -206,7 +206,8 @@ def _after_other_tool(text: str, start: int, tool_names: frozenset[str] | set[st
 
 def _output_section_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each response part of a description: the rest of a line ``Returns: ...`` /
-    ``Example response: ...`` (every spelling of :data:`~.patterns._OUTPUT_HEADER`), and when that
+    ``Example response: ...`` (every spelling of :data:`~.patterns._OUTPUT_HEADER`; up to the closing
+    bracket when the line ends by opening one, ``Returns: {``), and when that
     header ends its line, the lines after it up to a blank line or an ``Args:``/``Parameters:``
     header (a numpy underline of dashes right after the header does not end it)."""
     low = text.lower()
@@ -218,6 +219,8 @@ def _output_section_spans(text: str) -> list[tuple[int, int]]:
         rest = 1 if m.group(1) is not None else 2
         if m.group(rest) is not None and m.group(rest).strip():
             lo, hi = m.start(rest), m.end(rest)
+            if m.group(rest).rstrip()[-1:] in ("{", "["):
+                hi = _bracket_end(text, hi)  # "Returns: {" opens the result's object: up to its end
         else:
             lo = m.end()
             hi = len(text)
@@ -231,6 +234,26 @@ def _output_section_spans(text: str) -> list[tuple[int, int]]:
                 pos = nxt
         spans.append((lo, hi))
     return spans
+
+
+_BRACKET_REACH = 4000
+"""Characters after an opening bracket in which :func:`_bracket_end` looks for its close."""
+
+
+def _bracket_end(text: str, at: int) -> int:
+    """The offset after the bracket that closes the one opened just before ``at`` (brackets of either
+    kind counted together, strings not told apart), or ``at`` when it does not close within
+    :data:`_BRACKET_REACH` characters."""
+    depth = 1
+    for i in range(at, min(len(text), at + _BRACKET_REACH)):
+        c = text[i]
+        if c in "{[":
+            depth += 1
+        elif c in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return at
 
 
 def _blank_output_sections(text: str) -> str:
@@ -305,6 +328,9 @@ def _assignment_is_value(text: str, m: re.Match[str], tool_name: str) -> bool:
         return True
     if _RE_CONFIGURED_AFTER.match(text, end):
         return True  # "similarity_top_k=3 set in its configuration": a setting, not an argument
+    line_start = text.rfind("\n", 0, start) + 1
+    if not text[line_start:start].strip() and text[m.end(1) : m.end(1) + 3] == " = ":
+        return True  # "error_location = {...}" alone on its line: a variable of example code
     eq = text.find("=", m.end(1))
     spaced = 0 < eq < len(text) - 1 and text[eq - 1] == " " and text[eq + 1] == " "
     if spaced and (
