@@ -249,6 +249,13 @@ _RE_OWNER_WITH = _lazy(r"`([^`\n]{1,60})`(?:\s+[A-Za-z]+){0,2}\s+with\s+(?:an?\s
 `changeTracking` format with `modes: [...]`"."""
 
 
+_RE_VALUE_FOR_ANOTHER = _lazy(
+    r"[`'\"]?(?:\s+from\s+[\w.()]+)?\s+as\s+(?:the\s+|an?\s+)?[`'\"][A-Za-z_][\w-]*[`'\"]\s+"
+    r"(?:parameter|argument|param|arg|field|value|input)s?\b", re.I)
+"""A name handed over as another key's value ("`hours_since_deployment` from find_deployment as the
+`hours` parameter")."""
+_RE_RESULT_VALUE_BEFORE = _lazy(r"\b(?:returned|resulting|generated|produced|obtained|received)\s*[`'\"]?$", re.I)
+"""A result's value named by what it came from ("the returned `attachmentSetId`")."""
 _RE_THINGS_WITH = _lazy(r"\b[A-Za-z]{3,}s\s+with\s*$")
 """A plural noun before "with": what follows names those things' fields ("segments with `fault: true`")."""
 
@@ -264,6 +271,9 @@ def _another_thing(text: str, mention: Mention, tool_names: frozenset[str] | set
         return True
     if mention.kind.startswith("backtick") and _NOT_NAME_AFTER.match(rest):
         return True  # "add a `changeTracking` format": a value of some kind, named by the noun after it
+    if _RE_VALUE_FOR_ANOTHER.match(text, mention.end) or _RE_RESULT_VALUE_BEFORE.search(
+            text, max(0, mention.start - 30), mention.start):
+        return True  # "pass the returned `setId` as the `set_id` parameter": a value, handed to another key
     if mention.kind.startswith("code-assign") and _RE_THINGS_WITH.search(text, max(0, mention.start - 40),
                                                                           mention.start - 1):
         return True  # "segments with `fault: true`": a field of those things, not of the call
@@ -548,8 +558,12 @@ def _near_miss_severity(text: str, mention: Mention, sev: Severity) -> Severity:
     """A near-miss spelling no form presents as a parameter: at the site's severity when it is
     quoted or in a code span outside a sentence about the result ("replace `old_string` with"),
     else information only: a plain word in prose is usually the upstream API's own field ("fails when
-    raiseOnBehalfOf cannot be applied", "a nextToken is provided in the output")."""
+    raiseOnBehalfOf cannot be applied", "a nextToken is provided in the output"), and so is a result's
+    value handed to the declared key ("the returned `setId` as the `set_id` parameter")."""
     quoted = mention.start > 0 and text[mention.start - 1] in "`'\""
+    if _RE_VALUE_FOR_ANOTHER.match(text, mention.end) or _RE_RESULT_VALUE_BEFORE.search(
+            text, max(0, mention.start - 30), mention.start):
+        return Severity.INFO  # "pass the returned `attachmentSetId` as the `attachment_set_id` parameter"
     if (quoted or _RE_REQUIREMENT.match(text, mention.end + quoted)) and not _OUTPUT_WORDS.search(
             _sentence(text, mention.start, mention.end)):
         return sev
