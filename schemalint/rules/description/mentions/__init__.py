@@ -106,6 +106,7 @@ from schemalint.rules.description.mentions.text import (
     _mostly_non_latin,
     _sentence,
     _words_of_ascii,
+    key_shaped,
     result_section_names,
 )
 from schemalint.rules.description.mentions.value_lists import arguments_schema, described_values
@@ -702,6 +703,17 @@ def _free_form_key(schema: Any, text: str, mention: Mention) -> bool:
     return False
 
 
+def _in_scalar_entry(schema: Any, text: str, at: int) -> bool:
+    """Whether ``at`` lies in the lines that describe a declared string property in a list of
+    arguments (:func:`_in_entry_of`): a quoted word there is that property's value, as it is in the
+    property's own description."""
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(props, Mapping):
+        return False
+    return any(isinstance(name, str) and isinstance(sub, Mapping) and (sub.get("type") == "string" or "enum" in sub)
+               and name in text and _in_entry_of(text, name, at) for name, sub in props.items())
+
+
 def _example_keys(text: str, name: str) -> set[str]:
     """The quoted keys inside every bracketed value written for ``name`` in ``text`` (``name={...}``,
     ``name: {...}``, ``"name": [{...}]``)."""
@@ -756,6 +768,9 @@ def _not_a_key_of_this_call(tool: Tool, ctx: Any, site: Site, mention: Mention, 
         return True
     if written_in_command(mention.kind, tok) and takes_command_text(tool.advertised):
         return True  # "Use `git` to commit" in a shell tool: a word of the command, not a key
+    if site.of_tool and mention.kind.startswith("imperative-quoted") and not key_shaped(tok) and _in_scalar_entry(
+            tool.advertised, site.text, mention.start):
+        return True  # "service_language: ... Use 'nodejs' (not 'node')": a value of the property described there
     if site.of_tool and _free_form_key(tool.advertised, site.text, mention):
         return True  # "parameters={"ecs_cluster_name": ...}": a key of the free-form object, not of the call
     return sibling_owner(site.text, mention.start, mention.end, tok, tool.name, catalog_names,
