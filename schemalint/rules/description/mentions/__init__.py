@@ -96,9 +96,11 @@ from schemalint.rules.description.mentions.sites import (
 )
 from schemalint.rules.description.mentions.strengths import strength_of
 from schemalint.rules.description.mentions.text import (
+    _BRACKET_REACH,
     _after_other_tool,
     _blank,
     _blank_output_sections,
+    _bracket_end,
     _joined_might_mention,
     _lacks,
     _lacks_words,
@@ -719,13 +721,11 @@ def _example_keys(text: str, name: str) -> set[str]:
     ``name: {...}``, ``"name": [{...}]``)."""
     keys: set[str] = set()
     for m in re.finditer(rf"(?<![\w-])[\"']?{re.escape(name)}[\"']?\s*[=:]\s*([{{\[])", text):
-        depth, end = 0, m.start(1)
-        for end in range(m.start(1), min(len(text), m.start(1) + 4000)):
-            depth += text[end] in "{["
-            depth -= text[end] in "}]"
-            if depth == 0:
-                break
-        keys.update(re.findall(r"[\"']([A-Za-z_][\w-]*)[\"']\s*:", text[m.start(1) : end + 1]))
+        opened = m.start(1) + 1
+        end = _bracket_end(text, opened)
+        if end == opened:  # not closed within reach: what is there
+            end = min(len(text), m.start(1) + _BRACKET_REACH)
+        keys.update(re.findall(r"[\"']([A-Za-z_][\w-]*)[\"']\s*:", text[m.start(1) : end]))
     return keys
 
 

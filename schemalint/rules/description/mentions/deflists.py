@@ -64,15 +64,22 @@ _RE_VALUES_WORDS = re.compile(  # what a header of a parameter's values says bes
     re.I)
 
 
-def _result_header(clean: str, start: int) -> bool:
-    """Whether the nearest non-blank line before the block starting at ``start`` ends with ":" and speaks
-    about the result ("Each deployment in the response has these fields:"): the list is the result's."""
+def _line_above(clean: str, start: int) -> str:
+    """The nearest non-blank line before the line holding ``start``, stripped of spaces and Markdown
+    marks (``*``, ``_``, ``#``, backquotes)."""
     line_start = clean.rfind("\n", 0, start) + 1
     head = ""
     while line_start > 0 and not head:
         above = clean.rfind("\n", 0, line_start - 1) + 1
         head = clean[above : line_start - 1].strip().strip("*_#` ")
         line_start = above
+    return head
+
+
+def _result_header(clean: str, start: int) -> bool:
+    """Whether the nearest non-blank line before the block starting at ``start`` ends with ":" and speaks
+    about the result ("Each deployment in the response has these fields:"): the list is the result's."""
+    head = _line_above(clean, start)
     return head.endswith(":") and _OUTPUT_WORDS.search(head) is not None
 
 
@@ -80,12 +87,7 @@ def _values_header(clean: str, start: int, declared: set[str]) -> bool:
     """Whether the nearest non-blank line before the block starting at ``start`` heads a listing of
     one declared parameter's values: it ends with ":" and names the parameter (``Formats:``, ``Values of
     `format`:``, ``The format can be one of:``) alone or with a word about values."""
-    line_start = clean.rfind("\n", 0, start) + 1
-    head = ""
-    while line_start > 0 and not head:  # the nearest line above that is not blank
-        above = clean.rfind("\n", 0, line_start - 1) + 1
-        head = clean[above : line_start - 1].strip().strip("*_#` ")
-        line_start = above
+    head = _line_above(clean, start)
     if not head.endswith(":"):
         return False
     words = [w.strip("`'\"*_") for w in re.findall(r"[`'\"*_]*[\w-]+[`'\"*_]*", head[:-1])]

@@ -61,6 +61,11 @@ _RE_NOT_NAME_AFTER = _lazy(r"\s*(?:`|'|\")?\s*(?:scopes?|permissions?|roles?|to\
 """What makes the needed thing something else than a key: "`repo` scope", "`jq` to be installed"."""
 
 
+def _clause_start(clean: str, at: int) -> int:
+    """Where the clause holding ``at`` starts: after the last ". ", line break or ";" before it."""
+    return max(clean.rfind(". ", 0, at), clean.rfind("\n", 0, at), clean.rfind(";", 0, at)) + 1
+
+
 def needs(clean: str, found: Found) -> None:
     """``needs``: a name the call "requires", "needs", "expects", "accepts" or "takes" (see the module
     docstring), unless its clause speaks about the result before it."""
@@ -76,8 +81,7 @@ def needs(clean: str, found: Found) -> None:
             continue  # an unquoted plain word: "Takes time to finish"
         if _RE_NOT_NAME_AFTER.match(clean, end) or _NOT_NAME_AFTER.match(clean, end) or _OTHER_THING.match(clean, end):
             continue
-        head = max(clean.rfind(". ", 0, m.start()), clean.rfind("\n", 0, m.start()), clean.rfind(";", 0, m.start()))
-        if _OUTPUT_WORDS.search(clean, head + 1, end):
+        if _OUTPUT_WORDS.search(clean, _clause_start(clean, m.start()), end):
             continue  # "Each item of the response requires `id`"; a later clause about the result is its own
         at = m.start("quoted") if m.group("quoted") else m.start("bare")
         found.add(tok, at, at + len(tok), "needs")
@@ -128,8 +132,7 @@ def passive_roles(clean: str, found: Found) -> None:
         end = m.end()
         if _NOT_NAME_AFTER.match(clean, end) or _OTHER_THING.match(clean, end):
             continue
-        head = max(clean.rfind(". ", 0, m.start()), clean.rfind("\n", 0, m.start()), clean.rfind(";", 0, m.start()))
-        if _OUTPUT_WORDS.search(clean, head + 1, end):
+        if _OUTPUT_WORDS.search(clean, _clause_start(clean, m.start()), end):
             continue
         at = m.start("quoted") if m.group("quoted") else m.start("bare")
         found.add(tok, at, at + len(tok), "role-passive")
